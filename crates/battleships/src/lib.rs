@@ -1,0 +1,1 @@
+//! The battleships game (being written).

@@ -1,0 +1,45 @@
+//! The command line: one module per subcommand, each with its clap arguments and a `run`.
+
+mod generate;
+mod play;
+mod play_duel;
+mod play_klotski;
+mod run;
+mod solve;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Build, play, debug and replay game bots.
+///
+/// botlens plays bots in the real game engine against reference opponents on fixed seeds and
+/// reports wins, losses and the exact reason for every lost game.
+#[derive(Debug, Parser)]
+#[command(name = "botlens", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play a suite of games and print wins, losses and failures.
+    Run(run::RunArgs),
+    /// Solve a Klotski layout optimally and print the solution.
+    Solve(solve::SolveArgs),
+    /// Generate a random solvable Klotski layout from a seed.
+    Generate(generate::GenerateArgs),
+    /// Play a game yourself in the terminal.
+    Play(play::PlayArgs),
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Generate(args) => generate::run(args),
+        Command::Play(args) => play::run(args),
+    }
+}

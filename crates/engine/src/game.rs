@@ -1,0 +1,121 @@
+//! The [`Game`] trait: rules, state and rendering of one game, with no knowledge of who plays it.
+
+use std::fmt::{self, Debug, Display};
+
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+
+use crate::ReferencePlayer;
+
+/// A player's place at the table: 0 or 1 in two-player games, always 0 in puzzles.
+pub type Seat = usize;
+
+/// Why an action was refused: the rule it broke, for humans (`x out of range 0..=9`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IllegalMove(pub String);
+
+impl Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// How a finished game ended under the rules (a fault is recorded separately, see
+/// [`Outcome`](crate::Outcome)).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ending {
+    /// The seat that won; `None` is a draw in a two-player game and "not solved" in a puzzle.
+    pub winner: Option<Seat>,
+    /// Why it ended, e.g. `fleet sunk`, `three in a row`, `Cao Cao reached the exit`.
+    pub reason: String,
+}
+
+/// Whether a game is still going.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Someone still has to move: [`Game::to_move`] says who.
+    Ongoing,
+    /// The game is over.
+    Over(Ending),
+}
+
+/// A seat's result in a finished game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatResult {
+    /// Won (or, in a puzzle, solved).
+    Win,
+    /// Lost (or, in a puzzle, not solved).
+    Loss,
+    /// Drawn (two-player games only).
+    Draw,
+}
+
+/// The rules of one game.
+///
+/// A value of the type is the complete game state. It is set up from a seed with [`Game::new`],
+/// asks [`Game::to_move`] for whose turn it is, and changes only through [`Game::apply`]. Games
+/// are pure data: no I/O, no clocks, no global randomness — everything random comes from the seed
+/// through [`SeedRng`](crate::SeedRng), so the same seed always gives the same game.
+///
+/// The state serializes to JSON so a trace can store the initial state and replay every move.
+pub trait Game:
+    Clone + Debug + Default + Send + Sync + Serialize + DeserializeOwned + 'static
+{
+    /// The game's name in traces, on the command line and in `botlens.toml`: `battleships`,
+    /// `tictactoe`, `klotski`.
+    const NAME: &'static str;
+
+    /// The default cap on turns; reaching it ends the game with [`Game::capped`].
+    const DEFAULT_TURN_CAP: u32;
+
+    /// Options that shape a game beyond its seed (e.g. the Klotski layout). `()` when none.
+    type Config: Clone + Debug + Default + Send + Sync + Serialize + DeserializeOwned + 'static;
+
+    /// One action a player makes in a turn (`attack(x, y)`, `mark(x, y)`, `slide(piece, dir)`).
+    type Action: Clone + Debug + Display + PartialEq + Send + Sync + Serialize + DeserializeOwned;
+
+    /// What the game answers to a legal action (miss / hit / sunk, …).
+    type Response: Clone + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned;
+
+    /// What the player to move may see (never the opponent's hidden information).
+    type View: Clone + Debug + Send + Sync + Serialize + DeserializeOwned;
+
+    /// Sets up a game from its config and seed. Same inputs, same game.
+    fn new(config: &Self::Config, seed: u64) -> Self;
+
+    /// Number of seats: 2 for Battleships and Tic-tac-toe, 1 for Klotski.
+    fn seats(&self) -> usize;
+
+    /// The seat whose turn it is. Only meaningful while [`Game::status`] is ongoing.
+    fn to_move(&self) -> Seat;
+
+    /// What `seat` may see now.
+    fn view(&self, seat: Seat) -> Self::View;
+
+    /// Applies `seat`'s action, or refuses it with the rule it breaks (the state is then
+    /// unchanged). Also decides who moves next (a Battleships hit keeps the turn).
+    fn apply(&mut self, seat: Seat, action: &Self::Action) -> Result<Self::Response, IllegalMove>;
+
+    /// Ongoing, or how the game ended.
+    fn status(&self) -> Status;
+
+    /// How the game ends when the turn cap is reached: by default a draw.
+    fn capped(&self, cap: u32) -> Ending {
+        Ending { winner: None, reason: format!("turn cap of {cap} reached") }
+    }
+
+    /// Whether a legal response was a wasted move (a Battleships re-attack): reported as a
+    /// warning, never a loss.
+    fn is_wasteful(_response: &Self::Response) -> bool {
+        false
+    }
+
+    /// The board as text, for the replayer, hovers and human play.
+    fn render(&self) -> String;
+
+    /// The native opponents that ship with the game, by name (for a puzzle: the reference
+    /// solvers a bot is compared with).
+    fn reference_players() -> &'static [ReferencePlayer<Self>];
+}

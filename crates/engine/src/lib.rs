@@ -1,0 +1,39 @@
+//! Game-agnostic core of botlens: what a game is, what a player is, how a match is run and how
+//! it is recorded.
+//!
+//! The flow is one way: a [`Game`] is set up from a seed, the [`runner`] hands each turn to a
+//! [`Player`] through a [`Turn`], the turn's single action is applied by the game, and every turn
+//! lands in a [`MatchRecord`] that can be written out as a versioned JSON [`Trace`].
+//!
+//! This crate knows nothing of WebAssembly, of the language server, of the file system or of any
+//! particular game: those live in `botlens-sandbox`, `botlens-lsp`, `botlens-harness` and the game
+//! crates. It deliberately has no I/O at all.
+//!
+//! # Example
+//!
+//! With any game `G` and two players (reference opponents come with each game crate):
+//!
+//! ```text
+//! let record = runner::play_match::<G>(&config, seed, &mut [&mut bot, &mut opponent], &Limits::default());
+//! let trace = record.to_trace(players, limits_json);   // versioned JSON, byte-identical per seed
+//! ```
+
+mod failure;
+mod game;
+mod player;
+pub mod runner;
+pub mod seed;
+pub mod trace;
+
+#[cfg(test)]
+mod testing;
+
+pub use failure::{Failure, FailureKind, SourceLocation};
+pub use game::{Ending, Game, IllegalMove, Seat, SeatResult, Status};
+pub use player::{Player, ReferencePlayer, Turn, TurnCost};
+pub use runner::{Fault, Limits, MatchRecord, MoveRecord, Outcome};
+pub use seed::{SeedRng, Stream};
+pub use trace::{PlayerInfo, TRACE_FORMAT_VERSION, Trace, TraceError};
+
+/// The engine version recorded in every trace; a trace replays exactly only on the same version.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,187 @@
+//! Players and turns: the [`Player`] trait every bot implements (native reference opponents here,
+//! WebAssembly bots in `botlens-sandbox`), and the [`Turn`] through which it makes its one action.
+
+use crate::{Failure, FailureKind, Game, Seat, SeedRng};
+use serde::{Deserialize, Serialize};
+
+/// What a turn cost, filled in by the sandbox for wasm bots. Only deterministic quantities live
+/// here, so traces stay byte-identical across runs and machines.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnCost {
+    /// Wasm fuel consumed during the turn; `None` for native players.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuel: Option<u64>,
+}
+
+/// One player's turn in progress: the game as it stands, and room for exactly one action.
+///
+/// The runner creates a `Turn`, hands it to [`Player::play`] and reads back what happened. The
+/// turn owns the game state while the player holds it, so a sandboxed player can move the whole
+/// turn into its host state (`std::mem::take`) for the duration of a guest call and put it back.
+/// A taken-from turn holds a default game and is never played.
+#[derive(Debug, Default)]
+pub struct Turn<G: Game> {
+    game: G,
+    seat: Seat,
+    number: u32,
+    action: Option<G::Action>,
+    response: Option<G::Response>,
+    failure: Option<Failure>,
+    logs: Vec<String>,
+    cost: TurnCost,
+}
+
+impl<G: Game> Turn<G> {
+    /// A fresh turn for `seat` (turn numbers start at 1).
+    pub fn new(game: G, seat: Seat, number: u32) -> Self {
+        Turn {
+            game,
+            seat,
+            number,
+            action: None,
+            response: None,
+            failure: None,
+            logs: Vec::new(),
+            cost: TurnCost::default(),
+        }
+    }
+
+    /// The seat that is moving.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// The 1-based number of this turn in the game (all seats counted).
+    pub fn number(&self) -> u32 {
+        self.number
+    }
+
+    /// What the moving player may see.
+    pub fn view(&self) -> G::View {
+        self.game.view(self.seat)
+    }
+
+    /// Makes the turn's action and returns the game's answer.
+    ///
+    /// Errors, each of which loses the game and is recorded on the turn: a second action in the
+    /// same turn ([`FailureKind::SecondMove`]), an action the rules refuse
+    /// ([`FailureKind::IllegalMove`]), or any action after a failure (the same failure again).
+    pub fn act(&mut self, action: G::Action) -> Result<G::Response, Failure> {
+        if let Some(failure) = &self.failure {
+            return Err(failure.clone());
+        }
+        if let Some(first) = &self.action {
+            let failure = Failure::new(
+                FailureKind::SecondMove,
+                format!("second action {action} in one turn (already made {first})"),
+            );
+            self.failure = Some(failure.clone());
+            return Err(failure);
+        }
+        let result = self.game.apply(self.seat, &action);
+        self.action = Some(action);
+        match result {
+            Ok(response) => {
+                self.response = Some(response.clone());
+                Ok(response)
+            }
+            Err(illegal) => {
+                let action = self.action.as_ref().expect("action was just stored");
+                let failure = Failure::new(
+                    FailureKind::IllegalMove,
+                    format!("illegal move {action}: {illegal}"),
+                );
+                self.failure = Some(failure.clone());
+                Err(failure)
+            }
+        }
+    }
+
+    /// Records a line the player logged during this turn.
+    pub fn log(&mut self, line: impl Into<String>) {
+        self.logs.push(line.into());
+    }
+
+    /// Records what the turn cost (sandboxed players).
+    pub fn set_cost(&mut self, cost: TurnCost) {
+        self.cost = cost;
+    }
+
+    /// Records a fault. The first fault of a turn wins; a later report of the same kind only adds
+    /// a source location the first one lacked (e.g. the sandbox locating an illegal move).
+    pub fn fail(&mut self, failure: Failure) {
+        match &mut self.failure {
+            None => self.failure = Some(failure),
+            Some(first) if first.kind == failure.kind && first.location.is_none() => {
+                first.location = failure.location;
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// The fault recorded so far, if any.
+    pub fn failure(&self) -> Option<&Failure> {
+        self.failure.as_ref()
+    }
+
+    /// Whether an action has been made this turn (legal or not).
+    pub fn has_acted(&self) -> bool {
+        self.action.is_some()
+    }
+
+    pub(crate) fn finish(self) -> (G, TurnParts<G>) {
+        let parts = TurnParts {
+            action: self.action,
+            response: self.response,
+            failure: self.failure,
+            logs: self.logs,
+            cost: self.cost,
+        };
+        (self.game, parts)
+    }
+}
+
+/// What the runner reads back from a finished turn.
+pub(crate) struct TurnParts<G: Game> {
+    pub action: Option<G::Action>,
+    pub response: Option<G::Response>,
+    pub failure: Option<Failure>,
+    pub logs: Vec<String>,
+    pub cost: TurnCost,
+}
+
+/// Anything that takes turns in a game: a native reference opponent, a wasm bot, a human.
+///
+/// A player is created fresh for every game, so no state survives from one game to the next.
+pub trait Player<G: Game>: Send {
+    /// Plays one turn: look at [`Turn::view`], make exactly one [`Turn::act`].
+    ///
+    /// Return `Err` for a fault of the player's own (a panic, a trap, running out of fuel); the
+    /// runner records it on the turn. Returning `Ok` without acting loses the game too
+    /// ([`FailureKind::NoMove`]).
+    fn play(&mut self, turn: &mut Turn<G>) -> Result<(), Failure>;
+}
+
+/// A named, seeded native opponent that ships with a game.
+pub struct ReferencePlayer<G: Game> {
+    /// The name used with `--vs` and in `botlens.toml` (`random`, `hunter`, `perfect`, …).
+    pub name: &'static str,
+    /// One line saying how it plays.
+    pub summary: &'static str,
+    /// Creates the player for one game; its randomness comes only from `rng`.
+    pub create: fn(rng: SeedRng) -> Box<dyn Player<G>>,
+}
+
+impl<G: Game> Clone for ReferencePlayer<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Game> Copy for ReferencePlayer<G> {}
+
+impl<G: Game> std::fmt::Debug for ReferencePlayer<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReferencePlayer").field("name", &self.name).finish()
+    }
+}

@@ -1,0 +1,118 @@
+//! A tiny two-player game and scripted players for the engine's own tests.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    Ending, Failure, FailureKind, Game, IllegalMove, Player, Seat, SourceLocation, Status, Turn,
+};
+
+/// Each seat adds 0–2 to its own counter; the first to reach 3 wins.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Count {
+    pub totals: [u32; 2],
+    pub next: Seat,
+}
+
+impl Count {
+    pub fn total(&self) -> u32 {
+        self.totals.iter().sum()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum CountAction {
+    Add(u32),
+}
+
+impl fmt::Display for CountAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let CountAction::Add(n) = self;
+        write!(f, "add {n}")
+    }
+}
+
+impl Game for Count {
+    const NAME: &'static str = "count";
+    const DEFAULT_TURN_CAP: u32 = 100;
+    type Config = ();
+    type Action = CountAction;
+    type Response = u32;
+    type View = [u32; 2];
+
+    fn new(_config: &(), _seed: u64) -> Self {
+        Count::default()
+    }
+    fn seats(&self) -> usize {
+        2
+    }
+    fn to_move(&self) -> Seat {
+        self.next
+    }
+    fn view(&self, _seat: Seat) -> [u32; 2] {
+        self.totals
+    }
+    fn apply(&mut self, seat: Seat, action: &CountAction) -> Result<u32, IllegalMove> {
+        let CountAction::Add(n) = *action;
+        if n > 2 {
+            return Err(IllegalMove("at most 2 at a time".into()));
+        }
+        self.totals[seat] += n;
+        self.next = 1 - seat;
+        Ok(self.totals[seat])
+    }
+    fn status(&self) -> Status {
+        match self.totals.iter().position(|&t| t >= 3) {
+            Some(winner) => {
+                Status::Over(Ending { winner: Some(winner), reason: "reached 3".into() })
+            }
+            None => Status::Ongoing,
+        }
+    }
+    fn render(&self) -> String {
+        format!("{} : {}", self.totals[0], self.totals[1])
+    }
+    fn reference_players() -> &'static [crate::ReferencePlayer<Self>] {
+        &[]
+    }
+}
+
+/// Plays a fixed list of actions per turn.
+pub struct Scripted {
+    turns: std::vec::IntoIter<Vec<CountAction>>,
+}
+
+impl Scripted {
+    pub fn new(turns: Vec<Vec<CountAction>>) -> Self {
+        Scripted { turns: turns.into_iter() }
+    }
+}
+
+impl Player<Count> for Scripted {
+    fn play(&mut self, turn: &mut Turn<Count>) -> Result<(), Failure> {
+        for action in self.turns.next().unwrap_or_default() {
+            turn.act(action)?;
+        }
+        Ok(())
+    }
+}
+
+/// Makes an illegal move and reports it located, as the sandbox does.
+pub struct Counter;
+
+impl Counter {
+    pub fn faulty() -> Self {
+        Counter
+    }
+}
+
+impl Player<Count> for Counter {
+    fn play(&mut self, turn: &mut Turn<Count>) -> Result<(), Failure> {
+        turn.act(CountAction::Add(5)).map_err(|failure| {
+            let location = SourceLocation { file: "src/lib.rs".into(), line: 42, column: 9 };
+            Failure::new(FailureKind::IllegalMove, failure.message).at(Some(location))
+        })?;
+        Ok(())
+    }
+}

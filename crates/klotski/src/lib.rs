@@ -1,0 +1,1 @@
+//! The klotski game (being written).

@@ -1,0 +1,1 @@
+//! The wasmtime host (placeholder while the crate is written).

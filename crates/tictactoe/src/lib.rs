@@ -1,0 +1,1 @@
+//! The tictactoe game (being written).
