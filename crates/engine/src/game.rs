@@ -112,8 +112,15 @@ pub trait Game:
         false
     }
 
-    /// The board as text, for the replayer, hovers and human play.
+    /// The whole board as text (hidden information included), for the replayer and hovers.
     fn render(&self) -> String;
+
+    /// What one player sees, as text, for human play.
+    fn render_view(view: &Self::View) -> String;
+
+    /// Parses an action typed by a person (e.g. `3 7` for Battleships); the error says briefly
+    /// what was expected.
+    fn parse_action(text: &str) -> Result<Self::Action, String>;
 
     /// The native opponents that ship with the game, by name (for a puzzle: the reference
     /// solvers a bot is compared with).

@@ -73,6 +73,12 @@ impl Game for Count {
     fn render(&self) -> String {
         format!("{} : {}", self.totals[0], self.totals[1])
     }
+    fn render_view(view: &[u32; 2]) -> String {
+        format!("{view:?}")
+    }
+    fn parse_action(text: &str) -> Result<CountAction, String> {
+        text.trim().parse().map(CountAction::Add).map_err(|_| "a number".to_string())
+    }
     fn reference_players() -> &'static [crate::ReferencePlayer<Self>] {
         &[]
     }
