@@ -129,6 +129,22 @@ impl<G: Game> Turn<G> {
         self.action.is_some()
     }
 
+    /// The action made this turn (legal or not), if any.
+    pub fn action(&self) -> Option<&G::Action> {
+        self.action.as_ref()
+    }
+
+    /// The game's answer to this turn's action, if it was legal.
+    pub fn response(&self) -> Option<&G::Response> {
+        self.response.as_ref()
+    }
+
+    /// Ends the turn and hands back the game, with the turn's legal action applied: for callers
+    /// that drive turns themselves instead of through the runner (human play, exhaustive tests).
+    pub fn into_game(self) -> G {
+        self.game
+    }
+
     pub(crate) fn finish(self) -> (G, TurnParts<G>) {
         let parts = TurnParts {
             action: self.action,
@@ -183,5 +199,30 @@ impl<G: Game> Copy for ReferencePlayer<G> {}
 impl<G: Game> std::fmt::Debug for ReferencePlayer<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReferencePlayer").field("name", &self.name).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{Count, CountAction};
+
+    #[test]
+    fn a_turn_driven_by_hand_reports_its_action_and_hands_back_the_game() {
+        let mut turn = Turn::new(Count::default(), 0, 1);
+        assert_eq!((turn.action(), turn.response()), (None, None));
+        assert_eq!(turn.act(CountAction::Add(2)), Ok(2));
+        assert_eq!(turn.action(), Some(&CountAction::Add(2)));
+        assert_eq!(turn.response(), Some(&2));
+        assert_eq!(turn.into_game().totals, [2, 0]);
+    }
+
+    #[test]
+    fn an_illegal_action_is_reported_without_a_response_and_leaves_the_game() {
+        let mut turn = Turn::new(Count::default(), 0, 1);
+        assert!(turn.act(CountAction::Add(5)).is_err());
+        assert_eq!(turn.action(), Some(&CountAction::Add(5)));
+        assert_eq!(turn.response(), None);
+        assert_eq!(turn.into_game().totals, [0, 0]);
     }
 }

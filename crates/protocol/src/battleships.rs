@@ -64,7 +64,7 @@ impl ShipKind {
     }
 }
 
-/// Every player's fleet: 7 ships, 19 cells.
+/// Every player's fleet: 7 ships, 18 cells (DESIGN.md's "19 cells" is a miscount of this list).
 pub const FLEET: [ShipKind; 7] = [
     ShipKind::Carrier,
     ShipKind::Warship,

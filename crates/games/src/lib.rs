@@ -1,0 +1,174 @@
+//! The registry of games: find a game by name and run code that is generic over
+//! [`Game`](botlens_engine::Game) for it.
+//!
+//! Everything above the game crates (harness, replay, language server, CLI) reaches a game
+//! through [`GameKind::visit`], so adding a game means adding it here and nowhere else. This
+//! crate holds no rules and no I/O; it only connects names to types, plus the few per-game facts
+//! generic code needs ([`Scored`]).
+
+use std::fmt;
+
+use botlens_battleships::Battleships;
+use botlens_engine::{Game, MatchRecord, Seat};
+use botlens_klotski::Klotski;
+use botlens_tictactoe::TicTacToe;
+
+/// One of the games botlens plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Two-player Battleships.
+    Battleships,
+    /// Two-player Tic-tac-toe.
+    TicTacToe,
+    /// Single-player Klotski / Huarong Dao.
+    Klotski,
+}
+
+/// Code to run for one concrete game type; see [`GameKind::visit`].
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs for game `G`.
+    fn visit<G: Scored>(self) -> Self::Output;
+}
+
+/// Per-game facts that generic reports need beyond wins and losses.
+pub trait Scored: Game {
+    /// What `--vs` names for this game: opponents to play, or (puzzles) boards to solve.
+    const OPPONENTS_ARE_BOARDS: bool = false;
+
+    /// The config for one game against `opponent` on `seed`: two-player games use the default;
+    /// a puzzle resolves a board name (or `generated`, a board generated from the seed).
+    fn config_for(_opponent: &str, _seed: u64) -> Result<Self::Config, String> {
+        Ok(Self::Config::default())
+    }
+
+    /// The opponent names a suite plays by default.
+    fn default_opponents() -> Vec<String> {
+        Self::reference_players().iter().map(|p| p.name.to_owned()).collect()
+    }
+
+    /// The par a single-player bot is measured against (Klotski: optimal steps), if any.
+    fn par(config: &Self::Config) -> Option<u32>;
+
+    /// The number that measures how well `seat` played (Battleships: shots fired; Tic-tac-toe:
+    /// marks; Klotski: steps).
+    fn moves(record: &MatchRecord<Self>, seat: Seat) -> u32;
+}
+
+impl Scored for Battleships {
+    fn par(_config: &()) -> Option<u32> {
+        None
+    }
+
+    fn moves(record: &MatchRecord<Self>, seat: Seat) -> u32 {
+        record.actions_by(seat) as u32
+    }
+}
+
+impl Scored for TicTacToe {
+    fn par(_config: &()) -> Option<u32> {
+        None
+    }
+
+    fn moves(record: &MatchRecord<Self>, seat: Seat) -> u32 {
+        record.actions_by(seat) as u32
+    }
+}
+
+impl Scored for Klotski {
+    fn par(config: &Self::Config) -> Option<u32> {
+        botlens_klotski::par(config)
+    }
+
+    fn moves(record: &MatchRecord<Self>, _seat: Seat) -> u32 {
+        record.last.view(0).steps
+    }
+}
+
+impl GameKind {
+    /// Every game, in the order the CLI lists them.
+    pub const ALL: [GameKind; 3] = [GameKind::Battleships, GameKind::TicTacToe, GameKind::Klotski];
+
+    /// The game's name, as in traces and `botlens.toml`.
+    pub fn name(self) -> &'static str {
+        self.visit(NameOf)
+    }
+
+    /// Looks a game up by name (`battleships`, `tictactoe`, `klotski`).
+    pub fn from_name(name: &str) -> Option<GameKind> {
+        GameKind::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
+    /// Runs `visitor` for this game's type.
+    pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
+        match self {
+            GameKind::Battleships => visitor.visit::<Battleships>(),
+            GameKind::TicTacToe => visitor.visit::<TicTacToe>(),
+            GameKind::Klotski => visitor.visit::<Klotski>(),
+        }
+    }
+
+    /// The names of the game's reference players.
+    pub fn reference_names(self) -> Vec<&'static str> {
+        self.visit(ReferenceNames)
+    }
+
+    /// What a suite plays against by default: every reference opponent, or every bundled board.
+    pub fn default_opponents(self) -> Vec<String> {
+        self.visit(DefaultOpponents)
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+struct NameOf;
+
+impl GameVisitor for NameOf {
+    type Output = &'static str;
+    fn visit<G: Scored>(self) -> &'static str {
+        G::NAME
+    }
+}
+
+struct ReferenceNames;
+
+impl GameVisitor for ReferenceNames {
+    type Output = Vec<&'static str>;
+    fn visit<G: Scored>(self) -> Vec<&'static str> {
+        G::reference_players().iter().map(|p| p.name).collect()
+    }
+}
+
+struct DefaultOpponents;
+
+impl GameVisitor for DefaultOpponents {
+    type Output = Vec<String>;
+    fn visit<G: Scored>(self) -> Vec<String> {
+        G::default_opponents()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for kind in GameKind::ALL {
+            assert_eq!(GameKind::from_name(kind.name()), Some(kind));
+        }
+        assert_eq!(GameKind::from_name("chess"), None);
+    }
+
+    #[test]
+    fn every_game_has_reference_players() {
+        for kind in GameKind::ALL {
+            assert!(!kind.reference_names().is_empty(), "{kind} has no reference players");
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! Building a bot project to WebAssembly with cargo, with compiler errors returned as data.
+//!
+//! The build is `cargo build --release --target wasm32-wasip1 --message-format=json` in the
+//! project's directory, with line tables forced on and stripping off so failures can be located
+//! in the bot's source. Cargo's JSON messages are parsed: errors and warnings come back as
+//! [`CompilerMessage`]s with file, line and column; the `.wasm` artifact path comes from the
+//! artifact message. A missing `wasm32-wasip1` target is installed with rustup (said on the way).
+//!
+//! Not for: running the module (`botlens-sandbox`) or deciding when to build (watch, LSP).
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::{BotProject, CancelToken};
+
+/// The target bots are built for.
+pub const WASM_TARGET: &str = "wasm32-wasip1";
+
+/// A successful build.
+#[derive(Debug, Clone)]
+pub struct BuildOutput {
+    /// The built module.
+    pub wasm: PathBuf,
+    /// How long cargo took.
+    pub duration: Duration,
+    /// Warnings cargo reported (errors fail the build).
+    pub warnings: Vec<CompilerMessage>,
+}
+
+/// One compiler diagnostic, located in the project's sources when rustc gave a span.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompilerMessage {
+    /// `error`, `warning`, …
+    pub level: String,
+    /// The one-line message (`cannot find value `x` in this scope`).
+    pub message: String,
+    /// The error code (`E0425`), when rustc gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// The full rendered diagnostic as rustc prints it.
+    pub rendered: String,
+    /// The primary span's file, absolute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<PathBuf>,
+    /// 1-based line of the primary span (0 when unknown).
+    pub line: u32,
+    /// 1-based column of the primary span (0 when unknown).
+    pub column: u32,
+    /// 1-based last line of the primary span.
+    pub end_line: u32,
+    /// 1-based column just past the primary span.
+    pub end_column: u32,
+}
+
+/// Why a build did not produce a module.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The code does not compile.
+    #[error("the bot does not compile:\n{}", render_messages(.0))]
+    Compile(Vec<CompilerMessage>),
+    /// cargo or rustup could not be run, or failed for a reason other than the code.
+    #[error("{0}")]
+    Tool(String),
+    /// cargo finished without reporting a `.wasm` artifact (e.g. the crate is not a cdylib).
+    #[error(
+        "cargo built {0} but produced no .wasm module; a bot crate needs `[lib] crate-type = [\"cdylib\"]`"
+    )]
+    NoArtifact(String),
+    /// A newer change cancelled the build.
+    #[error("build cancelled")]
+    Cancelled,
+}
+
+fn render_messages(messages: &[CompilerMessage]) -> String {
+    messages.iter().map(|m| m.rendered.trim_end()).collect::<Vec<_>>().join("\n")
+}
+
+/// Makes sure the `wasm32-wasip1` target is installed, installing it with rustup if not.
+/// `say` receives a line for the user before a long install.
+pub fn ensure_wasm_target(say: &mut dyn FnMut(&str)) -> Result<(), BuildError> {
+    let installed = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map_err(|e| BuildError::Tool(format!("cannot run rustup to check for {WASM_TARGET}: {e}")))?;
+    if String::from_utf8_lossy(&installed.stdout).lines().any(|l| l.trim() == WASM_TARGET) {
+        return Ok(());
+    }
+    say(&format!("installing the {WASM_TARGET} target with `rustup target add {WASM_TARGET}` (once)…"));
+    let status = Command::new("rustup")
+        .args(["target", "add", WASM_TARGET])
+        .stdout(Stdio::null())
+        .status()
+        .map_err(|e| BuildError::Tool(format!("cannot run rustup: {e}")))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(BuildError::Tool(format!(
+            "`rustup target add {WASM_TARGET}` failed ({status}); install the target by hand"
+        )))
+    }
+}
+
+/// Builds `project` to wasm. Cancelling `cancel` kills cargo and returns [`BuildError::Cancelled`].
+pub fn build(project: &BotProject, cancel: &CancelToken) -> Result<BuildOutput, BuildError> {
+    let started = Instant::now();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut child = Command::new(cargo)
+        .args(["build", "--release", "--target", WASM_TARGET, "--message-format=json"])
+        .arg("--manifest-path")
+        .arg(project.root.join("Cargo.toml"))
+        .env("CARGO_PROFILE_RELEASE_DEBUG", "line-tables-only")
+        .env("CARGO_PROFILE_RELEASE_STRIP", "none")
+        .env_remove("RUSTFLAGS")
+        .current_dir(&project.root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| BuildError::Tool(format!("cannot run cargo: {e}")))?;
+
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut stderr = child.stderr.take().expect("stderr is piped");
+    let reader = std::thread::spawn(move || parse_cargo_messages(BufReader::new(stdout)));
+    let stderr_reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+
+    let status = loop {
+        if cancel.is_cancelled() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(BuildError::Cancelled);
+        }
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(BuildError::Tool(format!("waiting for cargo: {e}"))),
+        }
+    };
+    let parsed = reader.join().map_err(|_| BuildError::Tool("reading cargo output failed".into()))?;
+    let stderr_text = stderr_reader.join().unwrap_or_default();
+    let (errors, warnings): (Vec<_>, Vec<_>) =
+        parsed.messages.into_iter().partition(|m| m.level == "error");
+
+    if !status.success() {
+        if !errors.is_empty() {
+            return Err(BuildError::Compile(errors));
+        }
+        return Err(BuildError::Tool(format!(
+            "cargo build failed ({status}):\n{}",
+            stderr_text.trim_end()
+        )));
+    }
+    let wasm = parsed.wasm.ok_or_else(|| BuildError::NoArtifact(project.name.clone()))?;
+    Ok(BuildOutput { wasm, duration: started.elapsed(), warnings })
+}
+
+struct ParsedOutput {
+    messages: Vec<CompilerMessage>,
+    wasm: Option<PathBuf>,
+}
+
+#[derive(Deserialize)]
+struct CargoLine {
+    reason: String,
+    #[serde(default)]
+    message: Option<RustcDiagnostic>,
+    #[serde(default)]
+    filenames: Vec<PathBuf>,
+    #[serde(default)]
+    manifest_path: Option<PathBuf>,
+}
+
+#[derive(Deserialize)]
+struct RustcDiagnostic {
+    message: String,
+    level: String,
+    #[serde(default)]
+    code: Option<DiagnosticCode>,
+    #[serde(default)]
+    spans: Vec<DiagnosticSpan>,
+    #[serde(default)]
+    rendered: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct DiagnosticCode {
+    code: String,
+}
+
+#[derive(Deserialize)]
+struct DiagnosticSpan {
+    file_name: PathBuf,
+    is_primary: bool,
+    line_start: u32,
+    column_start: u32,
+    line_end: u32,
+    column_end: u32,
+}
+
+fn parse_cargo_messages(reader: impl BufRead) -> ParsedOutput {
+    let mut messages = Vec::new();
+    let mut wasm = None;
+    for line in reader.lines().map_while(Result::ok) {
+        let Ok(parsed) = serde_json::from_str::<CargoLine>(&line) else { continue };
+        match parsed.reason.as_str() {
+            "compiler-message" => {
+                if let Some(diagnostic) = parsed.message {
+                    let root = parsed.manifest_path.as_deref().and_then(Path::parent);
+                    messages.push(compiler_message(diagnostic, root));
+                }
+            }
+            "compiler-artifact" => {
+                if let Some(path) = parsed.filenames.into_iter().find(|f| {
+                    f.extension().is_some_and(|ext| ext == "wasm")
+                }) {
+                    wasm = Some(path);
+                }
+            }
+            _ => {}
+        }
+    }
+    ParsedOutput { messages, wasm }
+}
+
+fn compiler_message(diagnostic: RustcDiagnostic, root: Option<&Path>) -> CompilerMessage {
+    let primary = diagnostic.spans.iter().find(|s| s.is_primary);
+    let file = primary.map(|span| match root {
+        Some(root) if span.file_name.is_relative() => root.join(&span.file_name),
+        _ => span.file_name.clone(),
+    });
+    CompilerMessage {
+        level: diagnostic.level,
+        rendered: diagnostic.rendered.unwrap_or_else(|| diagnostic.message.clone()),
+        message: diagnostic.message,
+        code: diagnostic.code.map(|c| c.code),
+        file,
+        line: primary.map_or(0, |s| s.line_start),
+        column: primary.map_or(0, |s| s.column_start),
+        end_line: primary.map_or(0, |s| s.line_end),
+        end_column: primary.map_or(0, |s| s.column_end),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cargo_json_becomes_located_messages_and_an_artifact() {
+        let output = r#"{"reason":"compiler-message","manifest_path":"/bot/Cargo.toml","message":{"message":"cannot find value `x` in this scope","level":"error","code":{"code":"E0425","explanation":null},"spans":[{"file_name":"src/lib.rs","is_primary":true,"line_start":7,"column_start":9,"line_end":7,"column_end":10}],"rendered":"error[E0425]: cannot find value `x`\n"}}
+not json at all
+{"reason":"compiler-artifact","filenames":["/bot/target/wasm32-wasip1/release/deps/bot.rlib","/bot/target/wasm32-wasip1/release/bot.wasm"]}
+{"reason":"build-finished","success":false}"#;
+        let parsed = parse_cargo_messages(output.as_bytes());
+        assert_eq!(parsed.wasm, Some(PathBuf::from("/bot/target/wasm32-wasip1/release/bot.wasm")));
+        let [message] = parsed.messages.as_slice() else { panic!("{:?}", parsed.messages) };
+        assert_eq!(message.file, Some(PathBuf::from("/bot/src/lib.rs")));
+        assert_eq!((message.line, message.column, message.end_column), (7, 9, 10));
+        assert_eq!(message.code.as_deref(), Some("E0425"));
+    }
+}

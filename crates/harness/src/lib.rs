@@ -1,0 +1,46 @@
+//! Bot projects and suites: everything between a saved file and a report.
+//!
+//! - [`project`]: a bot project is a Cargo package with `[package.metadata.botlens]`;
+//! - [`build`]: cargo builds it for `wasm32-wasip1`, compiler errors come back as data;
+//! - [`suite`]: the bot plays its opponents over a range of seeds, in parallel;
+//! - [`report`]: scores per opponent and failures grouped by kind and source location;
+//! - [`traces`]: traces written atomically for `botlens replay`.
+//!
+//! This crate knows nothing of the terminal or of LSP: the CLI and the language server present
+//! what it returns. It reaches games only through `botlens-games`.
+
+pub mod build;
+pub mod project;
+pub mod report;
+mod seeds;
+pub mod suite;
+pub mod traces;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use project::{BotConfig, BotProject, ProjectError};
+pub use report::SuiteReport;
+pub use seeds::{SeedRange, SeedRangeError};
+pub use suite::{Contender, KeepTraces, Suite, run_suite};
+
+/// A flag that asks long work (a build, a suite) to stop; cheap to clone and share.
+#[derive(Debug, Clone, Default)]
+pub struct CancelToken(Arc<AtomicBool>);
+
+impl CancelToken {
+    /// A token that is not cancelled.
+    pub fn new() -> Self {
+        CancelToken::default()
+    }
+
+    /// Asks the work to stop.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`CancelToken::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}

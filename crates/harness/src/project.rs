@@ -1,0 +1,209 @@
+//! Bot projects: a Cargo package whose `Cargo.toml` has a `[package.metadata.botlens]` table.
+//!
+//! ```toml
+//! [package.metadata.botlens]
+//! game = "battleships"                 # battleships | tictactoe | klotski
+//! opponents = ["random", "hunter"]     # by default every reference opponent of the game
+//! seeds = "0..100"                     # by default 0..100 (100 seeds)
+//! max_turns = 400                      # by default the game's own cap
+//!
+//! [package.metadata.botlens.limits]    # sandbox limits; see `botlens_sandbox::Limits`
+//! fuel_per_turn = 50_000_000
+//! ```
+//!
+//! Configuration layers, later ones winning: the game's defaults → this table → command-line
+//! flags (`--vs`, `--seeds`).
+//!
+//! Not for: building (see [`crate::build`]) or running (see [`crate::suite`]).
+
+use std::path::{Path, PathBuf};
+
+use botlens_games::GameKind;
+use serde::Deserialize;
+
+use crate::SeedRange;
+
+/// The `[package.metadata.botlens]` table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BotConfig {
+    /// The game the bot plays.
+    pub game: String,
+    /// Opponents to play by default (reference names, `.wasm` paths, or Klotski layouts).
+    #[serde(default)]
+    pub opponents: Vec<String>,
+    /// Seeds to play by default.
+    #[serde(default)]
+    pub seeds: SeedRange,
+    /// Turn cap; by default the game's.
+    #[serde(default)]
+    pub max_turns: Option<u32>,
+    /// Sandbox limits, passed through to the sandbox as written.
+    #[serde(default)]
+    pub limits: toml::Table,
+}
+
+/// A bot project on disk.
+#[derive(Debug, Clone)]
+pub struct BotProject {
+    /// The directory holding `Cargo.toml`.
+    pub root: PathBuf,
+    /// The Cargo package name (also the bot's display name).
+    pub name: String,
+    /// The game, resolved from `config.game`.
+    pub game: GameKind,
+    /// The botlens table.
+    pub config: BotConfig,
+}
+
+/// Why a directory is not a usable bot project.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectError {
+    /// No `Cargo.toml` where one was expected.
+    #[error("{0} is not a bot project: no Cargo.toml there (create one with `botlens new <game> <dir>`)")]
+    NoManifest(PathBuf),
+    /// `Cargo.toml` could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The manifest path.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// `Cargo.toml` is not valid TOML or the botlens table is malformed.
+    #[error("{path}: {message}")]
+    Malformed {
+        /// The manifest path.
+        path: PathBuf,
+        /// What is wrong, with line and column when known.
+        message: String,
+    },
+    /// A Cargo package without botlens metadata.
+    #[error(
+        "{0} has no [package.metadata.botlens] table; add one naming the game, e.g.\n\n[package.metadata.botlens]\ngame = \"battleships\""
+    )]
+    NotABot(PathBuf),
+    /// The metadata names a game botlens does not have.
+    #[error("{path}: unknown game `{game}` (known: battleships, tictactoe, klotski)")]
+    UnknownGame {
+        /// The manifest path.
+        path: PathBuf,
+        /// The name given.
+        game: String,
+    },
+}
+
+#[derive(Deserialize)]
+struct Manifest {
+    package: Option<Package>,
+}
+
+#[derive(Deserialize)]
+struct Package {
+    name: String,
+    #[serde(default)]
+    metadata: Option<Metadata>,
+}
+
+#[derive(Deserialize)]
+struct Metadata {
+    botlens: Option<toml::Value>,
+}
+
+impl BotProject {
+    /// Reads the project whose `Cargo.toml` is in `root`.
+    pub fn load(root: &Path) -> Result<BotProject, ProjectError> {
+        let path = root.join("Cargo.toml");
+        if !path.is_file() {
+            return Err(ProjectError::NoManifest(root.to_path_buf()));
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|source| ProjectError::Read { path: path.clone(), source })?;
+        Self::parse(root, &path, &text)
+    }
+
+    /// Finds the bot project containing `path` (a file or directory), walking up the tree.
+    /// `Ok(None)` when no enclosing Cargo package has botlens metadata.
+    pub fn find(path: &Path) -> Result<Option<BotProject>, ProjectError> {
+        let mut dir = if path.is_dir() { Some(path) } else { path.parent() };
+        while let Some(current) = dir {
+            if current.join("Cargo.toml").is_file() {
+                match BotProject::load(current) {
+                    Ok(project) => return Ok(Some(project)),
+                    Err(ProjectError::NotABot(_)) => {}
+                    Err(other) => return Err(other),
+                }
+            }
+            dir = current.parent();
+        }
+        Ok(None)
+    }
+
+    fn parse(root: &Path, path: &Path, text: &str) -> Result<BotProject, ProjectError> {
+        let malformed = |message: String| ProjectError::Malformed { path: path.into(), message };
+        let manifest: Manifest = toml::from_str(text).map_err(|e| malformed(toml_message(&e)))?;
+        let package = manifest.package.ok_or_else(|| ProjectError::NotABot(path.into()))?;
+        let table = package
+            .metadata
+            .and_then(|m| m.botlens)
+            .ok_or_else(|| ProjectError::NotABot(path.into()))?;
+        let config: BotConfig = table
+            .try_into()
+            .map_err(|e: toml::de::Error| malformed(format!("[package.metadata.botlens]: {}", e.message())))?;
+        let game = GameKind::from_name(&config.game).ok_or_else(|| ProjectError::UnknownGame {
+            path: path.into(),
+            game: config.game.clone(),
+        })?;
+        Ok(BotProject { root: root.to_path_buf(), name: package.name, game, config })
+    }
+}
+
+fn toml_message(error: &toml::de::Error) -> String {
+    error.to_string().trim_end().replace('\n', "\n  ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<BotProject, ProjectError> {
+        BotProject::parse(Path::new("/bot"), Path::new("/bot/Cargo.toml"), text)
+    }
+
+    #[test]
+    fn reads_the_botlens_table_with_defaults() {
+        let project = parse(
+            "[package]\nname = \"sinker\"\n[package.metadata.botlens]\ngame = \"battleships\"\nopponents = [\"hunter\"]\n",
+        )
+        .unwrap();
+        assert_eq!(project.name, "sinker");
+        assert_eq!(project.game, GameKind::Battleships);
+        assert_eq!(project.config.opponents, vec!["hunter"]);
+        assert_eq!(project.config.seeds, SeedRange::default_suite());
+    }
+
+    #[test]
+    fn bad_manifests_get_clear_errors() {
+        let no_table = parse("[package]\nname = \"x\"\n").unwrap_err().to_string();
+        assert!(no_table.contains("no [package.metadata.botlens] table"), "{no_table}");
+        let unknown =
+            parse("[package]\nname = \"x\"\n[package.metadata.botlens]\ngame = \"chess\"\n")
+                .unwrap_err()
+                .to_string();
+        assert!(unknown.contains("unknown game `chess`"), "{unknown}");
+        let typo = parse(
+            "[package]\nname = \"x\"\n[package.metadata.botlens]\ngame = \"klotski\"\nsedes = \"1\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(typo.contains("unknown field `sedes`"), "{typo}");
+        let broken = parse("[package\nname = 1").unwrap_err().to_string();
+        assert!(broken.contains("line 1"), "{broken}");
+        let seeds = parse(
+            "[package]\nname = \"x\"\n[package.metadata.botlens]\ngame = \"klotski\"\nseeds = \"9..2\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(seeds.contains("bad seed range"), "{seeds}");
+    }
+}

@@ -1,0 +1,335 @@
+//! Suite reports: per-opponent scores and failures grouped by kind and source location, as a
+//! table for people and as JSON for machines.
+//!
+//! # JSON (`botlens run --json`)
+//!
+//! One object:
+//!
+//! | field | meaning |
+//! |---|---|
+//! | `game` | game name |
+//! | `bot` | the bot's name |
+//! | `seeds` | the seed range, e.g. `0..=99` |
+//! | `games` | games played |
+//! | `duration_ms` | wall-clock time of the suite |
+//! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: optimal steps, else null), `faults` (games lost by a bot fault) |
+//! | `failures[]` | per (kind, location): `kind`, `message` (of the first occurrence), `file`, `line`, `column` (null when unknown), `count`, `seeds`, `opponents` (names), `first_seed`, `first_opponent`, `first_turn`, `replay` (the command that steps through the first game) |
+//! | `wasteful[]` | per opponent with wasted moves: `opponent`, `games`, `moves` |
+//! | `cancelled` | true when the suite stopped early |
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use botlens_engine::{FailureKind, SeatResult};
+use serde::{Deserialize, Serialize};
+
+use crate::suite::{GameResult, Suite, SuiteResults};
+
+/// Scores against one opponent (or one board).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OpponentSummary {
+    /// Opponent or board name.
+    pub name: String,
+    /// Games played.
+    pub games: u32,
+    /// Games won (puzzles: solved).
+    pub wins: u32,
+    /// Games lost (puzzles: not solved).
+    pub losses: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Mean of the bot's moves per game (shots, marks or steps).
+    pub mean_moves: f64,
+    /// Optimal steps for a puzzle board.
+    pub par: Option<u32>,
+    /// Games lost by a bot fault.
+    pub faults: u32,
+}
+
+/// Identical failures (same kind, same source location) across games.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailureGroup {
+    /// Failure kind.
+    pub kind: FailureKind,
+    /// The first occurrence's message.
+    pub message: String,
+    /// Source file, when located.
+    pub file: Option<String>,
+    /// 1-based line, when located.
+    pub line: Option<u32>,
+    /// 1-based column, when located.
+    pub column: Option<u32>,
+    /// Games lost this way.
+    pub count: u32,
+    /// Their seeds, in order.
+    pub seeds: Vec<u64>,
+    /// Opponents they were lost against (distinct, in suite order).
+    pub opponents: Vec<String>,
+    /// Seed of the first occurrence.
+    pub first_seed: u64,
+    /// Opponent of the first occurrence.
+    pub first_opponent: String,
+    /// Turn of the first occurrence.
+    pub first_turn: u32,
+    /// The command that steps through the first occurrence.
+    pub replay: String,
+}
+
+/// Wasted moves (legal, reported as warnings) against one opponent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WastefulSummary {
+    /// Opponent name.
+    pub opponent: String,
+    /// Games with at least one wasted move.
+    pub games: u32,
+    /// Wasted moves in all.
+    pub moves: u32,
+}
+
+/// A suite's report; see the module docs for the JSON fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SuiteReport {
+    /// Game name.
+    pub game: String,
+    /// Bot name.
+    pub bot: String,
+    /// Seed range.
+    pub seeds: String,
+    /// Games played.
+    pub games: u32,
+    /// Wall-clock time.
+    pub duration_ms: u64,
+    /// Per opponent.
+    pub opponents: Vec<OpponentSummary>,
+    /// Grouped failures, most frequent first.
+    pub failures: Vec<FailureGroup>,
+    /// Wasted moves per opponent.
+    pub wasteful: Vec<WastefulSummary>,
+    /// Whether the suite stopped early.
+    pub cancelled: bool,
+}
+
+impl SuiteReport {
+    /// Summarises results. `replay_target` is what `botlens replay` is given to re-run a game
+    /// (a project directory or module path).
+    pub fn new(suite: &Suite, results: &SuiteResults, replay_target: &str) -> SuiteReport {
+        let opponents = suite
+            .opponents
+            .iter()
+            .enumerate()
+            .map(|(index, opponent)| {
+                let games: Vec<&GameResult> =
+                    results.games.iter().filter(|g| g.opponent == index).collect();
+                let count = |r: SeatResult| games.iter().filter(|g| g.result == r).count() as u32;
+                let total_moves: u64 = games.iter().map(|g| u64::from(g.moves)).sum();
+                OpponentSummary {
+                    name: opponent.name().to_owned(),
+                    games: games.len() as u32,
+                    wins: count(SeatResult::Win),
+                    losses: count(SeatResult::Loss),
+                    draws: count(SeatResult::Draw),
+                    mean_moves: if games.is_empty() {
+                        0.0
+                    } else {
+                        total_moves as f64 / games.len() as f64
+                    },
+                    par: results.pars.get(index).copied().flatten(),
+                    faults: games.iter().filter(|g| g.fault.is_some()).count() as u32,
+                }
+            })
+            .collect();
+        SuiteReport {
+            game: suite.game.name().to_owned(),
+            bot: suite.bot.name().to_owned(),
+            seeds: suite.seeds.to_string(),
+            games: results.games.len() as u32,
+            duration_ms: results.duration.as_millis() as u64,
+            opponents,
+            failures: group_failures(suite, results, replay_target),
+            wasteful: wasteful(suite, results),
+            cancelled: results.cancelled,
+        }
+    }
+
+    /// Whether any game was lost by a bot fault (the CLI's exit code 1).
+    pub fn has_faults(&self) -> bool {
+        !self.failures.is_empty()
+    }
+
+    /// The report as a table and grouped failures, for a terminal.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let puzzle = self.opponents.iter().any(|o| o.par.is_some());
+        let _ = writeln!(
+            out,
+            "{} ({}): {} games, seeds {}, in {:.2} s{}",
+            self.bot,
+            self.game,
+            self.games,
+            self.seeds,
+            self.duration_ms as f64 / 1000.0,
+            if self.cancelled { " (cancelled)" } else { "" }
+        );
+        let width = self.opponents.iter().map(|o| o.name.chars().count()).max().unwrap_or(8).max(8);
+        if puzzle {
+            let _ = writeln!(out, "\n{:width$}  games  solved  unsolved  mean steps   par", "board");
+            for o in &self.opponents {
+                let par = o.par.map_or("-".to_owned(), |p| p.to_string());
+                let _ = writeln!(
+                    out,
+                    "{:width$}  {:>5}  {:>6}  {:>8}  {:>10.1}  {:>4}",
+                    o.name, o.games, o.wins, o.losses, o.mean_moves, par
+                );
+            }
+        } else {
+            let _ = writeln!(out, "\n{:width$}  games  wins  losses  draws  mean moves", "opponent");
+            for o in &self.opponents {
+                let _ = writeln!(
+                    out,
+                    "{:width$}  {:>5}  {:>4}  {:>6}  {:>5}  {:>10.1}",
+                    o.name, o.games, o.wins, o.losses, o.draws, o.mean_moves
+                );
+            }
+        }
+        if self.failures.is_empty() {
+            let _ = writeln!(out, "\nno game lost by a bot fault");
+        } else {
+            let _ = writeln!(out, "\nfailures");
+            for f in &self.failures {
+                let location = match (&f.file, f.line) {
+                    (Some(file), Some(line)) => match f.column {
+                        Some(column) if column > 0 => format!("{file}:{line}:{column}"),
+                        _ => format!("{file}:{line}"),
+                    },
+                    _ => "(no source location)".to_owned(),
+                };
+                let seeds = abbreviate(&f.seeds, 8);
+                let _ = writeln!(out, "  {} ×{}  {location}", f.kind, f.count);
+                let _ = writeln!(out, "    {}", f.message);
+                let _ = writeln!(
+                    out,
+                    "    vs {} (seeds {seeds}), first at turn {}",
+                    f.opponents.join(", "),
+                    f.first_turn
+                );
+                let _ = writeln!(out, "    replay: {}", f.replay);
+            }
+        }
+        for w in &self.wasteful {
+            let _ = writeln!(
+                out,
+                "warning: {} wasted moves (re-attacks) in {} games vs {}",
+                w.moves, w.games, w.opponent
+            );
+        }
+        out
+    }
+}
+
+fn abbreviate(seeds: &[u64], max: usize) -> String {
+    let shown: Vec<String> = seeds.iter().take(max).map(u64::to_string).collect();
+    if seeds.len() > max {
+        format!("{}, … {} more", shown.join(", "), seeds.len() - max)
+    } else {
+        shown.join(", ")
+    }
+}
+
+fn group_failures(suite: &Suite, results: &SuiteResults, replay_target: &str) -> Vec<FailureGroup> {
+    type Key = (FailureKind, Option<String>, Option<u32>, Option<u32>);
+    let mut groups: BTreeMap<Key, FailureGroup> = BTreeMap::new();
+    for game in &results.games {
+        let Some(fault) = &game.fault else { continue };
+        let location = fault.failure.location.as_ref();
+        let key = (
+            fault.failure.kind,
+            location.map(|l| l.file.clone()),
+            location.map(|l| l.line),
+            location.map(|l| l.column),
+        );
+        let opponent = suite.opponents[game.opponent].name().to_owned();
+        let group = groups.entry(key.clone()).or_insert_with(|| FailureGroup {
+            kind: key.0,
+            message: fault.failure.message.clone(),
+            file: key.1.clone(),
+            line: key.2,
+            column: key.3,
+            count: 0,
+            seeds: Vec::new(),
+            opponents: Vec::new(),
+            first_seed: game.seed,
+            first_opponent: opponent.clone(),
+            first_turn: fault.turn,
+            replay: format!("botlens replay {replay_target} --vs {opponent} --seed {}", game.seed),
+        });
+        group.count += 1;
+        group.seeds.push(game.seed);
+        if !group.opponents.contains(&opponent) {
+            group.opponents.push(opponent);
+        }
+    }
+    let mut groups: Vec<FailureGroup> = groups.into_values().collect();
+    groups.sort_by(|a, b| b.count.cmp(&a.count));
+    groups
+}
+
+fn wasteful(suite: &Suite, results: &SuiteResults) -> Vec<WastefulSummary> {
+    suite
+        .opponents
+        .iter()
+        .enumerate()
+        .filter_map(|(index, opponent)| {
+            let wasted: Vec<usize> = results
+                .games
+                .iter()
+                .filter(|g| g.opponent == index && !g.wasteful_turns.is_empty())
+                .map(|g| g.wasteful_turns.len())
+                .collect();
+            (!wasted.is_empty()).then(|| WastefulSummary {
+                opponent: opponent.name().to_owned(),
+                games: wasted.len() as u32,
+                moves: wasted.iter().sum::<usize>() as u32,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite::{Contender, KeepTraces, run_suite};
+    use crate::{CancelToken, SeedRange};
+    use botlens_engine::Limits;
+    use botlens_games::GameKind;
+
+    #[test]
+    fn a_reference_suite_reports_scores_and_no_failures() {
+        let suite = Suite {
+            game: GameKind::TicTacToe,
+            bot: Contender::Reference("perfect".into()),
+            opponents: vec![Contender::Reference("random".into())],
+            seeds: SeedRange::new(0, 9).unwrap(),
+            limits: Limits::default(),
+            jobs: 1,
+            keep_traces: KeepTraces::Failures,
+        };
+        let results = run_suite(&suite, &|_, _| {}, &CancelToken::new()).unwrap();
+        let report = SuiteReport::new(&suite, &results, "perfect");
+        let [row] = report.opponents.as_slice() else { panic!() };
+        assert_eq!((row.games, row.losses, row.faults), (10, 0, 0));
+        assert_eq!(row.wins + row.draws, 10);
+        assert!(!report.has_faults());
+        let text = report.render();
+        assert!(text.contains("no game lost by a bot fault"), "{text}");
+        let json: serde_json::Value = serde_json::to_value(&report).unwrap();
+        for field in ["game", "bot", "opponents", "failures"] {
+            assert!(json.get(field).is_some(), "missing {field}");
+        }
+    }
+
+    #[test]
+    fn seed_lists_are_abbreviated() {
+        assert_eq!(abbreviate(&[1, 2, 3], 8), "1, 2, 3");
+        assert_eq!(abbreviate(&[1, 2, 3, 4], 2), "1, 2, … 2 more");
+    }
+}

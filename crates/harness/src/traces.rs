@@ -1,0 +1,47 @@
+//! Writing traces to disk atomically: a reader never sees half a trace, and a crash never leaves
+//! one behind.
+//!
+//! Files are named `<opponent>-seed<N>.json` inside the chosen directory; each is written to a
+//! temporary file in the same directory and renamed into place.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use botlens_engine::Trace;
+
+/// The file name a trace of a game against `opponent` on `seed` gets.
+pub fn file_name(opponent: &str, seed: u64) -> String {
+    let safe: String = opponent
+        .chars()
+        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .collect();
+    format!("{safe}-seed{seed}.json")
+}
+
+/// Writes `trace` into `dir` (created if missing) atomically; returns the final path.
+pub fn write_atomically(dir: &Path, name: &str, trace: &Trace) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join(name);
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(trace.to_json().as_bytes())?;
+        file.sync_all()?;
+        std::fs::rename(&temp, &path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result.map(|()| path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_safe_for_any_opponent() {
+        assert_eq!(file_name("hunter", 4), "hunter-seed4.json");
+        assert_eq!(file_name("../bots/x.wasm", 1), "___bots_x_wasm-seed1.json");
+    }
+}

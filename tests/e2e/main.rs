@@ -1,0 +1,8 @@
+//! End-to-end tests: the real `botlens` binary as a separate process, one module per feature.
+//!
+//! Every test drives the binary the way a user or an editor would (arguments, stdin, files) and
+//! checks what comes out. Helpers live in `support`.
+
+mod run;
+mod support;
+mod tidy;

@@ -1,0 +1,60 @@
+//! `botlens run` with reference players: tables, JSON, traces and bad input.
+
+use crate::support::botlens;
+
+#[test]
+fn a_reference_suite_prints_a_table_and_succeeds() {
+    let out = botlens(&["run", "--game", "battleships", "density", "--vs", "random,hunter", "--seeds", "0..20"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("density (battleships): 40 games"), "{}", out.stdout);
+    for name in ["random", "hunter"] {
+        assert!(out.stdout.lines().any(|l| l.starts_with(name)), "row for {name}: {}", out.stdout);
+    }
+}
+
+#[test]
+fn json_output_has_the_documented_fields() {
+    let out = botlens(&["run", "--game", "tictactoe", "perfect", "--vs", "random", "--seeds", "0..30", "--json"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON object");
+    assert_eq!(report["game"], "tictactoe");
+    assert_eq!(report["bot"], "perfect");
+    let row = &report["opponents"][0];
+    assert_eq!(row["name"], "random");
+    assert_eq!(row["games"], 30);
+    assert_eq!(row["losses"], 0, "perfect never loses");
+    assert!(report["failures"].as_array().expect("failures array").is_empty());
+}
+
+#[test]
+fn traces_are_written_and_identical_across_processes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let a = dir.path().join("a");
+    let b = dir.path().join("b");
+    for target in [&a, &b] {
+        let out = botlens(&[
+            "run", "--game", "battleships", "hunter", "--vs", "parity", "--seeds", "5..=6",
+            "--trace-dir", target.to_str().unwrap(),
+        ]);
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+    }
+    for seed in [5, 6] {
+        let name = format!("parity-seed{seed}.json");
+        let first = std::fs::read(a.join(&name)).expect("trace written");
+        let second = std::fs::read(b.join(&name)).expect("trace written");
+        assert_eq!(first, second, "{name} differs between processes");
+    }
+}
+
+#[test]
+fn bad_names_and_ranges_are_clear_errors() {
+    let unknown_game = botlens(&["run", "--game", "chess", "x"]);
+    assert_eq!(unknown_game.code, Some(2));
+    assert!(unknown_game.stderr.contains("unknown game `chess`"), "{}", unknown_game.stderr);
+    let unknown_opponent = botlens(&["run", "--game", "tictactoe", "perfect", "--vs", "nobody"]);
+    assert_eq!(unknown_opponent.code, Some(2));
+    assert!(unknown_opponent.stderr.contains("no reference player `nobody`"), "{}", unknown_opponent.stderr);
+    let bad_seeds = botlens(&["run", "--game", "tictactoe", "perfect", "--seeds", "9..2"]);
+    assert_eq!(bad_seeds.code, Some(2));
+    assert!(bad_seeds.stderr.contains("bad seed range"), "{}", bad_seeds.stderr);
+}

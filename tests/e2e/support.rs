@@ -1,0 +1,72 @@
+//! Helpers for driving the `botlens` binary: run it with a deadline and collect its output.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What a finished `botlens` process left behind.
+pub struct Output {
+    /// Exit code (`None` if killed by a signal).
+    pub code: Option<i32>,
+    /// Everything written to stdout.
+    pub stdout: String,
+    /// Everything written to stderr.
+    pub stderr: String,
+}
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("repo root")
+}
+
+/// Runs `botlens args…` with `stdin` as input; fails the test if it takes longer than `limit`.
+pub fn botlens_with_input(args: &[&str], stdin: &str, limit: Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_botlens"))
+        .args(args)
+        .current_dir(repo_root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("botlens starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let stdin = stdin.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(stdin.as_bytes());
+    });
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("botlens {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let _ = writer.join();
+    Output {
+        code: status.code(),
+        stdout: out_reader.join().expect("stdout reader"),
+        stderr: err_reader.join().expect("stderr reader"),
+    }
+}
+
+/// Runs `botlens args…` with empty stdin and a one-minute deadline.
+pub fn botlens(args: &[&str]) -> Output {
+    botlens_with_input(args, "", Duration::from_secs(60))
+}
