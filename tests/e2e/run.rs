@@ -4,7 +4,16 @@ use crate::support::botlens;
 
 #[test]
 fn a_reference_suite_prints_a_table_and_succeeds() {
-    let out = botlens(&["run", "--game", "battleships", "density", "--vs", "random,hunter", "--seeds", "0..20"]);
+    let out = botlens(&[
+        "run",
+        "--game",
+        "battleships",
+        "density",
+        "--vs",
+        "random,hunter",
+        "--seeds",
+        "0..20",
+    ]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(out.stdout.contains("density (battleships): 40 games"), "{}", out.stdout);
     for name in ["random", "hunter"] {
@@ -14,7 +23,17 @@ fn a_reference_suite_prints_a_table_and_succeeds() {
 
 #[test]
 fn json_output_has_the_documented_fields() {
-    let out = botlens(&["run", "--game", "tictactoe", "perfect", "--vs", "random", "--seeds", "0..30", "--json"]);
+    let out = botlens(&[
+        "run",
+        "--game",
+        "tictactoe",
+        "perfect",
+        "--vs",
+        "random",
+        "--seeds",
+        "0..30",
+        "--json",
+    ]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON object");
     assert_eq!(report["game"], "tictactoe");
@@ -33,8 +52,16 @@ fn traces_are_written_and_identical_across_processes() {
     let b = dir.path().join("b");
     for target in [&a, &b] {
         let out = botlens(&[
-            "run", "--game", "battleships", "hunter", "--vs", "parity", "--seeds", "5..=6",
-            "--trace-dir", target.to_str().unwrap(),
+            "run",
+            "--game",
+            "battleships",
+            "hunter",
+            "--vs",
+            "parity",
+            "--seeds",
+            "5..=6",
+            "--trace-dir",
+            target.to_str().unwrap(),
         ]);
         assert_eq!(out.code, Some(0), "{}", out.stderr);
     }
@@ -53,7 +80,11 @@ fn bad_names_and_ranges_are_clear_errors() {
     assert!(unknown_game.stderr.contains("unknown game `chess`"), "{}", unknown_game.stderr);
     let unknown_opponent = botlens(&["run", "--game", "tictactoe", "perfect", "--vs", "nobody"]);
     assert_eq!(unknown_opponent.code, Some(2));
-    assert!(unknown_opponent.stderr.contains("no reference player `nobody`"), "{}", unknown_opponent.stderr);
+    assert!(
+        unknown_opponent.stderr.contains("no reference player `nobody`"),
+        "{}",
+        unknown_opponent.stderr
+    );
     let bad_seeds = botlens(&["run", "--game", "tictactoe", "perfect", "--seeds", "9..2"]);
     assert_eq!(bad_seeds.code, Some(2));
     assert!(bad_seeds.stderr.contains("bad seed range"), "{}", bad_seeds.stderr);

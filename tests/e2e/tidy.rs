@@ -1,7 +1,7 @@
 //! Tidy: cheap checks that keep the codebase's habits (STYLE.md item 14).
 //!
 //! Every Rust file opens with a `//!` comment; no `dbg!`, `todo!`, `unimplemented!` or
-//! `#[ignore]` anywhere.
+//! ignore attributes anywhere.
 
 use std::path::{Path, PathBuf};
 

@@ -19,7 +19,7 @@ pub struct TurnCost {
 /// turn owns the game state while the player holds it, so a sandboxed player can move the whole
 /// turn into its host state (`std::mem::take`) for the duration of a guest call and put it back.
 /// A taken-from turn holds a default game and is never played.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Turn<G: Game> {
     game: G,
     seat: Seat,
@@ -29,6 +29,14 @@ pub struct Turn<G: Game> {
     failure: Option<Failure>,
     logs: Vec<String>,
     cost: TurnCost,
+}
+
+/// Written out rather than derived: a derive would demand `Default` of the action and response
+/// types too, which games need not have.
+impl<G: Game> Default for Turn<G> {
+    fn default() -> Self {
+        Turn::new(G::default(), 0, 0)
+    }
 }
 
 impl<G: Game> Turn<G> {

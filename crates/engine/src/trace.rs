@@ -92,9 +92,9 @@ pub struct Trace {
 /// Why a trace could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum TraceError {
-    /// Not JSON, or not shaped like a trace.
+    /// Not JSON, or not shaped like a trace (serde's message, with line and column).
     #[error("not a valid trace: {0}")]
-    Malformed(#[from] serde_json::Error),
+    Malformed(String),
     /// Written by a newer botlens.
     #[error(
         "trace format version {found} is newer than this botlens supports ({supported}); upgrade botlens"
@@ -114,12 +114,12 @@ pub enum TraceError {
         expected: String,
     },
     /// A part of the trace does not fit the game's types (hand-edited or corrupt).
-    #[error("trace field `{field}` does not fit the game: {source}")]
+    #[error("trace field `{field}` does not fit the game: {error}")]
     Field {
         /// Which part: `config`, `initial_state`, `moves[3].action`, …
         field: String,
         /// The decoding error.
-        source: serde_json::Error,
+        error: String,
     },
     /// A recorded action no longer replays: the trace was edited or the engine changed.
     #[error("move {turn} does not replay: {reason}")]
@@ -174,14 +174,15 @@ impl Trace {
         struct VersionOnly {
             format_version: u32,
         }
-        let version: VersionOnly = serde_json::from_str(text)?;
+        let malformed = |e: serde_json::Error| TraceError::Malformed(e.to_string());
+        let version: VersionOnly = serde_json::from_str(text).map_err(malformed)?;
         if version.format_version > TRACE_FORMAT_VERSION {
             return Err(TraceError::NewerFormat {
                 found: version.format_version,
                 supported: TRACE_FORMAT_VERSION,
             });
         }
-        Ok(serde_json::from_str(text)?)
+        serde_json::from_str(text).map_err(malformed)
     }
 
     /// The trace as pretty JSON with a trailing newline: stable bytes for the same game.
@@ -200,7 +201,12 @@ impl Trace {
                 expected: G::NAME.into(),
             });
         }
-        let field = |name: String| move |source| TraceError::Field { field: name, source };
+        let field = |name: String| {
+            move |error: serde_json::Error| TraceError::Field {
+                field: name,
+                error: error.to_string(),
+            }
+        };
         let config: G::Config =
             serde_json::from_value(self.config.clone()).map_err(field("config".into()))?;
         let initial: G = serde_json::from_value(self.initial_state.clone())

@@ -76,7 +76,32 @@ impl Scored for TicTacToe {
     }
 }
 
+/// The opponent name that makes each seed its own generated Klotski board.
+pub const GENERATED_BOARD: &str = "generated";
+
+/// Minimum optimal steps of a generated board in a suite.
+const GENERATED_MIN_STEPS: u32 = 30;
+
 impl Scored for Klotski {
+    const OPPONENTS_ARE_BOARDS: bool = true;
+
+    /// A bundled board by name or alias, or `generated`: a board generated from the seed.
+    fn config_for(board: &str, seed: u64) -> Result<Self::Config, String> {
+        if board == GENERATED_BOARD {
+            return botlens_klotski::generate(seed, GENERATED_MIN_STEPS).map_err(|e| e.to_string());
+        }
+        botlens_klotski::bundled::find(board).ok_or_else(|| {
+            format!(
+                "unknown Klotski board `{board}` (bundled: {}; or `{GENERATED_BOARD}` for one generated per seed)",
+                botlens_klotski::bundled::names()
+            )
+        })
+    }
+
+    fn default_opponents() -> Vec<String> {
+        botlens_klotski::bundled::BUNDLED.iter().map(|b| b.alias.to_owned()).collect()
+    }
+
     fn par(config: &Self::Config) -> Option<u32> {
         botlens_klotski::par(config)
     }
@@ -163,6 +188,17 @@ mod tests {
             assert_eq!(GameKind::from_name(kind.name()), Some(kind));
         }
         assert_eq!(GameKind::from_name("chess"), None);
+    }
+
+    #[test]
+    fn klotski_boards_resolve_by_alias_or_generation() {
+        assert!(Klotski::config_for("hengdaolima", 0).is_ok());
+        let a = Klotski::config_for(GENERATED_BOARD, 1).unwrap();
+        let b = Klotski::config_for(GENERATED_BOARD, 1).unwrap();
+        assert_eq!(a, b, "the same seed generates the same board");
+        assert!(Klotski::par(&a).is_some_and(|p| p >= GENERATED_MIN_STEPS));
+        let err = Klotski::config_for("nowhere", 0).unwrap_err();
+        assert!(err.contains("hengdaolima"), "{err}");
     }
 
     #[test]

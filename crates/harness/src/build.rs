@@ -82,14 +82,16 @@ fn render_messages(messages: &[CompilerMessage]) -> String {
 /// Makes sure the `wasm32-wasip1` target is installed, installing it with rustup if not.
 /// `say` receives a line for the user before a long install.
 pub fn ensure_wasm_target(say: &mut dyn FnMut(&str)) -> Result<(), BuildError> {
-    let installed = Command::new("rustup")
-        .args(["target", "list", "--installed"])
-        .output()
-        .map_err(|e| BuildError::Tool(format!("cannot run rustup to check for {WASM_TARGET}: {e}")))?;
+    let installed =
+        Command::new("rustup").args(["target", "list", "--installed"]).output().map_err(|e| {
+            BuildError::Tool(format!("cannot run rustup to check for {WASM_TARGET}: {e}"))
+        })?;
     if String::from_utf8_lossy(&installed.stdout).lines().any(|l| l.trim() == WASM_TARGET) {
         return Ok(());
     }
-    say(&format!("installing the {WASM_TARGET} target with `rustup target add {WASM_TARGET}` (once)…"));
+    say(&format!(
+        "installing the {WASM_TARGET} target with `rustup target add {WASM_TARGET}` (once)…"
+    ));
     let status = Command::new("rustup")
         .args(["target", "add", WASM_TARGET])
         .stdout(Stdio::null())
@@ -143,7 +145,8 @@ pub fn build(project: &BotProject, cancel: &CancelToken) -> Result<BuildOutput, 
             Err(e) => return Err(BuildError::Tool(format!("waiting for cargo: {e}"))),
         }
     };
-    let parsed = reader.join().map_err(|_| BuildError::Tool("reading cargo output failed".into()))?;
+    let parsed =
+        reader.join().map_err(|_| BuildError::Tool("reading cargo output failed".into()))?;
     let stderr_text = stderr_reader.join().unwrap_or_default();
     let (errors, warnings): (Vec<_>, Vec<_>) =
         parsed.messages.into_iter().partition(|m| m.level == "error");
@@ -217,9 +220,11 @@ fn parse_cargo_messages(reader: impl BufRead) -> ParsedOutput {
                 }
             }
             "compiler-artifact" => {
-                if let Some(path) = parsed.filenames.into_iter().find(|f| {
-                    f.extension().is_some_and(|ext| ext == "wasm")
-                }) {
+                if let Some(path) = parsed
+                    .filenames
+                    .into_iter()
+                    .find(|f| f.extension().is_some_and(|ext| ext == "wasm"))
+                {
                     wasm = Some(path);
                 }
             }

@@ -2,6 +2,7 @@
 //!
 //! - [`project`]: a bot project is a Cargo package with `[package.metadata.botlens]`;
 //! - [`build`]: cargo builds it for `wasm32-wasip1`, compiler errors come back as data;
+//! - [`pipeline`]: build, load, play and report in one call, stage by stage;
 //! - [`suite`]: the bot plays its opponents over a range of seeds, in parallel;
 //! - [`report`]: scores per opponent and failures grouped by kind and source location;
 //! - [`traces`]: traces written atomically for `botlens replay`.
@@ -10,6 +11,7 @@
 //! what it returns. It reaches games only through `botlens-games`.
 
 pub mod build;
+pub mod pipeline;
 pub mod project;
 pub mod report;
 mod seeds;
@@ -19,10 +21,11 @@ pub mod traces;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+pub use pipeline::{ProjectRun, RunError, RunOptions, Stage, run_project};
 pub use project::{BotConfig, BotProject, ProjectError};
 pub use report::SuiteReport;
 pub use seeds::{SeedRange, SeedRangeError};
-pub use suite::{Contender, KeepTraces, Suite, run_suite};
+pub use suite::{Contender, KeepTraces, Suite, WasmBot, run_suite};
 
 /// A flag that asks long work (a build, a suite) to stop; cheap to clone and share.
 #[derive(Debug, Clone, Default)]

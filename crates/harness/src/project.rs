@@ -60,7 +60,9 @@ pub struct BotProject {
 #[derive(Debug, thiserror::Error)]
 pub enum ProjectError {
     /// No `Cargo.toml` where one was expected.
-    #[error("{0} is not a bot project: no Cargo.toml there (create one with `botlens new <game> <dir>`)")]
+    #[error(
+        "{0} is not a bot project: no Cargo.toml there (create one with `botlens new <game> <dir>`)"
+    )]
     NoManifest(PathBuf),
     /// `Cargo.toml` could not be read.
     #[error("cannot read {path}: {source}")]
@@ -147,9 +149,9 @@ impl BotProject {
             .metadata
             .and_then(|m| m.botlens)
             .ok_or_else(|| ProjectError::NotABot(path.into()))?;
-        let config: BotConfig = table
-            .try_into()
-            .map_err(|e: toml::de::Error| malformed(format!("[package.metadata.botlens]: {}", e.message())))?;
+        let config: BotConfig = table.try_into().map_err(|e: toml::de::Error| {
+            malformed(format!("[package.metadata.botlens]: {}", e.message()))
+        })?;
         let game = GameKind::from_name(&config.game).ok_or_else(|| ProjectError::UnknownGame {
             path: path.into(),
             game: config.game.clone(),

@@ -12,7 +12,7 @@
 //! | `seeds` | the seed range, e.g. `0..=99` |
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
-//! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: optimal steps, else null), `faults` (games lost by a bot fault) |
+//! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault) |
 //! | `failures[]` | per (kind, location): `kind`, `message` (of the first occurrence), `file`, `line`, `column` (null when unknown), `count`, `seeds`, `opponents` (names), `first_seed`, `first_opponent`, `first_turn`, `replay` (the command that steps through the first game) |
 //! | `wasteful[]` | per opponent with wasted moves: `opponent`, `games`, `moves` |
 //! | `cancelled` | true when the suite stopped early |
@@ -40,8 +40,8 @@ pub struct OpponentSummary {
     pub draws: u32,
     /// Mean of the bot's moves per game (shots, marks or steps).
     pub mean_moves: f64,
-    /// Optimal steps for a puzzle board.
-    pub par: Option<u32>,
+    /// Mean optimal steps of the boards played (puzzles), else null.
+    pub par: Option<f64>,
     /// Games lost by a bot fault.
     pub faults: u32,
 }
@@ -133,7 +133,7 @@ impl SuiteReport {
                     } else {
                         total_moves as f64 / games.len() as f64
                     },
-                    par: results.pars.get(index).copied().flatten(),
+                    par: mean(games.iter().filter_map(|g| g.par)),
                     faults: games.iter().filter(|g| g.fault.is_some()).count() as u32,
                 }
             })
@@ -172,17 +172,22 @@ impl SuiteReport {
         );
         let width = self.opponents.iter().map(|o| o.name.chars().count()).max().unwrap_or(8).max(8);
         if puzzle {
-            let _ = writeln!(out, "\n{:width$}  games  solved  unsolved  mean steps   par", "board");
+            let _ = writeln!(
+                out,
+                "\n{:width$}  games  solved  unsolved  mean steps  mean par",
+                "board"
+            );
             for o in &self.opponents {
-                let par = o.par.map_or("-".to_owned(), |p| p.to_string());
+                let par = o.par.map_or("-".to_owned(), |p| format!("{p:.1}"));
                 let _ = writeln!(
                     out,
-                    "{:width$}  {:>5}  {:>6}  {:>8}  {:>10.1}  {:>4}",
+                    "{:width$}  {:>5}  {:>6}  {:>8}  {:>10.1}  {:>8}",
                     o.name, o.games, o.wins, o.losses, o.mean_moves, par
                 );
             }
         } else {
-            let _ = writeln!(out, "\n{:width$}  games  wins  losses  draws  mean moves", "opponent");
+            let _ =
+                writeln!(out, "\n{:width$}  games  wins  losses  draws  mean moves", "opponent");
             for o in &self.opponents {
                 let _ = writeln!(
                     out,
@@ -224,6 +229,11 @@ impl SuiteReport {
         }
         out
     }
+}
+
+fn mean(values: impl Iterator<Item = u32>) -> Option<f64> {
+    let (sum, count) = values.fold((0u64, 0u32), |(s, c), v| (s + u64::from(v), c + 1));
+    (count > 0).then(|| sum as f64 / f64::from(count))
 }
 
 fn abbreviate(seeds: &[u64], max: usize) -> String {
@@ -269,7 +279,7 @@ fn group_failures(suite: &Suite, results: &SuiteResults, replay_target: &str) ->
         }
     }
     let mut groups: Vec<FailureGroup> = groups.into_values().collect();
-    groups.sort_by(|a, b| b.count.cmp(&a.count));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.count));
     groups
 }
 
@@ -310,6 +320,7 @@ mod tests {
             opponents: vec![Contender::Reference("random".into())],
             seeds: SeedRange::new(0, 9).unwrap(),
             limits: Limits::default(),
+            sandbox_limits: botlens_sandbox::Limits::default(),
             jobs: 1,
             keep_traces: KeepTraces::Failures,
         };

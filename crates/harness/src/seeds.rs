@@ -47,7 +47,9 @@ impl Default for SeedRange {
 
 /// Why a seed range did not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad seed range `{text}`: {reason} (expected `A..B` for A to B-1, `A..=B`, or one seed `N`)")]
+#[error(
+    "bad seed range `{text}`: {reason} (expected `A..B` for A to B-1, `A..=B`, or one seed `N`)"
+)]
 pub struct SeedRangeError {
     text: String,
     reason: &'static str,

@@ -18,15 +18,30 @@ use botlens_engine::{
     Trace, runner,
 };
 use botlens_games::{GameKind, GameVisitor, Scored};
+use botlens_sandbox::{BotModule, Limits as SandboxLimits};
 use serde_json::json;
 
 use crate::{CancelToken, SeedRange};
 
-/// Who plays: a native reference opponent by name, or (for the bot seat) another reference.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Who plays a seat: a native reference player by name, or a WebAssembly bot.
+#[derive(Debug, Clone)]
 pub enum Contender {
-    /// A reference player of the game, by name (`hunter`, `perfect`, `optimal`, …).
+    /// A reference player of the game, by name (`hunter`, `perfect`, `optimal`, …); for a
+    /// puzzle's opponent list, a board name.
     Reference(String),
+    /// A loaded WebAssembly bot.
+    Wasm(WasmBot),
+}
+
+/// A WebAssembly bot ready to play: its module and where it came from.
+#[derive(Debug, Clone)]
+pub struct WasmBot {
+    /// Display name (the crate name, or the file stem of a `.wasm`).
+    pub name: String,
+    /// The loaded, compiled module.
+    pub module: BotModule,
+    /// The project directory or module path, recorded in traces.
+    pub source: String,
 }
 
 impl Contender {
@@ -34,21 +49,34 @@ impl Contender {
     pub fn name(&self) -> &str {
         match self {
             Contender::Reference(name) => name,
+            Contender::Wasm(bot) => &bot.name,
         }
     }
 
     fn info(&self) -> PlayerInfo {
         match self {
             Contender::Reference(name) => PlayerInfo::reference(name),
+            Contender::Wasm(bot) => PlayerInfo {
+                name: bot.name.clone(),
+                kind: "wasm".into(),
+                module_sha256: Some(bot.module.sha256()),
+                source: Some(bot.source.clone()),
+            },
         }
     }
 
-    fn player<G: Scored>(&self, seed: u64, seat: usize) -> Result<Box<dyn Player<G>>, String> {
+    fn player<G: Scored>(
+        &self,
+        seed: u64,
+        seat: usize,
+        limits: &SandboxLimits,
+    ) -> Result<Box<dyn Player<G>>, String> {
         match self {
             Contender::Reference(name) => {
                 let reference = find_reference::<G>(name)?;
                 Ok((reference.create)(SeedRng::new(seed, Stream::Player(seat))))
             }
+            Contender::Wasm(bot) => Ok(Box::new(bot.module.player::<G>(seed, seat, limits))),
         }
     }
 }
@@ -83,6 +111,8 @@ pub struct Suite {
     pub seeds: SeedRange,
     /// Engine limits (turn cap).
     pub limits: Limits,
+    /// Sandbox limits for WebAssembly contenders (fuel, memory, …).
+    pub sandbox_limits: SandboxLimits,
     /// Worker threads; 0 means one per core.
     pub jobs: usize,
     /// Which traces to keep.
@@ -100,6 +130,8 @@ pub struct GameResult {
     pub result: SeatResult,
     /// The bot's move count (shots, marks, steps).
     pub moves: u32,
+    /// The board's par (puzzles: optimal steps), if any.
+    pub par: Option<u32>,
     /// The fault that lost the game for the bot, if one did.
     pub fault: Option<Fault>,
     /// Turns on which the bot wasted a move (e.g. re-attacks).
@@ -113,8 +145,6 @@ pub struct GameResult {
 pub struct SuiteResults {
     /// Every game, ordered by opponent then seed.
     pub games: Vec<GameResult>,
-    /// Par per opponent (puzzles), in opponent order.
-    pub pars: Vec<Option<u32>>,
     /// Wall-clock time of the whole suite.
     pub duration: Duration,
     /// True when cancelled before every game was played.
@@ -152,13 +182,6 @@ impl GameVisitor for RunSuite<'_> {
         let suite = self.suite;
         let started = Instant::now();
         validate::<G>(suite)?;
-        let first_seed = suite.seeds.iter().next().unwrap_or_default();
-        let pars = suite
-            .opponents
-            .iter()
-            .map(|o| G::config_for(o.name(), first_seed).ok().and_then(|c| G::par(&c)))
-            .collect();
-
         let jobs: Vec<(usize, u64)> = (0..suite.opponents.len())
             .flat_map(|opponent| suite.seeds.iter().map(move |seed| (opponent, seed)))
             .collect();
@@ -194,23 +217,21 @@ impl GameVisitor for RunSuite<'_> {
             .into_iter()
             .filter_map(|slot| slot.into_inner().expect("slot lock is never poisoned"))
             .collect();
-        Ok(SuiteResults {
-            cancelled: games.len() < total,
-            games,
-            pars,
-            duration: started.elapsed(),
-        })
+        Ok(SuiteResults { cancelled: games.len() < total, games, duration: started.elapsed() })
     }
 }
 
 fn validate<G: Scored>(suite: &Suite) -> Result<(), SuiteError> {
     let first_seed = suite.seeds.iter().next().unwrap_or_default();
-    for contender in std::iter::once(&suite.bot).chain(&suite.opponents) {
-        let is_board = G::OPPONENTS_ARE_BOARDS && contender != &suite.bot;
-        let checked = if is_board {
-            G::config_for(contender.name(), first_seed).map(drop)
+    suite
+        .bot
+        .player::<G>(first_seed, 0, &suite.sandbox_limits)
+        .map_err(SuiteError::BadContender)?;
+    for opponent in &suite.opponents {
+        let checked = if G::OPPONENTS_ARE_BOARDS {
+            G::config_for(opponent.name(), first_seed).map(drop)
         } else {
-            contender.player::<G>(first_seed, 0).map(drop)
+            opponent.player::<G>(first_seed, 1, &suite.sandbox_limits).map(drop)
         };
         checked.map_err(SuiteError::BadContender)?;
     }
@@ -229,12 +250,17 @@ fn play_one<G: Scored>(suite: &Suite, opponent_index: usize, seed: u64) -> GameR
         Ok(G::Config::default())
     }
     .expect("validated before the suite started");
-    let mut bot = suite.bot.player::<G>(seed, 0).expect("validated before the suite started");
+    let mut bot = suite
+        .bot
+        .player::<G>(seed, 0, &suite.sandbox_limits)
+        .expect("validated before the suite started");
     let mut infos = vec![suite.bot.info()];
     let record: MatchRecord<G> = if G::OPPONENTS_ARE_BOARDS {
         runner::play_match::<G>(&config, seed, &mut [bot.as_mut()], &suite.limits)
     } else {
-        let mut other = opponent.player::<G>(seed, 1).expect("validated before the suite started");
+        let mut other = opponent
+            .player::<G>(seed, 1, &suite.sandbox_limits)
+            .expect("validated before the suite started");
         infos.push(opponent.info());
         runner::play_match::<G>(&config, seed, &mut [bot.as_mut(), other.as_mut()], &suite.limits)
     };
@@ -245,14 +271,15 @@ fn play_one<G: Scored>(suite: &Suite, opponent_index: usize, seed: u64) -> GameR
         seed,
         result: record.result_for(0),
         moves: G::moves(&record, 0),
+        par: G::par(&config),
         wasteful_turns: record.wasteful_turns(0),
-        trace: keep.then(|| record.to_trace(infos, trace_limits(&suite.limits))),
+        trace: keep.then(|| record.to_trace(infos, trace_limits(suite))),
         fault,
     }
 }
 
-fn trace_limits(limits: &Limits) -> serde_json::Value {
-    json!({ "engine": limits })
+fn trace_limits(suite: &Suite) -> serde_json::Value {
+    json!({ "engine": suite.limits, "sandbox": suite.sandbox_limits })
 }
 
 #[cfg(test)]
@@ -266,6 +293,7 @@ mod tests {
             opponents: opponents.iter().map(|o| Contender::Reference((*o).into())).collect(),
             seeds: seeds.parse().unwrap(),
             limits: Limits::default(),
+            sandbox_limits: SandboxLimits::default(),
             jobs: 2,
             keep_traces: KeepTraces::Failures,
         }

@@ -1,1 +1,93 @@
-//! The wasmtime host (placeholder while the crate is written).
+//! The wasmtime host that runs WebAssembly bots: load, check, compile and cache a bot module,
+//! then play it in any game under deterministic limits, with every failure typed and located in
+//! the bot's source.
+//!
+//! This is the only botlens crate that knows wasmtime. It is generic over
+//! [`Game`](botlens_engine::Game) and moves the game's messages as JSON, so it knows no game
+//! either. The boundary it implements (ABI version [`ABI_VERSION`]) is specified in
+//! `docs/abi.md`; the guest side for Rust bots is the `botlens-sdk` crate.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use botlens_engine::runner::{self, Limits as TurnCap};
+//! use botlens_engine::{Game, SeedRng, Stream};
+//! use botlens_sandbox::{Limits, Sandbox, SandboxConfig};
+//! use botlens_tictactoe::TicTacToe;
+//!
+//! let sandbox = Sandbox::new(SandboxConfig {
+//!     cache_dir: Some("target/botlens/cache".into()),
+//!     ..SandboxConfig::default()
+//! })?;
+//! let bot = sandbox.load_file("target/wasm32-wasip1/release/my_bot.wasm")?;
+//! let limits = Limits::default();
+//! let reference = TicTacToe::reference_players()[0];
+//! for seed in 0..100 {
+//!     let mut wasm = bot.player::<TicTacToe>(seed, 0, &limits);
+//!     let mut opponent = (reference.create)(SeedRng::new(seed, Stream::Player(1)));
+//!     let record = runner::play_match::<TicTacToe>(
+//!         &(),
+//!         seed,
+//!         &mut [&mut wasm, opponent.as_mut()],
+//!         &TurnCap::default(),
+//!     );
+//!     if let Some(fault) = &record.outcome.fault {
+//!         println!("seed {seed}: {}", fault.failure); // e.g. "illegal_move: … at src/lib.rs:42:9"
+//!     }
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Concepts
+//!
+//! - [`Sandbox`]: one per process, cheap to clone, `Send + Sync`. Holds the wasmtime engines,
+//!   the module caches (memory, and disk when [`SandboxConfig::cache_dir`] is set) and one
+//!   ticker thread for the wall-clock backstop.
+//! - [`BotModule`]: a checked, compiled bot. Cheap to clone, `Send + Sync`. Loading checks the
+//!   ABI up front and fails with a typed [`LoadError`]; compiling happens once per module hash
+//!   (hundreds of milliseconds for a Rust bot; a disk-cache hit takes milliseconds, a memory hit
+//!   microseconds).
+//! - [`WasmPlayer`]: the bot in one game, a [`Player`](botlens_engine::Player). Owns a fresh
+//!   store and instance, created on its first turn from a pre-linked `InstancePre` (tens of
+//!   microseconds), dropped with the player. `Send`, not shared.
+//! - [`Limits`]: what a bot may use per game; serialized into traces.
+//!
+//! # Determinism
+//!
+//! Given the module bytes, the game, the seed, the seat and the limits, a game plays out the same
+//! on every run and machine: fuel counts instructions, not time; WASI randomness comes from
+//! `SeedRng::new(seed, Stream::BotRandom(seat))`; WASI clocks advance with fuel; floats are
+//! NaN-canonicalized; there are no files, environment, arguments or network. The only
+//! non-deterministic limit is the wall-clock backstop, which ends a game with `timeout` only if
+//! fuel failed to stop it first.
+//!
+//! # Failures
+//!
+//! Every way a bot can lose by its own fault ends that one game with a
+//! [`Failure`](botlens_engine::Failure) whose location is the innermost frame of the bot's own
+//! crate (std, core, alloc, other crates and the SDK are skipped): `illegal_move` and
+//! `second_move` at the call that made the move, `panic` with its message, `trap`,
+//! `out_of_fuel` (turn or game budget), `memory_limit`, `stack_overflow` where execution
+//! stopped, `no_move` at the first line of the bot's `play` (found in its DWARF),
+//! `malformed_message`, `bad_module`, `timeout`. The host never panics on anything a bot does,
+//! and the next game starts from scratch.
+
+mod abi;
+mod cache;
+mod config;
+mod dwarf;
+mod engines;
+mod error;
+mod host;
+mod locate;
+mod module;
+mod output;
+mod player;
+mod sections;
+mod wasi;
+
+pub use abi::ABI_VERSION;
+pub use config::{Limits, SandboxConfig};
+pub use error::{LoadError, SandboxError};
+pub use module::{BotModule, Sandbox};
+pub use player::WasmPlayer;

@@ -4,6 +4,7 @@ mod generate;
 mod play;
 mod play_duel;
 mod play_klotski;
+mod replay;
 mod run;
 mod solve;
 
@@ -32,6 +33,8 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Play a game yourself in the terminal.
     Play(play::PlayArgs),
+    /// Step through a finished game: the board, the moves, the bot's log lines and the failure.
+    Replay(replay::ReplayArgs),
 }
 
 /// Runs the parsed command line.
@@ -41,5 +44,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Play(args) => play::run(args),
+        Command::Replay(args) => replay::run(args),
     }
 }

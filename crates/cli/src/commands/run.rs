@@ -1,73 +1,69 @@
 //! `botlens run`: build a bot, play its suite, print the table and the grouped failures.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use botlens_engine::Limits;
 use botlens_games::GameKind;
+use botlens_harness::pipeline::{self, RunOptions, Stage};
+use botlens_harness::suite::SuiteResults;
 use botlens_harness::{
-    CancelToken, Contender, KeepTraces, SeedRange, Suite, SuiteReport, run_suite, traces,
+    BotProject, CancelToken, Contender, KeepTraces, SeedRange, Suite, SuiteReport, run_suite,
+    traces,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Arguments of `botlens run`.
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:
-  botlens run --game battleships density --vs random,hunter,parity
-  botlens run --game tictactoe perfect --vs random --seeds 0..1000 --json
+#[command(after_help = "The bot is one of:
+  a bot project directory (default: the current one) — built with cargo for wasm32-wasip1;
+  a .wasm module, with --game;
+  a reference player's name, with --game (e.g. `--game battleships density`).
 
-Exit status: 0 when no game was lost by a bot fault, 1 when one was, 2 on bad input.")]
+Examples:
+  botlens run samples/battleships-hunter
+  botlens run samples/battleships-hunter --vs density --seeds 0..1000 --json
+  botlens run bot.wasm --game tictactoe --vs perfect,other.wasm
+  botlens run --game klotski optimal --vs hengdaolima,generated --seeds 0..10
+
+Exit status: 0 when no game was lost by a bot fault, 1 when one was, 2 on bad input or a
+failed build.")]
 pub struct RunArgs {
-    /// The bot: a reference player's name (with --game).
+    /// The bot: a project directory, a .wasm module or a reference player's name.
+    #[arg(default_value = ".")]
     bot: String,
-    /// The game, when the bot is a reference player.
+    /// The game, for a .wasm module or a reference player (a project names its own).
     #[arg(long)]
     game: Option<String>,
-    /// Opponents, comma-separated (default: every reference opponent of the game; for Klotski,
-    /// board names).
+    /// Opponents, comma-separated: reference names or .wasm modules; Klotski: board names or
+    /// `generated` [default: the project's, else every reference opponent or bundled board].
     #[arg(long, value_delimiter = ',')]
     vs: Vec<String>,
-    /// Seeds: `A..B` (A to B-1), `A..=B`, or one seed `N` [default: 0..100].
+    /// Seeds: `A..B` (A to B-1), `A..=B`, or one seed `N` [default: the project's, else 0..100].
     #[arg(long)]
     seeds: Option<SeedRange>,
-    /// Turn cap per game (default: the game's own).
+    /// Turn cap per game [default: the project's, else the game's own].
     #[arg(long)]
     max_turns: Option<u32>,
-    /// Worker threads (default: one per core).
-    #[arg(long, default_value_t = 0)]
-    jobs: usize,
-    /// Write the trace of every game into this directory.
+    /// Worker threads [default: one per core].
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Write the trace of every game into this directory (atomically, one file per game).
     #[arg(long)]
     trace_dir: Option<PathBuf>,
-    /// Print one JSON object instead of the table.
+    /// Print one JSON object (documented in `botlens_harness::report`) instead of the table.
     #[arg(long)]
     json: bool,
 }
 
 /// Runs `botlens run`.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let Some(game_name) = &args.game else {
-        bail!("say which game `{}` plays with --game battleships|tictactoe|klotski", args.bot)
-    };
-    let game = GameKind::from_name(game_name)
-        .with_context(|| format!("unknown game `{game_name}` (known: battleships, tictactoe, klotski)"))?;
-    let opponents = if args.vs.is_empty() { game.default_opponents() } else { args.vs.clone() };
-    let suite = Suite {
-        game,
-        bot: Contender::Reference(args.bot.clone()),
-        opponents: opponents.into_iter().map(Contender::Reference).collect(),
-        seeds: args.seeds.unwrap_or_default(),
-        limits: Limits { max_turns: args.max_turns },
-        jobs: args.jobs,
-        keep_traces: if args.trace_dir.is_some() { KeepTraces::All } else { KeepTraces::Failures },
-    };
-    let total = suite.opponents.len() as u64 * suite.seeds.len();
-    let bar = progress_bar(total, args.json);
-    let results = run_suite(&suite, &|done, _| bar.set_position(done as u64), &CancelToken::new())?;
-    bar.finish_and_clear();
+    let path = Path::new(&args.bot);
+    let (suite, results, replay_target) =
+        if path.is_dir() { run_project_dir(path, &args)? } else { run_single(&args)? };
 
     if let Some(dir) = &args.trace_dir {
         for game in &results.games {
@@ -79,7 +75,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
     }
 
-    let report = SuiteReport::new(&suite, &results, &format!("--game {game} {}", args.bot));
+    let report = SuiteReport::new(&suite, &results, &replay_target);
     let mut stdout = std::io::stdout().lock();
     if args.json {
         serde_json::to_writer(&mut stdout, &report)?;
@@ -90,15 +86,125 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     Ok(if report.has_faults() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// A progress bar on stderr when it is a terminal and the output is for people.
-fn progress_bar(total: u64, json: bool) -> ProgressBar {
-    if json || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
+fn options(args: &RunArgs) -> RunOptions {
+    RunOptions {
+        opponents: (!args.vs.is_empty()).then(|| args.vs.clone()),
+        seeds: args.seeds,
+        max_turns: args.max_turns,
+        jobs: args.jobs.unwrap_or(0),
+        keep_traces: if args.trace_dir.is_some() { KeepTraces::All } else { KeepTraces::Failures },
     }
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} playing {pos}/{len} games {wide_bar} {eta}")
-            .expect("the template is valid"),
+}
+
+/// A bot project: build, load, play.
+fn run_project_dir(dir: &Path, args: &RunArgs) -> anyhow::Result<(Suite, SuiteResults, String)> {
+    let project = BotProject::load(dir)?;
+    if let Some(game) = &args.game
+        && game != project.game.name()
+    {
+        bail!("{} plays {}, not {game}", dir.display(), project.game);
+    }
+    botlens_harness::build::ensure_wasm_target(&mut |line| eprintln!("botlens: {line}"))?;
+    let sandbox = pipeline::sandbox_for(&project.root)?;
+    let progress = StageProgress::new(args.json);
+    let run = pipeline::run_project(
+        &sandbox,
+        &project,
+        &options(args),
+        &|stage| progress.show(stage),
+        &CancelToken::new(),
     );
-    bar
+    progress.finish();
+    let run = run?;
+    Ok((run.suite, run.results, dir.display().to_string()))
+}
+
+/// A `.wasm` module or a reference player, with `--game`.
+fn run_single(args: &RunArgs) -> anyhow::Result<(Suite, SuiteResults, String)> {
+    let Some(game_name) = &args.game else {
+        if args.bot.ends_with(".wasm") {
+            bail!("say which game {} plays with --game battleships|tictactoe|klotski", args.bot);
+        }
+        bail!(
+            "`{}` is not a bot project directory; give a project, a .wasm module with --game, or a reference player with --game",
+            args.bot
+        );
+    };
+    let game = GameKind::from_name(game_name).with_context(|| {
+        format!("unknown game `{game_name}` (known: battleships, tictactoe, klotski)")
+    })?;
+    let cwd = std::env::current_dir()?;
+    let needs_sandbox = args.bot.ends_with(".wasm") || args.vs.iter().any(|o| o.ends_with(".wasm"));
+    let sandbox = if needs_sandbox { Some(pipeline::sandbox_for(&cwd)?) } else { None };
+    let bot = if args.bot.ends_with(".wasm") {
+        let path = Path::new(&args.bot);
+        let stem = path.file_stem().map_or(args.bot.clone(), |s| s.to_string_lossy().into());
+        let sandbox = sandbox.as_ref().expect("a sandbox exists when the bot is a module");
+        Contender::Wasm(pipeline::load_wasm(sandbox, path, &stem, &args.bot)?)
+    } else {
+        Contender::Reference(args.bot.clone())
+    };
+    let opponents = if args.vs.is_empty() { game.default_opponents() } else { args.vs.clone() };
+    let opponents = match &sandbox {
+        Some(sandbox) => pipeline::resolve_opponents(sandbox, &opponents, &cwd)?,
+        None => opponents.into_iter().map(Contender::Reference).collect(),
+    };
+    let options = options(args);
+    let suite = Suite {
+        game,
+        bot,
+        opponents,
+        seeds: options.seeds.unwrap_or_default(),
+        limits: Limits { max_turns: options.max_turns },
+        sandbox_limits: Default::default(),
+        jobs: options.jobs,
+        keep_traces: options.keep_traces,
+    };
+    let progress = StageProgress::new(args.json);
+    let results = run_suite(
+        &suite,
+        &|done, total| progress.show(Stage::Playing { done, total }),
+        &CancelToken::new(),
+    );
+    progress.finish();
+    Ok((suite, results?, format!("{} --game {game}", args.bot)))
+}
+
+/// Progress on stderr when it is a terminal and the output is for people.
+struct StageProgress {
+    bar: ProgressBar,
+}
+
+impl StageProgress {
+    fn new(json: bool) -> Self {
+        if json || !std::io::stderr().is_terminal() {
+            return StageProgress { bar: ProgressBar::hidden() };
+        }
+        let bar = ProgressBar::new_spinner();
+        bar.enable_steady_tick(std::time::Duration::from_millis(100));
+        StageProgress { bar }
+    }
+
+    fn show(&self, stage: Stage) {
+        match stage {
+            Stage::Building => self.bar.set_message("building the bot with cargo…"),
+            Stage::Loading => self.bar.set_message("loading the module…"),
+            Stage::Playing { done, total } => {
+                if self.bar.length() != Some(total as u64) {
+                    self.bar.set_length(total as u64);
+                    self.bar.set_style(
+                        ProgressStyle::with_template(
+                            "{spinner} playing {pos}/{len} games {wide_bar} {eta}",
+                        )
+                        .expect("the template is valid"),
+                    );
+                }
+                self.bar.set_position(done as u64);
+            }
+        }
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }

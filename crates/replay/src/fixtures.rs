@@ -1,0 +1,132 @@
+//! Test fixtures: traces played by the real engine — clean games between any game's reference
+//! players, and a tic-tac-toe bot that logs, then loses by an illegal move located in a source file
+//! that exists on disk.
+
+use std::path::Path;
+
+use botlens_engine::runner::play_match;
+use botlens_engine::{
+    Failure, Game, Limits, MatchRecord, Player, PlayerInfo, SeedRng, SourceLocation, Stream, Trace,
+    Turn,
+};
+use botlens_tictactoe::{Mark, TicTacToe};
+use serde_json::json;
+
+/// The bot's source file: line 3 makes the illegal mark.
+pub(crate) const BOT_SOURCE: &str =
+    "fn play(turn: &mut Turn) {\n    log(\"centre again?\");\n\tturn.mark(1, 1)?; // taken!\n}\n";
+
+/// Where the bot's illegal move is located: the `.` of `turn.mark` on line 3 (after a tab).
+pub(crate) fn bot_location() -> SourceLocation {
+    SourceLocation { file: "src/lib.rs".into(), line: 3, column: 6 }
+}
+
+/// A bot project directory holding [`BOT_SOURCE`] as `src/lib.rs`.
+pub(crate) fn bot_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join("src")).expect("src dir");
+    std::fs::write(dir.path().join("src/lib.rs"), BOT_SOURCE).expect("bot source");
+    dir
+}
+
+/// A clean game of `G` between its reference players `names` (by seat) on `seed`, with the
+/// game's default config.
+pub(crate) fn reference_trace<G: Game>(seed: u64, names: &[&str]) -> (MatchRecord<G>, Trace) {
+    let mut players: Vec<Box<dyn Player<G>>> = names
+        .iter()
+        .enumerate()
+        .map(|(seat, &name)| {
+            let reference = G::reference_players()
+                .iter()
+                .find(|p| p.name == name)
+                .unwrap_or_else(|| panic!("{} has no reference player {name}", G::NAME));
+            (reference.create)(SeedRng::new(seed, Stream::Player(seat)))
+        })
+        .collect();
+    let mut seats: Vec<&mut dyn Player<G>> =
+        players.iter_mut().map(|p| &mut **p as &mut dyn Player<G>).collect();
+    let record = play_match::<G>(&G::Config::default(), seed, &mut seats, &Limits::default());
+    let infos = names.iter().map(|&name| PlayerInfo::reference(name)).collect();
+    let trace = record.to_trace(infos, json!({}));
+    (record, trace)
+}
+
+/// A clean tic-tac-toe game: `random` (seat 0) against `perfect` (seat 1) on `seed`.
+pub(crate) fn reference_game(seed: u64) -> (MatchRecord<TicTacToe>, Trace) {
+    reference_trace(seed, &["random", "perfect"])
+}
+
+/// The first seed on which seat 0 plays X, so the bot moves first.
+fn bot_first_seed() -> u64 {
+    (0..).find(|&seed| TicTacToe::new(&(), seed).x_seat() == 0).expect("some seed gives seat 0 X")
+}
+
+/// A failed game: `my-bot` (seat 0, X, project in `project`) marks the centre, a corner, then
+/// the centre again — an illegal move at [`bot_location`] on move 5. It logs every turn.
+pub(crate) fn failed_game(project: &Path) -> Trace {
+    let mut bot = Scripted::new(&[(1, 1), (0, 0), (1, 1)], true);
+    let mut other = Scripted::new(&[(2, 2), (2, 0), (0, 2)], false);
+    let record = play_match::<TicTacToe>(
+        &(),
+        bot_first_seed(),
+        &mut [&mut bot, &mut other],
+        &Limits::default(),
+    );
+    let mut me = PlayerInfo::reference("my-bot");
+    me.kind = "wasm".into();
+    me.source = Some(project.display().to_string());
+    record.to_trace(vec![me, PlayerInfo::reference("scripted")], json!({}))
+}
+
+/// Marks fixed squares in order; the bot logs its thinking and locates its illegal move.
+struct Scripted {
+    marks: Vec<Mark>,
+    next: usize,
+    bot: bool,
+}
+
+impl Scripted {
+    fn new(marks: &[(i32, i32)], bot: bool) -> Self {
+        Scripted { marks: marks.iter().map(|&(x, y)| Mark { x, y }).collect(), next: 0, bot }
+    }
+}
+
+impl Player<TicTacToe> for Scripted {
+    fn play(&mut self, turn: &mut Turn<TicTacToe>) -> Result<(), Failure> {
+        let Some(&mark) = self.marks.get(self.next) else { return Ok(()) };
+        self.next += 1;
+        if !self.bot {
+            return turn.act(mark).map(drop);
+        }
+        turn.log(format!("turn {}: I like {mark}", turn.number()));
+        turn.log("board → looks fine");
+        turn.act(mark).map_err(|failure| failure.at(Some(bot_location())))?;
+        Ok(())
+    }
+}
+
+/// Plays the actions typed in `actions` (parsed by the game, as a person's input is), one per
+/// turn, then makes no move — which loses the game.
+pub(crate) struct Typed<G: Game> {
+    actions: std::vec::IntoIter<G::Action>,
+}
+
+impl<G: Game> Typed<G> {
+    /// A player of `actions`, each in the game's human input form (`3 7` for Battleships).
+    pub(crate) fn new(actions: &[&str]) -> Self {
+        let parsed: Vec<G::Action> = actions
+            .iter()
+            .map(|text| G::parse_action(text).unwrap_or_else(|err| panic!("`{text}`: {err}")))
+            .collect();
+        Typed { actions: parsed.into_iter() }
+    }
+}
+
+impl<G: Game> Player<G> for Typed<G> {
+    fn play(&mut self, turn: &mut Turn<G>) -> Result<(), Failure> {
+        match self.actions.next() {
+            Some(action) => turn.act(action).map(drop),
+            None => Ok(()),
+        }
+    }
+}

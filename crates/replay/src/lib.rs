@@ -1,0 +1,257 @@
+//! Step through a finished botlens game: the board after every move, the move list, the bot's
+//! log lines for each turn and the failure that lost the game, down to the source line.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use botlens_replay::{Output, ShowOptions};
+//!
+//! let trace = botlens_replay::load("traces/hunter-seed4.json".as_ref())?;
+//! botlens_replay::show(trace, &ShowOptions { output: Output::Plain, ..ShowOptions::default() })?;
+//! # Ok::<(), botlens_replay::ReplayError>(())
+//! ```
+//!
+//! # Concepts
+//!
+//! A [`Replay`] is built once from a [`Trace`] (any game botlens knows, through
+//! `botlens_games::GameKind`): one [`Frame`] per position, frame 0 the start and frame `n` the
+//! position after move `n`, each with the board as the game renders it; the [`MoveEntry`] list;
+//! and the [`FailurePanel`] with the source line read from disk. Building checks that every
+//! recorded move still replays, so a truncated or edited trace is refused rather than shown
+//! wrong. Three viewers read the model: the terminal viewer (`tui`, driven by the pure
+//! [`Viewer`] state machine), plain text (`text`) and a self-contained HTML page (`html`).
+//!
+//! [`show`] takes a trace from anywhere — a file, or a game just played — and presents it.
+//!
+//! Not for: playing games (the engine and harness do that) or reading traces of unknown games.
+
+mod html;
+mod model;
+mod source;
+mod text;
+mod tui;
+mod viewer;
+
+#[cfg(test)]
+mod fixtures;
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use botlens_engine::{Trace, TraceError};
+
+pub use html::page as html_page;
+pub use model::{FailurePanel, Frame, MoveEntry, Replay};
+pub use source::SourceLine;
+pub use text::{write_game, write_one};
+pub use tui::draw;
+pub use viewer::{Control, Key, Speed, Viewer};
+
+/// Why a game could not be replayed.
+///
+/// Each message is complete on its own (it includes the underlying error), so the variants
+/// expose no `source()`: an error chain printed with `{:#}` says everything once.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The trace file could not be read.
+    #[error("cannot read trace {path}: {error}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        error: std::io::Error,
+    },
+    /// The trace is malformed, from a newer botlens, or its moves no longer replay.
+    #[error("{context}{error}")]
+    Trace {
+        /// Which trace, when it came from a file (`traces/x.json: `).
+        context: String,
+        /// What is wrong with it.
+        error: TraceError,
+    },
+    /// The trace is of a game this build does not know.
+    #[error("the trace is of an unknown game `{name}` (this botlens knows {known})")]
+    UnknownGame {
+        /// The game named in the trace.
+        name: String,
+        /// The games this build knows.
+        known: String,
+    },
+    /// A move number past the end of the game was asked for.
+    #[error("there is no move {requested}: the game has {moves} moves (0 is the start)")]
+    NoSuchMove {
+        /// The move asked for.
+        requested: usize,
+        /// How many moves the game has.
+        moves: usize,
+    },
+    /// Writing the HTML page failed.
+    #[error("cannot write {path}: {error}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        error: std::io::Error,
+    },
+    /// Printing to standard output failed.
+    #[error("cannot print the replay: {0}")]
+    Print(std::io::Error),
+    /// The terminal viewer could not run.
+    #[error("terminal: {0}")]
+    Terminal(std::io::Error),
+}
+
+impl From<TraceError> for ReplayError {
+    fn from(error: TraceError) -> Self {
+        ReplayError::Trace { context: String::new(), error }
+    }
+}
+
+/// How [`show`] presents a game.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Output {
+    /// The terminal viewer when standard output is a terminal, else plain text (the default).
+    #[default]
+    Auto,
+    /// Plain text frames on standard output.
+    Plain,
+    /// A self-contained HTML page written to this file.
+    Html(PathBuf),
+}
+
+/// Options of [`show`]; by default the terminal viewer (or text without a terminal) of the whole
+/// game, with source paths taken from the bot's project directory.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShowOptions {
+    /// How to present the game.
+    pub output: Output,
+    /// One position only: as text, move `N` (0 is the start); with [`Output::Html`], the page
+    /// opens there. By default every frame.
+    pub at: Option<usize>,
+    /// Where the bot's relative source paths start; by default the project directory recorded in
+    /// the trace, else the current directory.
+    pub source_root: Option<PathBuf>,
+}
+
+/// Reads and parses a trace file, refusing newer formats and malformed files with an error that
+/// names the file.
+pub fn load(path: &Path) -> Result<Trace, ReplayError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| ReplayError::Read { path: path.to_path_buf(), error })?;
+    Trace::from_json(&text)
+        .map_err(|error| ReplayError::Trace { context: format!("{}: ", path.display()), error })
+}
+
+/// Presents a finished game as `options` say: the terminal viewer, text frames, or an HTML page.
+///
+/// The trace may come from a file ([`load`]) or straight from a game just played.
+pub fn show(trace: Trace, options: &ShowOptions) -> Result<(), ReplayError> {
+    let replay = Replay::from_trace(&trace, options.source_root.as_deref())?;
+    if let Some(at) = options.at {
+        replay.frame(at)?;
+    }
+    match &options.output {
+        Output::Html(path) => std::fs::write(path, html_page(&replay, options.at.unwrap_or(0)))
+            .map_err(|error| ReplayError::Write { path: path.clone(), error }),
+        Output::Auto if options.at.is_none() && std::io::stdout().is_terminal() => {
+            tui::run(&replay, 0).map_err(ReplayError::Terminal)
+        }
+        Output::Auto | Output::Plain => {
+            let mut out = std::io::stdout().lock();
+            let printed = match options.at {
+                Some(at) => write_one(&mut out, &replay, at),
+                None => write_game(&mut out, &replay).map_err(ReplayError::Print),
+            };
+            match printed.and_then(|()| out.flush().map_err(ReplayError::Print)) {
+                // A reader that stopped early (`| head`) is not an error.
+                Err(ReplayError::Print(err)) if err.kind() == std::io::ErrorKind::BrokenPipe => {
+                    Ok(())
+                }
+                other => other,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error;
+
+    use botlens_engine::TRACE_FORMAT_VERSION;
+
+    use super::*;
+    use crate::fixtures::{bot_project, failed_game};
+
+    /// A trace file in a temp dir holding `text`.
+    fn trace_file(text: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("game.json");
+        std::fs::write(&path, text).expect("trace file");
+        (dir, path)
+    }
+
+    #[test]
+    fn a_saved_trace_loads_back() {
+        let project = bot_project();
+        let trace = failed_game(project.path());
+        let (_dir, path) = trace_file(&trace.to_json());
+        assert_eq!(load(&path).expect("loads"), trace);
+    }
+
+    #[test]
+    fn bad_trace_files_are_refused_naming_the_file_and_saying_it_once() {
+        let project = bot_project();
+        let mut newer = failed_game(project.path());
+        newer.format_version = TRACE_FORMAT_VERSION + 1;
+        let json = failed_game(project.path()).to_json();
+        let cases = [
+            (newer.to_json(), "is newer than this botlens supports"),
+            (json[..json.len() / 2].to_owned(), "not a valid trace: EOF while parsing"),
+            ("{}".to_owned(), "not a valid trace: missing field `format_version`"),
+        ];
+        for (text, expected) in cases {
+            let (_dir, path) = trace_file(&text);
+            let err = load(&path).unwrap_err();
+            let message = err.to_string();
+            assert!(message.starts_with(&format!("{}: ", path.display())), "{message}");
+            assert_eq!(message.matches(expected).count(), 1, "{message}");
+            assert!(err.source().is_none(), "the message already carries the cause");
+        }
+        let missing = load(Path::new("/no/such/trace.json")).unwrap_err().to_string();
+        assert!(missing.starts_with("cannot read trace /no/such/trace.json: "), "{missing}");
+    }
+
+    #[test]
+    fn show_writes_a_self_contained_page() {
+        let project = bot_project();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let out = dir.path().join("game.html");
+        let options =
+            ShowOptions { output: Output::Html(out.clone()), at: Some(2), ..Default::default() };
+        show(failed_game(project.path()), &options).expect("writes the page");
+        let html = std::fs::read_to_string(&out).expect("page written");
+        assert!(html.starts_with("<!doctype html>"), "{html}");
+        assert!(html.contains(r#"{"start":2,"replay":{"game":"tictactoe""#), "{html}");
+    }
+
+    #[test]
+    fn show_refuses_a_move_past_the_end_before_writing_anything() {
+        let project = bot_project();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let out = dir.path().join("game.html");
+        let options =
+            ShowOptions { output: Output::Html(out.clone()), at: Some(6), ..Default::default() };
+        let err = show(failed_game(project.path()), &options).unwrap_err();
+        assert!(matches!(err, ReplayError::NoSuchMove { requested: 6, moves: 5 }), "{err}");
+        assert!(!out.exists());
+    }
+
+    #[test]
+    fn show_reports_an_unwritable_page() {
+        let project = bot_project();
+        let out = project.path().join("no-such-dir/game.html");
+        let options = ShowOptions { output: Output::Html(out.clone()), ..Default::default() };
+        let err = show(failed_game(project.path()), &options).unwrap_err().to_string();
+        assert!(err.starts_with(&format!("cannot write {}: ", out.display())), "{err}");
+    }
+}

@@ -1,0 +1,561 @@
+//! The replay model: a finished game as a list of frames, one per position, with the move list,
+//! the log lines of each turn and the failure that ended the game.
+//!
+//! Built once from a [`Trace`]; everything the viewers show (terminal, text, HTML) is read from
+//! here, already as text, so no viewer knows any game. Not for drawing: see `tui`, `text` and
+//! `html`. The only I/O is reading the failing source line (see [`crate::source`]).
+
+use std::path::Path;
+
+use botlens_engine::{
+    FailureKind, Game, Outcome, PlayerInfo, Seat, SourceLocation, TRACE_FORMAT_VERSION, Trace,
+    TraceError,
+};
+use botlens_games::{GameKind, GameVisitor, Scored};
+use serde::Serialize;
+
+use crate::ReplayError;
+use crate::source::SourceLine;
+
+/// A finished game ready to step through: the frames, the move list and the failure.
+///
+/// Frame `0` is the position before the first move; frame `n` is the position after move `n`
+/// (moves are numbered from 1, as turns are in traces), so there is one frame more than moves.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Replay {
+    /// The game's name (`tictactoe`, `battleships`, `klotski`).
+    pub game: String,
+    /// The game seed.
+    pub seed: u64,
+    /// The engine version that played the game.
+    pub engine_version: String,
+    /// Who sat in each seat, by seat: `seat 0: random (reference)`.
+    pub seats: Vec<String>,
+    /// How the game ended, for people: `seat 1 (perfect) won: three in a row: row 0`.
+    pub result: String,
+    /// Every move, in order; move `n` is `moves[n - 1]`.
+    pub moves: Vec<MoveEntry>,
+    /// Every position: `frames[0]` is the start, `frames[n]` follows move `n`.
+    pub frames: Vec<Frame>,
+    /// The failure that ended the game, if a player's fault did.
+    pub failure: Option<FailurePanel>,
+}
+
+/// One move in the move list.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MoveEntry {
+    /// The turn number in the trace (1-based, all seats counted).
+    pub turn: u32,
+    /// The seat that moved.
+    pub seat: Seat,
+    /// The action as the game writes it (`mark(1, 1)`), or `no action`.
+    pub action: String,
+    /// The game's answer as compact JSON, when the action was legal.
+    pub response: Option<String>,
+    /// Whether this move lost the game by a fault.
+    pub failed: bool,
+    /// Whether the game counts the move as wasted (a Battleships re-attack).
+    pub wasteful: bool,
+    /// One line for the move list: `  3 seat 1 perfect  mark(1, 1)` (in a puzzle, without the
+    /// seat and player); `✗` marks the failing move and `~` a wasted one.
+    pub label: String,
+}
+
+/// One position of the game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Frame {
+    /// The move this position follows (0 for the start).
+    pub index: usize,
+    /// What led here: `start` or `move 3/9 · seat 1 (perfect) · mark(1, 1)`.
+    pub title: String,
+    /// The whole board as the game renders it (every grid, hidden information included).
+    pub board: String,
+    /// The lines the moving player logged during this turn.
+    pub logs: Vec<String>,
+    /// Whether the move that led here is the one that failed.
+    pub failed: bool,
+}
+
+/// The failure that lost the game, with the source line it points at.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FailurePanel {
+    /// The move that failed (its frame index).
+    pub index: usize,
+    /// The turn number in the trace.
+    pub turn: u32,
+    /// The seat at fault.
+    pub seat: Seat,
+    /// Who sat there: `seat 0 (my-bot)`.
+    pub who: String,
+    /// What went wrong.
+    pub kind: FailureKind,
+    /// The failure's message.
+    pub message: String,
+    /// Where in the bot's source, when the failure was located.
+    pub location: Option<SourceLocation>,
+    /// The source line at the location, as read from disk when the replay was built.
+    pub source: Option<SourceLine>,
+}
+
+impl FailurePanel {
+    /// The panel as plain text lines: what failed, where, and the source line (or why it is not
+    /// shown).
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = vec![
+            format!("turn {} · {} · {}", self.turn, self.who, self.kind),
+            self.message.clone(),
+        ];
+        match &self.location {
+            Some(location) => lines.push(format!("at {location}")),
+            None => lines.push("no source location recorded".into()),
+        }
+        if let Some(source) = &self.source {
+            lines.extend(source.lines());
+        }
+        lines
+    }
+}
+
+impl Replay {
+    /// Builds the replay of `trace`, reading the failing source line relative to `source_root`
+    /// (by default the faulting bot's project directory when the trace names one, else the
+    /// current directory; absolute paths in the trace are used as they are).
+    ///
+    /// Refuses, with a clear error, traces in a newer format, of a game this build does not know,
+    /// or whose moves no longer replay (truncated or hand-edited).
+    pub fn from_trace(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, ReplayError> {
+        if trace.format_version > TRACE_FORMAT_VERSION {
+            return Err(TraceError::NewerFormat {
+                found: trace.format_version,
+                supported: TRACE_FORMAT_VERSION,
+            }
+            .into());
+        }
+        let kind = GameKind::from_name(&trace.game).ok_or_else(|| ReplayError::UnknownGame {
+            name: trace.game.clone(),
+            known: GameKind::ALL.map(GameKind::name).join(", "),
+        })?;
+        kind.visit(Build { trace, source_root })
+    }
+
+    /// The number of moves (one less than the number of frames).
+    pub fn move_count(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The frame of the failing move, if the game was lost by a fault.
+    pub fn failure_frame(&self) -> Option<usize> {
+        self.failure.as_ref().map(|failure| failure.index)
+    }
+
+    /// Frame `index`, or an error naming the moves that exist.
+    pub fn frame(&self, index: usize) -> Result<&Frame, ReplayError> {
+        self.frames
+            .get(index)
+            .ok_or(ReplayError::NoSuchMove { requested: index, moves: self.move_count() })
+    }
+}
+
+/// The visitor that builds a [`Replay`] for the trace's game type.
+struct Build<'a> {
+    trace: &'a Trace,
+    source_root: Option<&'a Path>,
+}
+
+impl GameVisitor for Build<'_> {
+    type Output = Result<Replay, ReplayError>;
+
+    fn visit<G: Scored>(self) -> Self::Output {
+        build::<G>(self.trace, self.source_root)
+    }
+}
+
+/// Builds the replay of a trace of game `G`.
+fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, ReplayError> {
+    let record = trace.decode::<G>()?;
+    let total = record.moves.len();
+    // In a puzzle every move is the one player's: the move list leaves out who moved.
+    let solo = record.initial.seats() == 1;
+
+    let mut moves = Vec::with_capacity(total);
+    let mut frames = Vec::with_capacity(total + 1);
+    let mut failure = None;
+    frames.push(Frame {
+        index: 0,
+        title: "start".into(),
+        board: record.initial.render(),
+        logs: Vec::new(),
+        failed: false,
+    });
+    // Positions are derived in one pass (`MatchRecord::state_after` per frame would be
+    // quadratic); `decode` has already checked that every recorded legal action replays.
+    let mut game = record.initial.clone();
+    for (position, played) in record.moves.iter().enumerate() {
+        let index = position + 1;
+        if let (Some(action), Some(_)) = (&played.action, &played.response) {
+            game.apply(played.seat, action)
+                .map_err(|illegal| TraceError::Diverged { turn: played.turn, reason: illegal.0 })?;
+        }
+        let action =
+            played.action.as_ref().map_or_else(|| "no action".to_owned(), ToString::to_string);
+        let response = trace.moves[position].response.as_ref().map(ToString::to_string);
+        let wasteful = played.response.as_ref().is_some_and(G::is_wasteful);
+        let player = trace.players.get(played.seat).map_or("", |p| p.name.as_str());
+        let mark = if played.failure.is_some() {
+            "  ✗ "
+        } else if wasteful {
+            "  ~ "
+        } else {
+            "  "
+        };
+        moves.push(MoveEntry {
+            turn: played.turn,
+            seat: played.seat,
+            label: if solo {
+                format!("{index:>3}{mark}{action}")
+            } else {
+                format!("{index:>3} seat {} {player}{mark}{action}", played.seat)
+            },
+            action: action.clone(),
+            response,
+            failed: played.failure.is_some(),
+            wasteful,
+        });
+        frames.push(Frame {
+            index,
+            title: format!(
+                "move {index}/{total} · {} · {action}",
+                who(&trace.players, played.seat)
+            ),
+            board: game.render(),
+            logs: played.logs.clone(),
+            failed: played.failure.is_some(),
+        });
+        if let (Some(found), None) = (&played.failure, &failure) {
+            let root = crate::source::root_for(source_root, trace.players.get(played.seat));
+            failure = Some(FailurePanel {
+                index,
+                turn: played.turn,
+                seat: played.seat,
+                who: who(&trace.players, played.seat),
+                kind: found.kind,
+                message: found.message.clone(),
+                location: found.location.clone(),
+                source: found
+                    .location
+                    .as_ref()
+                    .map(|location| SourceLine::read(root.as_deref(), location)),
+            });
+        }
+    }
+
+    Ok(Replay {
+        game: trace.game.clone(),
+        seed: trace.seed,
+        engine_version: trace.engine_version.clone(),
+        seats: (0..record.initial.seats()).map(|seat| seat_line(&trace.players, seat)).collect(),
+        result: result_line(&trace.outcome, &trace.players, record.initial.seats()),
+        moves,
+        frames,
+        failure,
+    })
+}
+
+/// `seat 1 (perfect)`, or `seat 1` when the trace does not say who sat there.
+fn who(players: &[PlayerInfo], seat: Seat) -> String {
+    match players.get(seat) {
+        Some(player) => format!("seat {seat} ({})", player.name),
+        None => format!("seat {seat}"),
+    }
+}
+
+/// `seat 0: random (reference)`.
+fn seat_line(players: &[PlayerInfo], seat: Seat) -> String {
+    match players.get(seat) {
+        Some(player) => format!("seat {seat}: {} ({})", player.name, player.kind),
+        None => format!("seat {seat}: unknown player"),
+    }
+}
+
+/// How the game ended, for people: `seat 1 (perfect) won: three in a row: row 0`, `draw: board
+/// full, no three in a row`, `seat 1 (hunter) won: seat 0 (my-bot) lost by illegal_move at turn
+/// 23` (the failure panel has the details), `not solved: turn cap of 500 reached`.
+fn result_line(outcome: &Outcome, players: &[PlayerInfo], seats: usize) -> String {
+    let why = match &outcome.fault {
+        Some(fault) => format!(
+            "{} lost by {} at turn {}",
+            who(players, fault.seat),
+            fault.failure.kind,
+            fault.turn
+        ),
+        None => outcome.reason.clone(),
+    };
+    match outcome.winner {
+        Some(seat) => format!("{} won: {why}", who(players, seat)),
+        None if seats == 1 => format!("not solved: {why}"),
+        None => format!("draw: {why}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use botlens_battleships::Battleships;
+    use botlens_engine::runner::play_match;
+    use botlens_engine::{FailureKind, Limits, MatchRecord, SeedRng, Stream, TRACE_FORMAT_VERSION};
+    use botlens_klotski::Klotski;
+    use serde_json::json;
+
+    use super::*;
+    use crate::fixtures::{
+        Typed, bot_location, bot_project, failed_game, reference_game, reference_trace,
+    };
+
+    #[test]
+    fn a_game_has_one_frame_per_move_plus_the_start_each_with_its_board() {
+        let (record, trace) = reference_game(3);
+        let replay = Replay::from_trace(&trace, None).expect("replays");
+        assert_eq!(replay.game, "tictactoe");
+        assert_eq!(replay.move_count(), record.moves.len());
+        assert_eq!(replay.frames.len(), record.moves.len() + 1);
+        for (index, frame) in replay.frames.iter().enumerate() {
+            assert_eq!(frame.index, index);
+            assert_eq!(frame.board, record.state_after(index).render(), "frame {index}");
+            assert!(!frame.failed);
+        }
+        assert_eq!(replay.frames[0].title, "start");
+        assert_eq!(replay.seats, ["seat 0: random (reference)", "seat 1: perfect (reference)"]);
+        assert_eq!(replay.failure, None);
+        assert_eq!(replay.failure_frame(), None);
+    }
+
+    #[test]
+    fn moves_are_listed_with_the_games_own_action_text() {
+        let (record, trace) = reference_game(3);
+        let replay = Replay::from_trace(&trace, None).expect("replays");
+        let first = &record.moves[0];
+        let action = first.action.expect("a reference player always marks").to_string();
+        let entry = &replay.moves[0];
+        assert_eq!((entry.turn, entry.seat, entry.action.as_str()), (1, first.seat, &*action));
+        let player = ["random", "perfect"][first.seat];
+        assert_eq!(entry.label, format!("  1 seat {} {player}  {action}", first.seat));
+        let total = record.moves.len();
+        let who = format!("seat {} ({player})", first.seat);
+        assert_eq!(replay.frames[1].title, format!("move 1/{total} · {who} · {action}"));
+        let board = record.state_after(1).board();
+        assert_eq!(entry.response.as_deref(), Some(&*json!({ "board": board }).to_string()));
+    }
+
+    #[test]
+    fn the_result_names_the_winner_or_says_there_is_none() {
+        for seed in 0..20 {
+            let (record, trace) = reference_game(seed);
+            let replay = Replay::from_trace(&trace, None).expect("replays");
+            let expected = match record.outcome.winner {
+                Some(seat) => {
+                    let name = ["random", "perfect"][seat];
+                    format!("seat {seat} ({name}) won: {}", record.outcome.reason)
+                }
+                None => format!("draw: {}", record.outcome.reason),
+            };
+            assert_eq!(replay.result, expected, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_game_lost_by_a_fault_says_who_failed_and_when() {
+        let project = bot_project();
+        let replay = Replay::from_trace(&failed_game(project.path()), None).expect("replays");
+        assert_eq!(
+            replay.result,
+            "seat 1 (scripted) won: seat 0 (my-bot) lost by illegal_move at turn 5"
+        );
+    }
+
+    #[test]
+    fn the_failing_move_carries_its_logs_and_the_source_line_from_disk() {
+        let project = bot_project();
+        let replay = Replay::from_trace(&failed_game(project.path()), None).expect("replays");
+        assert_eq!(replay.move_count(), 5);
+        assert_eq!(replay.failure_frame(), Some(5));
+        let failing = &replay.frames[5];
+        assert!(failing.failed);
+        assert_eq!(failing.logs, ["turn 5: I like mark(1, 1)", "board → looks fine"]);
+        assert_eq!(failing.board, replay.frames[4].board, "an illegal move changes nothing");
+        assert!(replay.moves[4].failed && replay.moves[4].response.is_none());
+        assert!(replay.moves[4].label.contains("✗ mark(1, 1)"), "{}", replay.moves[4].label);
+        assert!(replay.frames[2].logs.is_empty(), "the opponent logged nothing");
+
+        let failure = replay.failure.expect("the game was lost by a fault");
+        assert_eq!((failure.turn, failure.seat, failure.kind), (5, 0, FailureKind::IllegalMove));
+        assert_eq!(failure.message, "illegal move mark(1, 1): square (1, 1) is taken by X");
+        assert_eq!(failure.location, Some(bot_location()));
+        assert_eq!(
+            failure.lines(),
+            [
+                "turn 5 · seat 0 (my-bot) · illegal_move",
+                "illegal move mark(1, 1): square (1, 1) is taken by X",
+                "at src/lib.rs:3:6",
+                "3 │     turn.mark(1, 1)?; // taken!",
+                "  │         ^",
+            ]
+        );
+    }
+
+    #[test]
+    fn an_explicit_source_root_wins_and_a_moved_source_is_reported() {
+        let project = bot_project();
+        let trace = failed_game(project.path());
+        let elsewhere = tempfile::tempdir().expect("temp dir");
+        let replay = Replay::from_trace(&trace, Some(elsewhere.path())).expect("replays");
+        let source = replay.failure.and_then(|f| f.source).expect("a located failure");
+        let expected = elsewhere.path().join("src/lib.rs").display().to_string();
+        assert!(
+            matches!(&source, SourceLine::Missing { path, .. } if *path == expected),
+            "{source:?}"
+        );
+
+        std::fs::write(project.path().join("src/lib.rs"), "// rewritten\n").expect("edit");
+        let replay = Replay::from_trace(&trace, None).expect("replays");
+        let source = replay.failure.and_then(|f| f.source).expect("a located failure");
+        assert!(matches!(source, SourceLine::OutOfRange { line: 3, lines: 1, .. }), "{source:?}");
+    }
+
+    #[test]
+    fn a_failure_without_a_location_has_no_source_line() {
+        let project = bot_project();
+        let mut trace = failed_game(project.path());
+        trace.moves[4].failure.as_mut().expect("failed").location = None;
+        let failure = Replay::from_trace(&trace, None).expect("replays").failure.expect("failed");
+        assert_eq!(failure.source, None);
+        assert_eq!(failure.lines()[2], "no source location recorded");
+    }
+
+    #[test]
+    fn a_newer_format_is_refused() {
+        let (_, mut trace) = reference_game(1);
+        trace.format_version = TRACE_FORMAT_VERSION + 1;
+        let err = Replay::from_trace(&trace, None).unwrap_err().to_string();
+        assert!(err.contains("is newer than this botlens supports"), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_game_is_refused_naming_the_known_ones() {
+        let (_, mut trace) = reference_game(1);
+        trace.game = "chess".into();
+        let err = Replay::from_trace(&trace, None).unwrap_err().to_string();
+        assert!(err.starts_with("the trace is of an unknown game `chess` (this botlens knows "));
+        assert!(err.contains("tictactoe"), "{err}");
+    }
+
+    #[test]
+    fn edited_moves_that_no_longer_replay_are_refused() {
+        let (_, trace) = reference_game(2);
+        let mut taken = trace.clone();
+        taken.moves[1].action = taken.moves[0].action.clone();
+        let err = Replay::from_trace(&taken, None).unwrap_err().to_string();
+        assert!(err.starts_with("move 2 does not replay: square"), "{err}");
+
+        let mut answered = trace.clone();
+        answered.moves[0].response = Some(json!({ "board": "........." }));
+        let err = Replay::from_trace(&answered, None).unwrap_err().to_string();
+        assert!(err.starts_with("move 1 does not replay: recorded"), "{err}");
+
+        let mut garbled = trace;
+        garbled.moves[2].action = Some(json!("centre"));
+        let err = Replay::from_trace(&garbled, None).unwrap_err().to_string();
+        assert!(err.starts_with("trace field `moves[2].action` does not fit the game"), "{err}");
+    }
+
+    #[test]
+    fn no_single_digit_edit_of_a_trace_makes_the_replayer_panic() {
+        let project = bot_project();
+        let text = failed_game(project.path()).to_json();
+        let mut outcomes = [0, 0];
+        for (at, byte) in text.bytes().enumerate().filter(|(_, b)| b.is_ascii_digit()) {
+            for digit in [b'0', b'2', b'9'].into_iter().filter(|&d| d != byte) {
+                let mut edited = text.clone().into_bytes();
+                edited[at] = digit;
+                let edited = String::from_utf8(edited).expect("still UTF-8");
+                let built = Trace::from_json(&edited)
+                    .map_err(ReplayError::from)
+                    .and_then(|trace| Replay::from_trace(&trace, None));
+                outcomes[usize::from(built.is_ok())] += 1;
+            }
+        }
+        assert!(
+            outcomes[0] > 0 && outcomes[1] > 0,
+            "edits both refused and accepted: {outcomes:?}"
+        );
+    }
+
+    /// Every frame's board is the game's own render of the position after that many moves.
+    fn assert_frames_render_each_position<G: Game>(record: &MatchRecord<G>, replay: &Replay) {
+        assert_eq!(replay.frames.len(), record.moves.len() + 1);
+        for (index, frame) in replay.frames.iter().enumerate() {
+            assert_eq!(frame.board, record.state_after(index).render(), "frame {index}");
+        }
+    }
+
+    #[test]
+    fn a_battleships_game_shows_the_games_render_of_both_grids_in_every_frame() {
+        let (record, trace) = reference_trace::<Battleships>(4, &["random", "hunter"]);
+        let replay = Replay::from_trace(&trace, None).expect("replays");
+        assert_frames_render_each_position(&record, &replay);
+        assert_eq!(replay.game, "battleships");
+        assert_eq!(replay.failure, None);
+    }
+
+    #[test]
+    fn a_wasted_battleships_shot_is_flagged_and_a_missing_move_fails_unlocated() {
+        let mut bot = Typed::<Battleships>::new(&["0 0", "0 0", "0 0", "0 0"]);
+        let hunter = Battleships::reference_players().iter().find(|p| p.name == "hunter");
+        let mut hunter =
+            (hunter.expect("hunter exists").create)(SeedRng::new(2, Stream::Player(1)));
+        let record =
+            play_match::<Battleships>(&(), 2, &mut [&mut bot, &mut *hunter], &Limits::default());
+        let trace = record.to_trace(vec![], json!(null));
+        let replay = Replay::from_trace(&trace, None).expect("replays");
+        assert_frames_render_each_position(&record, &replay);
+        let wasted: Vec<&MoveEntry> = replay.moves.iter().filter(|m| m.wasteful).collect();
+        assert_eq!(wasted.len(), 3, "every attack on (0, 0) after the first is wasted");
+        assert!(wasted.iter().all(|m| m.seat == 0 && m.label.contains("  ~ attack(0, 0)")));
+        let failure = replay.failure.expect("running out of moves loses");
+        assert_eq!((failure.seat, failure.kind), (0, FailureKind::NoMove));
+        assert_eq!((failure.location, failure.source), (None, None));
+        assert_eq!(replay.seats, ["seat 0: unknown player", "seat 1: unknown player"]);
+    }
+
+    #[test]
+    fn a_klotski_game_replays_the_optimal_solution_of_the_classic_board() {
+        let (record, trace) = reference_trace::<Klotski>(1, &["optimal"]);
+        let replay = Replay::from_trace(&trace, None).expect("replays");
+        assert_frames_render_each_position(&record, &replay);
+        assert_eq!(replay.seats, ["seat 0: optimal (reference)"]);
+        assert!(replay.result.starts_with("seat 0 (optimal) won: "), "{}", replay.result);
+        assert_eq!(record.last.view(0).steps, 81, "the classic board's optimal steps");
+        let first = record.moves[0].action.as_ref().expect("the solver slides").to_string();
+        assert_eq!(replay.moves[0].label, format!("  1  {first}"), "a puzzle lists moves alone");
+    }
+
+    #[test]
+    fn an_unsolved_puzzle_says_so() {
+        let mut idle = Typed::<Klotski>::new(&[]);
+        let record =
+            play_match::<Klotski>(&Default::default(), 1, &mut [&mut idle], &Limits::default());
+        let replay = Replay::from_trace(&record.to_trace(vec![], json!(null)), None).expect("ok");
+        assert_eq!(replay.result, "not solved: seat 0 lost by no_move at turn 1");
+    }
+
+    #[test]
+    fn frames_past_the_end_are_an_error_naming_the_moves() {
+        let (_, trace) = reference_game(1);
+        let replay = Replay::from_trace(&trace, None).expect("replays");
+        let last = replay.move_count();
+        assert!(replay.frame(last).is_ok());
+        let err = replay.frame(last + 1).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!("there is no move {}: the game has {last} moves (0 is the start)", last + 1)
+        );
+    }
+}

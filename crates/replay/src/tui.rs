@@ -1,0 +1,404 @@
+//! The full-screen terminal viewer: [`draw`] paints one screen of a [`Replay`] as the [`Viewer`]
+//! state says (board, move list, log lines, result and failure, status bar, help overlay), and
+//! [`run`] owns the terminal — raw mode and the alternate screen, restored on exit and on panic —
+//! and feeds key presses and autoplay ticks to the viewer.
+//!
+//! Drawing is separate from the terminal so it can be tested on ratatui's `TestBackend`.
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Block, Clear, List, ListItem, ListState, Padding, Paragraph};
+
+use crate::Replay;
+use crate::viewer::{Control, Key, Viewer};
+
+/// How long to wait for a key when nothing is playing, before drawing again anyway.
+const IDLE_WAIT: Duration = Duration::from_secs(60);
+
+/// Width bounds of the move list column.
+const MOVES_WIDTH: (u16, u16) = (18, 44);
+
+/// The result panel's height is capped so the board keeps the screen.
+const MAX_RESULT_LINES: usize = 8;
+
+/// The keys, as the help overlay lists them.
+const HELP: [(&str, &str); 11] = [
+    ("→  l  n", "next move"),
+    ("←  h  p", "previous move"),
+    ("Home / End", "start / last move"),
+    ("f", "jump to the failure"),
+    ("g 12 Enter", "go to move 12 (Esc cancels)"),
+    ("space", "play / pause (step speed: one move)"),
+    ("s", "speed: fast 10 ms, slow 100 ms, slower 500 ms, step"),
+    ("PgUp / PgDn", "scroll the turn's log"),
+    ("?", "this help (any key closes it)"),
+    ("q", "quit"),
+    ("", "move 0 is the start; move n is the position after it"),
+];
+
+/// Runs the viewer on the terminal from frame `start` until the user quits.
+///
+/// The terminal is put back (raw mode off, main screen) when this returns, whether by quitting
+/// or by an error, and by a panic hook if anything panics meanwhile.
+pub fn run(replay: &Replay, start: usize) -> io::Result<()> {
+    let mut terminal = ratatui::try_init()?;
+    let _restore = RestoreOnDrop;
+    let mut viewer = Viewer::new(replay, start);
+    let mut next_tick: Option<Instant> = None;
+    loop {
+        terminal.draw(|frame| draw(frame, replay, &viewer))?;
+        next_tick = viewer
+            .tick_interval()
+            .map(|interval| next_tick.unwrap_or_else(|| Instant::now() + interval));
+        let wait =
+            next_tick.map_or(IDLE_WAIT, |tick| tick.saturating_duration_since(Instant::now()));
+        if event::poll(wait)?
+            && let Event::Key(press) = event::read()?
+            && press.kind == KeyEventKind::Press
+        {
+            let key = key_of(press.code);
+            if is_interrupt(press) || key.is_some_and(|key| viewer.handle(key) == Control::Quit) {
+                return Ok(());
+            }
+        }
+        if next_tick.is_some_and(|tick| Instant::now() >= tick) {
+            viewer.tick();
+            next_tick = None;
+        }
+    }
+}
+
+/// Puts the terminal back when the viewer ends, however it ends.
+struct RestoreOnDrop;
+
+impl Drop for RestoreOnDrop {
+    fn drop(&mut self) {
+        ratatui::restore();
+    }
+}
+
+/// Ctrl-C: raw mode delivers it as a key, and it should quit like `q`.
+fn is_interrupt(press: KeyEvent) -> bool {
+    press.modifiers.contains(KeyModifiers::CONTROL) && press.code == KeyCode::Char('c')
+}
+
+/// The viewer's key for a terminal key code, if it has one.
+fn key_of(code: KeyCode) -> Option<Key> {
+    Some(match code {
+        KeyCode::Right => Key::Right,
+        KeyCode::Left => Key::Left,
+        KeyCode::Home => Key::Home,
+        KeyCode::End => Key::End,
+        KeyCode::Enter => Key::Enter,
+        KeyCode::Esc => Key::Esc,
+        KeyCode::Backspace => Key::Backspace,
+        KeyCode::PageUp => Key::PageUp,
+        KeyCode::PageDown => Key::PageDown,
+        KeyCode::Char(c) => Key::Char(c),
+        _ => return None,
+    })
+}
+
+/// Draws one screen: title, board and log on the left, moves on the right, the result and
+/// failure below, the status bar at the bottom, and the help overlay on top when open.
+pub fn draw(frame: &mut Frame, replay: &Replay, viewer: &Viewer) {
+    let current = viewer.current().min(replay.frames.len().saturating_sub(1));
+    let Some(shown) = replay.frames.get(current) else { return };
+    let result = result_lines(replay, current);
+    let result_height = result.len().min(MAX_RESULT_LINES) as u16 + 2;
+    let [title, body, result_area, status] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(6),
+        Constraint::Length(result_height),
+        Constraint::Length(1),
+    ])
+    .areas(frame.area());
+
+    let longest = replay.moves.iter().map(|m| m.label.chars().count()).max().unwrap_or(0);
+    let moves_width = (longest as u16 + 4).clamp(MOVES_WIDTH.0, MOVES_WIDTH.1);
+    // The board keeps its full width (both Battleships grids); the move list gives way first.
+    let board_width = Text::raw(shown.board.as_str()).width() as u16 + 4;
+    let [left, moves_area] = Layout::horizontal([
+        Constraint::Min(board_width.min(body.width.saturating_sub(MOVES_WIDTH.0))),
+        Constraint::Length(moves_width),
+    ])
+    .areas(body);
+    let board_height = shown.board.lines().count() as u16 + 2;
+    let [board_area, log_area] =
+        Layout::vertical([Constraint::Length(board_height), Constraint::Min(3)]).areas(left);
+
+    let heading = format!(
+        " botlens replay · {} · seed {} · {}",
+        replay.game,
+        replay.seed,
+        replay.seats.join(" · ")
+    );
+    frame.render_widget(
+        Paragraph::new(heading).style(Style::new().add_modifier(Modifier::REVERSED)),
+        title,
+    );
+
+    let failed = Style::new().fg(Color::Red);
+    let board_block = panel(format!(" {} ", shown.title));
+    let board_block = if shown.failed { board_block.border_style(failed) } else { board_block };
+    let answer = current.checked_sub(1).and_then(|i| replay.moves.get(i)?.response.as_ref());
+    let board_block = match answer {
+        Some(answer) => board_block.title_bottom(format!(" answer: {answer} ")),
+        None => board_block,
+    };
+    frame.render_widget(Paragraph::new(shown.board.as_str()).block(board_block), board_area);
+
+    frame.render_widget(log_panel(replay, current, viewer.log_scroll(), log_area.height), log_area);
+    draw_moves(frame, replay, current, moves_area);
+
+    let on_failure = replay.failure_frame() == Some(current);
+    let result_title = match replay.failure_frame() {
+        Some(index) if index != current => format!(" result · failure at move {index}: press f "),
+        Some(_) => " result · the failing move ".to_owned(),
+        None => " result ".to_owned(),
+    };
+    let result_block = panel(result_title);
+    let result_block = if on_failure { result_block.border_style(failed) } else { result_block };
+    frame.render_widget(Paragraph::new(Text::from(result)).block(result_block), result_area);
+
+    frame.render_widget(status_line(replay, viewer), status);
+    if viewer.help_shown() {
+        draw_help(frame);
+    }
+}
+
+/// The log lines of the move that led to frame `current`, from line `scroll`, saying which
+/// lines show when they do not all fit in `height`.
+fn log_panel(replay: &Replay, current: usize, scroll: usize, height: u16) -> Paragraph<'_> {
+    let dim = Style::new().add_modifier(Modifier::DIM);
+    let Some(played) = current.checked_sub(1).and_then(|i| replay.moves.get(i)) else {
+        let waiting = Line::styled("(the game has not started)", dim);
+        return Paragraph::new(waiting).block(panel(" log ".into()));
+    };
+    let mut title = format!(" log · turn {} · seat {} ", played.turn, played.seat);
+    let logs = &replay.frames[current].logs;
+    if logs.is_empty() {
+        let nothing = Line::styled("(nothing logged this turn)", dim);
+        return Paragraph::new(nothing).block(panel(title));
+    }
+    let visible = usize::from(height.saturating_sub(2)).max(1);
+    let first = scroll.min(logs.len() - 1);
+    let shown: Vec<Line> =
+        logs[first..].iter().take(visible).map(|l| Line::raw(l.as_str())).collect();
+    if shown.len() == logs.len() {
+        return Paragraph::new(shown).block(panel(title));
+    }
+    let last = first + shown.len();
+    title.push_str(&format!("· lines {}–{last} of {} ", first + 1, logs.len()));
+    Paragraph::new(shown).block(panel(title).title_bottom(" PgUp/PgDn scroll "))
+}
+
+/// A bordered panel with a title and a space inside the side borders.
+fn panel(title: String) -> Block<'static> {
+    Block::bordered().title(title).padding(Padding::horizontal(1))
+}
+
+/// The move list, the current move highlighted and kept in view.
+fn draw_moves(frame: &mut Frame, replay: &Replay, current: usize, area: Rect) {
+    let start = ListItem::new("  0 start");
+    let items = std::iter::once(start).chain(replay.moves.iter().map(|played| {
+        let style = if played.failed {
+            Style::new().fg(Color::Red)
+        } else if played.wasteful {
+            Style::new().fg(Color::Yellow)
+        } else {
+            Style::new()
+        };
+        ListItem::new(played.label.as_str()).style(style)
+    }));
+    let list = List::new(items)
+        .block(Block::bordered().title(format!(" moves ({}) ", replay.move_count())))
+        .highlight_style(Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD))
+        .highlight_symbol("▶");
+    let mut state = ListState::default().with_selected(Some(current));
+    frame.render_stateful_widget(list, area, &mut state);
+}
+
+/// How the game ended, then the failure panel (source line included) when a fault ended it.
+fn result_lines(replay: &Replay, current: usize) -> Vec<Line<'static>> {
+    let mut lines =
+        vec![Line::styled(replay.result.clone(), Style::new().add_modifier(Modifier::BOLD))];
+    if let Some(failure) = &replay.failure {
+        let style =
+            if failure.index == current { Style::new().fg(Color::Red) } else { Style::new() };
+        lines.extend(failure.lines().into_iter().map(|line| Line::styled(line, style)));
+    }
+    lines
+}
+
+/// The bottom line: position, play state and speed, then the go-to prompt, a message or the
+/// key hints.
+fn status_line<'a>(replay: &Replay, viewer: &'a Viewer) -> Paragraph<'a> {
+    let play = if viewer.playing() { "▶ playing" } else { "⏸ paused" };
+    let position = format!(
+        " move {}/{} · {play} · {} ",
+        viewer.current(),
+        replay.move_count(),
+        viewer.speed().label()
+    );
+    let rest = match (viewer.goto_prompt(), viewer.message()) {
+        (Some(digits), _) => Span::styled(
+            format!("│ go to move: {digits}▏ Enter go · Esc cancel"),
+            Style::new().fg(Color::Cyan),
+        ),
+        (None, Some(message)) => {
+            Span::styled(format!("│ {message}"), Style::new().fg(Color::Yellow))
+        }
+        (None, None) => Span::raw("│ ←→ step · f failure · ? help · q quit"),
+    };
+    Paragraph::new(Line::from(vec![
+        Span::styled(position, Style::new().add_modifier(Modifier::BOLD)),
+        rest,
+    ]))
+}
+
+/// The key list, centred over the screen.
+fn draw_help(frame: &mut Frame) {
+    let width = HELP.iter().map(|(_, what)| 15 + what.chars().count()).max().unwrap_or(0);
+    let lines: Vec<Line> = HELP
+        .iter()
+        .map(|(keys, what)| {
+            Line::from(vec![
+                Span::styled(format!(" {keys:<12} "), Style::new().add_modifier(Modifier::BOLD)),
+                Span::raw(*what),
+            ])
+        })
+        .collect();
+    let [area] = Layout::horizontal([Constraint::Length(width as u16 + 2)])
+        .flex(Flex::Center)
+        .areas(frame.area());
+    let [area] = Layout::vertical([Constraint::Length(lines.len() as u16 + 2)])
+        .flex(Flex::Center)
+        .areas(area);
+    frame.render_widget(Clear, area);
+    frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(" keys ")), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use botlens_battleships::Battleships;
+    use botlens_engine::Game;
+    use botlens_klotski::Klotski;
+
+    use super::*;
+    use crate::fixtures::{bot_project, failed_game, reference_trace};
+
+    /// The screen (80×24) after pressing `keys` in a viewer of the failed fixture game.
+    fn screen(keys: &[Key]) -> String {
+        let project = bot_project();
+        let replay = Replay::from_trace(&failed_game(project.path()), None).expect("replays");
+        let mut viewer = Viewer::new(&replay, 0);
+        for &key in keys {
+            viewer.handle(key);
+        }
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("test terminal");
+        terminal.draw(|frame| draw(frame, &replay, &viewer)).expect("draws");
+        terminal.backend().to_string()
+    }
+
+    #[test]
+    fn the_first_frame_shows_the_empty_board_and_the_failure_to_come() {
+        insta::assert_snapshot!(screen(&[]));
+    }
+
+    #[test]
+    fn a_middle_frame_highlights_its_move_and_shows_its_log() {
+        insta::assert_snapshot!(screen(&[Key::Right, Key::Right, Key::Right]));
+    }
+
+    #[test]
+    fn the_failure_frame_shows_the_source_line() {
+        insta::assert_snapshot!(screen(&[Key::Char('f')]));
+    }
+
+    #[test]
+    fn the_help_overlay_lists_the_keys() {
+        insta::assert_snapshot!(screen(&[Key::Char('?')]));
+    }
+
+    #[test]
+    fn the_status_bar_shows_the_go_to_prompt_and_messages() {
+        let prompt = screen(&[Key::Char('g'), Key::Char('4')]);
+        assert!(prompt.contains("go to move: 4▏ Enter go · Esc cancel"), "{prompt}");
+        let message = screen(&[Key::Char('g'), Key::Char('9'), Key::Enter]);
+        assert!(message.contains("no move 9: the game has 5 moves"), "{message}");
+    }
+
+    /// The screen (`width`×`height`) of frame `at` of a clean game of `G` between `names`.
+    fn reference_screen<G: Game>(names: &[&str], at: usize, size: (u16, u16)) -> String {
+        let (_, trace) = reference_trace::<G>(4, names);
+        let replay = Replay::from_trace(&trace, None).expect("replays");
+        let viewer = Viewer::new(&replay, at);
+        let mut terminal = Terminal::new(TestBackend::new(size.0, size.1)).expect("terminal");
+        terminal.draw(|frame| draw(frame, &replay, &viewer)).expect("draws");
+        terminal.backend().to_string()
+    }
+
+    #[test]
+    fn a_battleships_frame_shows_both_grids_whole_beside_the_moves() {
+        insta::assert_snapshot!(reference_screen::<Battleships>(
+            &["random", "hunter"],
+            30,
+            (100, 30)
+        ));
+    }
+
+    #[test]
+    fn a_klotski_frame_lines_up_its_wide_characters() {
+        insta::assert_snapshot!(reference_screen::<Klotski>(&["optimal"], 40, (80, 24)));
+    }
+
+    #[test]
+    fn a_long_log_scrolls_and_says_which_lines_show() {
+        let project = bot_project();
+        let mut trace = failed_game(project.path());
+        trace.moves[2].logs = (1..=30).map(|n| format!("log line {n}")).collect();
+        let replay = Replay::from_trace(&trace, None).expect("replays");
+        let mut viewer = Viewer::new(&replay, 3);
+        viewer.handle(Key::PageDown);
+        let mut terminal = Terminal::new(TestBackend::new(80, 30)).expect("test terminal");
+        terminal.draw(|frame| draw(frame, &replay, &viewer)).expect("draws");
+        let screen = terminal.backend().to_string();
+        assert!(screen.contains("log · turn 3 · seat 0 · lines 6–13 of 30 "), "{screen}");
+        assert!(screen.contains("└ PgUp/PgDn scroll ─"), "{screen}");
+        assert!(screen.contains("│ log line 6 "), "{screen}");
+        assert!(!screen.contains("│ log line 5 "), "{screen}");
+        assert!(screen.contains("answer: {\"board\":\"X...X...O\"}"), "{screen}");
+    }
+
+    #[test]
+    fn a_tiny_terminal_draws_without_panicking() {
+        let project = bot_project();
+        let replay = Replay::from_trace(&failed_game(project.path()), None).expect("replays");
+        let mut viewer = Viewer::new(&replay, 5);
+        viewer.handle(Key::Char('?'));
+        for (width, height) in [(1, 1), (10, 3), (30, 8), (200, 5)] {
+            let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+            terminal.draw(|frame| draw(frame, &replay, &viewer)).expect("draws");
+        }
+    }
+
+    #[test]
+    fn terminal_keys_map_to_viewer_keys() {
+        assert_eq!(key_of(KeyCode::Right), Some(Key::Right));
+        assert_eq!(key_of(KeyCode::Char('g')), Some(Key::Char('g')));
+        assert_eq!(key_of(KeyCode::F(1)), None);
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert!(is_interrupt(ctrl_c));
+        assert!(!is_interrupt(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::NONE)));
+    }
+}

@@ -1,0 +1,427 @@
+//! The viewer's state machine: which frame is shown, autoplay, the go-to prompt and the help
+//! overlay. Keys in, state out — no terminal, no clock: the terminal loop (`tui`) turns key
+//! presses into [`Key`]s and calls [`Viewer::tick`] when [`Viewer::tick_interval`] has passed.
+
+use std::time::Duration;
+
+use crate::Replay;
+
+/// The most digits the go-to prompt takes (enough for any real game).
+const MAX_GOTO_DIGITS: usize = 6;
+
+/// How many log lines PgUp / PgDn scroll.
+const LOG_PAGE: usize = 5;
+
+/// A key press, as the viewer understands it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// → arrow.
+    Right,
+    /// ← arrow.
+    Left,
+    /// Home.
+    Home,
+    /// End.
+    End,
+    /// Enter / Return.
+    Enter,
+    /// Escape.
+    Esc,
+    /// Backspace.
+    Backspace,
+    /// Page Up.
+    PageUp,
+    /// Page Down.
+    PageDown,
+    /// A printable character (space included).
+    Char(char),
+}
+
+/// Autoplay speed, as in the old arena's replay page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Speed {
+    /// 10 ms per move.
+    Fast,
+    /// 100 ms per move (the default).
+    #[default]
+    Slow,
+    /// 500 ms per move.
+    Slower,
+    /// No autoplay: space steps one move.
+    Step,
+}
+
+impl Speed {
+    /// Every speed, in the order `s` cycles through them.
+    pub const ALL: [Speed; 4] = [Speed::Fast, Speed::Slow, Speed::Slower, Speed::Step];
+
+    /// Time per move while playing; `None` for [`Speed::Step`].
+    pub fn interval(self) -> Option<Duration> {
+        match self {
+            Speed::Fast => Some(Duration::from_millis(10)),
+            Speed::Slow => Some(Duration::from_millis(100)),
+            Speed::Slower => Some(Duration::from_millis(500)),
+            Speed::Step => None,
+        }
+    }
+
+    /// The next speed in the cycle fast → slow → slower → step → fast.
+    pub fn next(self) -> Speed {
+        let position = Speed::ALL.iter().position(|&speed| speed == self).unwrap_or(0);
+        Speed::ALL[(position + 1) % Speed::ALL.len()]
+    }
+
+    /// For the status bar: `slow (100 ms)`, `step`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Speed::Fast => "fast (10 ms)",
+            Speed::Slow => "slow (100 ms)",
+            Speed::Slower => "slower (500 ms)",
+            Speed::Step => "step",
+        }
+    }
+}
+
+/// What the terminal loop should do after a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    /// Keep going: redraw and wait for the next key or tick.
+    Continue,
+    /// Leave the viewer.
+    Quit,
+}
+
+/// The viewer's state over a replay with a given number of frames.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Viewer {
+    last: usize,
+    failure: Option<usize>,
+    log_lines: Vec<usize>,
+    current: usize,
+    log_scroll: usize,
+    playing: bool,
+    speed: Speed,
+    goto: Option<String>,
+    help: bool,
+    message: Option<String>,
+}
+
+impl Viewer {
+    /// A paused viewer at frame `start` (clamped to the last frame) of `replay`.
+    pub fn new(replay: &Replay, start: usize) -> Viewer {
+        let log_lines = replay.frames.iter().map(|frame| frame.logs.len()).collect();
+        Viewer::with_frames(log_lines, replay.failure_frame(), start)
+    }
+
+    /// A paused viewer over frames with `log_lines[i]` log lines each, with the failure at frame
+    /// `failure`.
+    fn with_frames(log_lines: Vec<usize>, failure: Option<usize>, start: usize) -> Viewer {
+        let last = log_lines.len().saturating_sub(1);
+        Viewer {
+            last,
+            failure,
+            log_lines,
+            log_scroll: 0,
+            current: start.min(last),
+            playing: false,
+            speed: Speed::default(),
+            goto: None,
+            help: false,
+            message: None,
+        }
+    }
+
+    /// The frame shown.
+    pub fn current(&self) -> usize {
+        self.current
+    }
+
+    /// Whether autoplay is running.
+    pub fn playing(&self) -> bool {
+        self.playing
+    }
+
+    /// The autoplay speed.
+    pub fn speed(&self) -> Speed {
+        self.speed
+    }
+
+    /// The first log line shown for the current frame (PgUp / PgDn scroll; a new frame starts
+    /// at its first line).
+    pub fn log_scroll(&self) -> usize {
+        self.log_scroll
+    }
+
+    /// The digits typed after `g`, while the go-to prompt is open.
+    pub fn goto_prompt(&self) -> Option<&str> {
+        self.goto.as_deref()
+    }
+
+    /// Whether the help overlay is shown.
+    pub fn help_shown(&self) -> bool {
+        self.help
+    }
+
+    /// A one-off message for the status bar (`no move 40: the game has 9 moves`).
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// How long until the next [`Viewer::tick`], while autoplay runs.
+    pub fn tick_interval(&self) -> Option<Duration> {
+        if self.playing { self.speed.interval() } else { None }
+    }
+
+    /// Autoplay: advances one frame, stopping at the last.
+    pub fn tick(&mut self) {
+        if self.playing {
+            self.step_to(self.current + 1);
+        }
+    }
+
+    /// Handles one key press.
+    ///
+    /// → `l` `n` next; ← `h` `p` previous; Home/End first/last; `f` the failure; `g` digits
+    /// Enter go to move N (Esc or Backspace past the start cancels); space play/pause (in step
+    /// speed: one move); `s` next speed; PgUp/PgDn scroll the log; `?` help (any key closes it);
+    /// `q` quits from anywhere.
+    pub fn handle(&mut self, key: Key) -> Control {
+        self.message = None;
+        if key == Key::Char('q') {
+            return Control::Quit;
+        }
+        if self.help {
+            self.help = false;
+            return Control::Continue;
+        }
+        if self.goto.is_some() {
+            self.prompt_key(key);
+            return Control::Continue;
+        }
+        match key {
+            Key::Right | Key::Char('l' | 'n') => self.step_to(self.current + 1),
+            Key::Left | Key::Char('h' | 'p') => self.step_to(self.current.saturating_sub(1)),
+            Key::Home => self.step_to(0),
+            Key::End => self.step_to(self.last),
+            Key::Char('f') => match self.failure {
+                Some(frame) => self.step_to(frame),
+                None => self.message = Some("this game has no failure".into()),
+            },
+            Key::Char('g') => self.goto = Some(String::new()),
+            Key::Char(' ') => self.toggle_play(),
+            Key::Char('s') => {
+                self.speed = self.speed.next();
+                self.playing &= self.speed != Speed::Step;
+            }
+            Key::Char('?') => self.help = true,
+            Key::PageUp => self.log_scroll = self.log_scroll.saturating_sub(LOG_PAGE),
+            Key::PageDown => {
+                let lines = self.log_lines.get(self.current).copied().unwrap_or(0);
+                self.log_scroll = (self.log_scroll + LOG_PAGE).min(lines.saturating_sub(1));
+            }
+            _ => {}
+        }
+        Control::Continue
+    }
+
+    /// A key while the go-to prompt is open.
+    fn prompt_key(&mut self, key: Key) {
+        let Some(digits) = &mut self.goto else { return };
+        match key {
+            Key::Char(digit @ '0'..='9') if digits.len() < MAX_GOTO_DIGITS => digits.push(digit),
+            Key::Backspace if !digits.is_empty() => {
+                digits.pop();
+            }
+            Key::Enter => {
+                let target = digits.parse::<usize>().ok();
+                self.goto = None;
+                match target {
+                    Some(frame) if frame <= self.last => self.step_to(frame),
+                    Some(frame) => {
+                        self.message = Some(format!(
+                            "no move {frame}: the game has {} moves (0 is the start)",
+                            self.last
+                        ));
+                    }
+                    None => {}
+                }
+            }
+            Key::Esc | Key::Backspace => self.goto = None,
+            _ => {}
+        }
+    }
+
+    /// Space: start or stop autoplay; at the end, play again from the start; in step speed,
+    /// one move.
+    fn toggle_play(&mut self) {
+        if self.speed == Speed::Step {
+            self.playing = false;
+            self.step_to(self.current + 1);
+        } else if self.playing {
+            self.playing = false;
+        } else {
+            if self.current == self.last {
+                self.current = 0;
+            }
+            self.playing = self.current < self.last;
+        }
+    }
+
+    /// Shows `frame` (clamped to the last); reaching the last frame stops autoplay.
+    fn step_to(&mut self, frame: usize) {
+        let frame = frame.min(self.last);
+        if frame != self.current {
+            self.log_scroll = 0;
+        }
+        self.current = frame;
+        if self.current == self.last {
+            self.playing = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A viewer over a 9-move game whose 7th move failed, after pressing `keys`.
+    fn after(keys: &[Key]) -> Viewer {
+        let mut viewer = Viewer::with_frames(vec![0; 10], Some(7), 0);
+        for &key in keys {
+            assert_eq!(viewer.handle(key), Control::Continue, "{key:?} should not quit");
+        }
+        viewer
+    }
+
+    fn chars(text: &str) -> Vec<Key> {
+        text.chars().map(Key::Char).collect()
+    }
+
+    #[test]
+    fn next_and_previous_keys_step_and_stop_at_the_ends() {
+        assert_eq!(after(&[Key::Right, Key::Char('l'), Key::Char('n')]).current(), 3);
+        assert_eq!(after(&[Key::End, Key::Left, Key::Char('h'), Key::Char('p')]).current(), 6);
+        assert_eq!(after(&[Key::Left, Key::Char('h')]).current(), 0);
+        assert_eq!(after(&[Key::End, Key::Right]).current(), 9);
+        assert_eq!(after(&[Key::End, Key::Home]).current(), 0);
+    }
+
+    #[test]
+    fn f_jumps_to_the_failure_or_says_there_is_none() {
+        assert_eq!(after(&[Key::Char('f')]).current(), 7);
+        let mut clean = Viewer::with_frames(vec![0; 10], None, 4);
+        clean.handle(Key::Char('f'));
+        assert_eq!((clean.current(), clean.message()), (4, Some("this game has no failure")));
+        clean.handle(Key::Right);
+        assert_eq!(clean.message(), None, "a message lasts one key");
+    }
+
+    #[test]
+    fn g_digits_enter_goes_to_a_move() {
+        let mut keys = chars("g5");
+        assert_eq!(after(&keys).goto_prompt(), Some("5"));
+        keys.push(Key::Enter);
+        let viewer = after(&keys);
+        assert_eq!((viewer.current(), viewer.goto_prompt()), (5, None));
+        assert_eq!(after(&[chars("g12"), vec![Key::Backspace, Key::Enter]].concat()).current(), 1);
+        assert_eq!(after(&[chars("g0"), vec![Key::Enter]].concat()).current(), 0);
+    }
+
+    #[test]
+    fn the_go_to_prompt_ignores_other_keys_and_cancels_cleanly() {
+        let viewer = after(&[chars("g4lx?"), vec![Key::Right]].concat());
+        assert_eq!(
+            (viewer.current(), viewer.goto_prompt(), viewer.help_shown()),
+            (0, Some("4"), false)
+        );
+        assert_eq!(after(&[chars("g4"), vec![Key::Esc, Key::Enter]].concat()).goto_prompt(), None);
+        assert_eq!(after(&[chars("g4"), vec![Key::Esc, Key::Enter]].concat()).current(), 0);
+        let emptied = after(&[chars("g"), vec![Key::Backspace]].concat());
+        assert_eq!(emptied.goto_prompt(), None, "backspace on an empty prompt closes it");
+        assert_eq!(after(&[chars("g"), vec![Key::Enter]].concat()).current(), 0);
+        assert_eq!(after(&chars("g12345678")).goto_prompt(), Some("123456"));
+    }
+
+    #[test]
+    fn going_past_the_last_move_stays_and_says_why() {
+        let viewer = after(&[chars("lg40"), vec![Key::Enter]].concat());
+        assert_eq!(viewer.current(), 1);
+        assert_eq!(viewer.message(), Some("no move 40: the game has 9 moves (0 is the start)"));
+    }
+
+    #[test]
+    fn space_autoplays_at_the_speed_and_stops_at_the_end() {
+        let mut viewer = after(&chars(" "));
+        assert!(viewer.playing());
+        assert_eq!(viewer.tick_interval(), Some(Duration::from_millis(100)));
+        for _ in 0..20 {
+            viewer.tick();
+        }
+        assert_eq!(viewer.current(), 9);
+        assert!(!viewer.playing());
+        assert_eq!(viewer.tick_interval(), None);
+        viewer.handle(Key::Char(' '));
+        assert_eq!((viewer.current(), viewer.playing()), (0, true), "space at the end replays");
+        viewer.tick();
+        viewer.handle(Key::Char(' '));
+        assert_eq!((viewer.current(), viewer.playing()), (1, false), "space pauses");
+        viewer.tick();
+        assert_eq!(viewer.current(), 1, "no tick moves a paused viewer");
+    }
+
+    #[test]
+    fn s_cycles_the_old_arena_speeds_and_step_speed_steps_on_space() {
+        let intervals: Vec<_> =
+            (0..5).map(|presses| after(&chars(&"s".repeat(presses))).speed().interval()).collect();
+        let ms = |n| Some(Duration::from_millis(n));
+        assert_eq!(intervals, [ms(100), ms(500), None, ms(10), ms(100)]);
+        let stepping = after(&chars("ss  "));
+        assert_eq!(stepping.speed(), Speed::Step);
+        assert_eq!((stepping.current(), stepping.playing()), (2, false));
+        let stopped = after(&chars(" ss"));
+        assert_eq!((stopped.playing(), stopped.tick_interval()), (false, None), "step stops play");
+    }
+
+    #[test]
+    fn help_opens_on_question_mark_and_any_key_closes_it_without_acting() {
+        assert!(after(&chars("?")).help_shown());
+        let closed = after(&[chars("?"), vec![Key::Right]].concat());
+        assert_eq!((closed.help_shown(), closed.current()), (false, 0));
+    }
+
+    #[test]
+    fn q_quits_from_anywhere() {
+        for before in [vec![], chars("?"), chars("g1")] {
+            let mut viewer = after(&before);
+            assert_eq!(viewer.handle(Key::Char('q')), Control::Quit, "after {before:?}");
+        }
+    }
+
+    #[test]
+    fn page_keys_scroll_the_log_within_its_lines_and_a_new_frame_starts_at_the_top() {
+        let mut viewer = Viewer::with_frames(vec![0, 12, 3], None, 1);
+        let mut scrolls = Vec::new();
+        for key in [Key::PageDown, Key::PageDown, Key::PageDown, Key::PageUp] {
+            viewer.handle(key);
+            scrolls.push(viewer.log_scroll());
+        }
+        assert_eq!(scrolls, [5, 10, 11, 6]);
+        viewer.handle(Key::Right);
+        assert_eq!((viewer.current(), viewer.log_scroll()), (2, 0));
+        viewer.handle(Key::Right);
+        assert_eq!(viewer.log_scroll(), 0, "staying on the last frame keeps the scroll");
+        viewer.handle(Key::PageDown);
+        assert_eq!(viewer.log_scroll(), 2);
+        viewer.handle(Key::Right);
+        assert_eq!(viewer.log_scroll(), 2, "staying on the last frame keeps the scroll");
+        viewer.handle(Key::Left);
+        viewer.handle(Key::Left);
+        viewer.handle(Key::PageDown);
+        assert_eq!(viewer.log_scroll(), 0, "a frame without logs does not scroll");
+    }
+
+    #[test]
+    fn the_start_frame_is_clamped_to_the_game() {
+        assert_eq!(Viewer::with_frames(vec![0; 10], None, 50).current(), 9);
+    }
+}

@@ -1,0 +1,230 @@
+//! The botlens ABI, version 1, as the host checks it (the specification is `docs/abi.md`): the
+//! version section, the required exports and the signatures of every import the host provides.
+//!
+//! Checks run once per module, when it is loaded, so a module that passes them can only fail a
+//! game by what it does, never by how it is shaped.
+
+use std::fmt;
+
+use wasmtime::{ExternType, FuncType, Module, ValType};
+
+use crate::error::LoadError;
+use crate::sections::Sections;
+use crate::wasi;
+
+/// The version of the botlens ABI this host speaks.
+pub const ABI_VERSION: u32 = 1;
+
+/// The custom section holding the ABI version in ASCII decimal.
+pub(crate) const ABI_SECTION: &str = "botlens_abi";
+
+/// The optional custom section holding the path of a source file of the SDK the bot was built
+/// with; frames in that file's directory are not the bot's own code.
+pub(crate) const SDK_SECTION: &str = "botlens_sdk";
+
+/// The import module of the host functions.
+pub(crate) const HOST_MODULE: &str = "botlens";
+
+/// A WebAssembly value type in an ABI signature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ty {
+    I32,
+    I64,
+}
+
+/// A function signature of the ABI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Sig {
+    pub params: &'static [Ty],
+    pub results: &'static [Ty],
+}
+
+impl Sig {
+    fn matches(&self, ty: &FuncType) -> bool {
+        same(self.params, ty.params()) && same(self.results, ty.results())
+    }
+
+    pub fn param_types(&self) -> impl ExactSizeIterator<Item = ValType> + '_ {
+        self.params.iter().map(|t| t.val_type())
+    }
+
+    pub fn result_types(&self) -> impl ExactSizeIterator<Item = ValType> + '_ {
+        self.results.iter().map(|t| t.val_type())
+    }
+}
+
+impl Ty {
+    fn val_type(self) -> ValType {
+        match self {
+            Ty::I32 => ValType::I32,
+            Ty::I64 => ValType::I64,
+        }
+    }
+}
+
+fn same(expected: &[Ty], found: impl ExactSizeIterator<Item = ValType>) -> bool {
+    expected.len() == found.len()
+        && expected.iter().zip(found).all(|(t, v)| match t {
+            Ty::I32 => matches!(v, ValType::I32),
+            Ty::I64 => matches!(v, ValType::I64),
+        })
+}
+
+impl fmt::Display for Sig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = |types: &[Ty]| types.iter().map(|t| t.val_type().to_string()).collect();
+        f.write_str(&func_text(names(self.params), names(self.results)))
+    }
+}
+
+/// `func (i32, i32) -> i32`, as the docs and error messages write signatures.
+fn func_text(params: Vec<String>, results: Vec<String>) -> String {
+    let mut text = format!("func ({})", params.join(", "));
+    if !results.is_empty() {
+        text.push_str(" -> ");
+        text.push_str(&results.join(", "));
+    }
+    text
+}
+
+const I: Ty = Ty::I32;
+
+/// `botlens_new(seat: i32)`.
+pub(crate) const NEW: (&str, Sig) = ("botlens_new", Sig { params: &[I], results: &[] });
+/// `botlens_play()`.
+pub(crate) const PLAY: (&str, Sig) = ("botlens_play", Sig { params: &[], results: &[] });
+/// `_initialize()`, the WASI reactor initializer, optional.
+pub(crate) const INITIALIZE: (&str, Sig) = ("_initialize", Sig { params: &[], results: &[] });
+
+/// The host functions in module `botlens`.
+pub(crate) const HOST_FUNCTIONS: &[(&str, Sig)] = &[
+    ("view", Sig { params: &[I, I], results: &[I] }),
+    ("act", Sig { params: &[I, I, I, I], results: &[I] }),
+    ("reply", Sig { params: &[I, I], results: &[I] }),
+    ("log", Sig { params: &[I, I], results: &[] }),
+    ("panic", Sig { params: &[I, I, I, I, I, I], results: &[] }),
+];
+
+/// Checks the `botlens_abi` section: present, and the version this host speaks.
+pub(crate) fn check_version(sections: &Sections<'_>) -> Result<(), LoadError> {
+    let mut declared = sections.custom(ABI_SECTION).peekable();
+    if declared.peek().is_none() {
+        return Err(LoadError::MissingAbiVersion { supported: ABI_VERSION });
+    }
+    for contents in declared {
+        let text = String::from_utf8_lossy(contents);
+        let trimmed = text.trim_end_matches(['\0', ' ', '\n', '\r', '\t']);
+        if trimmed.parse::<u32>() != Ok(ABI_VERSION) {
+            let found: String = trimmed.chars().take(40).collect();
+            return Err(LoadError::AbiVersion { found, supported: ABI_VERSION });
+        }
+    }
+    Ok(())
+}
+
+/// Checks the exports: `memory`, `botlens_new`, `botlens_play`, and `_initialize` if present.
+pub(crate) fn check_exports(module: &Module) -> Result<(), LoadError> {
+    match module.get_export("memory") {
+        Some(ExternType::Memory(_)) => {}
+        Some(other) => {
+            return Err(wrong("export", "memory", "a memory".into(), describe(&other)));
+        }
+        None => {
+            return Err(LoadError::MissingExport {
+                name: "memory".into(),
+                expected: "a memory".into(),
+            });
+        }
+    }
+    for (name, sig, required) in
+        [(NEW.0, NEW.1, true), (PLAY.0, PLAY.1, true), (INITIALIZE.0, INITIALIZE.1, false)]
+    {
+        match module.get_export(name) {
+            Some(ExternType::Func(ty)) if sig.matches(&ty) => {}
+            Some(other) => return Err(wrong("export", name, sig.to_string(), describe(&other))),
+            None if required => {
+                return Err(LoadError::MissingExport {
+                    name: name.into(),
+                    expected: sig.to_string(),
+                });
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}
+
+/// Checks the imports: only `botlens.*` and WASI preview 1 functions, with their signatures.
+pub(crate) fn check_imports(module: &Module) -> Result<(), LoadError> {
+    for import in module.imports() {
+        let sig = match import.module() {
+            HOST_MODULE => {
+                HOST_FUNCTIONS.iter().find(|(n, _)| *n == import.name()).map(|(_, s)| *s)
+            }
+            wasi::MODULE => wasi::signature(import.name()),
+            _ => None,
+        };
+        let Some(sig) = sig else {
+            return Err(unknown(import.module(), import.name()));
+        };
+        let full_name = format!("{}.{}", import.module(), import.name());
+        match import.ty() {
+            ExternType::Func(ty) if sig.matches(&ty) => {}
+            other => return Err(wrong("import", &full_name, sig.to_string(), describe(&other))),
+        }
+    }
+    Ok(())
+}
+
+fn unknown(module: &str, name: &str) -> LoadError {
+    LoadError::UnknownImport { module: module.into(), name: name.into() }
+}
+
+fn wrong(what: &'static str, name: &str, expected: String, found: String) -> LoadError {
+    LoadError::WrongSignature { what, name: name.into(), expected, found }
+}
+
+fn describe(ty: &ExternType) -> String {
+    match ty {
+        ExternType::Func(func) => func_text(
+            func.params().map(|v| v.to_string()).collect(),
+            func.results().map(|v| v.to_string()).collect(),
+        ),
+        ExternType::Memory(_) => "a memory".into(),
+        ExternType::Table(_) => "a table".into(),
+        ExternType::Global(_) => "a global".into(),
+        ExternType::Tag(_) => "a tag".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sections_of(wat: &str) -> Vec<u8> {
+        wat::parse_str(wat).unwrap()
+    }
+
+    #[test]
+    fn the_version_is_read_with_a_trailing_nul_and_refused_when_different() {
+        let ok = sections_of(r#"(module (@custom "botlens_abi" "1\00"))"#);
+        assert!(check_version(&Sections::read(&ok).unwrap()).is_ok());
+        let two = sections_of(r#"(module (@custom "botlens_abi" "2"))"#);
+        let err = check_version(&Sections::read(&two).unwrap()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the module speaks botlens ABI version 2, this botlens speaks version 1"
+        );
+        let none = sections_of("(module)");
+        assert!(matches!(
+            check_version(&Sections::read(&none).unwrap()),
+            Err(LoadError::MissingAbiVersion { supported: 1 })
+        ));
+    }
+
+    #[test]
+    fn signatures_print_like_the_docs() {
+        assert_eq!(HOST_FUNCTIONS[1].1.to_string(), "func (i32, i32, i32, i32) -> i32");
+        assert_eq!(PLAY.1.to_string(), "func ()");
+    }
+}

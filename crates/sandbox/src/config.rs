@@ -1,0 +1,148 @@
+//! Settings: [`SandboxConfig`] for the sandbox as a whole, [`Limits`] for each game.
+//!
+//! Limits are part of the determinism contract (a game replays exactly only under the same
+//! limits), so they serialize into traces. The sandbox configuration does not change what a game
+//! does, only how fast it gets there (caching) and the wall-clock backstop's resolution.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+/// How a [`Sandbox`](crate::Sandbox) is set up.
+///
+/// ```
+/// use botlens_sandbox::SandboxConfig;
+///
+/// let config = SandboxConfig { cache_dir: Some("target/botlens/cache".into()), ..SandboxConfig::default() };
+/// assert_eq!(config.epoch_tick, std::time::Duration::from_millis(10));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SandboxConfig {
+    /// Directory for compiled modules, created if missing; the harness uses
+    /// `target/botlens/cache/`. Entries are keyed by the module's SHA-256, the wasmtime version
+    /// and the compilation settings, so stale entries are never used. By default `None`: modules
+    /// are cached in memory only.
+    pub cache_dir: Option<PathBuf>,
+    /// How often the shared ticker thread advances the wall-clock backstop; the backstop of
+    /// [`Limits::wall_clock_ms_per_turn`] is counted in these ticks. By default 10 ms.
+    pub epoch_tick: Duration,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        SandboxConfig { cache_dir: None, epoch_tick: Duration::from_millis(10) }
+    }
+}
+
+/// What a bot may use in one game. Part of every trace.
+///
+/// Fuel is wasmtime's deterministic instruction budget: roughly one unit per WebAssembly
+/// instruction, so the same bot on the same seed runs out at the same instruction on every
+/// machine. Everything the bot runs during a turn counts against that turn (on its first turn
+/// also instantiation, `_initialize` and `botlens_new`), and every turn against the game.
+///
+/// In TOML (`[package.metadata.botlens.limits]`) or JSON, missing fields take their defaults and
+/// unknown fields are an error:
+///
+/// ```
+/// use botlens_sandbox::Limits;
+///
+/// let limits: Limits = serde_json::from_str(r#"{"fuel_per_turn": 5000000}"#).unwrap();
+/// assert_eq!(limits.fuel_per_turn, 5_000_000);
+/// assert_eq!(limits.fuel_per_game, Limits::default().fuel_per_game);
+/// assert!(serde_json::from_str::<Limits>(r#"{"fuel": 1}"#).is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Fuel for one turn. By default 1,000,000,000: about a second of plain computation, like
+    /// the old arena's one second per move, but reproducible.
+    pub fuel_per_turn: u64,
+    /// Fuel for the whole game (all turns of this bot). By default 25,000,000,000: like the old
+    /// arena's 25 seconds per game.
+    pub fuel_per_game: u64,
+    /// Cap on the bot's linear memory in bytes; growing past it stops the bot with
+    /// `memory_limit`. By default 64 MiB.
+    pub memory_bytes: u64,
+    /// Cap on the WebAssembly call stack in bytes; deeper recursion stops the bot with
+    /// `stack_overflow`. Between [`Limits::MIN_STACK_BYTES`] and [`Limits::MAX_STACK_BYTES`]
+    /// (the bot runs on the host thread's stack). By default 512 KiB.
+    pub stack_bytes: u64,
+    /// Bytes of output (stdout, stderr and `log` lines) kept per turn; the rest is dropped and
+    /// the turn's log says how much. By default 64 KiB.
+    pub output_bytes_per_turn: u64,
+    /// Wall-clock backstop per turn in milliseconds, for what fuel cannot catch (a host call
+    /// that blocks, a pathological compile of a huge function). Not deterministic, so set far
+    /// above what `fuel_per_turn` takes; the game ends with `timeout`. By default 10,000.
+    pub wall_clock_ms_per_turn: u64,
+}
+
+impl Limits {
+    /// The smallest accepted [`Limits::stack_bytes`]: 64 KiB.
+    pub const MIN_STACK_BYTES: u64 = 64 << 10;
+    /// The largest accepted [`Limits::stack_bytes`]: 1 MiB, leaving room on a 2 MiB host thread.
+    pub const MAX_STACK_BYTES: u64 = 1 << 20;
+
+    /// Whether these limits can be used; the message says which field is out of range.
+    ///
+    /// ```
+    /// use botlens_sandbox::Limits;
+    ///
+    /// assert!(Limits::default().check().is_ok());
+    /// let huge = Limits { stack_bytes: 64 << 20, ..Limits::default() };
+    /// assert!(huge.check().unwrap_err().contains("stack_bytes"));
+    /// ```
+    pub fn check(&self) -> Result<(), String> {
+        if !(Self::MIN_STACK_BYTES..=Self::MAX_STACK_BYTES).contains(&self.stack_bytes) {
+            return Err(format!(
+                "stack_bytes = {} is out of range {}..={}",
+                self.stack_bytes,
+                Self::MIN_STACK_BYTES,
+                Self::MAX_STACK_BYTES
+            ));
+        }
+        if self.fuel_per_turn == 0 || self.fuel_per_game == 0 {
+            return Err("fuel_per_turn and fuel_per_game must be positive".into());
+        }
+        if self.wall_clock_ms_per_turn == 0 {
+            return Err("wall_clock_ms_per_turn must be positive".into());
+        }
+        Ok(())
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            fuel_per_turn: 1_000_000_000,
+            fuel_per_game: 25_000_000_000,
+            memory_bytes: 64 << 20,
+            stack_bytes: 512 << 10,
+            output_bytes_per_turn: 64 << 10,
+            wall_clock_ms_per_turn: 10_000,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_round_trip_through_json_with_every_field_named() {
+        let json = serde_json::to_string(&Limits::default()).unwrap();
+        assert_eq!(
+            json,
+            r#"{"fuel_per_turn":1000000000,"fuel_per_game":25000000000,"memory_bytes":67108864,"stack_bytes":524288,"output_bytes_per_turn":65536,"wall_clock_ms_per_turn":10000}"#
+        );
+        assert_eq!(serde_json::from_str::<Limits>(&json).unwrap(), Limits::default());
+    }
+
+    #[test]
+    fn check_refuses_zero_fuel_and_a_zero_backstop() {
+        assert!(Limits { fuel_per_game: 0, ..Limits::default() }.check().is_err());
+        assert!(Limits { wall_clock_ms_per_turn: 0, ..Limits::default() }.check().is_err());
+        assert!(Limits { stack_bytes: 1024, ..Limits::default() }.check().is_err());
+    }
+}

@@ -1,0 +1,194 @@
+//! A bot's DWARF: symbolizing call-stack addresses, the nearest line to an instruction that has
+//! none, and the first line of the bot's `play`.
+//!
+//! wasmtime can symbolize backtraces itself (`WasmBacktraceDetails::Enable`), but it builds a new
+//! DWARF context for every frame of every backtrace, which made each located failure of a Rust
+//! bot cost tens of milliseconds. The sandbox therefore asks wasmtime only for each frame's
+//! module offset and symbolizes here, with one context per lookup, using the same `addr2line`.
+//!
+//! When a turn ends without a move there is no call stack left to look at, so the location of
+//! `play` comes from the debug information alone: the functions that hold the bot's
+//! `<Bot as botlens_sdk::Bot>::play` (its own out-of-line copy, or the SDK closure it was inlined
+//! into) are found by name in the `name` section, and every line-table row of those functions is
+//! symbolized; the frames named `play` in the bot's own files give lines of `play`'s body, and the
+//! first of them is the answer. Built with `debug = "line-tables-only"` this is the first line of
+//! the body that has code.
+
+use std::ops::Range;
+
+use botlens_engine::SourceLocation;
+use gimli::{EndianSlice, LittleEndian, SectionId};
+
+use crate::sections::Sections;
+
+type Slice<'a> = EndianSlice<'a, LittleEndian>;
+
+/// Whether a source file is the bot's own code.
+pub(crate) type IsBotFile<'f> = dyn Fn(&str) -> bool + 'f;
+
+/// One frame of a symbolized address: a function (possibly inlined) and where in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Symbol {
+    /// The function's name, demangled without its hash.
+    pub function: Option<String>,
+    /// The source file.
+    pub file: Option<String>,
+    /// 1-based line; `None` for compiler-made code.
+    pub line: Option<u32>,
+    /// 1-based column; 0 when unknown.
+    pub column: u32,
+}
+
+/// The debug information of one module, parsed for a batch of lookups.
+pub(crate) struct DebugInfo<'a> {
+    sections: Sections<'a>,
+    context: addr2line::Context<Slice<'a>>,
+}
+
+impl<'a> DebugInfo<'a> {
+    /// Parses the module's DWARF; `None` when it has none (or it is unreadable).
+    pub fn new(binary: &'a [u8]) -> Option<Self> {
+        let sections = Sections::read(binary).ok()?;
+        sections.custom(".debug_info").next()?;
+        let dwarf = gimli::Dwarf::load(|id: SectionId| -> Result<Slice<'a>, gimli::Error> {
+            let contents = sections.custom(id.name()).next().unwrap_or(&[]);
+            Ok(EndianSlice::new(contents, LittleEndian))
+        })
+        .ok()?;
+        let context = addr2line::Context::from_dwarf(dwarf).ok()?;
+        Some(DebugInfo { sections, context })
+    }
+
+    /// The code-section address (DWARF's address space) of a module file offset.
+    pub fn address(&self, module_offset: usize) -> Option<u64> {
+        (module_offset as u64).checked_sub(self.sections.code_offset)
+    }
+
+    /// The frames at `address`, innermost (inlined) first.
+    pub fn symbols(&self, address: u64) -> Vec<Symbol> {
+        let mut symbols = Vec::new();
+        let Ok(mut frames) = self.context.find_frames(address).skip_all_loads() else {
+            return symbols;
+        };
+        while let Ok(Some(frame)) = frames.next() {
+            let function = frame
+                .function
+                .as_ref()
+                .and_then(|f| f.raw_name().ok())
+                .map(|name| format!("{:#}", rustc_demangle::demangle(&name)));
+            let location = frame.location.as_ref();
+            symbols.push(Symbol {
+                function,
+                file: location.and_then(|l| l.file).map(str::to_owned),
+                line: location.and_then(|l| l.line).filter(|&line| line > 0),
+                column: location.and_then(|l| l.column).unwrap_or(0),
+            });
+        }
+        symbols
+    }
+
+    /// The line of the bot's code nearest to `address` within function body number `body`:
+    /// the first one at or after it, else the last one before it.
+    pub fn nearest_line(
+        &self,
+        body: usize,
+        address: u64,
+        is_bot: &IsBotFile<'_>,
+    ) -> Option<SourceLocation> {
+        let body = self.sections.bodies.get(body)?;
+        let bot_line = |location: &addr2line::Location<'_>| {
+            let file = location.file.filter(|file| is_bot(file))?;
+            let line = location.line.filter(|&line| line > 0)?;
+            Some(SourceLocation {
+                file: file.to_owned(),
+                line,
+                column: location.column.unwrap_or(0),
+            })
+        };
+        let mut after = self.context.find_location_range(address, body.end).ok()?;
+        after.find_map(|(_, _, l)| bot_line(&l)).or_else(|| {
+            let before = self.context.find_location_range(body.start, address).ok()?;
+            before.filter_map(|(_, _, l)| bot_line(&l)).last()
+        })
+    }
+
+    /// The first line of the bot's `play`.
+    pub fn find_play(
+        &self,
+        imported_functions: u32,
+        is_bot: &IsBotFile<'_>,
+    ) -> Option<SourceLocation> {
+        let bodies: Vec<Range<u64>> = self
+            .sections
+            .function_names()
+            .into_iter()
+            .filter(|(_, name)| holds_play(name))
+            .filter_map(|(index, _)| {
+                let body = index.checked_sub(imported_functions)?;
+                self.sections.bodies.get(body as usize).cloned()
+            })
+            .collect();
+        let mut best: Option<SourceLocation> = None;
+        for body in bodies {
+            let Ok(rows) = self.context.find_location_range(body.start, body.end) else { continue };
+            for (address, _, _) in rows {
+                let Some(location) = self.play_frame_location(address, is_bot) else { continue };
+                if best
+                    .as_ref()
+                    .is_none_or(|b| (location.line, location.column) < (b.line, b.column))
+                {
+                    best = Some(location);
+                }
+            }
+        }
+        best
+    }
+
+    /// The location in the outermost frame at `address` that is a `play` in the bot's own files.
+    fn play_frame_location(&self, address: u64, is_bot: &IsBotFile<'_>) -> Option<SourceLocation> {
+        self.symbols(address)
+            .into_iter()
+            .filter(|s| s.function.as_deref().is_some_and(|f| f == "play" || f.ends_with("::play")))
+            .filter_map(|s| {
+                let file = s.file.filter(|file| is_bot(file))?;
+                Some(SourceLocation { file, line: s.line?, column: s.column })
+            })
+            .last()
+    }
+}
+
+/// Whether a function (by its mangled name) is, or may have inlined, the bot's `play`: the
+/// bot's impl itself, the SDK closure that calls it, or (should the optimizer see through the
+/// closure) the SDK's entry point and the export.
+fn holds_play(mangled: &str) -> bool {
+    let name = format!("{:#}", rustc_demangle::demangle(mangled));
+    let closure = name.contains("{{closure}}") || name.contains("{closure#");
+    (name.starts_with('<') && name.ends_with(" as botlens_sdk::Bot>::play"))
+        || (name.starts_with("botlens_sdk::runtime::start") && closure)
+        || name == "botlens_sdk::runtime::play"
+        || name == "botlens_play"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn play_is_looked_for_in_the_bot_impl_and_the_sdk_closure_only() {
+        assert!(holds_play(
+            "_ZN53_$LT$panicky..Panicky$u20$as$u20$botlens_sdk..Bot$GT$4play17h0123456789abcdefE"
+        ));
+        assert!(holds_play(
+            "_ZN11botlens_sdk7runtime5start28_$u7b$$u7b$closure$u7d$$u7d$17h0123456789abcdefE"
+        ));
+        assert!(holds_play("botlens_play"));
+        assert!(!holds_play("_ZN11botlens_sdk4turn4Turn6attack17h0123456789abcdefE"));
+        assert!(!holds_play("play"));
+    }
+
+    #[test]
+    fn a_module_without_dwarf_has_no_debug_info() {
+        let bytes = wat::parse_str("(module (func (export \"botlens_play\")))").unwrap();
+        assert!(DebugInfo::new(&bytes).is_none());
+    }
+}

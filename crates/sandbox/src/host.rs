@@ -1,0 +1,350 @@
+//! The host side of one game: the store data every host function sees, and the `botlens`
+//! imports (`view`, `act`, `reply`, `log`, `panic`) of ABI version 1.
+//!
+//! Every pointer and length the bot passes is checked against its memory before use (STYLE 13):
+//! a bad one ends the game with `malformed_message`, never a host panic. A call that loses the
+//! game (illegal or second move, malformed message, panic) records the located failure on the
+//! turn and returns [`Stop::Failed`], which unwinds the bot at once.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use botlens_engine::{Failure, FailureKind, Game, SeedRng, Turn};
+use serde::Serialize;
+use wasmtime::{Caller, Extern, Linker, Memory, ResourceLimiter, WasmBacktrace};
+
+use crate::abi::HOST_MODULE;
+use crate::locate::Locator;
+use crate::output::Output;
+
+/// Why the host stopped the bot (carried as the error of the guest call).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Stop {
+    /// The bot lost the game; the located failure is already on the turn.
+    #[error("the bot lost the game")]
+    Failed,
+    /// The bot called WASI `proc_exit`.
+    #[error("the bot called proc_exit({0})")]
+    Exit(i32),
+    /// The bot tried to grow its memory past the cap.
+    #[error("the bot tried to grow its memory to {desired} bytes; the limit is {cap} bytes")]
+    Memory {
+        /// The size asked for.
+        desired: usize,
+        /// The cap.
+        cap: usize,
+    },
+}
+
+/// Refuses growth past the memory cap with a trap, so the failure points at the allocation.
+#[derive(Debug)]
+pub(crate) struct Limiter {
+    pub memory_cap: usize,
+}
+
+/// Table elements a bot may have: far more than any compiler emits for a bot.
+const TABLE_CAP: usize = 1 << 20;
+
+impl ResourceLimiter for Limiter {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        if desired > self.memory_cap {
+            return Err(wasmtime::Error::new(Stop::Memory { desired, cap: self.memory_cap }));
+        }
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= TABLE_CAP)
+    }
+}
+
+/// Deterministic time for WASI clocks: one nanosecond per unit of fuel burnt in the game.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct FuelClock {
+    /// Fuel burnt in earlier turns.
+    pub spent_before: u64,
+    /// The fuel the store was given at the start of this turn.
+    pub budget: u64,
+}
+
+impl FuelClock {
+    /// Fuel burnt in the game up to now.
+    pub fn now<G: Game>(&self, caller: &Caller<'_, Host<G>>) -> u64 {
+        let left = caller.get_fuel().unwrap_or(0);
+        self.spent_before + self.budget.saturating_sub(left)
+    }
+}
+
+/// Everything the host functions of one game can reach.
+pub(crate) struct Host<G: Game> {
+    /// The turn in progress, moved in for the duration of each guest call.
+    pub turn: Turn<G>,
+    /// The last message handed to the bot (view or response), for `botlens.reply`.
+    reply: Vec<u8>,
+    has_reply: bool,
+    /// This turn's output.
+    pub output: Output,
+    /// The bot's WASI randomness, from `Stream::BotRandom(seat)`.
+    pub rng: SeedRng,
+    /// The instance's exported memory, once instantiated.
+    pub memory: Option<Memory>,
+    /// The memory cap.
+    pub limiter: Limiter,
+    /// WASI time.
+    pub clock: FuelClock,
+    /// Finds the bot's source lines.
+    pub locator: Arc<Locator>,
+}
+
+impl<G: Game> Host<G> {
+    pub fn new(rng: SeedRng, output: Output, limiter: Limiter, locator: Arc<Locator>) -> Self {
+        Host {
+            turn: Turn::default(),
+            reply: Vec::new(),
+            has_reply: false,
+            output,
+            rng,
+            memory: None,
+            limiter,
+            clock: FuelClock::default(),
+            locator,
+        }
+    }
+
+    /// Starts a turn: no reply to repeat yet.
+    pub fn begin_turn(&mut self, turn: Turn<G>) {
+        self.turn = turn;
+        self.has_reply = false;
+    }
+
+    fn set_reply(&mut self, message: &impl Serialize) -> wasmtime::Result<()> {
+        self.reply.clear();
+        serde_json::to_writer(&mut self.reply, message).map_err(|error| {
+            wasmtime::Error::msg(format!("botlens cannot encode a {} message: {error}", G::NAME))
+        })?;
+        self.has_reply = true;
+        Ok(())
+    }
+}
+
+/// The byte range `ptr..ptr + len` of guest memory, if it lies inside a memory of `size` bytes.
+/// Pointers and lengths are the guest's `i32`s read as unsigned.
+pub(crate) fn region(size: usize, ptr: i32, len: i32) -> Option<Range<usize>> {
+    let start = ptr as u32 as usize;
+    let end = start.checked_add(len as u32 as usize)?;
+    (end <= size).then_some(start..end)
+}
+
+/// The bot's memory (the `memory` export).
+pub(crate) fn memory_of<G: Game>(caller: &mut Caller<'_, Host<G>>) -> wasmtime::Result<Memory> {
+    if let Some(memory) = caller.data().memory {
+        return Ok(memory);
+    }
+    // During instantiation (a start function) the handle is not stored yet.
+    caller
+        .get_export("memory")
+        .and_then(Extern::into_memory)
+        .ok_or_else(|| wasmtime::Error::msg("the module has no exported memory"))
+}
+
+/// Ends the game with `failure`, located at the bot's innermost frame, and returns the error
+/// that stops the bot.
+pub(crate) fn stop<G: Game>(caller: &mut Caller<'_, Host<G>>, failure: Failure) -> wasmtime::Error {
+    let backtrace = WasmBacktrace::capture(&*caller);
+    let placed = caller.data().locator.place(&backtrace, failure);
+    caller.data_mut().turn.fail(placed);
+    wasmtime::Error::new(Stop::Failed)
+}
+
+fn malformed<G: Game>(caller: &mut Caller<'_, Host<G>>, message: String) -> wasmtime::Error {
+    stop(caller, Failure::new(FailureKind::MalformedMessage, message))
+}
+
+/// Copies the current reply to `out_ptr` if it fits in `out_cap` bytes; returns its length.
+fn deliver<G: Game>(
+    caller: &mut Caller<'_, Host<G>>,
+    call: &str,
+    out_ptr: i32,
+    out_cap: i32,
+) -> wasmtime::Result<i32> {
+    let memory = memory_of(caller)?;
+    let (mem, host) = memory.data_and_store_mut(&mut *caller);
+    let len = host.reply.len();
+    let in_bounds = if len > out_cap as u32 as usize {
+        true // too long for the buffer: nothing is written, the length tells the bot to retry
+    } else if let Some(range) = region(mem.len(), out_ptr, len as i32) {
+        mem[range].copy_from_slice(&host.reply);
+        true
+    } else {
+        false
+    };
+    if !in_bounds {
+        let size = mem.len();
+        return Err(malformed(
+            caller,
+            format!(
+                "{call}: the output buffer {out_ptr:#x}+{len} is outside the bot's memory of {size} bytes"
+            ),
+        ));
+    }
+    i32::try_from(len).map_err(|_| wasmtime::Error::msg("a message longer than 2 GiB"))
+}
+
+/// A short, escaped excerpt of bytes the bot sent, for messages.
+fn excerpt(bytes: &[u8]) -> String {
+    const MAX: usize = 60;
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(MAX)]);
+    let more = if bytes.len() > MAX { "…" } else { "" };
+    format!("{text:?}{more}")
+}
+
+fn view<G: Game>(
+    mut caller: Caller<'_, Host<G>>,
+    out_ptr: i32,
+    out_cap: i32,
+) -> wasmtime::Result<i32> {
+    let host = caller.data_mut();
+    let view = host.turn.view();
+    host.set_reply(&view)?;
+    deliver(&mut caller, "view", out_ptr, out_cap)
+}
+
+fn act<G: Game>(
+    mut caller: Caller<'_, Host<G>>,
+    msg_ptr: i32,
+    msg_len: i32,
+    out_ptr: i32,
+    out_cap: i32,
+) -> wasmtime::Result<i32> {
+    let memory = memory_of(&mut caller)?;
+    let mem = memory.data(&caller);
+    let parsed = match region(mem.len(), msg_ptr, msg_len) {
+        None => Err(format!(
+            "act: the message {msg_ptr:#x}+{} is outside the bot's memory of {} bytes",
+            msg_len as u32,
+            mem.len()
+        )),
+        Some(range) => serde_json::from_slice::<G::Action>(&mem[range.clone()]).map_err(|error| {
+            format!("act: not a {} action ({error}): {}", G::NAME, excerpt(&mem[range]))
+        }),
+    };
+    let action = match parsed {
+        Ok(action) => action,
+        Err(message) => return Err(malformed(&mut caller, message)),
+    };
+    let host = caller.data_mut();
+    match host.turn.act(action) {
+        Ok(response) => {
+            host.set_reply(&response)?;
+            deliver(&mut caller, "act", out_ptr, out_cap)
+        }
+        Err(failure) => Err(stop(&mut caller, failure)),
+    }
+}
+
+fn reply<G: Game>(
+    mut caller: Caller<'_, Host<G>>,
+    out_ptr: i32,
+    out_cap: i32,
+) -> wasmtime::Result<i32> {
+    if !caller.data().has_reply {
+        return Ok(-1);
+    }
+    deliver(&mut caller, "reply", out_ptr, out_cap)
+}
+
+fn log<G: Game>(mut caller: Caller<'_, Host<G>>, ptr: i32, len: i32) -> wasmtime::Result<()> {
+    let memory = memory_of(&mut caller)?;
+    let (mem, host) = memory.data_and_store_mut(&mut caller);
+    let size = mem.len();
+    match region(size, ptr, len) {
+        Some(range) => {
+            host.output.log(&mem[range]);
+            Ok(())
+        }
+        None => Err(malformed(
+            &mut caller,
+            format!(
+                "log: the line {ptr:#x}+{} is outside the bot's memory of {size} bytes",
+                len as u32
+            ),
+        )),
+    }
+}
+
+#[allow(clippy::too_many_arguments)] // the ABI's signature
+fn panic<G: Game>(
+    mut caller: Caller<'_, Host<G>>,
+    msg_ptr: i32,
+    msg_len: i32,
+    file_ptr: i32,
+    file_len: i32,
+    line: i32,
+    column: i32,
+) -> wasmtime::Result<()> {
+    let memory = memory_of(&mut caller)?;
+    let mem = memory.data(&caller);
+    let text = |ptr, len| {
+        region(mem.len(), ptr, len).map(|r| String::from_utf8_lossy(&mem[r]).into_owned())
+    };
+    let message = text(msg_ptr, msg_len)
+        .unwrap_or_else(|| "(the panic message is outside the bot's memory)".into());
+    let file = text(file_ptr, file_len).unwrap_or_default();
+
+    let backtrace = WasmBacktrace::capture(&caller);
+    let locator = Arc::clone(&caller.data().locator);
+    let mut failure = locator.place(&backtrace, Failure::new(FailureKind::Panic, message.clone()));
+    if failure.location.is_none() && !file.is_empty() && line > 0 && locator.is_bot_file(&file) {
+        // No debug information, but the panic hook knew where it was.
+        let location = botlens_engine::SourceLocation {
+            file,
+            line: line as u32,
+            column: column.max(0) as u32,
+        };
+        failure = Failure::new(FailureKind::Panic, message).at(Some(location));
+    }
+    caller.data_mut().turn.fail(failure);
+    Err(wasmtime::Error::new(Stop::Failed))
+}
+
+/// Defines the `botlens` imports in `linker`.
+pub(crate) fn add_to_linker<G: Game>(linker: &mut Linker<Host<G>>) -> wasmtime::Result<()> {
+    linker.func_wrap(HOST_MODULE, "view", view::<G>)?;
+    linker.func_wrap(HOST_MODULE, "act", act::<G>)?;
+    linker.func_wrap(HOST_MODULE, "reply", reply::<G>)?;
+    linker.func_wrap(HOST_MODULE, "log", log::<G>)?;
+    linker.func_wrap(HOST_MODULE, "panic", panic::<G>)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions_are_checked_as_unsigned_without_overflow() {
+        assert_eq!(region(100, 10, 20), Some(10..30));
+        assert_eq!(region(100, 90, 10), Some(90..100));
+        assert_eq!(region(100, 90, 11), None);
+        assert_eq!(region(100, -1, 1), None);
+        assert_eq!(region(100, 50, -1), None);
+        assert_eq!(region(usize::MAX, -1, -1), Some(0xffff_ffff..0x1_ffff_fffe));
+        assert_eq!(region(0, 0, 0), Some(0..0));
+    }
+
+    #[test]
+    fn excerpts_are_short_and_escaped() {
+        assert_eq!(excerpt(b"\xff\x01x"), "\"\u{fffd}\\u{1}x\"");
+        assert_eq!(excerpt(&[b'a'; 100]).chars().count(), 63);
+    }
+}

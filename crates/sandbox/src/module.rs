@@ -1,0 +1,299 @@
+//! Loading bots: [`Sandbox`] checks and compiles modules (once per module hash, cached in memory
+//! and on disk) into [`BotModule`]s, which make a fresh [`WasmPlayer`] for every game.
+
+use std::any::{Any, TypeId};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use botlens_engine::{Failure, FailureKind, Game, Seat};
+use wasmtime::{Engine, ExternType, InstancePre, Linker, Module};
+
+use crate::cache::{DiskCache, hex, sha256};
+use crate::config::{Limits, SandboxConfig};
+use crate::engines::Engines;
+use crate::error::{LoadError, SandboxError};
+use crate::host::{self, Host};
+use crate::locate::Locator;
+use crate::player::WasmPlayer;
+use crate::sections::Sections;
+use crate::{abi, wasi};
+
+/// The host for WebAssembly bots: engines, caches and the wall-clock ticker.
+///
+/// Create one per process and share it (it is cheap to clone, `Send` and `Sync`). Creating it
+/// starts one background thread, which ends once the sandbox and all modules loaded from it are
+/// dropped.
+///
+/// ```no_run
+/// use botlens_sandbox::{Sandbox, SandboxConfig};
+///
+/// let sandbox = Sandbox::new(SandboxConfig::default())?;
+/// let bot = sandbox.load_file("target/wasm32-wasip1/release/my_bot.wasm")?;
+/// println!("loaded {}", bot.sha256());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Sandbox {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    engines: Arc<Engines>,
+    disk: Option<DiskCache>,
+}
+
+impl std::fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sandbox").field("disk_cache", &self.shared.disk).finish_non_exhaustive()
+    }
+}
+
+impl Sandbox {
+    /// Sets up the sandbox: creates the cache directory if one is configured and starts the
+    /// ticker thread.
+    pub fn new(config: SandboxConfig) -> Result<Sandbox, SandboxError> {
+        let disk = config.cache_dir.as_deref().map(DiskCache::new).transpose()?;
+        let engines = Engines::start(config.epoch_tick.max(std::time::Duration::from_millis(1)))?;
+        engines.engine(Limits::default().stack_bytes).map_err(SandboxError::Engine)?;
+        Ok(Sandbox { shared: Arc::new(Shared { engines, disk }) })
+    }
+
+    /// Loads a bot from the bytes of a `.wasm` file (or WebAssembly text).
+    ///
+    /// Checks everything `docs/abi.md` requires that can be checked before a game: the
+    /// `botlens_abi` version, the exports and their signatures, that every import is a
+    /// `botlens` or WASI preview 1 function with the right signature. Compiles the module, or
+    /// takes it from the memory or disk cache.
+    ///
+    /// ```
+    /// use botlens_sandbox::{LoadError, Sandbox, SandboxConfig};
+    ///
+    /// let sandbox = Sandbox::new(SandboxConfig::default()).unwrap();
+    /// let error = sandbox.load(b"#!/bin/sh\necho hello").unwrap_err();
+    /// assert!(matches!(error, LoadError::NotWasm { .. }));
+    /// ```
+    pub fn load(&self, bytes: &[u8]) -> Result<BotModule, LoadError> {
+        let sha = sha256(bytes);
+        let binary: Arc<[u8]> = to_binary(bytes)?.into();
+        let sections = Sections::read(&binary).map_err(|message| LoadError::Invalid { message })?;
+        abi::check_version(&sections)?;
+        let stack = Limits::default().stack_bytes;
+        let engine =
+            self.shared.engines.engine(stack).map_err(|message| LoadError::Invalid { message })?;
+        let module = self.compile(&engine, &sha, &binary)?;
+        abi::check_exports(&module)?;
+        abi::check_imports(&module)?;
+        let imported_functions =
+            module.imports().filter(|i| matches!(i.ty(), ExternType::Func(_))).count() as u32;
+        let locator = Arc::new(Locator::new(Arc::clone(&binary), &sections, imported_functions));
+        Ok(BotModule {
+            inner: Arc::new(Inner {
+                sandbox: self.clone(),
+                sha,
+                binary,
+                locator,
+                compiled: Mutex::new(vec![Compiled {
+                    stack_bytes: stack,
+                    module,
+                    pres: Vec::new(),
+                }]),
+            }),
+        })
+    }
+
+    /// Loads a bot from a `.wasm` (or `.wat`) file; see [`Sandbox::load`].
+    pub fn load_file(&self, path: impl AsRef<Path>) -> Result<BotModule, LoadError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path)
+            .map_err(|source| LoadError::Read { path: path.to_owned(), source })?;
+        self.load(&bytes)
+    }
+
+    /// The module compiled by `engine`: from memory, from disk, or compiled now (and cached).
+    fn compile(&self, engine: &Engine, sha: &[u8; 32], binary: &[u8]) -> Result<Module, LoadError> {
+        let engines = &self.shared.engines;
+        if let Some(module) = engines.cached(engine, sha) {
+            return Ok(module);
+        }
+        let disk_path = self.shared.disk.as_ref().map(|disk| (disk, disk.path(sha, engine)));
+        let from_disk = disk_path.as_ref().and_then(|(disk, path)| disk.load(path, engine));
+        let module = match from_disk {
+            Some(module) => module,
+            None => {
+                let module = Module::new(engine, binary)
+                    .map_err(|error| LoadError::Invalid { message: format!("{error:#}") })?;
+                if let Some((disk, path)) = &disk_path {
+                    disk.store(path, &module);
+                }
+                module
+            }
+        };
+        engines.remember(engine, *sha, &module);
+        Ok(module)
+    }
+}
+
+/// The binary module: the bytes themselves, or the compiled form of WebAssembly text.
+fn to_binary(bytes: &[u8]) -> Result<Vec<u8>, LoadError> {
+    if bytes.starts_with(b"\0asm") {
+        return Ok(bytes.to_vec());
+    }
+    let reason = match std::str::from_utf8(bytes) {
+        _ if bytes.is_empty() => "the file is empty".to_string(),
+        Ok(text) if text.trim_start().starts_with('(') => match wat::parse_str(text) {
+            Ok(binary) => return Ok(binary),
+            Err(error) => format!("WebAssembly text that does not parse: {error}"),
+        },
+        _ => {
+            let start = String::from_utf8_lossy(&bytes[..bytes.len().min(16)]).into_owned();
+            format!(
+                "it starts with {start:?}, not with the `\\0asm` header of a WebAssembly binary"
+            )
+        }
+    };
+    Err(LoadError::NotWasm { reason })
+}
+
+/// A loaded, checked and compiled bot.
+///
+/// Cheap to clone (a reference count), `Send` and `Sync`: share it between the threads that play
+/// games. Each game gets its own [`WasmPlayer`] from [`BotModule::player`], with a fresh
+/// instance, so nothing survives from one game to the next.
+#[derive(Clone)]
+pub struct BotModule {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    sandbox: Sandbox,
+    sha: [u8; 32],
+    binary: Arc<[u8]>,
+    locator: Arc<Locator>,
+    compiled: Mutex<Vec<Compiled>>,
+}
+
+/// The module compiled for one stack cap, with its instantiation recipe per game type.
+struct Compiled {
+    stack_bytes: u64,
+    module: Module,
+    /// `InstancePre<Host<G>>` per game type `G`.
+    pres: Vec<(TypeId, Box<dyn Any + Send + Sync>)>,
+}
+
+impl std::fmt::Debug for BotModule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BotModule").field("sha256", &self.sha256()).finish_non_exhaustive()
+    }
+}
+
+impl BotModule {
+    /// The SHA-256 of the bytes the module was loaded from, in lower-case hex (recorded in
+    /// traces as `module_sha256`).
+    pub fn sha256(&self) -> String {
+        hex(&self.inner.sha)
+    }
+
+    /// A player for one game of `G`, in `seat`, with WASI randomness from `seed`.
+    ///
+    /// Never fails: if the module cannot be instantiated for these limits (or the limits are
+    /// invalid, see [`Limits::check`]), the player's first turn fails the game with
+    /// `bad_module`. The instance is created on the first turn.
+    ///
+    /// ```no_run
+    /// # fn demo(bot: &botlens_sandbox::BotModule) {
+    /// use botlens_sandbox::Limits;
+    /// use botlens_tictactoe::TicTacToe;
+    ///
+    /// let player = bot.player::<TicTacToe>(42, 0, &Limits::default());
+    /// # drop(player);
+    /// # }
+    /// ```
+    pub fn player<G: Game>(&self, seed: u64, seat: Seat, limits: &Limits) -> WasmPlayer<G> {
+        let pre = limits
+            .check()
+            .map_err(|message| {
+                Failure::new(FailureKind::BadModule, format!("invalid sandbox limits: {message}"))
+            })
+            .and_then(|()| self.instance_pre::<G>(limits.stack_bytes));
+        WasmPlayer::new(self.clone(), pre, seed, seat, *limits)
+    }
+
+    /// Finds the bot's source lines.
+    pub(crate) fn locator(&self) -> &Arc<Locator> {
+        &self.inner.locator
+    }
+
+    /// The instantiation recipe for game `G` with a stack cap, made once.
+    fn instance_pre<G: Game>(&self, stack_bytes: u64) -> Result<InstancePre<Host<G>>, Failure> {
+        let bad = |message: String| Failure::new(FailureKind::BadModule, message);
+        let inner = &self.inner;
+        let mut compiled = inner.compiled.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let at = match compiled.iter().position(|c| c.stack_bytes == stack_bytes) {
+            Some(at) => at,
+            None => {
+                let engine = inner.sandbox.shared.engines.engine(stack_bytes).map_err(bad)?;
+                let module = inner
+                    .sandbox
+                    .compile(&engine, &inner.sha, &inner.binary)
+                    .map_err(|error| bad(error.to_string()))?;
+                compiled.push(Compiled { stack_bytes, module, pres: Vec::new() });
+                compiled.len() - 1
+            }
+        };
+        let entry = &mut compiled[at];
+        let key = TypeId::of::<G>();
+        if let Some((_, pre)) = entry.pres.iter().find(|(id, _)| *id == key) {
+            let pre =
+                pre.downcast_ref::<InstancePre<Host<G>>>().expect("stored under its own TypeId");
+            return Ok(pre.clone());
+        }
+        let pre = linker::<G>(entry.module.engine())
+            .and_then(|linker| linker.instantiate_pre(&entry.module))
+            .map_err(|error| bad(format!("cannot link the module: {error:#}")))?;
+        entry.pres.push((key, Box::new(pre.clone())));
+        Ok(pre)
+    }
+
+    /// How often the wall-clock backstop ticks.
+    pub(crate) fn epoch_tick(&self) -> std::time::Duration {
+        self.inner.sandbox.shared.engines.tick()
+    }
+}
+
+/// The imports every bot of game `G` may use: `botlens.*` and WASI preview 1.
+fn linker<G: Game>(engine: &Engine) -> wasmtime::Result<Linker<Host<G>>> {
+    let mut linker = Linker::new(engine);
+    host::add_to_linker(&mut linker)?;
+    wasi::add_to_linker(&mut linker)?;
+    Ok(linker)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use botlens_tictactoe::TicTacToe;
+
+    fn func_wat(sig: abi::Sig) -> String {
+        let types = |tys: &[abi::Ty]| {
+            tys.iter().map(|t| format!(" {t:?}").to_lowercase()).collect::<String>()
+        };
+        format!("(func (param{}) (result{}))", types(sig.params), types(sig.results))
+    }
+
+    #[test]
+    fn every_allowed_import_links_with_its_documented_signature() {
+        let engine = Engine::default();
+        let host = abi::HOST_FUNCTIONS.iter().map(|(name, sig)| (abi::HOST_MODULE, *name, *sig));
+        let wasi = wasi::TABLE.iter().map(|(name, sig, _)| (wasi::MODULE, *name, *sig));
+        let imports: String = host
+            .chain(wasi)
+            .map(|(module, name, sig)| {
+                format!("(import \"{module}\" \"{name}\" {})\n", func_wat(sig))
+            })
+            .collect();
+        let module = Module::new(&engine, format!("(module {imports})")).unwrap();
+        assert_eq!(module.imports().len(), 5 + 46);
+        abi::check_imports(&module).unwrap();
+        linker::<TicTacToe>(&engine).unwrap().instantiate_pre(&module).unwrap();
+    }
+}

@@ -1,0 +1,306 @@
+//! [`WasmPlayer`]: a bot module playing one game, turn by turn, under its limits.
+//!
+//! Each turn moves the engine's [`Turn`] into the store (so the `act` import can apply the move
+//! synchronously), gives the store the turn's fuel and a wall-clock deadline, calls
+//! `botlens_play`, and moves the turn back with the fuel used and the output captured. Whatever
+//! the bot does, the turn comes back: every way a call can end is turned into a typed, located
+//! [`Failure`] of this game.
+
+use botlens_engine::{Failure, FailureKind, Game, Player, Seat, SeedRng, Stream, Turn, TurnCost};
+use wasmtime::{InstancePre, Store, Trap, TypedFunc, WasmBacktrace};
+
+use crate::abi::{INITIALIZE, NEW, PLAY};
+use crate::config::Limits;
+use crate::host::{Host, Limiter, Stop};
+use crate::module::BotModule;
+use crate::output::Output;
+
+/// A WebAssembly bot in one game; made by [`BotModule::player`].
+///
+/// Implements [`Player`], so the engine's runner plays it like any other player. Its instance is
+/// created on its first turn and dropped with it; make a new player for every game.
+///
+/// ```no_run
+/// # fn demo(bot: &botlens_sandbox::BotModule, opponent: &mut dyn botlens_engine::Player<botlens_tictactoe::TicTacToe>) {
+/// use botlens_engine::runner::{self, Limits as TurnCap};
+/// use botlens_sandbox::Limits;
+/// use botlens_tictactoe::TicTacToe;
+///
+/// let seed = 7;
+/// let mut wasm = bot.player::<TicTacToe>(seed, 0, &Limits::default());
+/// let record = runner::play_match::<TicTacToe>(&(), seed, &mut [&mut wasm, opponent], &TurnCap::default());
+/// println!("{}", record.outcome.reason);
+/// # }
+/// ```
+pub struct WasmPlayer<G: Game> {
+    module: BotModule,
+    seat: Seat,
+    limits: Limits,
+    state: State<G>,
+    /// Random bytes for WASI, handed to the store when it is made.
+    rng: Option<SeedRng>,
+    /// Fuel burnt in earlier turns of this game.
+    fuel_spent: u64,
+}
+
+enum State<G: Game> {
+    /// Not instantiated yet (or not instantiable: the failure to report).
+    Ready(Result<InstancePre<Host<G>>, Failure>),
+    /// Between turns.
+    Running { store: Store<Host<G>>, play: TypedFunc<(), ()> },
+    /// The game was lost (or the instance is unusable).
+    Finished(Failure),
+}
+
+impl<G: Game> std::fmt::Debug for WasmPlayer<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WasmPlayer")
+            .field("module", &self.module)
+            .field("seat", &self.seat)
+            .field("fuel_spent", &self.fuel_spent)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The fuel of one turn, and which budget bounds it.
+#[derive(Debug, Clone, Copy)]
+struct Budget {
+    fuel: u64,
+    game_bound: bool,
+}
+
+impl<G: Game> WasmPlayer<G> {
+    pub(crate) fn new(
+        module: BotModule,
+        pre: Result<InstancePre<Host<G>>, Failure>,
+        seed: u64,
+        seat: Seat,
+        limits: Limits,
+    ) -> Self {
+        let rng = Some(SeedRng::new(seed, Stream::BotRandom(seat)));
+        WasmPlayer { module, seat, limits, state: State::Ready(pre), rng, fuel_spent: 0 }
+    }
+
+    /// The fuel this bot burnt so far in the game.
+    ///
+    /// ```no_run
+    /// # fn demo(player: &botlens_sandbox::WasmPlayer<botlens_tictactoe::TicTacToe>) {
+    /// println!("{} fuel so far", player.fuel_spent());
+    /// # }
+    /// ```
+    pub fn fuel_spent(&self) -> u64 {
+        self.fuel_spent
+    }
+
+    fn budget(&self) -> Budget {
+        let game_left = self.limits.fuel_per_game.saturating_sub(self.fuel_spent);
+        Budget {
+            fuel: game_left.min(self.limits.fuel_per_turn),
+            game_bound: game_left < self.limits.fuel_per_turn,
+        }
+    }
+
+    fn new_store(&mut self, pre: &InstancePre<Host<G>>) -> Store<Host<G>> {
+        let memory_cap = usize::try_from(self.limits.memory_bytes).unwrap_or(usize::MAX);
+        let host = Host::new(
+            self.rng.take().unwrap_or_else(|| SeedRng::from_state(0)),
+            Output::new(self.limits.output_bytes_per_turn),
+            Limiter { memory_cap },
+            self.module.locator().clone(),
+        );
+        let mut store = Store::new(pre.module().engine(), host);
+        store.limiter(|host| &mut host.limiter);
+        store.epoch_deadline_trap();
+        store
+    }
+
+    /// Ticks of the wall-clock backstop for one turn (one more than the limit needs, since the
+    /// current tick is already under way).
+    fn deadline_ticks(&self) -> u64 {
+        let tick = self.module.epoch_tick().as_nanos().max(1);
+        let limit = u128::from(self.limits.wall_clock_ms_per_turn) * 1_000_000;
+        u64::try_from(limit.div_ceil(tick)).unwrap_or(u64::MAX - 1) + 1
+    }
+
+    /// Runs `body` as this turn's guest code, with the turn inside the store, and puts
+    /// everything back: the turn, its cost and its output.
+    fn run<R>(
+        &mut self,
+        store: &mut Store<Host<G>>,
+        turn: &mut Turn<G>,
+        budget: Budget,
+        body: impl FnOnce(&mut Store<Host<G>>) -> wasmtime::Result<R>,
+    ) -> wasmtime::Result<R> {
+        let ready = store.set_fuel(budget.fuel);
+        store.set_epoch_deadline(self.deadline_ticks());
+        let host = store.data_mut();
+        host.clock.spent_before = self.fuel_spent;
+        host.clock.budget = budget.fuel;
+        host.begin_turn(std::mem::take(turn));
+
+        let result = ready.and_then(|()| body(store));
+
+        let left = store.get_fuel().unwrap_or(0);
+        let used = budget.fuel.saturating_sub(left);
+        self.fuel_spent += used;
+        let host = store.data_mut();
+        *turn = std::mem::take(&mut host.turn);
+        host.output.flush(|line| turn.log(line));
+        turn.set_cost(TurnCost { fuel: Some(used) });
+        result
+    }
+
+    /// The failure for an error that ended guest code, or `None` if the failure is already on
+    /// the turn.
+    fn failure(&self, error: &wasmtime::Error, budget: Budget) -> Option<Failure> {
+        let (kind, message) = if let Some(stop) = error.downcast_ref::<Stop>() {
+            match stop {
+                Stop::Failed => return None,
+                Stop::Exit(_) => (FailureKind::Trap, stop.to_string()),
+                Stop::Memory { .. } => (FailureKind::MemoryLimit, stop.to_string()),
+            }
+        } else if let Some(trap) = error.downcast_ref::<Trap>() {
+            match trap {
+                Trap::OutOfFuel if budget.game_bound => (
+                    FailureKind::OutOfFuel,
+                    format!(
+                        "out of fuel: the game budget of {} is used up",
+                        self.limits.fuel_per_game
+                    ),
+                ),
+                Trap::OutOfFuel => (
+                    FailureKind::OutOfFuel,
+                    format!(
+                        "out of fuel: the turn budget of {} is used up",
+                        self.limits.fuel_per_turn
+                    ),
+                ),
+                Trap::StackOverflow => (
+                    FailureKind::StackOverflow,
+                    format!(
+                        "stack overflow: the wasm stack limit is {} bytes",
+                        self.limits.stack_bytes
+                    ),
+                ),
+                Trap::Interrupt => (
+                    FailureKind::Timeout,
+                    format!(
+                        "the turn ran past the wall-clock backstop of {} ms before its fuel ran out",
+                        self.limits.wall_clock_ms_per_turn
+                    ),
+                ),
+                other => {
+                    let text = other.to_string();
+                    (FailureKind::Trap, text.trim_start_matches("wasm trap: ").to_owned())
+                }
+            }
+        } else {
+            (FailureKind::Trap, format!("{error:#}"))
+        };
+        let failure = Failure::new(kind, message);
+        Some(match error.downcast_ref::<WasmBacktrace>() {
+            Some(backtrace) => self.module.locator().place(backtrace, failure),
+            None => failure,
+        })
+    }
+
+    /// Interprets how a turn's guest code ended.
+    fn outcome(
+        &self,
+        result: &wasmtime::Result<()>,
+        turn: &Turn<G>,
+        budget: Budget,
+    ) -> Result<(), Failure> {
+        match result {
+            Ok(()) if turn.has_acted() || turn.failure().is_some() => Ok(()),
+            Ok(()) => {
+                Err(Failure::new(FailureKind::NoMove, "`play` returned without making a move")
+                    .at(self.module.locator().play_location()))
+            }
+            Err(error) => self.failure(error, budget).map_or(Ok(()), Err),
+        }
+    }
+}
+
+/// Instantiates and starts the bot (`_initialize`, `botlens_new`), returning its `botlens_play`.
+/// Errors that are not the bot's doing at run time (the module cannot be instantiated) are
+/// `bad_module` failures on the turn.
+fn start<G: Game>(
+    store: &mut Store<Host<G>>,
+    pre: &InstancePre<Host<G>>,
+    seat: Seat,
+) -> wasmtime::Result<TypedFunc<(), ()>> {
+    let instance = pre.instantiate(&mut *store).map_err(|error| {
+        if error.is::<Stop>() || error.is::<Trap>() {
+            return error;
+        }
+        let failure = Failure::new(
+            FailureKind::BadModule,
+            format!("cannot instantiate the module: {error:#}"),
+        );
+        store.data_mut().turn.fail(failure);
+        wasmtime::Error::new(Stop::Failed)
+    })?;
+    store.data_mut().memory = instance.get_memory(&mut *store, "memory");
+    if let Ok(initialize) = instance.get_typed_func::<(), ()>(&mut *store, INITIALIZE.0) {
+        initialize.call(&mut *store, ())?;
+    }
+    let new = instance.get_typed_func::<i32, ()>(&mut *store, NEW.0)?;
+    let seat = i32::try_from(seat).unwrap_or(i32::MAX);
+    new.call(&mut *store, seat)?;
+    instance.get_typed_func::<(), ()>(&mut *store, PLAY.0)
+}
+
+impl<G: Game> Player<G> for WasmPlayer<G> {
+    fn play(&mut self, turn: &mut Turn<G>) -> Result<(), Failure> {
+        let budget = self.budget();
+        let state = std::mem::replace(
+            &mut self.state,
+            State::Finished(Failure::new(
+                FailureKind::BadModule,
+                "a turn of this player was interrupted",
+            )),
+        );
+        let (store, play, result) = match state {
+            State::Finished(failure) => {
+                let again = Failure::new(
+                    failure.kind,
+                    format!("the bot already lost this game: {}", failure.message),
+                );
+                self.state = State::Finished(failure);
+                return Err(again);
+            }
+            State::Ready(Err(failure)) => {
+                self.state = State::Finished(failure.clone());
+                return Err(failure);
+            }
+            State::Ready(Ok(pre)) => {
+                let mut store = self.new_store(&pre);
+                let seat = self.seat;
+                let started = self.run(&mut store, turn, budget, |store| {
+                    let play = start(store, &pre, seat)?;
+                    play.call(&mut *store, ())?;
+                    Ok(play)
+                });
+                match started {
+                    Ok(play) => (store, Some(play), Ok(())),
+                    Err(error) => (store, None, Err(error)),
+                }
+            }
+            State::Running { mut store, play } => {
+                let result = self.run(&mut store, turn, budget, |store| play.call(store, ()));
+                (store, Some(play), result)
+            }
+        };
+        let outcome = self.outcome(&result, turn, budget);
+        let lost = outcome.as_ref().err().or(turn.failure()).cloned();
+        self.state = match (lost, play) {
+            (None, Some(play)) => State::Running { store, play },
+            (Some(failure), _) => State::Finished(failure),
+            (None, None) => {
+                State::Finished(Failure::new(FailureKind::BadModule, "the bot did not start"))
+            }
+        };
+        outcome
+    }
+}

@@ -1,0 +1,69 @@
+//! Rust guest bots that fail: each failure has its exact kind and the file:line of the guest's
+//! own source, past the SDK and the standard library; the next game runs normally.
+
+use botlens_engine::FailureKind;
+use botlens_sandbox::Limits;
+
+use crate::support::{assert_at, assert_next_game_runs, fault, guest, play};
+
+#[test]
+fn an_illegal_move_in_a_rare_branch_is_located_in_exactly_the_games_it_happens() {
+    let bot = guest("rare_illegal");
+    let records: Vec<_> = (0..30).map(|seed| play(&bot, seed, &Limits::default())).collect();
+    let failed: Vec<_> = records.iter().filter(|r| r.outcome.fault.is_some()).collect();
+    assert!(!failed.is_empty() && failed.len() < records.len(), "{} of 30 failed", failed.len());
+    for record in failed {
+        let failure = fault(record);
+        assert_eq!(failure.kind, FailureKind::IllegalMove);
+        assert!(failure.message.starts_with("illegal move mark(3, "), "{failure}");
+        assert_at(failure, "rare_illegal", "ILLEGAL");
+    }
+    assert_next_game_runs();
+}
+
+#[test]
+fn a_panic_reports_its_message_at_the_panicking_line() {
+    let record = play(&guest("panicky"), 1, &Limits::default());
+    let failure = fault(&record);
+    assert_eq!(
+        (failure.kind, failure.message.as_str()),
+        (FailureKind::Panic, "no favourite square")
+    );
+    assert_at(failure, "panicky", "PANIC");
+    assert_next_game_runs();
+}
+
+#[test]
+fn an_endless_loop_runs_out_of_fuel_inside_the_loop() {
+    let limits = Limits { fuel_per_turn: 20_000_000, ..Limits::default() };
+    let record = play(&guest("spinner"), 1, &limits);
+    let failure = fault(&record);
+    assert_eq!(failure.kind, FailureKind::OutOfFuel);
+    assert_eq!(failure.message, "out of fuel: the turn budget of 20000000 is used up");
+    assert_at(failure, "spinner", "SPIN");
+    let last = record.moves.last().unwrap();
+    assert_eq!(last.cost.fuel, Some(20_000_000), "the whole turn budget was burnt");
+    assert_next_game_runs();
+}
+
+#[test]
+fn a_forgotten_move_points_at_play() {
+    let record = play(&guest("forgetful"), 1, &Limits::default());
+    let failure = fault(&record);
+    assert_eq!(failure.kind, FailureKind::NoMove);
+    assert_eq!(failure.message, "`play` returned without making a move");
+    assert_at(failure, "forgetful", "PLAY");
+    assert_next_game_runs();
+}
+
+#[test]
+fn a_second_move_is_located_at_the_second_call() {
+    let record = play(&guest("double"), 1, &Limits::default());
+    let failure = fault(&record);
+    assert_eq!(failure.kind, FailureKind::SecondMove);
+    assert!(failure.message.starts_with("second action mark("), "{failure}");
+    assert_at(failure, "double", "SECOND");
+    let last = record.moves.last().unwrap();
+    assert!(last.action.is_some() && last.response.is_some(), "the first move of the turn stands");
+    assert_next_game_runs();
+}

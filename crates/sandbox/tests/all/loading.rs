@@ -1,0 +1,169 @@
+//! Loading: every way a module is refused comes back as its own typed error; the caches.
+
+use botlens_engine::FailureKind;
+use botlens_sandbox::{Limits, LoadError, Sandbox, SandboxConfig};
+
+use crate::support::{fault, guest_bytes, play, sandbox, wat, wat_bot};
+
+fn load_err(bytes: &[u8]) -> LoadError {
+    sandbox().load(bytes).expect_err("the module must be refused")
+}
+
+/// A minimal module declaring `version`, with `fields` inside.
+fn module(version: &str, fields: &str) -> String {
+    format!(r#"(module (@custom "botlens_abi" "{version}") {fields})"#)
+}
+
+const GOOD_EXPORTS: &str = r#"(memory (export "memory") 1)
+    (func (export "botlens_new") (param i32))
+    (func (export "botlens_play"))"#;
+
+#[test]
+fn bytes_that_are_not_webassembly_are_refused_as_such() {
+    let reason = |bytes: &[u8]| match load_err(bytes) {
+        LoadError::NotWasm { reason } => reason,
+        other => panic!("expected NotWasm, got {other:?}"),
+    };
+    assert_eq!(reason(b""), "the file is empty");
+    assert_eq!(
+        reason(b"\x7fELF\x02\x01\x01"),
+        r#"it starts with "\u{7f}ELF\u{2}\u{1}\u{1}", not with the `\0asm` header of a WebAssembly binary"#
+    );
+    assert!(reason(b"(module (func").starts_with("WebAssembly text that does not parse"));
+    assert!(matches!(load_err(b"\0asm\x01\0\0\0\x01\x05junk"), LoadError::Invalid { .. }));
+}
+
+#[test]
+fn a_module_without_the_abi_section_is_refused_with_a_pointer_to_the_docs() {
+    let error = load_err(format!("(module {GOOD_EXPORTS})").as_bytes());
+    assert!(matches!(error, LoadError::MissingAbiVersion { supported: 1 }));
+    assert!(error.to_string().contains("docs/abi.md"));
+}
+
+#[test]
+fn another_abi_version_is_refused_naming_both() {
+    let error = load_err(module("2", GOOD_EXPORTS).as_bytes());
+    assert_eq!(
+        error.to_string(),
+        "the module speaks botlens ABI version 2, this botlens speaks version 1"
+    );
+}
+
+#[test]
+fn missing_exports_are_named_with_their_expected_type() {
+    let no_play =
+        module("1", r#"(memory (export "memory") 1) (func (export "botlens_new") (param i32))"#);
+    assert_eq!(
+        load_err(no_play.as_bytes()).to_string(),
+        "missing export `botlens_play`: expected func () (see docs/abi.md)"
+    );
+    let no_memory =
+        module("1", r#"(func (export "botlens_new") (param i32)) (func (export "botlens_play"))"#);
+    assert!(
+        matches!(load_err(no_memory.as_bytes()), LoadError::MissingExport { name, .. } if name == "memory")
+    );
+}
+
+#[test]
+fn wrong_signatures_of_exports_and_imports_are_named_with_both_types() {
+    let play_with_param = module(
+        "1",
+        r#"(memory (export "memory") 1) (func (export "botlens_new") (param i32)) (func (export "botlens_play") (param i32))"#,
+    );
+    assert_eq!(
+        load_err(play_with_param.as_bytes()).to_string(),
+        "export `botlens_play` has the wrong type: expected func (), found func (i32)"
+    );
+    let bad_act =
+        module("1", &format!(r#"(import "botlens" "act" (func (param i32))) {GOOD_EXPORTS}"#));
+    assert_eq!(
+        load_err(bad_act.as_bytes()).to_string(),
+        "import `botlens.act` has the wrong type: expected func (i32, i32, i32, i32) -> i32, found func (i32)"
+    );
+    let global_play = module(
+        "1",
+        r#"(memory (export "memory") 1) (func (export "botlens_new") (param i32)) (global (export "botlens_play") i32 (i32.const 0))"#,
+    );
+    assert_eq!(
+        load_err(global_play.as_bytes()).to_string(),
+        "export `botlens_play` has the wrong type: expected func (), found a global"
+    );
+}
+
+#[test]
+fn imports_other_than_botlens_and_wasi_functions_are_refused() {
+    let env_import =
+        module("1", &format!(r#"(import "env" "seed" (func (result i64))) {GOOD_EXPORTS}"#));
+    assert!(matches!(
+        load_err(env_import.as_bytes()),
+        LoadError::UnknownImport { module, name } if module == "env" && name == "seed"
+    ));
+    let no_such_wasi = module(
+        "1",
+        &format!(r#"(import "wasi_snapshot_preview1" "sock_open" (func)) {GOOD_EXPORTS}"#),
+    );
+    assert!(matches!(load_err(no_such_wasi.as_bytes()), LoadError::UnknownImport { .. }));
+    let imported_memory = r#"(module (@custom "botlens_abi" "1") (import "botlens" "memory" (memory 1))
+        (export "memory" (memory 0)) (func (export "botlens_new") (param i32)) (func (export "botlens_play")))"#;
+    assert_eq!(
+        load_err(imported_memory.as_bytes()).to_string(),
+        "unknown import `botlens.memory`: bots may import only `botlens.*` and WASI preview 1 \
+         (`wasi_snapshot_preview1.*`) functions"
+    );
+}
+
+#[test]
+fn a_load_error_is_a_bad_module_failure_and_a_missing_file_is_named() {
+    let error = sandbox().load_file("/no/such/bot.wasm").unwrap_err();
+    assert!(error.to_string().starts_with("cannot read bot module /no/such/bot.wasm:"));
+    assert_eq!(error.to_failure().kind, FailureKind::BadModule);
+}
+
+#[test]
+fn the_module_hash_is_the_sha256_of_the_bytes_loaded() {
+    let text = wat_bot("", "");
+    let bot = wat(&text);
+    assert_eq!(bot.sha256().len(), 64);
+    assert_eq!(bot.sha256(), wat(&text).sha256());
+    assert_ne!(bot.sha256(), wat(&wat_bot("(nop)", "")).sha256());
+}
+
+#[test]
+fn invalid_limits_fail_the_first_turn_as_bad_module() {
+    let bot = wat(&wat_bot("", ""));
+    let record = play(&bot, 1, &Limits { stack_bytes: 1, ..Limits::default() });
+    let failure = fault(&record);
+    assert_eq!(failure.kind, FailureKind::BadModule);
+    assert!(failure.message.starts_with("invalid sandbox limits: stack_bytes = 1"), "{failure}");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_disk_cache_is_written_once_reused_by_a_new_sandbox_and_rewritten_when_corrupt() {
+    use std::os::unix::fs::MetadataExt;
+
+    let dir = tempfile::tempdir().unwrap();
+    let config =
+        || SandboxConfig { cache_dir: Some(dir.path().join("cache")), ..SandboxConfig::default() };
+    let entries = || -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(dir.path().join("cache")).unwrap().map(|e| e.unwrap().path()).collect()
+    };
+    let bytes = guest_bytes("chatty");
+
+    let first = Sandbox::new(config()).unwrap().load(bytes).unwrap();
+    let [entry] = entries().try_into().expect("one cache entry");
+    assert_eq!(entry.extension().unwrap(), "cwasm");
+    let inode = std::fs::metadata(&entry).unwrap().ino();
+
+    // A new sandbox (a new process, as far as caching goes) reads the entry instead of writing it.
+    let second = Sandbox::new(config()).unwrap().load(bytes).unwrap();
+    assert_eq!(std::fs::metadata(&entry).unwrap().ino(), inode, "a hit does not rewrite the entry");
+    assert_eq!(entries().len(), 1);
+    let (a, b) = (play(&first, 5, &Limits::default()), play(&second, 5, &Limits::default()));
+    assert_eq!(format!("{:?}", a.moves), format!("{:?}", b.moves));
+
+    std::fs::write(&entry, b"corrupt").unwrap();
+    let third = Sandbox::new(config()).unwrap().load(bytes).unwrap();
+    assert_ne!(std::fs::read(&entry).unwrap(), b"corrupt", "a rejected entry is compiled again");
+    assert!(play(&third, 5, &Limits::default()).outcome.fault.is_none());
+}

@@ -1,0 +1,14 @@
+//! Integration tests of the sandbox: one binary, one module per feature (STYLE 6).
+//!
+//! Rust guest bots live in `tests/guests/<name>/` (standalone packages, built here for
+//! `wasm32-wasip1`); hostile hand-written modules are WAT inside the tests.
+
+mod guests;
+mod support;
+
+mod determinism;
+mod failures;
+mod hostile;
+mod loading;
+mod wasi;
+mod wat_bot;

@@ -1,0 +1,30 @@
+//! Log lines: text a bot writes during a turn, stored with that turn in the trace and shown by
+//! the replayer and the editor's hovers.
+//!
+//! `println!` and `eprintln!` work too (on `wasm32-wasip1`, where stdout and stderr are captured
+//! per turn); [`log`] also works in modules built without WASI.
+
+/// Adds one line to this turn's log.
+///
+/// Output is capped per turn (see the sandbox limits); past the cap, lines are dropped and the
+/// trace says how much was cut.
+///
+/// ```no_run
+/// botlens_sdk::log("aiming at the carrier");
+/// ```
+pub fn log(line: &str) {
+    crate::abi::log(line);
+}
+
+/// Formats and logs a line, like `println!`: `log!("shot {x},{y}: {shot:?}")`.
+///
+/// ```no_run
+/// # let (x, y) = (3, 4);
+/// botlens_sdk::log!("shooting at {x},{y}");
+/// ```
+#[macro_export]
+macro_rules! log {
+    ($($arg:tt)*) => {
+        $crate::log(&::std::format!($($arg)*))
+    };
+}
