@@ -3,6 +3,8 @@
 //! Every test drives the binary the way a user or an editor would (arguments, stdin, files) and
 //! checks what comes out. Helpers live in `support`.
 
+mod klotski;
+mod replay;
 mod run;
 mod support;
 mod tidy;

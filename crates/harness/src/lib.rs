@@ -10,6 +10,7 @@
 //! This crate knows nothing of the terminal or of LSP: the CLI and the language server present
 //! what it returns. It reaches games only through `botlens-games`.
 
+pub mod baseline;
 pub mod build;
 pub mod pipeline;
 pub mod project;

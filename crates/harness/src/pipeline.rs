@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use botlens_engine::Limits;
+use botlens_games::GameKind;
 use botlens_sandbox::{Limits as SandboxLimits, Sandbox};
 
 use crate::build::{self, BuildError, CompilerMessage};
@@ -144,6 +145,36 @@ pub fn run_project(
     let report = SuiteReport::new(&suite, &results, &project.root.display().to_string());
     let timings = Timings { build: built.duration, load, games: results.duration };
     Ok(ProjectRun { suite, results, report, warnings: built.warnings, wasm: built.wasm, timings })
+}
+
+/// The suite for a bot that is not a project: a `.wasm` module (loaded through `sandbox`) or a
+/// reference player's name, against `opponents` (default: the game's) with `options`.
+/// Modules are resolved relative to `base`.
+pub fn single_suite(
+    sandbox: &Sandbox,
+    game: GameKind,
+    bot: &str,
+    options: &RunOptions,
+    base: &Path,
+) -> Result<Suite, RunError> {
+    let bot = if bot.ends_with(".wasm") {
+        let path = base.join(bot);
+        let stem = path.file_stem().map_or(bot.to_owned(), |s| s.to_string_lossy().into());
+        Contender::Wasm(load_wasm(sandbox, &path, &stem, bot)?)
+    } else {
+        Contender::Reference(bot.to_owned())
+    };
+    let opponents = options.opponents.clone().unwrap_or_else(|| game.default_opponents());
+    Ok(Suite {
+        game,
+        bot,
+        opponents: resolve_opponents(sandbox, &opponents, base)?,
+        seeds: options.seeds.unwrap_or_default(),
+        limits: Limits { max_turns: options.max_turns },
+        sandbox_limits: SandboxLimits::default(),
+        jobs: options.jobs,
+        keep_traces: options.keep_traces,
+    })
 }
 
 /// The project's sandbox limits: defaults overridden by `[package.metadata.botlens.limits]`.

@@ -1,19 +1,49 @@
-//! `botlens replay TRACE`: step through a finished game — full screen in a terminal, as text
-//! frames otherwise (or with `--plain`), one position with `--at N`, or a self-contained HTML
-//! page with `--html OUT.html`. Glue over `botlens-replay`, which takes a trace from anywhere.
+//! `botlens replay`: step through a finished game — full screen in a terminal, as text frames
+//! otherwise (or with `--plain`), one position with `--at N`, or a self-contained HTML page with
+//! `--html OUT.html`. The game is a stored trace, or is re-played deterministically from a bot
+//! project (or module, or reference player) with `--vs NAME --seed N`. Glue over
+//! `botlens-replay`, which takes a trace from anywhere.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use anyhow::{Context, bail};
+use botlens_engine::Trace;
+use botlens_harness::pipeline::{self, RunOptions};
+use botlens_harness::{BotProject, CancelToken, KeepTraces, SeedRange, run_suite};
 use botlens_replay::{Output, ShowOptions};
 use clap::Args;
 
+use super::run::game_for_single;
+
 /// Arguments of `botlens replay`.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  botlens replay traces/hunter-seed4.json
+  botlens replay samples/battleships-offbyone --vs hunter --seed 4
+  botlens replay samples/battleships-offbyone --vs hunter --seed 4 --check traces/hunter-seed4.json
+  botlens replay --game tictactoe perfect --vs random --seed 3 --plain
+
+Keys in the full-screen view: → l n next, ← h p previous, Home/End, f failure, g N Enter go to
+move N, space autoplay, s speed, ? help, q quit.")]
 pub struct ReplayArgs {
-    /// The trace of a finished game (JSON, as `botlens run` saves them).
-    trace: PathBuf,
+    /// A trace file (JSON, as `botlens run --trace-dir` writes them), or — with --vs and --seed —
+    /// a bot project directory, a .wasm module or a reference player to re-play.
+    #[arg(default_value = ".")]
+    target: String,
+    /// Re-play the game against this opponent (or Klotski board).
+    #[arg(long, requires = "seed")]
+    vs: Option<String>,
+    /// Re-play the game with this seed.
+    #[arg(long, requires = "vs")]
+    seed: Option<u64>,
+    /// The game, when re-playing a .wasm module or a reference player.
+    #[arg(long)]
+    game: Option<String>,
+    /// Compare the re-played game with this stored trace and say whether they match.
+    #[arg(long, value_name = "TRACE", requires = "vs")]
+    check: Option<PathBuf>,
     /// Print the game as text frames even in a terminal.
     #[arg(long, conflicts_with = "html")]
     plain: bool,
@@ -31,7 +61,16 @@ pub struct ReplayArgs {
 
 /// Runs `botlens replay`.
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
-    let trace = botlens_replay::load(&args.trace)?;
+    let trace = match (&args.vs, args.seed) {
+        (Some(opponent), Some(seed)) => {
+            let trace = replay_game(&args.target, args.game.as_deref(), opponent, seed)?;
+            if let Some(stored) = &args.check {
+                check_against(&trace, &botlens_replay::load(stored)?, stored)?;
+            }
+            trace
+        }
+        _ => botlens_replay::load(Path::new(&args.target))?,
+    };
     let output = match (&args.html, args.plain) {
         (Some(path), _) => Output::Html(path.clone()),
         (None, true) => Output::Plain,
@@ -45,4 +84,61 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         writeln!(std::io::stderr(), "botlens: wrote {}", path.display())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Plays one game again, deterministically, and returns its trace.
+fn replay_game(
+    target: &str,
+    game: Option<&str>,
+    opponent: &str,
+    seed: u64,
+) -> anyhow::Result<Trace> {
+    let options = RunOptions {
+        opponents: Some(vec![opponent.to_owned()]),
+        seeds: Some(SeedRange::new(seed, seed).expect("a single seed is a range")),
+        keep_traces: KeepTraces::All,
+        jobs: 1,
+        ..RunOptions::default()
+    };
+    let cancel = CancelToken::new();
+    let path = Path::new(target);
+    let games = if path.is_dir() {
+        let project = BotProject::load(path)?;
+        botlens_harness::build::ensure_wasm_target(&mut |line| eprintln!("botlens: {line}"))?;
+        let sandbox = pipeline::sandbox_for(&project.root)?;
+        eprintln!("botlens: building {} and re-playing seed {seed} vs {opponent}…", project.name);
+        pipeline::run_project(&sandbox, &project, &options, &|_| {}, &cancel)?.results.games
+    } else {
+        let game = game_for_single(target, game)?;
+        let cwd = std::env::current_dir()?;
+        let sandbox = pipeline::sandbox_for(&cwd)?;
+        let suite = pipeline::single_suite(&sandbox, game, target, &options, &cwd)?;
+        run_suite(&suite, &|_, _| {}, &cancel)?.games
+    };
+    games
+        .into_iter()
+        .next()
+        .and_then(|game| game.trace)
+        .context("the re-played game produced no trace")
+}
+
+/// Says whether a re-played game matches a stored trace, byte for byte.
+fn check_against(replayed: &Trace, stored: &Trace, path: &Path) -> anyhow::Result<()> {
+    if replayed.to_json() == stored.to_json() {
+        eprintln!("botlens: the re-played game matches {} exactly", path.display());
+        return Ok(());
+    }
+    let first_difference =
+        replayed.moves.iter().zip(&stored.moves).position(|(a, b)| a != b).map_or_else(
+            || format!("the games have {} and {} moves", replayed.moves.len(), stored.moves.len()),
+            |index| format!("they first differ at move {}", index + 1),
+        );
+    let header = if replayed.players != stored.players {
+        " (the players differ: was the bot rebuilt from changed source?)"
+    } else if replayed.limits != stored.limits || replayed.engine_version != stored.engine_version {
+        " (the limits or the engine version differ)"
+    } else {
+        ""
+    };
+    bail!("the re-played game does not match {}: {first_difference}{header}", path.display())
 }

@@ -5,13 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use botlens_engine::Limits;
 use botlens_games::GameKind;
 use botlens_harness::pipeline::{self, RunOptions, Stage};
 use botlens_harness::suite::SuiteResults;
 use botlens_harness::{
-    BotProject, CancelToken, Contender, KeepTraces, SeedRange, Suite, SuiteReport, run_suite,
-    traces,
+    BotProject, CancelToken, KeepTraces, SeedRange, Suite, SuiteReport, run_suite, traces,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -121,45 +119,10 @@ fn run_project_dir(dir: &Path, args: &RunArgs) -> anyhow::Result<(Suite, SuiteRe
 
 /// A `.wasm` module or a reference player, with `--game`.
 fn run_single(args: &RunArgs) -> anyhow::Result<(Suite, SuiteResults, String)> {
-    let Some(game_name) = &args.game else {
-        if args.bot.ends_with(".wasm") {
-            bail!("say which game {} plays with --game battleships|tictactoe|klotski", args.bot);
-        }
-        bail!(
-            "`{}` is not a bot project directory; give a project, a .wasm module with --game, or a reference player with --game",
-            args.bot
-        );
-    };
-    let game = GameKind::from_name(game_name).with_context(|| {
-        format!("unknown game `{game_name}` (known: battleships, tictactoe, klotski)")
-    })?;
+    let game = game_for_single(&args.bot, args.game.as_deref())?;
     let cwd = std::env::current_dir()?;
-    let needs_sandbox = args.bot.ends_with(".wasm") || args.vs.iter().any(|o| o.ends_with(".wasm"));
-    let sandbox = if needs_sandbox { Some(pipeline::sandbox_for(&cwd)?) } else { None };
-    let bot = if args.bot.ends_with(".wasm") {
-        let path = Path::new(&args.bot);
-        let stem = path.file_stem().map_or(args.bot.clone(), |s| s.to_string_lossy().into());
-        let sandbox = sandbox.as_ref().expect("a sandbox exists when the bot is a module");
-        Contender::Wasm(pipeline::load_wasm(sandbox, path, &stem, &args.bot)?)
-    } else {
-        Contender::Reference(args.bot.clone())
-    };
-    let opponents = if args.vs.is_empty() { game.default_opponents() } else { args.vs.clone() };
-    let opponents = match &sandbox {
-        Some(sandbox) => pipeline::resolve_opponents(sandbox, &opponents, &cwd)?,
-        None => opponents.into_iter().map(Contender::Reference).collect(),
-    };
-    let options = options(args);
-    let suite = Suite {
-        game,
-        bot,
-        opponents,
-        seeds: options.seeds.unwrap_or_default(),
-        limits: Limits { max_turns: options.max_turns },
-        sandbox_limits: Default::default(),
-        jobs: options.jobs,
-        keep_traces: options.keep_traces,
-    };
+    let sandbox = pipeline::sandbox_for(&cwd)?;
+    let suite = pipeline::single_suite(&sandbox, game, &args.bot, &options(args), &cwd)?;
     let progress = StageProgress::new(args.json);
     let results = run_suite(
         &suite,
@@ -168,6 +131,21 @@ fn run_single(args: &RunArgs) -> anyhow::Result<(Suite, SuiteResults, String)> {
     );
     progress.finish();
     Ok((suite, results?, format!("{} --game {game}", args.bot)))
+}
+
+/// The game of a bot given as a module or reference name: `--game` is required.
+pub fn game_for_single(bot: &str, game: Option<&str>) -> anyhow::Result<GameKind> {
+    let Some(game_name) = game else {
+        if bot.ends_with(".wasm") {
+            bail!("say which game {bot} plays with --game battleships|tictactoe|klotski");
+        }
+        bail!(
+            "`{bot}` is not a bot project directory; give a project, a .wasm module with --game, or a reference player with --game"
+        );
+    };
+    GameKind::from_name(game_name).with_context(|| {
+        format!("unknown game `{game_name}` (known: battleships, tictactoe, klotski)")
+    })
 }
 
 /// Progress on stderr when it is a terminal and the output is for people.

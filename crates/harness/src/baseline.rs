@@ -1,0 +1,463 @@
+//! Baselines: saved suite reports, and what changed between two reports.
+//!
+//! `botlens run --save-baseline NAME` stores a report as
+//! `<project>/target/botlens/baselines/<NAME>.json` (written atomically); `--baseline NAME`
+//! loads it and prints a [`Comparison`] with the new run. `botlens watch` compares each run with
+//! the one before it the same way.
+//!
+//! A failure is "the same" in two reports when its kind and source location (file, line,
+//! column) are: that is how reports group failures. Not for: running suites or rendering the
+//! report itself (see [`crate::report`]).
+//!
+//! # JSON (`"comparison"` in `botlens run --baseline NAME --json`)
+//!
+//! | field | meaning |
+//! |---|---|
+//! | `before_seeds`, `after_seeds` | the seed ranges of the two reports |
+//! | `new_failures[]` | failure groups (as in the report's `failures[]`) of the new report whose kind and location the old one did not have |
+//! | `fixed_failures[]` | failure groups of the old report whose kind and location the new one does not have |
+//! | `opponents[]` | per opponent in either report: `name`, `before` and `after` (the report's rows, null when the opponent was not played), `wins`, `losses`, `draws`, `faults` (integer differences, after minus before) and `mean_moves` (difference) |
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use botlens_engine::FailureKind;
+use serde::{Deserialize, Serialize};
+
+use crate::SuiteReport;
+use crate::report::{FailureGroup, OpponentSummary};
+
+/// Why a baseline could not be saved or loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum BaselineError {
+    /// The name is empty or has characters other than letters, digits, `-`, `_` and `.`.
+    #[error(
+        "bad baseline name `{0}`: use letters, digits, `-`, `_` and `.` (not starting with `.`)"
+    )]
+    BadName(String),
+    /// No baseline of that name was saved.
+    #[error("no baseline named `{name}` in {}; {}", .dir.display(), saved_list(.saved))]
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// The baselines directory.
+        dir: PathBuf,
+        /// The names that are saved.
+        saved: Vec<String>,
+    },
+    /// Reading or writing the file failed.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not a saved report.
+    #[error("{}: not a botlens baseline: {message}", .path.display())]
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// What the JSON parser said.
+        message: String,
+    },
+}
+
+fn saved_list(saved: &[String]) -> String {
+    if saved.is_empty() {
+        "none is saved yet (save one with `botlens run --save-baseline NAME`)".to_owned()
+    } else {
+        format!("saved: {}", saved.join(", "))
+    }
+}
+
+/// The directory baselines of the project in `project_root` are kept in.
+pub fn dir(project_root: &Path) -> PathBuf {
+    project_root.join("target").join("botlens").join("baselines")
+}
+
+/// The file the baseline `name` is kept in, after checking the name is a plain file name.
+pub fn path(project_root: &Path, name: &str) -> Result<PathBuf, BaselineError> {
+    let plain = name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if name.is_empty() || name.starts_with('.') || !plain {
+        return Err(BaselineError::BadName(name.to_owned()));
+    }
+    Ok(dir(project_root).join(format!("{name}.json")))
+}
+
+/// Saves `report` as the baseline `name`, replacing any of that name; returns the file written.
+/// The file is written to a temporary name and renamed, so a reader never sees half of it.
+pub fn save(
+    project_root: &Path,
+    name: &str,
+    report: &SuiteReport,
+) -> Result<PathBuf, BaselineError> {
+    let path = path(project_root, name)?;
+    let dir = dir(project_root);
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| BaselineError::Io { path, source }
+    };
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let json = serde_json::to_vec_pretty(report).expect("a report always serialises");
+    let written = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(&json)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, &path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written.map_err(io(&path))?;
+    Ok(path)
+}
+
+/// Loads the baseline `name`; an unknown name is an error listing the saved ones.
+pub fn load(project_root: &Path, name: &str) -> Result<SuiteReport, BaselineError> {
+    let path = path(project_root, name)?;
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(BaselineError::Unknown {
+                name: name.to_owned(),
+                dir: dir(project_root),
+                saved: list(project_root),
+            });
+        }
+        Err(source) => return Err(BaselineError::Io { path, source }),
+    };
+    serde_json::from_str(&text)
+        .map_err(|e| BaselineError::Malformed { path: path.clone(), message: e.to_string() })
+}
+
+/// The names of the saved baselines, sorted.
+pub fn list(project_root: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir(project_root)) else { return Vec::new() };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let stem = name.strip_suffix(".json")?;
+            (!stem.starts_with('.')).then(|| stem.to_owned())
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// How the scores against one opponent changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OpponentDelta {
+    /// Opponent (or board) name.
+    pub name: String,
+    /// The old report's row; `None` when the old report did not play this opponent.
+    pub before: Option<OpponentSummary>,
+    /// The new report's row; `None` when the new report did not play this opponent.
+    pub after: Option<OpponentSummary>,
+    /// Wins, after minus before.
+    pub wins: i64,
+    /// Losses, after minus before.
+    pub losses: i64,
+    /// Draws, after minus before.
+    pub draws: i64,
+    /// Games lost by a bot fault, after minus before.
+    pub faults: i64,
+    /// Mean moves per game, after minus before.
+    pub mean_moves: f64,
+}
+
+impl OpponentDelta {
+    fn between(
+        name: &str,
+        before: Option<&OpponentSummary>,
+        after: Option<&OpponentSummary>,
+    ) -> Self {
+        let diff = |field: fn(&OpponentSummary) -> u32| {
+            i64::from(after.map_or(0, field)) - i64::from(before.map_or(0, field))
+        };
+        OpponentDelta {
+            name: name.to_owned(),
+            before: before.cloned(),
+            after: after.cloned(),
+            wins: diff(|o| o.wins),
+            losses: diff(|o| o.losses),
+            draws: diff(|o| o.draws),
+            faults: diff(|o| o.faults),
+            mean_moves: after.map_or(0.0, |o| o.mean_moves) - before.map_or(0.0, |o| o.mean_moves),
+        }
+    }
+
+    /// Whether the scores are the same in both reports.
+    pub fn is_unchanged(&self) -> bool {
+        self.before.is_some()
+            && self.after.is_some()
+            && (self.wins, self.losses, self.draws, self.faults) == (0, 0, 0, 0)
+            && self.mean_moves.abs() < 0.05
+    }
+}
+
+/// What changed from one report (`before`) to another (`after`); see the module docs for JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// The old report's seed range.
+    pub before_seeds: String,
+    /// The new report's seed range.
+    pub after_seeds: String,
+    /// Failures of the new report at a kind and location the old one did not have.
+    pub new_failures: Vec<FailureGroup>,
+    /// Failures of the old report at a kind and location the new one does not have.
+    pub fixed_failures: Vec<FailureGroup>,
+    /// Per opponent of either report, in the new report's order, then the old one's.
+    pub opponents: Vec<OpponentDelta>,
+}
+
+type FailureKey = (FailureKind, Option<String>, Option<u32>, Option<u32>);
+
+fn key(group: &FailureGroup) -> FailureKey {
+    (group.kind, group.file.clone(), group.line, group.column)
+}
+
+impl Comparison {
+    /// Compares `before` with `after`.
+    pub fn between(before: &SuiteReport, after: &SuiteReport) -> Comparison {
+        let only_in = |a: &SuiteReport, b: &SuiteReport| {
+            let keys: BTreeSet<FailureKey> = b.failures.iter().map(key).collect();
+            a.failures.iter().filter(|g| !keys.contains(&key(g))).cloned().collect()
+        };
+        let mut names: Vec<&str> = after.opponents.iter().map(|o| o.name.as_str()).collect();
+        for o in &before.opponents {
+            if !names.contains(&o.name.as_str()) {
+                names.push(&o.name);
+            }
+        }
+        let row = |report: &'_ SuiteReport, name: &str| {
+            report.opponents.iter().find(|o| o.name == name).cloned()
+        };
+        let opponents = names
+            .into_iter()
+            .map(|name| {
+                OpponentDelta::between(name, row(before, name).as_ref(), row(after, name).as_ref())
+            })
+            .collect();
+        Comparison {
+            before_seeds: before.seeds.clone(),
+            after_seeds: after.seeds.clone(),
+            new_failures: only_in(after, before),
+            fixed_failures: only_in(before, after),
+            opponents,
+        }
+    }
+
+    /// Whether nothing changed: no new or fixed failure, the same scores everywhere.
+    pub fn is_unchanged(&self) -> bool {
+        self.new_failures.is_empty()
+            && self.fixed_failures.is_empty()
+            && self.opponents.iter().all(OpponentDelta::is_unchanged)
+    }
+
+    /// The comparison for a terminal; `since` names the old report (`baseline \`main\``,
+    /// `run 3`).
+    pub fn render(&self, since: &str) -> String {
+        let mut out = String::new();
+        if self.is_unchanged() {
+            let _ = writeln!(out, "since {since}: no change");
+            return out;
+        }
+        let _ = writeln!(out, "since {since}:");
+        if self.before_seeds != self.after_seeds {
+            let _ = writeln!(
+                out,
+                "  note: seeds differ ({} before, {} now)",
+                self.before_seeds, self.after_seeds
+            );
+        }
+        for (title, groups) in
+            [("new failures", &self.new_failures), ("fixed failures", &self.fixed_failures)]
+        {
+            if groups.is_empty() {
+                continue;
+            }
+            let _ = writeln!(out, "  {title}");
+            for g in groups {
+                let _ = writeln!(out, "    {} ×{}  {}", g.kind, g.count, location(g));
+                let _ = writeln!(out, "      {}", g.message);
+            }
+        }
+        let changed: Vec<&OpponentDelta> =
+            self.opponents.iter().filter(|o| !o.is_unchanged()).collect();
+        if !changed.is_empty() {
+            let width = changed.iter().map(|o| o.name.chars().count()).max().unwrap_or(0);
+            let _ = writeln!(out, "  scores");
+            for o in changed {
+                let detail = match (&o.before, &o.after) {
+                    (None, _) => "new opponent".to_owned(),
+                    (_, None) => "no longer played".to_owned(),
+                    _ => format!(
+                        "wins {}  losses {}  draws {}  mean moves {:+.1}",
+                        signed(o.wins),
+                        signed(o.losses),
+                        signed(o.draws),
+                        o.mean_moves
+                    ),
+                };
+                let _ = writeln!(out, "    {:width$}  {detail}", o.name);
+            }
+        }
+        out
+    }
+}
+
+fn signed(n: i64) -> String {
+    if n == 0 { "±0".to_owned() } else { format!("{n:+}") }
+}
+
+fn location(group: &FailureGroup) -> String {
+    match (&group.file, group.line) {
+        (Some(file), Some(line)) => match group.column {
+            Some(column) if column > 0 => format!("{file}:{line}:{column}"),
+            _ => format!("{file}:{line}"),
+        },
+        _ => "(no source location)".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(name: &str, wins: u32, losses: u32, faults: u32, mean_moves: f64) -> OpponentSummary {
+        OpponentSummary {
+            name: name.into(),
+            games: 10,
+            wins,
+            losses,
+            draws: 10 - wins - losses,
+            mean_moves,
+            par: None,
+            faults,
+        }
+    }
+
+    fn failure(kind: FailureKind, line: u32, count: u32) -> FailureGroup {
+        FailureGroup {
+            kind,
+            message: format!("{kind} at line {line}"),
+            file: Some("src/lib.rs".into()),
+            line: Some(line),
+            column: Some(5),
+            count,
+            seeds: (0..u64::from(count)).collect(),
+            opponents: vec!["random".into()],
+            first_seed: 0,
+            first_opponent: "random".into(),
+            first_turn: 2,
+            replay: "botlens replay . --vs random --seed 0".into(),
+        }
+    }
+
+    fn report(opponents: Vec<OpponentSummary>, failures: Vec<FailureGroup>) -> SuiteReport {
+        SuiteReport {
+            game: "tictactoe".into(),
+            bot: "bot".into(),
+            seeds: "0..=9".into(),
+            games: 10 * opponents.len() as u32,
+            duration_ms: 5,
+            opponents,
+            failures,
+            wasteful: Vec::new(),
+            cancelled: false,
+        }
+    }
+
+    #[test]
+    fn failures_are_new_or_fixed_by_kind_and_location_not_by_count() {
+        let before = report(
+            vec![row("random", 5, 3, 3, 4.0)],
+            vec![failure(FailureKind::Panic, 10, 2), failure(FailureKind::IllegalMove, 20, 1)],
+        );
+        let after = report(
+            vec![row("random", 5, 3, 3, 4.0)],
+            vec![failure(FailureKind::Panic, 10, 7), failure(FailureKind::Panic, 30, 1)],
+        );
+        let comparison = Comparison::between(&before, &after);
+        let lines = |groups: &[FailureGroup]| groups.iter().map(|g| g.line).collect::<Vec<_>>();
+        assert_eq!(lines(&comparison.new_failures), [Some(30)]);
+        assert_eq!(lines(&comparison.fixed_failures), [Some(20)]);
+        let text = comparison.render("run 1");
+        assert!(text.contains("new failures\n    panic ×1  src/lib.rs:30:5"), "{text}");
+        assert!(text.contains("fixed failures\n    illegal move ×1  src/lib.rs:20:5"), "{text}");
+    }
+
+    #[test]
+    fn score_deltas_are_after_minus_before_per_opponent() {
+        let before =
+            report(vec![row("random", 4, 4, 4, 5.0), row("perfect", 0, 5, 0, 4.0)], vec![]);
+        let after = report(vec![row("random", 7, 1, 0, 4.5), row("minimax", 1, 1, 0, 3.0)], vec![]);
+        let comparison = Comparison::between(&before, &after);
+        let names: Vec<&str> = comparison.opponents.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, ["random", "minimax", "perfect"]);
+        let random = &comparison.opponents[0];
+        assert_eq!((random.wins, random.losses, random.draws, random.faults), (3, -3, 0, -4));
+        assert!((random.mean_moves + 0.5).abs() < 1e-9);
+        assert!(comparison.opponents[1].before.is_none());
+        assert!(comparison.opponents[2].after.is_none());
+        let text = comparison.render("baseline `main`");
+        assert!(text.contains("random   wins +3  losses -3  draws ±0  mean moves -0.5"), "{text}");
+        assert!(text.contains("minimax  new opponent"), "{text}");
+        assert!(text.contains("perfect  no longer played"), "{text}");
+    }
+
+    #[test]
+    fn identical_reports_render_as_no_change() {
+        let same =
+            report(vec![row("random", 5, 3, 1, 4.0)], vec![failure(FailureKind::Trap, 3, 1)]);
+        let comparison = Comparison::between(&same, &same);
+        assert!(comparison.is_unchanged());
+        assert_eq!(comparison.render("run 4"), "since run 4: no change\n");
+        let json = serde_json::to_value(&comparison).unwrap();
+        for field in ["before_seeds", "after_seeds", "new_failures", "fixed_failures", "opponents"]
+        {
+            assert!(json.get(field).is_some(), "missing {field}");
+        }
+    }
+
+    #[test]
+    fn baselines_round_trip_and_unknown_names_list_the_saved_ones() {
+        let project = tempfile::tempdir().unwrap();
+        let saved =
+            report(vec![row("random", 5, 3, 1, 4.0)], vec![failure(FailureKind::Panic, 3, 1)]);
+        let file = save(project.path(), "main", &saved).unwrap();
+        assert_eq!(file, project.path().join("target/botlens/baselines/main.json"));
+        save(project.path(), "v2.1", &saved).unwrap();
+        assert_eq!(load(project.path(), "main").unwrap(), saved);
+        assert_eq!(list(project.path()), ["main", "v2.1"]);
+        let unknown = load(project.path(), "nope").unwrap_err().to_string();
+        assert!(unknown.contains("no baseline named `nope`"), "{unknown}");
+        assert!(unknown.contains("saved: main, v2.1"), "{unknown}");
+        let empty = tempfile::tempdir().unwrap();
+        let none = load(empty.path(), "main").unwrap_err().to_string();
+        assert!(none.contains("none is saved yet"), "{none}");
+    }
+
+    #[test]
+    fn names_that_are_not_plain_file_names_are_refused() {
+        let project = Path::new("/bot");
+        for bad in ["", "../x", "a/b", ".hidden", "a b"] {
+            let error = path(project, bad).unwrap_err().to_string();
+            assert!(error.contains("bad baseline name"), "{bad}: {error}");
+        }
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_report_is_a_clear_error() {
+        let project = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir(project.path())).unwrap();
+        std::fs::write(dir(project.path()).join("junk.json"), "{\"x\": 1}").unwrap();
+        let error = load(project.path(), "junk").unwrap_err().to_string();
+        assert!(error.contains("not a botlens baseline"), "{error}");
+    }
+}

@@ -1,0 +1,86 @@
+//! Klotski from the command line: `solve`, `generate` and `play klotski`, with good and bad input.
+
+use std::time::Duration;
+
+use crate::support::{botlens, botlens_with_input};
+
+#[test]
+fn the_classic_is_solved_in_81_steps_and_116_cell_moves() {
+    let steps = botlens(&["solve", "横刀立马"]);
+    assert_eq!(steps.code, Some(0), "{}", steps.stderr);
+    assert!(steps.stdout.contains("Solved in 81 steps"), "{}", steps.stdout);
+    let cells = botlens(&["solve", "hengdaolima", "--count", "cells", "--json"]);
+    assert_eq!(cells.code, Some(0), "{}", cells.stderr);
+    let json: serde_json::Value = serde_json::from_str(&cells.stdout).expect("one JSON object");
+    assert_eq!(json["length"], 116);
+    assert_eq!(json["count"], "cells");
+    assert_eq!(json["layout"], "横刀立马");
+    assert_eq!(json["moves"].as_array().expect("moves").len(), 116);
+}
+
+#[test]
+fn generated_layouts_are_reproducible_and_solvable_by_solve() {
+    let first = botlens(&["generate", "--seed", "11", "--min-steps", "40"]);
+    let second = botlens(&["generate", "--seed", "11", "--min-steps", "40"]);
+    assert_eq!(first.code, Some(0), "{}", first.stderr);
+    assert_eq!(first.stdout, second.stdout, "same seed, same layout");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("generated.txt");
+    std::fs::write(&file, &first.stdout).expect("layout saved");
+    let solved = botlens(&["solve", file.to_str().unwrap(), "--json"]);
+    assert_eq!(solved.code, Some(0), "{}", solved.stderr);
+    let json: serde_json::Value = serde_json::from_str(&solved.stdout).unwrap();
+    assert!(json["length"].as_u64().unwrap() >= 40, "{json}");
+}
+
+#[test]
+fn unsolvable_and_malformed_layouts_are_reported() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Cao Cao boxed in by soldiers that cannot move: no empty cell can reach him.
+    let stuck = dir.path().join("stuck.txt");
+    std::fs::write(
+        &stuck,
+        "name: stuck\nboard:\n  CC\n  CC\n  12\nlegend:\n  C cc 曹操\n  1 1 兵\n  2 2 卒\ngoal: cc 0 1\n",
+    )
+    .unwrap();
+    let out = botlens(&["solve", stuck.to_str().unwrap()]);
+    assert_eq!(out.code, Some(1), "unsolvable exits 1: {}{}", out.stdout, out.stderr);
+    let broken = dir.path().join("broken.txt");
+    std::fs::write(
+        &broken,
+        "name: broken\nboard:\n  CC.\n  C..\nlegend:\n  C cc 曹操\ngoal: cc 0 0\n",
+    )
+    .unwrap();
+    let out = botlens(&["solve", broken.to_str().unwrap()]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("broken.txt:4:4:"), "names line and column: {}", out.stderr);
+    assert!(out.stderr.contains("not a rectangle"), "says what was expected: {}", out.stderr);
+    let missing = botlens(&["solve", "no-such-layout"]);
+    assert_eq!(missing.code, Some(2));
+    assert!(
+        missing.stderr.contains("hengdaolima"),
+        "lists the bundled layouts: {}",
+        missing.stderr
+    );
+}
+
+#[test]
+fn play_klotski_takes_commands_and_survives_garbage() {
+    let script = "cc s\nzz\n\u{1b}[A\nhint\n3 s\nundo\nshow\nquit\n";
+    let out = botlens_with_input(&["play", "klotski", "--ascii"], script, Duration::from_secs(30));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("cannot move down"), "{}", out.stdout);
+    assert!(out.stdout.contains("Hint: 3 down"), "{}", out.stdout);
+    assert!(out.stdout.contains("Bye."), "{}", out.stdout);
+}
+
+#[test]
+fn play_tictactoe_against_perfect_ends_cleanly_on_eof() {
+    let out = botlens_with_input(
+        &["play", "tictactoe", "--vs", "perfect", "--seed", "2"],
+        "1 1\nnonsense\n9 9\n",
+        Duration::from_secs(30),
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!out.stdout.is_empty());
+}
