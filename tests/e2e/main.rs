@@ -4,7 +4,10 @@
 //! checks what comes out. Helpers live in `support`.
 
 mod klotski;
+mod lsp;
 mod replay;
 mod run;
+mod samples;
 mod support;
 mod tidy;
+mod watch;

@@ -389,7 +389,7 @@ mod tests {
         assert_eq!(lines(&comparison.fixed_failures), [Some(20)]);
         let text = comparison.render("run 1");
         assert!(text.contains("new failures\n    panic ×1  src/lib.rs:30:5"), "{text}");
-        assert!(text.contains("fixed failures\n    illegal move ×1  src/lib.rs:20:5"), "{text}");
+        assert!(text.contains("fixed failures\n    illegal_move ×1  src/lib.rs:20:5"), "{text}");
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod build;
 pub mod pipeline;
 pub mod project;
 pub mod report;
+pub mod scaffold;
 mod seeds;
 pub mod suite;
 pub mod traces;

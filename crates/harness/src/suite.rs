@@ -132,6 +132,8 @@ pub struct GameResult {
     pub moves: u32,
     /// The board's par (puzzles: optimal steps), if any.
     pub par: Option<u32>,
+    /// Turns played, both seats.
+    pub turns: u32,
     /// The fault that lost the game for the bot, if one did.
     pub fault: Option<Fault>,
     /// Turns on which the bot wasted a move (e.g. re-attacks).
@@ -272,6 +274,7 @@ fn play_one<G: Scored>(suite: &Suite, opponent_index: usize, seed: u64) -> GameR
         result: record.result_for(0),
         moves: G::moves(&record, 0),
         par: G::par(&config),
+        turns: record.outcome.turns,
         wasteful_turns: record.wasteful_turns(0),
         trace: keep.then(|| record.to_trace(infos, trace_limits(suite))),
         fault,

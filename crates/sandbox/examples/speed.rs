@@ -57,7 +57,9 @@ fn report(label: &str, games: u64, timing: &Timing) {
         0 => String::new(),
         n => format!("  {:>7.0} fuel/wasm turn", timing.fuel as f64 / n as f64),
     };
-    println!("{label:<28} {per_second:>7.0} games/s  {per_game:>7.1} µs/game  {turns:>5.1} turns/game{fuel}");
+    println!(
+        "{label:<28} {per_second:>7.0} games/s  {per_game:>7.1} µs/game  {turns:>5.1} turns/game{fuel}"
+    );
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

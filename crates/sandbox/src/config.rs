@@ -56,10 +56,11 @@ impl Default for SandboxConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Limits {
-    /// Fuel for one turn. By default 1,000,000,000: about a second of plain computation, like
-    /// the old arena's one second per move, but reproducible.
+    /// Fuel for one turn. By default 5,000,000,000: about a second, like the old arena's one
+    /// second per move, but reproducible (wasmtime burns roughly 3 to 8 billion fuel per second
+    /// on a 2.8 GHz x86-64 core, depending on the code).
     pub fuel_per_turn: u64,
-    /// Fuel for the whole game (all turns of this bot). By default 25,000,000,000: like the old
+    /// Fuel for the whole game (all turns of this bot). By default 125,000,000,000: like the old
     /// arena's 25 seconds per game.
     pub fuel_per_game: u64,
     /// Cap on the bot's linear memory in bytes; growing past it stops the bot with
@@ -115,8 +116,8 @@ impl Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            fuel_per_turn: 1_000_000_000,
-            fuel_per_game: 25_000_000_000,
+            fuel_per_turn: 5_000_000_000,
+            fuel_per_game: 125_000_000_000,
             memory_bytes: 64 << 20,
             stack_bytes: 512 << 10,
             output_bytes_per_turn: 64 << 10,
@@ -134,7 +135,7 @@ mod tests {
         let json = serde_json::to_string(&Limits::default()).unwrap();
         assert_eq!(
             json,
-            r#"{"fuel_per_turn":1000000000,"fuel_per_game":25000000000,"memory_bytes":67108864,"stack_bytes":524288,"output_bytes_per_turn":65536,"wall_clock_ms_per_turn":10000}"#
+            r#"{"fuel_per_turn":5000000000,"fuel_per_game":125000000000,"memory_bytes":67108864,"stack_bytes":524288,"output_bytes_per_turn":65536,"wall_clock_ms_per_turn":10000}"#
         );
         assert_eq!(serde_json::from_str::<Limits>(&json).unwrap(), Limits::default());
     }

@@ -46,11 +46,6 @@ fn config(stack_bytes: u64) -> Config {
         .cranelift_nan_canonicalization(true)
         .relaxed_simd_deterministic(true)
         .parallel_compilation(true);
-    if std::env::var_os("POOL").is_some() {
-        let mut pool = wasmtime::PoolingAllocationConfig::default();
-        pool.total_core_instances(1000).total_memories(1000).total_tables(1000).linear_memory_keep_resident(1 << 20).table_keep_resident(1 << 16);
-        config.allocation_strategy(wasmtime::InstanceAllocationStrategy::Pooling(pool));
-    }
     config
 }
 

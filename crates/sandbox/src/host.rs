@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use botlens_engine::{Failure, FailureKind, Game, SeedRng, Turn};
 use serde::Serialize;
-use wasmtime::{Caller, Extern, Linker, Memory, ResourceLimiter, WasmBacktrace};
+use wasmtime::{Caller, Extern, Linker, Memory, ResourceLimiter, Trap, WasmBacktrace};
 
 use crate::abi::HOST_MODULE;
 use crate::locate::Locator;
@@ -81,7 +81,7 @@ impl FuelClock {
     /// Fuel burnt in the game up to now.
     pub fn now<G: Game>(&self, caller: &Caller<'_, Host<G>>) -> u64 {
         let left = caller.get_fuel().unwrap_or(0);
-        self.spent_before + self.budget.saturating_sub(left)
+        self.spent_before.saturating_add(self.budget.saturating_sub(left))
     }
 }
 
@@ -137,6 +137,25 @@ impl<G: Game> Host<G> {
     }
 }
 
+/// Bytes of guest memory a host call may touch per unit of fuel it charges.
+const BYTES_PER_FUEL: u64 = 16;
+
+/// Charges the fuel of a host call that touches `bytes` bytes of guest memory: one unit, plus
+/// one per [`BYTES_PER_FUEL`] bytes. Host work thus counts like guest work, so a bot cannot
+/// escape its budget by making the host copy or scan memory for it.
+pub(crate) fn charge<G: Game>(
+    caller: &mut Caller<'_, Host<G>>,
+    bytes: u64,
+) -> wasmtime::Result<()> {
+    let cost = 1 + bytes / BYTES_PER_FUEL;
+    let left = caller.get_fuel()?;
+    if cost > left {
+        caller.set_fuel(0)?;
+        return Err(wasmtime::Error::new(Trap::OutOfFuel));
+    }
+    caller.set_fuel(left - cost)
+}
+
 /// The byte range `ptr..ptr + len` of guest memory, if it lies inside a memory of `size` bytes.
 /// Pointers and lengths are the guest's `i32`s read as unsigned.
 pub(crate) fn region(size: usize, ptr: i32, len: i32) -> Option<Range<usize>> {
@@ -177,6 +196,7 @@ fn deliver<G: Game>(
     out_ptr: i32,
     out_cap: i32,
 ) -> wasmtime::Result<i32> {
+    charge(caller, caller.data().reply.len() as u64)?;
     let memory = memory_of(caller)?;
     let (mem, host) = memory.data_and_store_mut(&mut *caller);
     let len = host.reply.len();
@@ -226,6 +246,7 @@ fn act<G: Game>(
     out_ptr: i32,
     out_cap: i32,
 ) -> wasmtime::Result<i32> {
+    charge(&mut caller, u64::from(msg_len as u32))?;
     let memory = memory_of(&mut caller)?;
     let mem = memory.data(&caller);
     let parsed = match region(mem.len(), msg_ptr, msg_len) {
@@ -264,6 +285,7 @@ fn reply<G: Game>(
 }
 
 fn log<G: Game>(mut caller: Caller<'_, Host<G>>, ptr: i32, len: i32) -> wasmtime::Result<()> {
+    charge(&mut caller, u64::from(len as u32))?;
     let memory = memory_of(&mut caller)?;
     let (mem, host) = memory.data_and_store_mut(&mut caller);
     let size = mem.len();

@@ -6,6 +6,8 @@
 //! the bot does, the turn comes back: every way a call can end is turned into a typed, located
 //! [`Failure`] of this game.
 
+use std::time::{Duration, Instant};
+
 use botlens_engine::{Failure, FailureKind, Game, Player, Seat, SeedRng, Stream, Turn, TurnCost};
 use wasmtime::{InstancePre, Store, Trap, TypedFunc, WasmBacktrace};
 
@@ -37,10 +39,25 @@ pub struct WasmPlayer<G: Game> {
     seat: Seat,
     limits: Limits,
     state: State<G>,
-    /// Random bytes for WASI, handed to the store when it is made.
-    rng: Option<SeedRng>,
+    /// The source of the bot's WASI random bytes, handed to its store.
+    rng: SeedRng,
     /// Fuel burnt in earlier turns of this game.
     fuel_spent: u64,
+    /// Wall-clock timings, for `botlens bench` (never part of a trace).
+    stats: PlayerStats,
+}
+
+/// Where a [`WasmPlayer`]'s wall-clock time went in its game so far. Measurements for
+/// `botlens bench`; not deterministic, so never recorded in traces.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlayerStats {
+    /// Creating the store and instance and running `_initialize` and `botlens_new`.
+    pub instantiate: Duration,
+    /// Time inside guest calls, instantiation included (so `in_guest - instantiate` is the
+    /// turns' own time: bot work, host calls it made, message encoding).
+    pub in_guest: Duration,
+    /// Turns played.
+    pub turns: u32,
 }
 
 enum State<G: Game> {
@@ -77,8 +94,16 @@ impl<G: Game> WasmPlayer<G> {
         seat: Seat,
         limits: Limits,
     ) -> Self {
-        let rng = Some(SeedRng::new(seed, Stream::BotRandom(seat)));
-        WasmPlayer { module, seat, limits, state: State::Ready(pre), rng, fuel_spent: 0 }
+        let rng = SeedRng::new(seed, Stream::BotRandom(seat));
+        WasmPlayer {
+            module,
+            seat,
+            limits,
+            state: State::Ready(pre),
+            rng,
+            fuel_spent: 0,
+            stats: PlayerStats::default(),
+        }
     }
 
     /// The fuel this bot burnt so far in the game.
@@ -92,6 +117,11 @@ impl<G: Game> WasmPlayer<G> {
         self.fuel_spent
     }
 
+    /// Wall-clock timings of this player so far (for benchmarks).
+    pub fn stats(&self) -> PlayerStats {
+        self.stats
+    }
+
     fn budget(&self) -> Budget {
         let game_left = self.limits.fuel_per_game.saturating_sub(self.fuel_spent);
         Budget {
@@ -103,7 +133,7 @@ impl<G: Game> WasmPlayer<G> {
     fn new_store(&mut self, pre: &InstancePre<Host<G>>) -> Store<Host<G>> {
         let memory_cap = usize::try_from(self.limits.memory_bytes).unwrap_or(usize::MAX);
         let host = Host::new(
-            self.rng.take().unwrap_or_else(|| SeedRng::from_state(0)),
+            self.rng.clone(),
             Output::new(self.limits.output_bytes_per_turn),
             Limiter { memory_cap },
             self.module.locator().clone(),
@@ -275,23 +305,31 @@ impl<G: Game> Player<G> for WasmPlayer<G> {
                 return Err(failure);
             }
             State::Ready(Ok(pre)) => {
+                let clock = Instant::now();
                 let mut store = self.new_store(&pre);
                 let seat = self.seat;
+                let mut instantiated = Duration::ZERO;
                 let started = self.run(&mut store, turn, budget, |store| {
                     let play = start(store, &pre, seat)?;
+                    instantiated = clock.elapsed();
                     play.call(&mut *store, ())?;
                     Ok(play)
                 });
+                self.stats.instantiate += instantiated;
+                self.stats.in_guest += clock.elapsed();
                 match started {
                     Ok(play) => (store, Some(play), Ok(())),
                     Err(error) => (store, None, Err(error)),
                 }
             }
             State::Running { mut store, play } => {
+                let clock = Instant::now();
                 let result = self.run(&mut store, turn, budget, |store| play.call(store, ()));
+                self.stats.in_guest += clock.elapsed();
                 (store, Some(play), result)
             }
         };
+        self.stats.turns += 1;
         let outcome = self.outcome(&result, turn, budget);
         let lost = outcome.as_ref().err().or(turn.failure()).cloned();
         self.state = match (lost, play) {

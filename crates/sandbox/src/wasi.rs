@@ -13,13 +13,14 @@
 //! - stdout and stderr: captured per turn into the trace (capped); stdin: empty;
 //! - no arguments, no environment, no preopened directories (every path call fails with
 //!   `EBADF`), no sockets;
-//! - `proc_exit` stops the bot (a `trap` failure of the game).
+//! - `proc_exit` stops the bot (a `trap` failure of the game);
+//! - calls that touch guest memory charge fuel for it, like the `botlens` imports.
 
 use botlens_engine::Game;
 use wasmtime::{Caller, FuncType, Linker, Val};
 
 use crate::abi::{Sig, Ty};
-use crate::host::{Host, Stop, memory_of, region};
+use crate::host::{Host, Stop, charge, memory_of, region};
 use crate::output::Stream;
 
 /// The import module name of WASI preview 1.
@@ -166,7 +167,7 @@ fn clock_time_get<G: Game>(
 ) -> wasmtime::Result<i32> {
     let elapsed = caller.data().clock.now(&caller);
     let time = match id {
-        0 => REALTIME_START_S * 1_000_000_000 + elapsed,
+        0 => (REALTIME_START_S * 1_000_000_000).saturating_add(elapsed),
         1..=3 => elapsed,
         _ => return Ok(errno::INVAL),
     };
@@ -218,7 +219,9 @@ fn fd_write<G: Game>(
         2 => Stream::Stderr,
         _ => return Ok(errno::BADF),
     };
-    with_memory(&mut caller, |mem, host| {
+    charge(&mut caller, u64::from(iovs_len as u32) * 8)?;
+    let mut written = 0;
+    let errno = with_memory(&mut caller, |mem, host| {
         let mut total: u32 = 0;
         for i in 0..iovs_len as u32 {
             let entry = iovs.wrapping_add((i * 8) as i32);
@@ -227,8 +230,11 @@ fn fd_write<G: Game>(
             host.output.write(stream, &mem[range]);
             total = total.checked_add(len)?;
         }
+        written = total;
         put(mem, nwritten, &total.to_le_bytes()).then_some(errno::SUCCESS)
-    })
+    })?;
+    charge(&mut caller, u64::from(written))?;
+    Ok(errno)
 }
 
 fn poll_oneoff<G: Game>(
@@ -244,6 +250,7 @@ fn poll_oneoff<G: Game>(
     if count <= 0 {
         return Ok(errno::INVAL);
     }
+    charge(&mut caller, count as u64 * (SUBSCRIPTION + EVENT) as u64)?;
     with_memory(&mut caller, |mem, _| {
         for i in 0..count as usize {
             let sub = region(
@@ -251,7 +258,9 @@ fn poll_oneoff<G: Game>(
                 subs.wrapping_add((i * SUBSCRIPTION) as i32),
                 SUBSCRIPTION as i32,
             )?;
-            let (userdata, tag) = (mem[sub.start..sub.start + 8].to_vec(), mem[sub.start + 8]);
+            let mut userdata = [0u8; 8];
+            userdata.copy_from_slice(&mem[sub.start..sub.start + 8]);
+            let tag = mem[sub.start + 8];
             // Clock waits are over at once (time is fuel, and waiting burns none); there are no
             // file descriptors to wait on.
             let error = if tag == CLOCK { errno::SUCCESS } else { errno::BADF } as u16;
@@ -276,6 +285,7 @@ fn random_get<G: Game>(
     buf: i32,
     len: i32,
 ) -> wasmtime::Result<i32> {
+    charge(&mut caller, u64::from(len as u32))?;
     with_memory(&mut caller, |mem, host| {
         let range = region(mem.len(), buf, len)?;
         host.rng.fill(&mut mem[range]);

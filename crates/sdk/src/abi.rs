@@ -119,3 +119,12 @@ pub fn random(bytes: &mut [u8]) {
     let errno = unsafe { imports::random_get(bytes.as_mut_ptr(), bytes.len()) };
     assert_eq!(errno, 0, "random_get failed with WASI errno {errno}");
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    #[should_panic(expected = "botlens-sdk bots only run inside botlens")]
+    fn outside_botlens_the_imports_say_so() {
+        super::log("hello");
+    }
+}

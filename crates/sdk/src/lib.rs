@@ -60,7 +60,7 @@
 //!
 //! # Inside botlens only
 //!
-//! The moves, [`log`] and [`Rng::new`] talk to the botlens host through imports that exist only
+//! The moves, [`log()`] and [`Rng::new`] talk to the botlens host through imports that exist only
 //! in a WebAssembly module run by botlens. Built for any other target the crate still compiles
 //! (so `cargo check`, `cargo clippy` and `cargo doc` work), but those calls panic with a message
 //! saying so. [`Rng::from_seed`] and the protocol types work everywhere, for unit tests of your
@@ -80,6 +80,15 @@ pub use rng::Rng;
 pub use turn::{Battleships, Game, Klotski, TicTacToe, Turn};
 
 /// Battleships messages: what [`Turn::attack`] takes and returns and what the view shows.
+///
+/// ```
+/// use botlens_sdk::battleships::{BOARD_SIZE, FLEET, Shot, ShipKind};
+///
+/// assert_eq!(BOARD_SIZE, 10);
+/// assert_eq!(FLEET.iter().filter(|&&k| k == ShipKind::Cruiser).count(), 2);
+/// let shot: Shot = serde_json::from_str(r#"{"result":"hit"}"#).unwrap();
+/// assert_eq!(shot, Shot::Hit);
+/// ```
 pub mod battleships {
     pub use botlens_protocol::battleships::{
         Attack, BOARD_SIZE, BattleshipsView, Direction, FLEET, Ship, ShipKind, Shot, Target,
@@ -87,11 +96,26 @@ pub mod battleships {
 }
 
 /// Tic-tac-toe messages: what [`Turn::mark`] takes and returns and what the view shows.
+///
+/// ```
+/// use botlens_sdk::tictactoe::{Side, TicTacToeView};
+///
+/// let view = TicTacToeView { board: "X...O....".into(), you: Side::X };
+/// assert_eq!(view.at(1, 1), Some(Side::O));
+/// assert_eq!(view.at(2, 2), None);
+/// ```
 pub mod tictactoe {
     pub use botlens_protocol::tictactoe::{Mark, Marked, Side, TicTacToeView};
 }
 
 /// Klotski messages: what [`Turn::slide`] takes and returns and what the view shows.
+///
+/// ```
+/// use botlens_sdk::klotski::Dir;
+///
+/// assert_eq!(Dir::Left.delta(), (-1, 0));
+/// assert_eq!(Dir::ALL.len(), 4);
+/// ```
 pub mod klotski {
     pub use botlens_protocol::klotski::{Dir, Goal, KlotskiView, PieceView, Slid, Slide};
 }
@@ -255,7 +279,7 @@ pub mod __private {
     /// directory when it points at the line of the bot that failed.
     const SDK_FILE: &str = file!();
 
-    /// The bytes of the `botlens_sdk` custom section: [`SDK_FILE`].
+    /// The bytes of the `botlens_sdk` custom section: the path of this file.
     pub type SdkSection = [u8; SDK_FILE.len()];
 
     /// See [`SdkSection`].

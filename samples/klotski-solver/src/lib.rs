@@ -7,8 +7,11 @@
 //! only by swapping them are searched once (the classic 横刀立马 has 25,955 such positions).
 //! The plan is then played one cell slide per turn.
 //!
-//! Nothing here is specific to the bundled boards: any width, height and piece shapes work, as
-//! long as the search fits in the turn's fuel.
+//! Nothing here is specific to the bundled boards: any width, height and piece shapes work up
+//! to 32 cells and 14 shapes, as long as the search fits in the turn's fuel. Cells are bits of a
+//! `u32` and a position's key is one `u128` (four bits a cell), so the search allocates little
+//! and hashes fast: a classic board takes 100 to 200 million instructions, a fifth of a turn's
+//! fuel by default.
 
 use std::collections::{HashSet, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -16,40 +19,55 @@ use std::hash::{BuildHasherDefault, Hasher};
 use botlens_sdk::klotski::{Dir, KlotskiView};
 use botlens_sdk::{Bot, Klotski, Start, Turn, export, log};
 
-/// FNV-1a, a fast hash for the short position keys (std's SipHash costs several times more).
-struct Fnv(u64);
+/// The most cells, and so the most pieces, a board may have.
+const MAX_CELLS: usize = 32;
 
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
+/// A set of cells, one bit per cell index (`y * width + x`).
+type Cells = u32;
 
-impl Hasher for Fnv {
+/// Where every piece is: the cell of its top-left corner, by piece (entries past the last
+/// piece unused). An array, so copying one allocates nothing.
+type Position = [u8; MAX_CELLS];
+
+/// A position with same-shaped pieces made indistinguishable: four bits per cell, holding the
+/// shape class (plus one) of the piece whose top-left corner is there, or 0.
+type Key = u128;
+
+/// A multiply-and-fold hash for [`Key`]s: std's default, SipHash, costs several times more.
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
     fn finish(&self) -> u64 {
         self.0
     }
 
     fn write(&mut self, bytes: &[u8]) {
         for &byte in bytes {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+            self.write_u64(u64::from(byte));
         }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = (self.0.rotate_left(26) ^ value).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn write_u128(&mut self, value: u128) {
+        self.write_u64(value as u64);
+        self.write_u64((value >> 64) as u64);
     }
 }
 
-/// Where every piece is: the cell index (`y * width + x`) of its top-left corner, by piece.
-type Position = Vec<u8>;
-
-/// The fixed facts of a board: its size, the pieces' shapes and the goal.
+/// The fixed facts of a board: the pieces' shapes, where they fit, and the goal.
 struct Board {
-    width: usize,
-    height: usize,
     /// Each piece's code, as `slide` wants it.
     codes: Vec<String>,
-    /// Each piece's width and height.
-    sizes: Vec<(usize, usize)>,
     /// Each piece's shape class: same-shaped pieces share one, the goal piece has its own.
     classes: Vec<u8>,
+    /// Per piece and top-left cell, the cells the piece covers there (0 where it does not fit).
+    covers: Vec<[Cells; MAX_CELLS]>,
+    /// Per cell and direction (in [`Dir::ALL`] order), the cell one slide away, if on the board.
+    beside: [[Option<u8>; 4]; MAX_CELLS],
     /// The goal piece and the cell its top-left corner must reach.
     goal: (usize, u8),
 }
@@ -57,7 +75,9 @@ struct Board {
 impl Board {
     /// The board of a view, and where its pieces are now.
     fn from_view(view: &KlotskiView) -> (Board, Position) {
-        let width = view.width as usize;
+        let (width, height) = (view.width as usize, view.height as usize);
+        assert!(width * height <= MAX_CELLS, "this solver handles boards of up to 32 cells");
+        let cell = |x: usize, y: usize| (y * width + x) as u8;
         let goal_piece = view.pieces.iter().position(|p| p.code == view.goal.piece);
         let goal_piece = goal_piece.expect("the goal names one of the pieces");
         let mut shapes: Vec<(u32, u32)> = Vec::new();
@@ -74,78 +94,80 @@ impl Board {
                 class as u8 + 1
             })
             .collect();
+        assert!(shapes.len() < 15, "this solver handles up to 14 piece shapes");
+        let covers = (view.pieces.iter())
+            .map(|p| {
+                let (w, h) = (p.width as usize, p.height as usize);
+                std::array::from_fn(|at| {
+                    let (x, y) = (at % width, at / width);
+                    if y >= height || x + w > width || y + h > height {
+                        return 0;
+                    }
+                    let cells = (y..y + h).flat_map(|cy| (x..x + w).map(move |cx| cell(cx, cy)));
+                    cells.fold(0, |mask, c| mask | 1 << c)
+                })
+            })
+            .collect();
+        let beside = std::array::from_fn(|at| {
+            Dir::ALL.map(|dir| {
+                let (dx, dy) = dir.delta();
+                let x = (at % width).checked_add_signed(dx as isize).filter(|&x| x < width)?;
+                let y = (at / width).checked_add_signed(dy as isize).filter(|&y| y < height)?;
+                Some(cell(x, y))
+            })
+        });
         let board = Board {
-            width,
-            height: view.height as usize,
             codes: view.pieces.iter().map(|p| p.code.clone()).collect(),
-            sizes: view.pieces.iter().map(|p| (p.width as usize, p.height as usize)).collect(),
             classes,
-            goal: (goal_piece, (view.goal.y as usize * width + view.goal.x as usize) as u8),
+            covers,
+            beside,
+            goal: (goal_piece, cell(view.goal.x as usize, view.goal.y as usize)),
         };
-        let position = view.pieces.iter().map(|p| (p.y as usize * width + p.x as usize) as u8);
-        (board, position.collect())
-    }
-
-    /// Which piece covers each cell: its index plus one, or 0 for an empty cell.
-    fn cells(&self, position: &Position) -> Vec<u8> {
-        let mut cells = vec![0; self.width * self.height];
-        for (piece, &at) in position.iter().enumerate() {
-            let (w, h) = self.sizes[piece];
-            let (x, y) = (at as usize % self.width, at as usize / self.width);
-            for cell in (y..y + h).flat_map(|cy| (x..x + w).map(move |cx| cy * self.width + cx)) {
-                cells[cell] = piece as u8 + 1;
-            }
+        let mut position = [0; MAX_CELLS];
+        for (at, p) in position.iter_mut().zip(&view.pieces) {
+            *at = cell(p.x as usize, p.y as usize);
         }
-        cells
+        (board, position)
     }
 
-    /// The position with same-shaped pieces made indistinguishable: per cell, the shape class
-    /// (plus one) of the piece whose top-left corner is there, or 0.
-    fn key(&self, position: &Position) -> Vec<u8> {
-        let mut key = vec![0; self.width * self.height];
-        for (piece, &at) in position.iter().enumerate() {
-            key[at as usize] = self.classes[piece] + 1;
-        }
-        key
+    fn pieces(&self) -> usize {
+        self.codes.len()
     }
 
-    /// The top-left cell of `piece` after sliding from `at` towards `dir`, if the cells it
-    /// moves into are on the board and free (`cells` as from [`Board::cells`]).
-    fn slide(&self, cells: &[u8], piece: usize, at: u8, dir: Dir) -> Option<u8> {
-        let (w, h) = self.sizes[piece];
-        let (dx, dy) = dir.delta();
-        let x = (at as usize % self.width) as i32 + dx;
-        let y = (at as usize / self.width) as i32 + dy;
-        if x < 0 || y < 0 || x as usize + w > self.width || y as usize + h > self.height {
-            return None;
-        }
-        let (x, y) = (x as usize, y as usize);
-        let free = (y..y + h)
-            .flat_map(|cy| (x..x + w).map(move |cx| cy * self.width + cx))
-            .all(|cell| cells[cell] == 0 || cells[cell] == piece as u8 + 1);
-        free.then_some((y * self.width + x) as u8)
+    /// The cells covered by some piece.
+    fn occupied(&self, position: &Position) -> Cells {
+        (0..self.pieces())
+            .fold(0, |mask, piece| mask | self.covers[piece][position[piece] as usize])
     }
 
-    /// Every place `piece` can reach in one step, with the cell slides that take it there
-    /// (`cells` as from [`Board::cells`] for `position`).
-    fn steps(&self, position: &Position, cells: &[u8], piece: usize) -> Vec<(u8, Vec<Dir>)> {
-        let mut reached: Vec<(u8, Vec<Dir>)> = vec![(position[piece], Vec::new())];
+    /// What `piece` on cell `at` adds to a [`Key`].
+    fn key_part(&self, piece: usize, at: u8) -> Key {
+        Key::from(self.classes[piece] + 1) << (4 * at)
+    }
+
+    fn key(&self, position: &Position) -> Key {
+        (0..self.pieces()).map(|piece| self.key_part(piece, position[piece])).sum()
+    }
+
+    /// Every place `piece` can reach in one step, breadth first from where it is (entry 0),
+    /// into `reached` (cleared first).
+    fn steps(&self, position: &Position, occupied: Cells, piece: usize, reached: &mut Vec<Reach>) {
+        let covers = &self.covers[piece];
+        let others = occupied & !covers[position[piece] as usize];
+        reached.clear();
+        reached.push(Reach { at: position[piece], from: 0, dir: Dir::Up });
         let mut next = 0;
         while next < reached.len() {
-            let (at, path) = reached[next].clone();
-            for dir in Dir::ALL {
-                if let Some(to) = self.slide(cells, piece, at, dir)
-                    && reached.iter().all(|&(seen, _)| seen != to)
-                {
-                    let mut longer = path.clone();
-                    longer.push(dir);
-                    reached.push((to, longer));
+            let at = reached[next].at as usize;
+            for (dir, to) in Dir::ALL.into_iter().zip(self.beside[at]) {
+                let Some(to) = to else { continue };
+                let fits = covers[to as usize] != 0 && covers[to as usize] & others == 0;
+                if fits && reached.iter().all(|r| r.at != to) {
+                    reached.push(Reach { at: to, from: next, dir });
                 }
             }
             next += 1;
         }
-        reached.remove(0);
-        reached
     }
 
     fn solved(&self, position: &Position) -> bool {
@@ -153,9 +175,29 @@ impl Board {
     }
 }
 
+/// A place a piece reached within one step: the entry of [`Board::steps`] it came from and
+/// the slide from there.
+struct Reach {
+    at: u8,
+    from: usize,
+    dir: Dir,
+}
+
+/// The slides that take a piece to entry `index` of [`Board::steps`].
+fn path(reached: &[Reach], mut index: usize) -> Vec<Dir> {
+    let mut slides = Vec::new();
+    while index != 0 {
+        slides.push(reached[index].dir);
+        index = reached[index].from;
+    }
+    slides.reverse();
+    slides
+}
+
 /// A position reached by the search, and the step that reached it.
 struct Node {
     position: Position,
+    key: Key,
     /// The node it was reached from (itself for the start).
     parent: usize,
     /// The piece that moved, and its cell slides.
@@ -164,22 +206,29 @@ struct Node {
 
 /// The cell slides of a solution in the fewest steps, or `None` if the board has none.
 fn solve(board: &Board, start: Position) -> Option<Vec<(usize, Dir)>> {
-    let mut seen: HashSet<Vec<u8>, BuildHasherDefault<Fnv>> = HashSet::default();
-    seen.insert(board.key(&start));
-    let mut nodes = vec![Node { position: start, parent: 0, step: (0, Vec::new()) }];
+    let mut seen: HashSet<Key, BuildHasherDefault<Mix>> = HashSet::default();
+    let key = board.key(&start);
+    seen.insert(key);
+    let mut nodes = vec![Node { position: start, key, parent: 0, step: (0, Vec::new()) }];
     let mut queue = VecDeque::from([0]);
+    let mut reached = Vec::new();
     while let Some(index) = queue.pop_front() {
-        if board.solved(&nodes[index].position) {
-            log!("solved the search: {} positions seen", seen.len());
+        let (position, key) = (nodes[index].position, nodes[index].key);
+        if board.solved(&position) {
+            log!("found a solution after searching {} positions", seen.len());
             return Some(slides_to(&nodes, index));
         }
-        let cells = board.cells(&nodes[index].position);
-        for piece in 0..board.sizes.len() {
-            for (to, slides) in board.steps(&nodes[index].position, &cells, piece) {
-                let mut position = nodes[index].position.clone();
-                position[piece] = to;
-                if seen.insert(board.key(&position)) {
-                    nodes.push(Node { position, parent: index, step: (piece, slides) });
+        let occupied = board.occupied(&position);
+        for piece in 0..board.pieces() {
+            board.steps(&position, occupied, piece, &mut reached);
+            for (i, to) in reached.iter().enumerate().skip(1).map(|(i, r)| (i, r.at)) {
+                let moved =
+                    key - board.key_part(piece, position[piece]) + board.key_part(piece, to);
+                if seen.insert(moved) {
+                    let mut next = position;
+                    next[piece] = to;
+                    let step = (piece, path(&reached, i));
+                    nodes.push(Node { position: next, key: moved, parent: index, step });
                     queue.push_back(nodes.len() - 1);
                 }
             }
@@ -200,39 +249,20 @@ fn slides_to(nodes: &[Node], mut index: usize) -> Vec<(usize, Dir)> {
     steps.iter().rev().flat_map(|(piece, slides)| slides.iter().map(|&dir| (*piece, dir))).collect()
 }
 
-/// The solving bot.
-pub struct Solver {
-    /// The slides still to play, once the search has run.
-    plan: Option<VecDeque<(String, Dir)>>,
-}
-
-impl Bot for Solver {
-    type Game = Klotski;
-
-    fn new(_start: Start) -> Self {
-        Solver { plan: None }
-    }
-
-    fn play(&mut self, turn: &mut Turn<Klotski>) {
-        let plan = self.plan.get_or_insert_with(|| {
-            let (board, start) = Board::from_view(turn.view());
-            let slides = solve(&board, start.clone()).unwrap_or_else(|| {
-                // Unsolvable: keep sliding some piece until the turn cap ends the game.
-                let cells = board.cells(&start);
-                let any = (0..board.sizes.len()).find_map(|piece| {
-                    board.steps(&start, &cells, piece).first().map(|(_, path)| (piece, path[0]))
-                });
-                let (piece, dir) = any.expect("some piece can move on a board with a free cell");
-                vec![(piece, dir), (piece, opposite(dir))].repeat(500)
-            });
-            slides.into_iter().map(|(piece, dir)| (board.codes[piece].clone(), dir)).collect()
+/// What to play on the board of `view`: a solution, or for a board without one, a slide there
+/// and back (the turn cap then ends the game).
+fn plan(view: &KlotskiView) -> VecDeque<(String, Dir)> {
+    let (board, start) = Board::from_view(view);
+    let slides = solve(&board, start).unwrap_or_else(|| {
+        let (occupied, mut reached) = (board.occupied(&start), Vec::new());
+        let any = (0..board.pieces()).find_map(|piece| {
+            board.steps(&start, occupied, piece, &mut reached);
+            reached.get(1).map(|r| (piece, r.dir))
         });
-        let (piece, dir) = plan.pop_front().expect("the plan lasts until the puzzle is solved");
-        let slid = turn.slide(&piece, dir);
-        if slid.solved {
-            log!("solved in {} steps ({} moves)", slid.steps, slid.moves);
-        }
-    }
+        let (piece, dir) = any.expect("a board with a free cell lets some piece move");
+        vec![(piece, dir), (piece, opposite(dir))]
+    });
+    slides.into_iter().map(|(piece, dir)| (board.codes[piece].clone(), dir)).collect()
 }
 
 /// The direction back.
@@ -242,6 +272,31 @@ fn opposite(dir: Dir) -> Dir {
         Dir::Down => Dir::Up,
         Dir::Left => Dir::Right,
         Dir::Right => Dir::Left,
+    }
+}
+
+/// The solving bot.
+pub struct Solver {
+    /// The slides still to play.
+    plan: VecDeque<(String, Dir)>,
+}
+
+impl Bot for Solver {
+    type Game = Klotski;
+
+    fn new(_start: Start) -> Self {
+        Solver { plan: VecDeque::new() }
+    }
+
+    fn play(&mut self, turn: &mut Turn<Klotski>) {
+        if self.plan.is_empty() {
+            self.plan = plan(turn.view());
+        }
+        let (piece, dir) = self.plan.pop_front().expect("a plan has at least one slide");
+        let slid = turn.slide(&piece, dir);
+        if slid.solved {
+            log!("solved in {} steps ({} moves)", slid.steps, slid.moves);
+        }
     }
 }
 

@@ -1,12 +1,16 @@
 //! The command line: one module per subcommand, each with its clap arguments and a `run`.
 
+mod bench;
 mod generate;
+mod lsp;
+mod new;
 mod play;
 mod play_duel;
 mod play_klotski;
 mod replay;
 mod run;
 mod solve;
+mod watch;
 
 use std::process::ExitCode;
 
@@ -25,6 +29,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Create a bot project for a game: a Cargo package with a simple bot that runs as is.
+    New(new::NewArgs),
     /// Play a suite of games and print wins, losses and failures.
     Run(run::RunArgs),
     /// Solve a Klotski layout optimally and print the solution.
@@ -33,6 +39,12 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Play a game yourself in the terminal.
     Play(play::PlayArgs),
+    /// Measure speed: games per second native vs wasm, compile times, suites, save → report.
+    Bench(bench::BenchArgs),
+    /// Serve editors: diagnostics, code lenses and hovers from the suite, refreshed on save.
+    Lsp(lsp::LspArgs),
+    /// Rebuild and replay the suite on every save, and say what changed since the last run.
+    Watch(watch::WatchArgs),
     /// Step through a finished game: the board, the moves, the bot's log lines and the failure.
     Replay(replay::ReplayArgs),
 }
@@ -40,10 +52,14 @@ enum Command {
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::New(args) => new::run(args),
         Command::Run(args) => run::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Watch(args) => watch::run(args),
+        Command::Lsp(args) => lsp::run(args),
+        Command::Bench(args) => bench::run(args),
     }
 }

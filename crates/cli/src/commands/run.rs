@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use botlens_games::GameKind;
+use botlens_harness::baseline::{self, Comparison};
 use botlens_harness::pipeline::{self, RunOptions, Stage};
 use botlens_harness::suite::SuiteResults;
 use botlens_harness::{
@@ -26,6 +27,10 @@ Examples:
   botlens run samples/battleships-hunter --vs density --seeds 0..1000 --json
   botlens run bot.wasm --game tictactoe --vs perfect,other.wasm
   botlens run --game klotski optimal --vs hengdaolima,generated --seeds 0..10
+
+Baselines (bot projects only) are kept in <project>/target/botlens/baselines/:
+  botlens run --save-baseline main       save this run's report as `main`
+  botlens run --baseline main            print what changed since `main` after the table
 
 Exit status: 0 when no game was lost by a bot fault, 1 when one was, 2 on bad input or a
 failed build.")]
@@ -52,14 +57,34 @@ pub struct RunArgs {
     /// Write the trace of every game into this directory (atomically, one file per game).
     #[arg(long)]
     trace_dir: Option<PathBuf>,
-    /// Print one JSON object (documented in `botlens_harness::report`) instead of the table.
+    /// Print one JSON object (documented in `botlens_harness::report`) instead of the table;
+    /// with --baseline it has a `comparison` field (documented in `botlens_harness::baseline`).
     #[arg(long)]
     json: bool,
+    /// Save this run's report as the project's baseline NAME (replacing one of that name).
+    #[arg(long, value_name = "NAME")]
+    save_baseline: Option<String>,
+    /// Compare this run with the project's saved baseline NAME: new and fixed failures, score
+    /// changes per opponent.
+    #[arg(long, value_name = "NAME")]
+    baseline: Option<String>,
 }
 
 /// Runs `botlens run`.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let path = Path::new(&args.bot);
+    let project_root = path.is_dir().then_some(path);
+    if project_root.is_none() && (args.baseline.is_some() || args.save_baseline.is_some()) {
+        bail!(
+            "baselines belong to a bot project: `{}` is not a project directory, so --baseline and --save-baseline cannot be used",
+            args.bot
+        );
+    }
+    // Loaded first, so a wrong name fails before a long build.
+    let baseline = match (project_root, &args.baseline) {
+        (Some(root), Some(name)) => Some((name, baseline::load(root, name)?)),
+        _ => None,
+    };
     let (suite, results, replay_target) =
         if path.is_dir() { run_project_dir(path, &args)? } else { run_single(&args)? };
 
@@ -74,12 +99,25 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
 
     let report = SuiteReport::new(&suite, &results, &replay_target);
+    let comparison =
+        baseline.as_ref().map(|(name, before)| (name, Comparison::between(before, &report)));
     let mut stdout = std::io::stdout().lock();
     if args.json {
-        serde_json::to_writer(&mut stdout, &report)?;
+        let mut json = serde_json::to_value(&report)?;
+        if let (Some((_, comparison)), Some(object)) = (&comparison, json.as_object_mut()) {
+            object.insert("comparison".into(), serde_json::to_value(comparison)?);
+        }
+        serde_json::to_writer(&mut stdout, &json)?;
         writeln!(stdout)?;
     } else {
         write!(stdout, "{}", report.render())?;
+        if let Some((name, comparison)) = &comparison {
+            write!(stdout, "\n{}", comparison.render(&format!("baseline `{name}`")))?;
+        }
+    }
+    if let (Some(root), Some(name)) = (project_root, &args.save_baseline) {
+        let file = baseline::save(root, name, &report)?;
+        eprintln!("botlens: saved baseline `{name}` in {}", file.display());
     }
     Ok(if report.has_faults() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -209,3 +209,25 @@ fn a_reported_panic_without_debug_info_keeps_the_location_it_was_given() {
     assert_eq!(failure.to_string(), "panic: out of ideas at src/bot.c:7:3");
     assert_next_game_runs();
 }
+
+#[test]
+fn host_calls_charge_fuel_for_the_memory_they_touch() {
+    // Each call fills 60 000 bytes: 3 751 fuel of host work for a handful of guest instructions.
+    let extra = r#"(import "wasi_snapshot_preview1" "random_get" (func $random (param i32 i32) (result i32)))"#;
+    let bot = |calls: u32| {
+        let prelude = format!(
+            "(local.set $i (i32.const {calls}))
+             (loop $fill
+               (drop (call $random (i32.const 1024) (i32.const 60000)))
+               (br_if $fill (local.tee $i (i32.sub (local.get $i) (i32.const 1)))))"
+        );
+        wat(&wat_bot(&prelude, extra))
+    };
+    let limits = Limits { fuel_per_turn: 1_000_000, ..Limits::default() };
+    assert!(play(&bot(100), 11, &limits).outcome.fault.is_none(), "100 calls fit in the budget");
+    let record = play(&bot(300), 11, &limits);
+    let failure = fault(&record);
+    assert_eq!(failure.kind, FailureKind::OutOfFuel);
+    assert!(failure.message.starts_with("out of fuel: the turn budget of 1000000"), "{failure}");
+    assert_next_game_runs();
+}

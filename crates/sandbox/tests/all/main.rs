@@ -10,5 +10,6 @@ mod determinism;
 mod failures;
 mod hostile;
 mod loading;
+mod threads;
 mod wasi;
 mod wat_bot;

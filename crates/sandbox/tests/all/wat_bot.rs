@@ -31,3 +31,20 @@ fn the_documented_wat_bot_plays_whole_games_and_logs_every_turn() {
         }
     }
 }
+
+#[test]
+fn a_view_too_long_for_the_buffer_is_not_written_and_can_be_read_again_with_reply() {
+    use crate::support::wat_bot;
+    let checked = r#"
+    (if (i32.ne (call $reply (i32.const 0) (i32.const 256)) (i32.const -1)) (then unreachable))
+    (if (i32.ne (call $view (i32.const 2048) (i32.const 4)) (i32.const 31)) (then unreachable))
+    (if (i32.ne (i32.load (i32.const 2048)) (i32.const 0x5a5a5a5a)) (then unreachable))
+    (if (i32.ne (call $reply (i32.const 0) (i32.const 256)) (i32.const 31)) (then unreachable))"#;
+    let extra = r#"(import "botlens" "reply" (func $reply (param i32 i32) (result i32)))
+                   (data (i32.const 2048) "ZZZZ")"#;
+    let bot = wat(&wat_bot(checked, extra));
+    for seed in 0..5 {
+        let record = play(&bot, seed, &Limits::default());
+        assert!(record.outcome.fault.is_none(), "seed {seed}: {}", record.outcome.reason);
+    }
+}

@@ -19,7 +19,9 @@ impl Bot for Random {
     fn play(&mut self, turn: &mut Turn<Battleships>) {
         let view = turn.view();
         self.unknown.clear();
-        self.unknown.extend((0..100).filter(|&i| view.target(i % 10, i / 10) == Target::Unknown).map(|i| i as i32));
+        self.unknown.extend(
+            (0..100).filter(|&i| view.target(i % 10, i / 10) == Target::Unknown).map(|i| i as i32),
+        );
         let square = self.unknown[self.rng.index(self.unknown.len())];
         turn.attack(square % 10, square / 10);
     }

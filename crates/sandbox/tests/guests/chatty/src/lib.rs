@@ -17,7 +17,8 @@ impl Bot for Chatty {
         let mut rng = start.rng();
         // Raw WASI randomness, for the tests to compare across seeds.
         println!("seed bytes {:016x}", rng.next_u64());
-        let since_epoch = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).expect("after 1970");
+        let since_epoch =
+            SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).expect("after 1970");
         println!("unix time {}", since_epoch.as_secs());
         Chatty { rng, turns: 0 }
     }
@@ -34,7 +35,8 @@ impl Bot for Chatty {
         let view = turn.view();
         println!("turn {} as {:?} on {}", self.turns, view.you, view.board);
         eprint!("no newline yet");
-        let free: Vec<i32> = (0..9).filter(|&i| view.at(i % 3, i / 3).is_none()).map(|i| i as i32).collect();
+        let free: Vec<i32> =
+            (0..9).filter(|&i| view.at(i % 3, i / 3).is_none()).map(|i| i as i32).collect();
         let pick = free[self.rng.index(free.len())];
         let after = turn.mark(pick % 3, pick / 3);
         log!("marked {pick}, board now {}", after.board);

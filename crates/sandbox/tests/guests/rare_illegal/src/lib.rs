@@ -15,7 +15,8 @@ impl Bot for RareIllegal {
     }
 
     fn play(&mut self, turn: &mut Turn<TicTacToe>) {
-        let free: Vec<i32> = (0..9).filter(|&i| turn.view().at(i % 3, i / 3).is_none()).map(|i| i as i32).collect();
+        let free: Vec<i32> =
+            (0..9).filter(|&i| turn.view().at(i % 3, i / 3).is_none()).map(|i| i as i32).collect();
         let pick = free[self.rng.index(free.len())];
         if self.rng.below(15) == 0 {
             turn.mark(3, pick / 3); // ILLEGAL

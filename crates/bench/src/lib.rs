@@ -1,0 +1,21 @@
+//! `botlens bench`: measured speed, side by side, on this machine.
+//!
+//! Measures, in one run: games per second for each game with native reference players (the
+//! ceiling) and with a wasm sample bot against the same native opponent, on one core; the cost
+//! split of a wasm game (instantiation, time inside the guest per turn, host time per turn);
+//! module compile time cold, from the disk cache and from memory; the README's main job (the
+//! `battleships-hunter` sample's suite) end to end on one core and on all; the save-to-report
+//! loop after a one-line edit (cargo build, module load, games); and peak resident memory.
+//!
+//! Every figure is a measurement of this run; nothing here asserts a target. The method and the
+//! latest figures are in `docs/performance.md`.
+//!
+//! Not for: correctness (the tests) or profiling individual functions.
+
+mod measure;
+mod report;
+
+pub use measure::{BenchOptions, run};
+pub use report::{
+    BenchReport, CompileTimes, GameSpeed, LoopLatency, SuiteScaling, WasmCostSplit,
+};

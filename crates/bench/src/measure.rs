@@ -1,0 +1,333 @@
+//! The measurements themselves: each builds what it needs, times it, and returns figures.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use botlens_battleships::Battleships;
+use botlens_engine::{Game, Limits, SeedRng, Stream, runner};
+use botlens_games::GameKind;
+use botlens_harness::pipeline::{self, RunOptions};
+use botlens_harness::{
+    BotProject, CancelToken, Contender, KeepTraces, SeedRange, Suite, WasmBot, run_suite,
+};
+use botlens_sandbox::{Limits as SandboxLimits, Sandbox, SandboxConfig};
+
+use crate::report::{
+    BenchReport, CompileTimes, GameSpeed, LoopLatency, SuiteScaling, WasmCostSplit,
+};
+
+/// What to measure.
+#[derive(Debug, Clone)]
+pub struct BenchOptions {
+    /// Games per games-per-second figure (Klotski plays a tenth of them: each game solves).
+    pub games: u64,
+    /// The `samples/` directory holding the sample bots.
+    pub samples: PathBuf,
+    /// Whether to measure the save-to-report loop (builds a scratch copy of a sample).
+    pub latency: bool,
+    /// Where scratch projects live between runs (their builds are reused).
+    pub scratch: PathBuf,
+}
+
+/// A sample bot and the native players it is compared with.
+struct Pairing {
+    game: GameKind,
+    sample: &'static str,
+    native_bot: &'static str,
+    opponent: &'static str,
+}
+
+const PAIRINGS: [Pairing; 3] = [
+    Pairing {
+        game: GameKind::Battleships,
+        sample: "battleships-hunter",
+        native_bot: "density",
+        opponent: "hunter",
+    },
+    Pairing {
+        game: GameKind::TicTacToe,
+        sample: "tictactoe-minimax",
+        native_bot: "perfect",
+        opponent: "random",
+    },
+    Pairing {
+        game: GameKind::Klotski,
+        sample: "klotski-solver",
+        native_bot: "optimal",
+        opponent: "hengdaolima",
+    },
+];
+
+/// Runs every measurement; `say` hears what is going on (for a progress line).
+pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<BenchReport> {
+    botlens_harness::build::ensure_wasm_target(say)?;
+    let cache = tempfile::tempdir()?;
+    let sandbox = Sandbox::new(SandboxConfig {
+        cache_dir: Some(cache.path().to_path_buf()),
+        ..SandboxConfig::default()
+    })?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+
+    let mut speeds = Vec::new();
+    let mut battleships_bot = None;
+    for pairing in &PAIRINGS {
+        say(&format!("building samples/{}…", pairing.sample));
+        let project = BotProject::load(&options.samples.join(pairing.sample))?;
+        let wasm = botlens_harness::build::build(&project, &CancelToken::new())?.wasm;
+        let bot = pipeline::load_wasm(&sandbox, &wasm, pairing.sample, pairing.sample)?;
+        let games = if pairing.game == GameKind::Klotski {
+            (options.games / 10).max(10)
+        } else {
+            options.games
+        };
+        say(&format!("playing {games} {} games, native then wasm…", pairing.game));
+        speeds.push(game_speed(pairing, &bot, games)?);
+        if pairing.game == GameKind::Battleships {
+            battleships_bot = Some((bot, wasm));
+        }
+    }
+    let (bot, wasm) = battleships_bot.context("the Battleships sample was measured")?;
+
+    say("splitting the cost of a wasm game…");
+    let wasm_cost = cost_split(&bot, options.games.min(1000));
+    say("timing module compiles…");
+    let compile = compile_times(&wasm)?;
+    say("playing the README's main job on one core and on all…");
+    let suite = suite_scaling(&options.samples.join("battleships-hunter"), cores)?;
+    let save_to_report = if options.latency {
+        say("measuring save → report after one-line edits…");
+        Some(loop_latency(&options.samples.join("battleships-hunter"), &options.scratch)?)
+    } else {
+        None
+    };
+    Ok(BenchReport {
+        cores,
+        games_per_measurement: options.games,
+        speeds,
+        wasm_cost,
+        compile,
+        suite,
+        save_to_report,
+        peak_rss_mib: peak_rss_mib(),
+    })
+}
+
+fn one_core_suite(game: GameKind, bot: Contender, opponent: &str, games: u64) -> Suite {
+    Suite {
+        game,
+        bot,
+        opponents: vec![Contender::Reference(opponent.to_owned())],
+        seeds: SeedRange::new(0, games - 1).expect("at least one game"),
+        limits: Limits::default(),
+        sandbox_limits: SandboxLimits::default(),
+        jobs: 1,
+        keep_traces: KeepTraces::Failures,
+    }
+}
+
+fn game_speed(pairing: &Pairing, bot: &WasmBot, games: u64) -> anyhow::Result<GameSpeed> {
+    let native = one_core_suite(
+        pairing.game,
+        Contender::Reference(pairing.native_bot.to_owned()),
+        pairing.opponent,
+        games,
+    );
+    let wasm = one_core_suite(pairing.game, Contender::Wasm(bot.clone()), pairing.opponent, games);
+    let native_results = run_suite(&native, &|_, _| {}, &CancelToken::new())?;
+    let wasm_results = run_suite(&wasm, &|_, _| {}, &CancelToken::new())?;
+    if let Some(fault) = wasm_results.games.iter().find_map(|g| g.fault.as_ref()) {
+        bail!("samples/{} lost a game by a fault while benchmarking: {}", pairing.sample, fault.failure);
+    }
+    let per_s = |d: Duration| games as f64 / d.as_secs_f64();
+    let native_games_per_s = per_s(native_results.duration);
+    let wasm_games_per_s = per_s(wasm_results.duration);
+    let turns: u64 = wasm_results.games.iter().map(|g| u64::from(g.turns)).sum();
+    Ok(GameSpeed {
+        game: pairing.game.name().to_owned(),
+        native: format!("{} vs {}", pairing.native_bot, pairing.opponent),
+        wasm: format!("{} (wasm) vs {}", pairing.sample, pairing.opponent),
+        native_games_per_s,
+        wasm_games_per_s,
+        native_over_wasm: native_games_per_s / wasm_games_per_s,
+        mean_turns_per_game: turns as f64 / games as f64,
+    })
+}
+
+fn cost_split(bot: &WasmBot, games: u64) -> WasmCostSplit {
+    let hunter = Battleships::reference_players()
+        .iter()
+        .find(|p| p.name == "hunter")
+        .expect("hunter is a reference player");
+    let limits = SandboxLimits::default();
+    let (mut total, mut instantiate, mut guest) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    let (mut turns, mut bot_turns, mut fuel) = (0u64, 0u64, 0u64);
+    for seed in 0..games {
+        let started = Instant::now();
+        let mut wasm = bot.module.player::<Battleships>(seed, 0, &limits);
+        let mut opponent = (hunter.create)(SeedRng::new(seed, Stream::Player(1)));
+        let record = runner::play_match::<Battleships>(
+            &(),
+            seed,
+            &mut [&mut wasm, opponent.as_mut()],
+            &Limits::default(),
+        );
+        total += started.elapsed();
+        let stats = wasm.stats();
+        instantiate += stats.instantiate;
+        guest += stats.in_guest;
+        turns += record.moves.len() as u64;
+        bot_turns += record.moves.iter().filter(|m| m.seat == 0).count() as u64;
+        fuel += record.moves.iter().filter_map(|m| m.cost.fuel).sum::<u64>();
+    }
+    let games = games as f64;
+    let micros = |d: Duration| d.as_secs_f64() * 1e6;
+    WasmCostSplit {
+        instantiate_us_per_game: micros(instantiate) / games,
+        guest_us_per_turn: micros(guest.saturating_sub(instantiate)) / bot_turns.max(1) as f64,
+        host_us_per_turn: micros(total.saturating_sub(guest)) / turns.max(1) as f64,
+        fuel_per_turn: fuel as f64 / bot_turns.max(1) as f64,
+        turns_per_game: turns as f64 / games,
+    }
+}
+
+fn compile_times(wasm: &Path) -> anyhow::Result<CompileTimes> {
+    let cache = tempfile::tempdir()?;
+    let config =
+        SandboxConfig { cache_dir: Some(cache.path().to_path_buf()), ..SandboxConfig::default() };
+    let limits = SandboxLimits::default();
+    let load = |sandbox: &Sandbox| -> anyhow::Result<Duration> {
+        let started = Instant::now();
+        let module = sandbox.load_file(wasm)?;
+        // Compiling happens when the first player is made.
+        drop(module.player::<Battleships>(0, 0, &limits));
+        Ok(started.elapsed())
+    };
+    let cold_sandbox = Sandbox::new(config.clone())?;
+    let cold = load(&cold_sandbox)?;
+    let memory = load(&cold_sandbox)?;
+    let disk = load(&Sandbox::new(config)?)?;
+    Ok(CompileTimes {
+        module_kib: std::fs::metadata(wasm)?.len() as f64 / 1024.0,
+        cold_ms: cold.as_secs_f64() * 1e3,
+        disk_cache_ms: disk.as_secs_f64() * 1e3,
+        memory_cache_us: memory.as_secs_f64() * 1e6,
+    })
+}
+
+fn suite_scaling(project_dir: &Path, cores: usize) -> anyhow::Result<SuiteScaling> {
+    let project = BotProject::load(project_dir)?;
+    let sandbox = pipeline::sandbox_for(&project.root)?;
+    let run = |jobs: usize| {
+        let options = RunOptions { jobs, ..RunOptions::default() };
+        pipeline::run_project(&sandbox, &project, &options, &|_| {}, &CancelToken::new())
+    };
+    run(0)?; // Warm up: the no-op build, the module cache and the instantiation recipe.
+    let started = Instant::now();
+    let all = run(0)?;
+    let end_to_end = started.elapsed();
+    let one = run(1)?;
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    Ok(SuiteScaling {
+        description: format!(
+            "samples/battleships-hunter vs {}, seeds {}",
+            all.report.opponents.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", "),
+            all.report.seeds
+        ),
+        games: u64::from(all.report.games),
+        one_core_ms: ms(one.timings.games),
+        all_cores_ms: ms(all.timings.games),
+        cores,
+        speedup: one.timings.games.as_secs_f64() / all.timings.games.as_secs_f64(),
+        end_to_end_ms: ms(end_to_end),
+    })
+}
+
+/// Edits a scratch copy of a sample three times and times each rebuild-and-run.
+fn loop_latency(sample: &Path, scratch: &Path) -> anyhow::Result<LoopLatency> {
+    let project_dir = scratch_copy(sample, scratch)?;
+    let project = BotProject::load(&project_dir)?;
+    let sandbox = pipeline::sandbox_for(&project.root)?;
+    let options = RunOptions::default();
+    let run = || pipeline::run_project(&sandbox, &project, &options, &|_| {}, &CancelToken::new());
+    run()?; // The first build compiles the SDK and serde: not what an edit costs.
+    let source = project_dir.join("src").join("lib.rs");
+    let original = std::fs::read_to_string(&source)?;
+    let mut samples = Vec::new();
+    for edit in 0..3 {
+        std::fs::write(&source, format!("{original}\n// bench edit {edit}\n"))?;
+        let started = Instant::now();
+        let result = run()?;
+        samples.push((result.timings, started.elapsed()));
+    }
+    std::fs::write(&source, original)?;
+    let median = |mut values: Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let cargo = median(samples.iter().map(|(t, _)| ms(t.build)).collect());
+    let total = median(samples.iter().map(|(_, total)| ms(*total)).collect());
+    Ok(LoopLatency {
+        edits: samples.len(),
+        cargo_build_ms: cargo,
+        module_load_ms: median(samples.iter().map(|(t, _)| ms(t.load)).collect()),
+        games_ms: median(samples.iter().map(|(t, _)| ms(t.games)).collect()),
+        total_ms: total,
+        not_cargo_ms: median(samples.iter().map(|(t, total)| ms(*total - t.build)).collect()),
+    })
+}
+
+/// Copies a sample's manifest, lock file and sources into `scratch`, pointing its SDK path at
+/// the SDK next to the sample (absolute), and returns the copy's directory.
+fn scratch_copy(sample: &Path, scratch: &Path) -> anyhow::Result<PathBuf> {
+    let sample = sample.canonicalize().with_context(|| format!("{}", sample.display()))?;
+    let name = sample.file_name().context("a sample directory has a name")?;
+    let copy = scratch.join(name);
+    std::fs::create_dir_all(copy.join("src"))?;
+    let sdk = sample.join("../../crates/sdk").canonicalize().context("the SDK next to samples/")?;
+    let manifest = std::fs::read_to_string(sample.join("Cargo.toml"))?
+        .replace("\"../../crates/sdk\"", &format!("{:?}", sdk.display().to_string()));
+    std::fs::write(copy.join("Cargo.toml"), manifest)?;
+    if sample.join("Cargo.lock").exists() {
+        std::fs::copy(sample.join("Cargo.lock"), copy.join("Cargo.lock"))?;
+    }
+    for entry in std::fs::read_dir(sample.join("src"))? {
+        let entry = entry?;
+        std::fs::copy(entry.path(), copy.join("src").join(entry.file_name()))?;
+    }
+    Ok(copy)
+}
+
+/// Peak resident set size of this process (Linux `VmHWM`); 0 where unknown.
+fn peak_rss_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+            let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib / 1024.0)
+        })
+        .unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn peak_memory_is_read() {
+        assert!(peak_rss_mib() > 0.0);
+    }
+
+    #[test]
+    fn the_scratch_copy_points_at_the_sdk_by_absolute_path() {
+        let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/tictactoe-minimax");
+        let scratch = tempfile::tempdir().unwrap();
+        let copy = scratch_copy(&samples, scratch.path()).unwrap();
+        let manifest = std::fs::read_to_string(copy.join("Cargo.toml")).unwrap();
+        assert!(!manifest.contains("\"../../crates/sdk\""), "{manifest}");
+        assert!(manifest.contains("crates/sdk\""), "{manifest}");
+        assert!(copy.join("src/lib.rs").is_file());
+    }
+}

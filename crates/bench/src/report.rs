@@ -1,0 +1,187 @@
+//! The bench's figures: one serializable report, printed as a table or as JSON.
+//!
+//! # JSON (`botlens bench --json`)
+//!
+//! Every field is named after what it measures, with its unit in the name:
+//!
+//! | field | meaning |
+//! |---|---|
+//! | `cores` | cores available to the run |
+//! | `games_per_measurement` | games played for each games-per-second figure |
+//! | `speeds[]` | per game: `game`, `native` and `wasm` (what played), `native_games_per_s`, `wasm_games_per_s` (one core each), `native_over_wasm` (how many times faster native is), `mean_turns_per_game` (wasm games) |
+//! | `wasm_cost` | a Battleships wasm game split: `instantiate_us_per_game`, `guest_us_per_turn` (inside the module: bot work, its `act` call and message encoding), `host_us_per_turn` (engine, runner and native opponent), `fuel_per_turn`, `turns_per_game` |
+//! | `compile` | module compile of the Battleships sample: `cold_ms`, `disk_cache_ms`, `memory_cache_us` |
+//! | `suite` | the README's main job: `description`, `games`, `one_core_ms`, `all_cores_ms`, `cores`, `speedup` (games only, build already done), `end_to_end_ms` (with a no-op cargo build and the module load) |
+//! | `save_to_report` | after a one-line edit, medians over `edits`: `cargo_build_ms`, `module_load_ms`, `games_ms`, `total_ms`, `not_cargo_ms`; null with `--no-latency` |
+//! | `peak_rss_mib` | peak resident memory of the bench process |
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+/// Games per second for one game, native and wasm side by side.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameSpeed {
+    /// The game.
+    pub game: String,
+    /// What played natively, e.g. `density vs hunter`.
+    pub native: String,
+    /// What played in wasm, e.g. `battleships-hunter (wasm) vs hunter`.
+    pub wasm: String,
+    /// Native games per second on one core.
+    pub native_games_per_s: f64,
+    /// Wasm games per second on one core.
+    pub wasm_games_per_s: f64,
+    /// How many times faster native is than wasm.
+    pub native_over_wasm: f64,
+    /// Mean turns per wasm game (both seats).
+    pub mean_turns_per_game: f64,
+}
+
+/// Where the time of a wasm game goes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WasmCostSplit {
+    /// Creating the store and instance (and running `botlens_new`), per game.
+    pub instantiate_us_per_game: f64,
+    /// Time inside the module per bot turn: bot work, its `act` host call, message encoding.
+    pub guest_us_per_turn: f64,
+    /// Time outside the module per turn: engine, runner and the native opponent.
+    pub host_us_per_turn: f64,
+    /// Fuel (≈ wasm instructions) per bot turn: the bot's own work.
+    pub fuel_per_turn: f64,
+    /// Turns per game (both seats).
+    pub turns_per_game: f64,
+}
+
+/// Compile time of one module.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompileTimes {
+    /// Size of the module.
+    pub module_kib: f64,
+    /// First compile, empty caches.
+    pub cold_ms: f64,
+    /// A fresh sandbox reading the on-disk cache.
+    pub disk_cache_ms: f64,
+    /// The same sandbox loading the module again.
+    pub memory_cache_us: f64,
+}
+
+/// The README's main job on one core and on all.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SuiteScaling {
+    /// What was played.
+    pub description: String,
+    /// Games in the suite.
+    pub games: u64,
+    /// Games only, one worker.
+    pub one_core_ms: f64,
+    /// Games only, one worker per core.
+    pub all_cores_ms: f64,
+    /// Cores used for `all_cores_ms`.
+    pub cores: usize,
+    /// `one_core_ms / all_cores_ms`.
+    pub speedup: f64,
+    /// The whole `botlens run` job with the build already done (no-op cargo, load, games).
+    pub end_to_end_ms: f64,
+}
+
+/// The save → report loop after a one-line edit (what `botlens watch` and the language server
+/// wait for before showing results).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoopLatency {
+    /// Number of edits measured.
+    pub edits: usize,
+    /// Median cargo build time.
+    pub cargo_build_ms: f64,
+    /// Median module load (hash, checks, compile).
+    pub module_load_ms: f64,
+    /// Median time playing the suite.
+    pub games_ms: f64,
+    /// Median of the whole loop.
+    pub total_ms: f64,
+    /// Median of everything that is not cargo.
+    pub not_cargo_ms: f64,
+}
+
+/// Everything one bench run measured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchReport {
+    /// Cores available.
+    pub cores: usize,
+    /// Games per games-per-second figure.
+    pub games_per_measurement: u64,
+    /// Per game, native and wasm.
+    pub speeds: Vec<GameSpeed>,
+    /// A Battleships wasm game, split.
+    pub wasm_cost: WasmCostSplit,
+    /// Module compile times.
+    pub compile: CompileTimes,
+    /// The README's main job.
+    pub suite: SuiteScaling,
+    /// Save-to-report latency; `None` when skipped.
+    pub save_to_report: Option<LoopLatency>,
+    /// Peak resident memory in MiB.
+    pub peak_rss_mib: f64,
+}
+
+impl BenchReport {
+    /// The figures as tables for a terminal.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "botlens bench: {} games per figure, one core unless said, {} cores available\n",
+            self.games_per_measurement, self.cores
+        );
+        let _ = writeln!(
+            out,
+            "{:<12} {:<40} {:>11}   {:<44} {:>11}  {:>8}",
+            "game", "native", "games/s", "wasm", "games/s", "native÷wasm"
+        );
+        for s in &self.speeds {
+            let _ = writeln!(
+                out,
+                "{:<12} {:<40} {:>11.0}   {:<44} {:>11.0}  {:>8.2}×",
+                s.game, s.native, s.native_games_per_s, s.wasm, s.wasm_games_per_s, s.native_over_wasm
+            );
+        }
+        let c = &self.wasm_cost;
+        let _ = writeln!(
+            out,
+            "\nwasm Battleships game, split: instantiate {:.1} µs/game · inside the bot {:.2} µs/turn \
+             · host {:.2} µs/turn · {:.0} fuel/turn · {:.1} turns/game",
+            c.instantiate_us_per_game,
+            c.guest_us_per_turn,
+            c.host_us_per_turn,
+            c.fuel_per_turn,
+            c.turns_per_game
+        );
+        let m = &self.compile;
+        let _ = writeln!(
+            out,
+            "module compile ({:.0} KiB): cold {:.1} ms · from disk cache {:.1} ms · from memory {:.0} µs",
+            m.module_kib, m.cold_ms, m.disk_cache_ms, m.memory_cache_us
+        );
+        let s = &self.suite;
+        let _ = writeln!(
+            out,
+            "main job ({}, {} games): one core {:.0} ms · {} cores {:.0} ms ({:.2}× speedup) · end to end {:.0} ms",
+            s.description, s.games, s.one_core_ms, s.cores, s.all_cores_ms, s.speedup, s.end_to_end_ms
+        );
+        match &self.save_to_report {
+            Some(l) => {
+                let _ = writeln!(
+                    out,
+                    "save → report after a one-line edit (median of {}): {:.0} ms = cargo build {:.0} ms \
+                     + module load {:.0} ms + games {:.0} ms; not cargo: {:.0} ms",
+                    l.edits, l.total_ms, l.cargo_build_ms, l.module_load_ms, l.games_ms, l.not_cargo_ms
+                );
+            }
+            None => {
+                let _ = writeln!(out, "save → report: skipped (--no-latency)");
+            }
+        }
+        let _ = writeln!(out, "peak resident memory: {:.0} MiB", self.peak_rss_mib);
+        out
+    }
+}

@@ -1,0 +1,69 @@
+//! `botlens bench`: measured speed, side by side, as a table or JSON.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use botlens_bench::BenchOptions;
+use clap::Args;
+
+/// Arguments of `botlens bench`.
+#[derive(Debug, Args)]
+#[command(after_help = "Builds the sample bots, then measures games per second (native reference
+players and wasm samples against the same opponents, one core), the cost split of a wasm game,
+module compile times, the README's main job on one core and on all, the save → report loop
+after one-line edits, and peak memory. Run it in release for meaningful figures:
+
+  cargo run --release -p botlens -- bench
+  cargo run --release -p botlens -- bench --json --games 5000
+
+The method and the latest figures: docs/performance.md.")]
+pub struct BenchArgs {
+    /// Games per games-per-second figure (Klotski plays a tenth: every game solves).
+    #[arg(long, default_value_t = 2000)]
+    games: u64,
+    /// Skip the save → report measurement (it edits and rebuilds a scratch copy of a sample).
+    #[arg(long)]
+    no_latency: bool,
+    /// The directory of sample bots [default: samples/ of this botlens checkout].
+    #[arg(long)]
+    samples: Option<PathBuf>,
+    /// Print one JSON object (fields documented in `botlens_bench::BenchReport`).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `botlens bench`.
+pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    if args.games == 0 {
+        anyhow::bail!("--games must be at least 1");
+    }
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let samples = args.samples.unwrap_or_else(|| repo.join("samples"));
+    if !samples.is_dir() {
+        anyhow::bail!(
+            "no sample bots at {}; pass --samples DIR (the samples/ folder of a botlens checkout)",
+            samples.display()
+        );
+    }
+    let options = BenchOptions {
+        games: args.games,
+        samples,
+        latency: !args.no_latency,
+        scratch: repo.join("target").join("botlens").join("bench"),
+    };
+    let chatty = !args.json && std::io::stderr().is_terminal();
+    let report = botlens_bench::run(&options, &mut |line| {
+        if chatty {
+            eprintln!("botlens: {line}");
+        }
+    })?;
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut stdout, &report)?;
+        writeln!(stdout)?;
+    } else {
+        write!(stdout, "{}", report.render())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,56 @@
+//! `botlens new <game> <dir>`: scaffold a bot project that builds and runs as is, then say what
+//! to do next. The files themselves come from `botlens_harness::scaffold`.
+//!
+//! Exit codes: 0 written; 2 for an unknown game, a non-empty directory or a missing SDK.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::bail;
+use botlens_harness::scaffold::{self, ScaffoldError};
+use clap::Args;
+
+/// Arguments of `botlens new`.
+#[derive(Debug, Args)]
+#[command(after_help = "The project gets Cargo.toml (with the botlens settings in \
+[package.metadata.botlens]), src/lib.rs (a simple bot that plays legal moves, with comments \
+on the SDK), README.md and .gitignore. The crate is named after the directory.
+
+Examples:
+  botlens new battleships my-bot
+  botlens new klotski ~/bots/huarong --sdk ~/src/botlens/crates/sdk")]
+pub struct NewArgs {
+    /// The game: battleships, tictactoe or klotski.
+    game: String,
+    /// Where to create the project: a new or empty directory.
+    dir: PathBuf,
+    /// The botlens SDK crate to depend on [default: crates/sdk of the checkout botlens was
+    /// built from].
+    #[arg(long, value_name = "PATH")]
+    sdk: Option<PathBuf>,
+}
+
+/// Runs `botlens new`.
+pub fn run(args: NewArgs) -> anyhow::Result<ExitCode> {
+    let game = scaffold::parse_game(&args.game)?;
+    let sdk = args.sdk.unwrap_or_else(scaffold::default_sdk_dir);
+    let made = match scaffold::scaffold(game, &args.dir, &sdk) {
+        Ok(made) => made,
+        Err(error @ ScaffoldError::NoSdk(_)) => {
+            bail!("{error}; pass --sdk with the crates/sdk directory of a botlens checkout")
+        }
+        Err(error) => return Err(error.into()),
+    };
+    let dir = args.dir.display();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "created {dir}: a {} bot, crate `{}`", game.name(), made.crate_name)?;
+    for file in &made.files {
+        writeln!(out, "  {}", file.display())?;
+    }
+    writeln!(out, "the SDK comes from {}", made.sdk)?;
+    writeln!(out, "\nnext:")?;
+    writeln!(out, "  botlens run {dir}        build the bot and play its suite")?;
+    writeln!(out, "  edit {}  and run again", args.dir.join("src").join("lib.rs").display())?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,65 @@
+//! `botlens watch`: rebuild and replay a bot project's suite on every save (the loop itself is
+//! in `botlens-watch`; this is its command line).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use botlens_harness::pipeline::RunOptions;
+use botlens_harness::{KeepTraces, SeedRange};
+use botlens_watch::{Watch, WatchOptions};
+use clap::Args;
+
+/// Arguments of `botlens watch`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Runs the suite now and again whenever a source file, Cargo.toml or the bot's
+configuration changes (target/ and editors' temporary files are ignored). A change during a run
+cancels it and starts a fresh one. Each run opens with `── run N (what changed) ──` and ends with
+the table and what changed since the previous run; a failed build prints its first errors and
+watching goes on. Ctrl-C stops.
+
+Examples:
+  botlens watch samples/tictactoe-panicky
+  botlens watch --vs perfect --seeds 0..20"
+)]
+pub struct WatchArgs {
+    /// The bot project directory.
+    #[arg(default_value = ".")]
+    project: PathBuf,
+    /// Opponents, comma-separated, instead of the project's.
+    #[arg(long, value_delimiter = ',')]
+    vs: Vec<String>,
+    /// Seeds instead of the project's: `A..B`, `A..=B` or `N`.
+    #[arg(long)]
+    seeds: Option<SeedRange>,
+    /// Turn cap per game [default: the project's, else the game's own].
+    #[arg(long)]
+    max_turns: Option<u32>,
+    /// Worker threads [default: one per core].
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Milliseconds the files must be quiet before a change counts.
+    #[arg(long, default_value_t = 200, value_name = "MS")]
+    debounce: u64,
+}
+
+/// Runs `botlens watch` until Ctrl-C.
+pub fn run(args: WatchArgs) -> anyhow::Result<ExitCode> {
+    let options = WatchOptions {
+        run: RunOptions {
+            opponents: (!args.vs.is_empty()).then_some(args.vs),
+            seeds: args.seeds,
+            max_turns: args.max_turns,
+            jobs: args.jobs.unwrap_or(0),
+            keep_traces: KeepTraces::Failures,
+        },
+        debounce: Duration::from_millis(args.debounce),
+    };
+    botlens_harness::build::ensure_wasm_target(&mut |line| eprintln!("botlens: {line}"))?;
+    let watch = Watch::new(&args.project, options)?;
+    watch.stop_on_ctrl_c()?;
+    println!("watching {} (Ctrl-C to stop)", watch.root().display());
+    watch.run(&mut std::io::stdout().lock())?;
+    Ok(ExitCode::SUCCESS)
+}

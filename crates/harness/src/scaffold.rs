@@ -1,0 +1,404 @@
+//! New bot projects (`botlens new <game> <dir>`): a Cargo package that builds and runs as is.
+//!
+//! [`scaffold`] writes into a new or empty directory:
+//!
+//! - `Cargo.toml`: a `cdylib` crate named after the directory (see [`crate_name`]), the SDK as a
+//!   path dependency, line tables in release builds, an empty `[workspace]` table so the bot
+//!   stands alone, and `[package.metadata.botlens]` naming the game and a short suite;
+//! - `src/lib.rs`: a simple bot that only makes legal moves (Battleships: a random unknown
+//!   square; Tic-tac-toe: the first free square; Klotski: a random legal slide), with comments
+//!   that teach the SDK;
+//! - `README.md` (how to run it) and `.gitignore` (`target/`).
+//!
+//! The files come from the `templates/` directory of this crate, compiled in, with `{{name}}`
+//! placeholders filled. The SDK's path is written relative to the project when both are in the
+//! same botlens checkout (the SDK at `<checkout>/crates/sdk`), so the checkout can move; else
+//! absolute.
+//!
+//! Not for: building or running the new project (see [`crate::build`] and
+//! [`crate::pipeline`]).
+
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+use botlens_games::GameKind;
+
+/// The `Cargo.toml` template.
+const CARGO_TOML: &str = include_str!("../templates/Cargo.toml.in");
+/// The `README.md` template.
+const README: &str = include_str!("../templates/README.md.in");
+/// The `.gitignore` written as is.
+const GITIGNORE: &str = "target/\n";
+
+/// The starting bot of each game.
+fn bot_template(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Battleships => include_str!("../templates/battleships.rs"),
+        GameKind::TicTacToe => include_str!("../templates/tictactoe.rs"),
+        GameKind::Klotski => include_str!("../templates/klotski.rs"),
+    }
+}
+
+/// The seeds a new project plays by default: few, so the first run is quick. A Klotski board
+/// does not depend on the seed (only the bot's random choices do), so fewer still.
+fn default_seeds(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Battleships | GameKind::TicTacToe => "0..20",
+        GameKind::Klotski => "0..4",
+    }
+}
+
+/// A human name of the game for the README.
+fn title(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Battleships => "Battleships",
+        GameKind::TicTacToe => "Tic-tac-toe",
+        GameKind::Klotski => "Klotski (Huarong Dao)",
+    }
+}
+
+/// A project [`scaffold`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scaffold {
+    /// The project directory, absolute.
+    pub root: PathBuf,
+    /// The Cargo package name.
+    pub crate_name: String,
+    /// The game the bot plays.
+    pub game: GameKind,
+    /// The SDK path as written in `Cargo.toml` (relative to the project, or absolute).
+    pub sdk: String,
+    /// The files written, relative to `root`, in the order written.
+    pub files: Vec<PathBuf>,
+}
+
+/// Why no project was written.
+#[derive(Debug, thiserror::Error)]
+pub enum ScaffoldError {
+    /// The game name is not one botlens has.
+    #[error("unknown game `{0}` (known: {known})", known = game_names())]
+    UnknownGame(String),
+    /// The SDK directory has no `Cargo.toml`.
+    #[error("the botlens SDK is not at {0} (no Cargo.toml there)")]
+    NoSdk(PathBuf),
+    /// The target exists and is a file.
+    #[error("{0} exists and is not a directory")]
+    NotADirectory(PathBuf),
+    /// The target directory already has files in it.
+    #[error("{0} is not empty; a new project goes into a new or empty directory")]
+    NotEmpty(PathBuf),
+    /// The directory's name gives no crate name (the file-system root).
+    #[error("{0} has no name to make a crate name of; give a directory such as `my-bot`")]
+    NoName(PathBuf),
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// What was being read or written.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ScaffoldError + '_ {
+    move |source| ScaffoldError::Io { path: path.to_path_buf(), source }
+}
+
+/// `battleships, tictactoe, klotski`.
+fn game_names() -> String {
+    GameKind::ALL.map(GameKind::name).join(", ")
+}
+
+/// The game called `name`, or an error listing the games there are.
+///
+/// ```
+/// use botlens_harness::scaffold::parse_game;
+///
+/// assert_eq!(parse_game("klotski").unwrap().name(), "klotski");
+/// assert!(parse_game("chess").unwrap_err().to_string().contains("battleships, tictactoe, klotski"));
+/// ```
+pub fn parse_game(name: &str) -> Result<GameKind, ScaffoldError> {
+    GameKind::from_name(name).ok_or_else(|| ScaffoldError::UnknownGame(name.to_owned()))
+}
+
+/// The SDK of the botlens that was built: `crates/sdk` beside this crate in the checkout it
+/// was compiled from.
+pub fn default_sdk_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("sdk")
+}
+
+/// Names Cargo refuses for a package, separated by spaces: Rust keywords, the standard crates,
+/// and the names of its own build directories.
+const RESERVED: &str = "abstract alloc as async await become box break build const continue \
+    core crate deps do dyn else enum examples extern false final fn for gen if impl in \
+    incremental let loop macro match mod move mut override priv proc-macro proc_macro pub ref \
+    return self static std struct super test trait true try type typeof unsafe unsized use \
+    virtual where while yield";
+
+/// A valid Cargo package name made from a directory name: lower-case ASCII letters, digits,
+/// `-` and `_`; any other run of characters becomes one `-`. A name that would start with a
+/// digit gets `bot-` in front, an empty or reserved one (`test`, `fn`, …) `-bot` after.
+///
+/// ```
+/// use botlens_harness::scaffold::crate_name;
+///
+/// assert_eq!(crate_name("My Bot!"), "my-bot");
+/// assert_eq!(crate_name("2048"), "bot-2048");
+/// assert_eq!(crate_name("test"), "test-bot");
+/// ```
+pub fn crate_name(dir_name: &str) -> String {
+    let mut name = String::new();
+    for c in dir_name.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            name.push(c.to_ascii_lowercase());
+        } else if !name.ends_with('-') {
+            name.push('-');
+        }
+    }
+    let name = name.trim_matches(['-', '_']);
+    if name.is_empty() {
+        "bot".to_owned()
+    } else if name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("bot-{name}")
+    } else if RESERVED.split_whitespace().any(|reserved| reserved == name) {
+        format!("{name}-bot")
+    } else {
+        name.to_owned()
+    }
+}
+
+/// Writes a new project for `game` into `dir` (created if missing, refused if not empty), with
+/// the SDK at `sdk` (see [`default_sdk_dir`]) as its dependency.
+pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, ScaffoldError> {
+    if !sdk.join("Cargo.toml").is_file() {
+        return Err(ScaffoldError::NoSdk(sdk.to_path_buf()));
+    }
+    let sdk = sdk.canonicalize().map_err(io_error(sdk))?;
+    match std::fs::metadata(dir) {
+        Ok(meta) if !meta.is_dir() => return Err(ScaffoldError::NotADirectory(dir.to_path_buf())),
+        Ok(_) => {
+            let mut entries = std::fs::read_dir(dir).map_err(io_error(dir))?;
+            if entries.next().is_some() {
+                return Err(ScaffoldError::NotEmpty(dir.to_path_buf()));
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io_error(dir)(e)),
+    }
+    // Name the crate before creating anything, so a nameless target leaves no trace.
+    let absolute = std::path::absolute(dir).map_err(io_error(dir))?;
+    let dir_name = normalize(&absolute).file_name().map(|n| n.to_string_lossy().into_owned());
+    let crate_name = crate_name(&dir_name.ok_or_else(|| ScaffoldError::NoName(dir.into()))?);
+    std::fs::create_dir_all(dir.join("src")).map_err(io_error(dir))?;
+    let root = dir.canonicalize().map_err(io_error(dir))?;
+    let sdk_path = sdk_dependency(&root, &sdk);
+
+    let opponents = game.default_opponents();
+    let quoted: Vec<String> = opponents.iter().map(|o| format!("\"{o}\"")).collect();
+    let fill = |template: &str| {
+        template
+            .replace("{{name}}", &crate_name)
+            .replace("{{game}}", game.name())
+            .replace("{{title}}", title(game))
+            .replace("{{sdk}}", &toml_string(&sdk_path))
+            .replace("{{seeds}}", default_seeds(game))
+            .replace("{{opponents}}", &opponents.join(", "))
+            .replace("{{opponent_list}}", &quoted.join(", "))
+            .replace("{{opponent}}", &opponents[0])
+    };
+    let files = [
+        ("Cargo.toml", fill(CARGO_TOML)),
+        ("src/lib.rs", fill(bot_template(game))),
+        ("README.md", fill(README)),
+        (".gitignore", GITIGNORE.to_owned()),
+    ];
+    let mut written = Vec::new();
+    for (file, text) in files {
+        let path = root.join(file);
+        std::fs::write(&path, text).map_err(io_error(&path))?;
+        written.push(PathBuf::from(file));
+    }
+    Ok(Scaffold { root, crate_name, game, sdk: sdk_path, files: written })
+}
+
+/// The SDK path to write in the project at `root` (both canonical): relative when both are in
+/// one botlens checkout (the SDK at `<checkout>/crates/sdk`), else absolute. Forward slashes
+/// in the relative form, so the manifest reads the same on every system.
+fn sdk_dependency(root: &Path, sdk: &Path) -> String {
+    let checkout = sdk
+        .parent()
+        .filter(|crates| crates.file_name().is_some_and(|n| n == "crates"))
+        .and_then(Path::parent);
+    match checkout.filter(|checkout| root.starts_with(checkout)).and_then(|_| relative(root, sdk)) {
+        Some(path) => path,
+        None => sdk.display().to_string(),
+    }
+}
+
+/// `to` relative to the directory `from`, both absolute and canonical, with `/` separators.
+fn relative(from: &Path, to: &Path) -> Option<String> {
+    let from: Vec<Component> = from.components().collect();
+    let to: Vec<Component> = to.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return None;
+    }
+    let ups = std::iter::repeat_n("..".to_owned(), from.len() - common);
+    let downs = to[common..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned());
+    let parts: Vec<String> = ups.chain(downs).collect();
+    Some(if parts.is_empty() { ".".to_owned() } else { parts.join("/") })
+}
+
+/// `path` with `.` and `..` components resolved lexically (for naming, not for access).
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `text` as a TOML basic string, quotes included.
+fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_owned()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fake botlens checkout in a temporary directory: `<tmp>/botlens/crates/sdk/Cargo.toml`.
+    fn checkout() -> (tempfile::TempDir, PathBuf) {
+        let tmp = tempfile::tempdir().unwrap();
+        let sdk = tmp.path().join("botlens/crates/sdk");
+        std::fs::create_dir_all(&sdk).unwrap();
+        std::fs::write(sdk.join("Cargo.toml"), "[package]\nname = \"botlens-sdk\"\n").unwrap();
+        (tmp, sdk)
+    }
+
+    fn read(root: &Path, file: &str) -> String {
+        std::fs::read_to_string(root.join(file)).unwrap()
+    }
+
+    #[test]
+    fn writes_a_bot_project_for_every_game() {
+        let (tmp, sdk) = checkout();
+        for game in GameKind::ALL {
+            let dir = tmp.path().join(format!("{}-bot", game.name()));
+            let made = scaffold(game, &dir, &sdk).unwrap();
+            assert_eq!(made.crate_name, format!("{}-bot", game.name()));
+            assert_eq!(
+                made.files,
+                ["Cargo.toml", "src/lib.rs", "README.md", ".gitignore"].map(PathBuf::from)
+            );
+            let project = crate::BotProject::load(&made.root).unwrap();
+            assert_eq!((project.game, project.name.as_str()), (game, made.crate_name.as_str()));
+            let manifest = read(&made.root, "Cargo.toml");
+            for needle in
+                ["crate-type = [\"cdylib\"]", "debug = \"line-tables-only\"", "\n[workspace]\n"]
+            {
+                assert!(manifest.contains(needle), "{needle} missing from\n{manifest}");
+            }
+            let bot = read(&made.root, "src/lib.rs");
+            assert!(bot.starts_with(&format!("//! {}: ", made.crate_name)), "{bot}");
+            assert!(bot.contains("export!(MyBot);"), "{bot}");
+            assert_eq!(read(&made.root, ".gitignore"), "target/\n");
+            let readme = read(&made.root, "README.md");
+            assert!(readme.starts_with(&format!("# {}\n", made.crate_name)), "{readme}");
+            for (file, text) in
+                [("Cargo.toml", &manifest), ("src/lib.rs", &bot), ("README.md", &readme)]
+            {
+                assert!(!text.contains("{{"), "{file} has an unfilled placeholder:\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_manifest_parses_with_the_sdk_as_a_path_dependency() {
+        let (tmp, sdk) = checkout();
+        let made = scaffold(GameKind::TicTacToe, &tmp.path().join("x"), &sdk).unwrap();
+        let manifest: toml::Table = read(&made.root, "Cargo.toml").parse().unwrap();
+        let path = &manifest["dependencies"]["botlens-sdk"]["path"];
+        assert_eq!(path.as_str(), Some(made.sdk.as_str()));
+        assert!(made.root.join(&made.sdk).join("Cargo.toml").is_file(), "{}", made.sdk);
+    }
+
+    #[test]
+    fn the_sdk_path_is_relative_inside_the_checkout_and_absolute_outside() {
+        let (tmp, sdk) = checkout();
+        let inside = scaffold(GameKind::Klotski, &tmp.path().join("botlens/samples/mine"), &sdk);
+        assert_eq!(inside.unwrap().sdk, "../../crates/sdk");
+        let outside =
+            scaffold(GameKind::Klotski, &tmp.path().join("elsewhere/mine"), &sdk).unwrap();
+        assert_eq!(Path::new(&outside.sdk), sdk.canonicalize().unwrap());
+    }
+
+    #[test]
+    fn an_empty_directory_is_used_and_a_non_empty_one_refused() {
+        let (tmp, sdk) = checkout();
+        let empty = tmp.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        assert!(scaffold(GameKind::Battleships, &empty, &sdk).is_ok());
+        let error = scaffold(GameKind::Battleships, &empty, &sdk).unwrap_err();
+        assert!(matches!(error, ScaffoldError::NotEmpty(_)), "{error}");
+        assert!(error.to_string().contains("is not empty"), "{error}");
+        // The refusal left the first project as it was.
+        assert!(read(&empty, "src/lib.rs").contains("Battleships bot"));
+    }
+
+    #[test]
+    fn a_file_a_missing_sdk_and_an_unknown_game_are_refused() {
+        let (tmp, sdk) = checkout();
+        let file = tmp.path().join("file");
+        std::fs::write(&file, "").unwrap();
+        let error = scaffold(GameKind::TicTacToe, &file, &sdk).unwrap_err();
+        assert!(matches!(error, ScaffoldError::NotADirectory(_)), "{error}");
+        let nowhere = tmp.path().join("no-sdk-here");
+        let target = tmp.path().join("bot");
+        let error = scaffold(GameKind::TicTacToe, &target, &nowhere).unwrap_err();
+        assert!(error.to_string().contains("SDK is not at"), "{error}");
+        assert!(!target.exists(), "nothing is written when the SDK is missing");
+        let error = parse_game("chess").unwrap_err().to_string();
+        assert_eq!(error, "unknown game `chess` (known: battleships, tictactoe, klotski)");
+    }
+
+    #[test]
+    fn the_default_sdk_is_the_sdk_of_this_checkout() {
+        assert!(default_sdk_dir().join("Cargo.toml").is_file(), "{}", default_sdk_dir().display());
+    }
+
+    #[test]
+    fn crate_names_are_sanitised_directory_names() {
+        let cases = [
+            ("my-bot", "my-bot"),
+            ("My_Bot", "my_bot"),
+            ("my bot v2.0", "my-bot-v2-0"),
+            ("--edge--", "edge"),
+            ("émile", "mile"),
+            ("机器人", "bot"),
+            ("", "bot"),
+            ("7seas", "bot-7seas"),
+            ("fn", "fn-bot"),
+            ("build", "build-bot"),
+            ("proc-macro", "proc-macro-bot"),
+        ];
+        for (dir, expected) in cases {
+            assert_eq!(crate_name(dir), expected, "{dir:?}");
+        }
+    }
+
+    #[test]
+    fn the_crate_is_named_after_the_directory_even_when_given_as_dot() {
+        let (tmp, sdk) = checkout();
+        let dir = tmp.path().join("Dotted Bot");
+        std::fs::create_dir(&dir).unwrap();
+        let made = scaffold(GameKind::TicTacToe, &dir.join("."), &sdk).unwrap();
+        assert_eq!(made.crate_name, "dotted-bot");
+    }
+}

@@ -1,0 +1,454 @@
+//! Pure conversions from harness results to LSP values: failure groups to diagnostics with their
+//! messages, compiler errors to diagnostics, hover text, and the scores of the code lens.
+//!
+//! Nothing here talks to the client; the only I/O is reading a source file to convert columns.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use botlens_engine::FailureKind;
+use botlens_harness::build::CompilerMessage;
+use botlens_harness::report::{FailureGroup, SuiteReport};
+use serde_json::json;
+use tower_lsp_server::ls_types::{
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri,
+};
+
+use crate::position::{self, Encoding};
+use crate::session::canonical;
+
+/// The `source` of every botlens diagnostic.
+pub const SOURCE: &str = "botlens";
+
+/// At most this many seeds are listed in a message, and as related information.
+const SEEDS_SHOWN: usize = 8;
+
+/// A game the bot lost by a fault, reduced to what grouping needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LostGame {
+    /// The opponent's name.
+    pub opponent: String,
+    /// The seed.
+    pub seed: u64,
+    /// The failure kind.
+    pub kind: FailureKind,
+    /// Where, as recorded (file, 1-based line, 1-based column).
+    pub location: Option<(String, u32, u32)>,
+}
+
+/// One opponent's share of a failure group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Share {
+    /// The opponent's name.
+    pub opponent: String,
+    /// Games lost this way against it.
+    pub lost: u32,
+    /// Games played against it.
+    pub played: u32,
+    /// The seeds lost, in order.
+    pub seeds: Vec<u64>,
+}
+
+/// Each opponent's share of `group`, in the report's opponent order.
+pub fn shares(group: &FailureGroup, report: &SuiteReport, lost: &[LostGame]) -> Vec<Share> {
+    let location =
+        group.file.clone().zip(group.line).map(|(f, l)| (f, l, group.column.unwrap_or(0)));
+    report
+        .opponents
+        .iter()
+        .filter_map(|opponent| {
+            let seeds: Vec<u64> = lost
+                .iter()
+                .filter(|g| g.opponent == opponent.name && g.kind == group.kind)
+                .filter(|g| match (&g.location, &location) {
+                    (Some((file, line, column)), Some((f, l, c))) => {
+                        file == f && line == l && column == c
+                    }
+                    (None, None) => true,
+                    _ => false,
+                })
+                .map(|g| g.seed)
+                .collect();
+            (!seeds.is_empty()).then(|| Share {
+                opponent: opponent.name.clone(),
+                lost: seeds.len() as u32,
+                played: opponent.games,
+                seeds,
+            })
+        })
+        .collect()
+}
+
+/// The diagnostic message of a group: what failed, then the games it lost.
+///
+/// `illegal move attack(10, 3): x out of range — lost 3/50 vs hunter (seeds 4, 17, 31), first at
+/// turn 23`
+pub fn message(group: &FailureGroup, shares: &[Share]) -> String {
+    let words = group.kind.as_str().replace('_', " ");
+    let mut out = if group.message.to_lowercase().starts_with(&words) {
+        group.message.clone()
+    } else {
+        format!("{words}: {}", group.message)
+    };
+    out.push_str(" — lost ");
+    let parts: Vec<String> = shares
+        .iter()
+        .map(|s| {
+            format!("{}/{} vs {} (seeds {})", s.lost, s.played, s.opponent, seed_list(&s.seeds))
+        })
+        .collect();
+    out.push_str(&parts.join(", "));
+    let _ = write!(out, ", first at turn {}", group.first_turn);
+    out
+}
+
+fn seed_list(seeds: &[u64]) -> String {
+    let shown: Vec<String> = seeds.iter().take(SEEDS_SHOWN).map(u64::to_string).collect();
+    match seeds.len().checked_sub(SEEDS_SHOWN) {
+        Some(more) if more > 0 => format!("{}, … {more} more", shown.join(", ")),
+        _ => shown.join(", "),
+    }
+}
+
+/// Where a recorded source path is: absolute paths as they are, relative ones under the
+/// project root; canonical when the file exists.
+pub fn resolve(root: &Path, file: &str) -> PathBuf {
+    let path = Path::new(file);
+    canonical(&if path.is_absolute() { path.to_path_buf() } else { root.join(path) })
+}
+
+/// The diagnostics of a played suite, by file: one per located failure group (unlocated groups
+/// have no line to sit on and are left to the code lens and the log).
+pub fn failure_diagnostics(
+    root: &Path,
+    report: &SuiteReport,
+    lost: &[LostGame],
+    encoding: Encoding,
+    uri_for: &dyn Fn(&Path) -> Option<Uri>,
+) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
+    let mut files: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
+    let mut texts: BTreeMap<PathBuf, Option<String>> = BTreeMap::new();
+    for group in &report.failures {
+        let (Some(file), Some(line)) = (&group.file, group.line) else { continue };
+        let path = resolve(root, file);
+        let text = texts.entry(path.clone()).or_insert_with(|| position::read(&path));
+        let range = encoding.line_range(text.as_deref(), line, group.column.unwrap_or(0));
+        let shares = shares(group, report, lost);
+        let related = uri_for(&path).map(|uri| {
+            shares
+                .iter()
+                .flat_map(|s| s.seeds.iter().map(move |seed| (s.opponent.as_str(), *seed)))
+                .take(SEEDS_SHOWN * 2)
+                .map(|(opponent, seed)| DiagnosticRelatedInformation {
+                    location: Location::new(uri.clone(), range),
+                    message: format!("lost seed {seed} vs {opponent}"),
+                })
+                .collect()
+        });
+        files.entry(path).or_default().push(Diagnostic {
+            range,
+            severity: Some(DiagnosticSeverity::ERROR),
+            code: Some(NumberOrString::String(group.kind.as_str().to_owned())),
+            source: Some(SOURCE.to_owned()),
+            message: message(group, &shares),
+            related_information: related,
+            data: Some(json!({
+                "project": root,
+                "opponent": group.first_opponent,
+                "seed": group.first_seed,
+                "turn": group.first_turn,
+                "replay": group.replay,
+            })),
+            ..Diagnostic::default()
+        });
+    }
+    files
+}
+
+/// Compiler errors as diagnostics, by file (warnings are rust-analyzer's business).
+pub fn build_diagnostics(
+    messages: &[CompilerMessage],
+    encoding: Encoding,
+) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
+    let mut files: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
+    for m in messages.iter().filter(|m| m.level == "error") {
+        let Some(file) = &m.file else { continue };
+        let path = canonical(file);
+        let text = position::read(&path);
+        let range = encoding.span_range(
+            text.as_deref(),
+            (m.line.max(1), m.column.max(1)),
+            (m.end_line, m.end_column.max(1)),
+        );
+        files.entry(path).or_default().push(Diagnostic {
+            range,
+            severity: Some(DiagnosticSeverity::ERROR),
+            code: m.code.clone().map(NumberOrString::String),
+            source: Some(SOURCE.to_owned()),
+            message: format!("build failed: {}", m.message),
+            ..Diagnostic::default()
+        });
+    }
+    files
+}
+
+/// The hover of a failure line: what failed, the board at the failing move and the bot's log
+/// lines of that turn (`board` is `None` when the game could not be replayed).
+pub fn hover_text(group: &FailureGroup, board: Option<&str>, logs: &[String]) -> String {
+    let mut out = format!(
+        "**botlens: {}** ×{} — {}\n\nseed {} vs {}, turn {}\n",
+        group.kind,
+        group.count,
+        group.message,
+        group.first_seed,
+        group.first_opponent,
+        group.first_turn
+    );
+    match board {
+        Some(board) => {
+            let _ =
+                write!(out, "\nBoard at the failing move:\n\n```text\n{}\n```\n", board.trim_end());
+        }
+        None => out.push_str("\n(the game could not be replayed)\n"),
+    }
+    if logs.is_empty() {
+        out.push_str("\nThe bot logged nothing that turn.\n");
+    } else {
+        let _ = write!(out, "\nThe bot's log that turn:\n\n```text\n{}\n```\n", logs.join("\n"));
+    }
+    let _ = write!(out, "\nStep through it: `{}`", group.replay);
+    out
+}
+
+/// The scores for the code lens: `vs random 48-2-0 · vs hunter 30-20-0` (wins-losses-draws),
+/// or for a puzzle `solved 5/5, steps 81 (par 81)`.
+pub fn scores(report: &SuiteReport) -> String {
+    if report.opponents.iter().any(|o| o.par.is_some()) {
+        let games: u32 = report.opponents.iter().map(|o| o.games).sum();
+        let solved: u32 = report.opponents.iter().map(|o| o.wins).sum();
+        let weighted = |value: &dyn Fn(&botlens_harness::report::OpponentSummary) -> f64| {
+            let total: f64 = report.opponents.iter().map(|o| value(o) * f64::from(o.games)).sum();
+            if games == 0 { 0.0 } else { total / f64::from(games) }
+        };
+        let steps = weighted(&|o| o.mean_moves);
+        let par = weighted(&|o| o.par.unwrap_or(0.0));
+        return format!("solved {solved}/{games}, steps {steps:.0} (par {par:.0})");
+    }
+    let parts: Vec<String> = report
+        .opponents
+        .iter()
+        .map(|o| format!("vs {} {}-{}-{}", o.name, o.wins, o.losses, o.draws))
+        .collect();
+    parts.join(" · ")
+}
+
+#[cfg(test)]
+mod tests {
+    use botlens_harness::report::OpponentSummary;
+
+    use super::*;
+
+    fn opponent(
+        name: &str,
+        games: u32,
+        wins: u32,
+        losses: u32,
+        par: Option<f64>,
+    ) -> OpponentSummary {
+        OpponentSummary {
+            name: name.into(),
+            games,
+            wins,
+            losses,
+            draws: games - wins - losses,
+            mean_moves: 81.0,
+            par,
+            faults: losses,
+        }
+    }
+
+    fn group(kind: FailureKind, message: &str, file: &str, line: u32, column: u32) -> FailureGroup {
+        FailureGroup {
+            kind,
+            message: message.into(),
+            file: Some(file.into()),
+            line: Some(line),
+            column: Some(column),
+            count: 3,
+            seeds: vec![4, 17, 31],
+            opponents: vec!["hunter".into()],
+            first_seed: 4,
+            first_opponent: "hunter".into(),
+            first_turn: 23,
+            replay: "botlens replay /bot --vs hunter --seed 4".into(),
+        }
+    }
+
+    fn report(failures: Vec<FailureGroup>) -> SuiteReport {
+        SuiteReport {
+            game: "battleships".into(),
+            bot: "bot".into(),
+            seeds: "0..=49".into(),
+            games: 100,
+            duration_ms: 10,
+            opponents: vec![
+                opponent("random", 50, 48, 2, None),
+                opponent("hunter", 50, 30, 20, None),
+            ],
+            failures,
+            wasteful: Vec::new(),
+            cancelled: false,
+        }
+    }
+
+    fn lost(opponent: &str, seed: u64, kind: FailureKind, (line, column): (u32, u32)) -> LostGame {
+        LostGame {
+            opponent: opponent.into(),
+            seed,
+            kind,
+            location: Some(("src/lib.rs".into(), line, column)),
+        }
+    }
+
+    #[test]
+    fn the_message_says_what_failed_and_which_games_it_lost() {
+        let g = group(
+            FailureKind::IllegalMove,
+            "illegal move attack(10, 3): x out of range",
+            "src/lib.rs",
+            7,
+            9,
+        );
+        let games = [4, 17, 31].map(|s| lost("hunter", s, FailureKind::IllegalMove, (7, 9)));
+        let shares = shares(&g, &report(vec![g.clone()]), &games);
+        assert_eq!(
+            message(&g, &shares),
+            "illegal move attack(10, 3): x out of range — lost 3/50 vs hunter (seeds 4, 17, 31), first at turn 23"
+        );
+    }
+
+    #[test]
+    fn kinds_are_named_once_and_opponents_get_their_own_seeds() {
+        let g = group(FailureKind::Panic, "X opens on a corner or an edge", "src/lib.rs", 7, 9);
+        let games = [
+            lost("random", 47, FailureKind::Panic, (7, 9)),
+            lost("hunter", 51, FailureKind::Panic, (7, 9)),
+            lost("hunter", 57, FailureKind::Panic, (7, 9)),
+            // Another location and another kind do not belong to the group.
+            lost("hunter", 60, FailureKind::Panic, (8, 9)),
+            lost("hunter", 61, FailureKind::Trap, (7, 9)),
+        ];
+        let shares = shares(&g, &report(vec![g.clone()]), &games);
+        assert_eq!(
+            message(&g, &shares),
+            "panic: X opens on a corner or an edge — lost 1/50 vs random (seeds 47), 2/50 vs hunter (seeds 51, 57), first at turn 23"
+        );
+    }
+
+    #[test]
+    fn long_seed_lists_are_cut() {
+        assert_eq!(seed_list(&(0..10).collect::<Vec<_>>()), "0, 1, 2, 3, 4, 5, 6, 7, … 2 more");
+    }
+
+    #[test]
+    fn groups_become_diagnostics_at_their_zero_based_lines_in_their_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("src");
+        std::fs::create_dir(&src).unwrap();
+        std::fs::write(src.join("lib.rs"), "fn a() {\n    let é = 1; turn.attack(x, y);\n}\n")
+            .unwrap();
+        let root = canonical(dir.path());
+        let absolute = root.join("src/lib.rs").display().to_string();
+        let groups = vec![
+            group(
+                FailureKind::IllegalMove,
+                "illegal move attack(10, 3): x out of range",
+                "src/lib.rs",
+                2,
+                16,
+            ),
+            group(FailureKind::Panic, "boom", &absolute, 3, 1),
+            FailureGroup {
+                file: None,
+                line: None,
+                column: None,
+                ..group(FailureKind::NoMove, "no move", "", 0, 0)
+            },
+        ];
+        let games = [lost("hunter", 4, FailureKind::IllegalMove, (2, 16))];
+        let uri_for = |p: &Path| Uri::from_file_path(p);
+        let files = failure_diagnostics(&root, &report(groups), &games, Encoding::Utf16, &uri_for);
+        let [(path, diagnostics)] = files.iter().collect::<Vec<_>>()[..] else {
+            panic!("{files:?}")
+        };
+        assert_eq!(path, &root.join("src/lib.rs"), "relative and absolute paths meet");
+        let [illegal, panic] = &diagnostics[..] else { panic!("{diagnostics:?}") };
+        assert_eq!((illegal.range.start.line, illegal.range.start.character), (1, 15));
+        assert_eq!(illegal.range.end.character, 33);
+        assert_eq!(illegal.code, Some(NumberOrString::String("illegal_move".into())));
+        assert_eq!(illegal.source.as_deref(), Some("botlens"));
+        assert_eq!(illegal.severity, Some(DiagnosticSeverity::ERROR));
+        let related = illegal.related_information.as_ref().unwrap();
+        assert_eq!(related[0].message, "lost seed 4 vs hunter");
+        let data = illegal.data.as_ref().unwrap();
+        assert_eq!(data["replay"], "botlens replay /bot --vs hunter --seed 4");
+        assert_eq!((data["opponent"].as_str(), data["seed"].as_u64()), (Some("hunter"), Some(4)));
+        assert_eq!(panic.range.start.line, 2);
+        // UTF-8 counts the two bytes of `é`.
+        let files = failure_diagnostics(
+            &root,
+            &report(vec![group(FailureKind::IllegalMove, "m", "src/lib.rs", 2, 16)]),
+            &games,
+            Encoding::Utf8,
+            &uri_for,
+        );
+        assert_eq!(files.values().next().unwrap()[0].range.start.character, 16);
+    }
+
+    #[test]
+    fn compiler_errors_become_diagnostics_and_warnings_do_not() {
+        let message = |level: &str| CompilerMessage {
+            level: level.into(),
+            message: "cannot find value `x` in this scope".into(),
+            code: Some("E0425".into()),
+            rendered: String::new(),
+            file: Some("/no/such/lib.rs".into()),
+            line: 5,
+            column: 9,
+            end_line: 5,
+            end_column: 10,
+        };
+        let files = build_diagnostics(&[message("error"), message("warning")], Encoding::Utf16);
+        let diagnostics = &files[Path::new("/no/such/lib.rs")];
+        assert_eq!(diagnostics.len(), 1);
+        assert_eq!(diagnostics[0].message, "build failed: cannot find value `x` in this scope");
+        assert_eq!((diagnostics[0].range.start.line, diagnostics[0].range.start.character), (4, 8));
+        assert_eq!(diagnostics[0].code, Some(NumberOrString::String("E0425".into())));
+    }
+
+    #[test]
+    fn the_hover_shows_the_board_and_the_log_of_the_turn() {
+        let g = group(FailureKind::IllegalMove, "illegal move", "src/lib.rs", 2, 1);
+        let text = hover_text(&g, Some("X . .\n. O .\n"), &["aiming at 10,3".into()]);
+        assert!(text.contains("```text\nX . .\n. O .\n```"), "{text}");
+        assert!(text.contains("```text\naiming at 10,3\n```"), "{text}");
+        assert!(text.contains("seed 4 vs hunter, turn 23"), "{text}");
+        assert!(text.ends_with("`botlens replay /bot --vs hunter --seed 4`"), "{text}");
+        let quiet = hover_text(&g, None, &[]);
+        assert!(
+            quiet.contains("could not be replayed") && quiet.contains("logged nothing"),
+            "{quiet}"
+        );
+    }
+
+    #[test]
+    fn scores_read_as_wins_losses_draws_or_solved_against_par() {
+        assert_eq!(scores(&report(Vec::new())), "vs random 48-2-0 · vs hunter 30-20-0");
+        let puzzle = SuiteReport {
+            opponents: vec![opponent("classic", 5, 5, 0, Some(81.0))],
+            ..report(Vec::new())
+        };
+        assert_eq!(scores(&puzzle), "solved 5/5, steps 81 (par 81)");
+    }
+}

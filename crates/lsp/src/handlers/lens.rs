@@ -1,0 +1,176 @@
+//! Code lenses above the bot's entry point (`impl Bot for …` in `src/lib.rs`) and the commands
+//! they run: `botlens.rerun` (play the suite again) and `botlens.replay` (the terminal command
+//! line that steps through the worst game).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tower_lsp_server::jsonrpc;
+use tower_lsp_server::ls_types::{
+    CodeLens, CodeLensParams, Command, ExecuteCommandParams, Position, Range,
+};
+
+use super::diagnostics::scores;
+use super::run::schedule;
+use crate::session::{Outcome, Session, canonical, uri_path};
+
+/// Reruns a project: arguments `[project dir]`, or none for every project.
+pub const RERUN: &str = "botlens.rerun";
+/// Answers the command line replaying a game: arguments `[project dir]` (its worst game) or
+/// `[project dir, opponent, seed]`.
+pub const REPLAY: &str = "botlens.replay";
+/// The commands the server executes.
+pub const COMMANDS: [&str; 2] = [RERUN, REPLAY];
+
+/// The 0-based line of the bot's entry point: the first `impl … Bot for …` line.
+pub fn entry_line(text: &str) -> Option<u32> {
+    text.lines()
+        .position(|line| {
+            let line = line.trim_start();
+            line.starts_with("impl") && line.contains("Bot for ")
+        })
+        .map(|n| n as u32)
+}
+
+/// `textDocument/codeLens`: scores and commands above the entry point of a project's
+/// `src/lib.rs`; nothing elsewhere.
+pub async fn code_lens(
+    session: Arc<Session>,
+    params: CodeLensParams,
+) -> jsonrpc::Result<Option<Vec<CodeLens>>> {
+    let Some(path) = uri_path(&params.text_document.uri) else { return Ok(None) };
+    let (root, latest, running) = {
+        let state = session.state();
+        let Some(root) = state.project_of(&path) else { return Ok(None) };
+        let project = &state.projects[&root];
+        (root, project.latest.clone(), project.generation > 0 && project.latest.is_none())
+    };
+    if path != canonical(&root.join("src").join("lib.rs")) {
+        return Ok(None);
+    }
+    let Some(line) = std::fs::read_to_string(&path).ok().as_deref().and_then(entry_line) else {
+        return Ok(None);
+    };
+    let range = Range::new(Position::new(line, 0), Position::new(line, 0));
+    let argument = vec![json!(root)];
+    let lens = |title: String, command: &str| CodeLens {
+        range,
+        command: Some(Command {
+            title,
+            command: command.to_owned(),
+            arguments: Some(argument.clone()),
+        }),
+        data: None,
+    };
+    let mut lenses = Vec::new();
+    match latest.as_deref() {
+        Some(Outcome::Played { report, .. }) => {
+            lenses.push(lens(format!("botlens: {}", scores(report)), RERUN));
+            if let Some(worst) = report.failures.first() {
+                let title = format!(
+                    "▶ replay worst game (seed {} vs {})",
+                    worst.first_seed, worst.first_opponent
+                );
+                lenses.push(lens(title, REPLAY));
+            }
+        }
+        Some(Outcome::Failed(why)) => lenses.push(lens(format!("botlens: {why} — rerun"), RERUN)),
+        None if running => lenses.push(lens("botlens: running…".into(), RERUN)),
+        None => lenses.push(lens("botlens: not run yet — run the suite".into(), RERUN)),
+    }
+    Ok(Some(lenses))
+}
+
+/// `workspace/executeCommand`: `botlens.rerun` schedules runs and answers null;
+/// `botlens.replay` answers the command line as a string.
+pub async fn execute_command(
+    session: Arc<Session>,
+    params: ExecuteCommandParams,
+) -> jsonrpc::Result<Option<Value>> {
+    let project =
+        params.arguments.first().and_then(Value::as_str).map(|dir| canonical(Path::new(dir)));
+    match params.command.as_str() {
+        RERUN => {
+            let roots: Vec<PathBuf> = {
+                let state = session.state();
+                match &project {
+                    Some(dir) => state.project_of(dir).into_iter().collect(),
+                    None => state.projects.keys().cloned().collect(),
+                }
+            };
+            if roots.is_empty() {
+                return Err(invalid(format!(
+                    "{RERUN}: no bot project at {}",
+                    describe(project.as_deref())
+                )));
+            }
+            for root in roots {
+                schedule(&session, &root);
+            }
+            Ok(None)
+        }
+        REPLAY => {
+            let Some(dir) = project else {
+                return Err(invalid(format!(
+                    "{REPLAY} needs the project directory as its first argument"
+                )));
+            };
+            let opponent = params.arguments.get(1).and_then(Value::as_str);
+            let seed = params.arguments.get(2).and_then(Value::as_u64);
+            if let (Some(opponent), Some(seed)) = (opponent, seed) {
+                return Ok(Some(json!(replay_line(&dir, opponent, seed))));
+            }
+            let state = session.state();
+            let latest =
+                state.project_of(&dir).and_then(|root| state.projects[&root].latest.clone());
+            match latest.as_deref() {
+                Some(Outcome::Played { report, .. }) => match report.failures.first() {
+                    Some(worst) => Ok(Some(json!(worst.replay))),
+                    None => Err(invalid(format!(
+                        "{REPLAY}: no game was lost by a fault in the latest run"
+                    ))),
+                },
+                _ => Err(invalid(format!("{REPLAY}: {} has no finished run yet", dir.display()))),
+            }
+        }
+        other => {
+            Err(invalid(format!("unknown command `{other}` (known: {})", COMMANDS.join(", "))))
+        }
+    }
+}
+
+/// The command that replays one game of a project.
+pub fn replay_line(project: &Path, opponent: &str, seed: u64) -> String {
+    format!("botlens replay {} --vs {opponent} --seed {seed}", project.display())
+}
+
+fn describe(project: Option<&Path>) -> String {
+    project.map_or_else(|| "(none given)".to_owned(), |p| p.display().to_string())
+}
+
+fn invalid(message: String) -> jsonrpc::Error {
+    jsonrpc::Error::invalid_params(message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_entry_point_is_the_impl_bot_line() {
+        let text =
+            "use botlens_sdk::Bot;\n\npub struct B;\n\nimpl Bot for B {\n    type Game = X;\n}\n";
+        assert_eq!(entry_line(text), Some(4));
+        assert_eq!(entry_line("impl<T> botlens_sdk::Bot for W<T> {}"), Some(0));
+        assert_eq!(entry_line("// a Bot for fun\nfn main() {}"), None);
+    }
+
+    #[test]
+    fn replay_lines_name_project_opponent_and_seed() {
+        assert_eq!(
+            replay_line(Path::new("/bots/b"), "hunter", 4),
+            "botlens replay /bots/b --vs hunter --seed 4"
+        );
+    }
+}

@@ -1,0 +1,81 @@
+//! Handlers: free functions over the [`Session`], one module per feature.
+//!
+//! Every handler runs on its own task through [`guard`] (requests) or [`guard_notification`]
+//! (notifications), so a panic in one becomes an LSP error or a logged message and the server
+//! keeps serving.
+
+pub mod diagnostics;
+pub mod hover;
+pub mod lens;
+pub mod lifecycle;
+pub mod run;
+
+use std::any::Any;
+use std::future::Future;
+use std::sync::Arc;
+
+use tower_lsp_server::jsonrpc;
+use tower_lsp_server::ls_types::MessageType;
+
+use crate::session::Session;
+
+/// Runs a request handler on its own task; a panic becomes an internal error naming `method`.
+pub async fn guard<T, F>(method: &str, work: F) -> jsonrpc::Result<T>
+where
+    T: Send + 'static,
+    F: Future<Output = jsonrpc::Result<T>> + Send + 'static,
+{
+    tokio::spawn(work).await.unwrap_or_else(|error| {
+        let mut failure = jsonrpc::Error::internal_error();
+        failure.message = format!("botlens: {method} failed: {}", panic_message(error)).into();
+        Err(failure)
+    })
+}
+
+/// Runs a notification handler on its own task; a panic is logged to the client.
+pub async fn guard_notification<F>(session: &Arc<Session>, method: &str, work: F)
+where
+    F: Future<Output = ()> + Send + 'static,
+{
+    if let Err(error) = tokio::spawn(work).await {
+        let text = format!("botlens: {method} failed: {}", panic_message(error));
+        session.client.log_message(MessageType::ERROR, text).await;
+    }
+}
+
+/// What a task that did not finish said: its panic message, or that it was cancelled.
+pub fn panic_message(error: tokio::task::JoinError) -> String {
+    match error.try_into_panic() {
+        Ok(payload) => payload_text(payload.as_ref()),
+        Err(_) => "the task was cancelled".to_owned(),
+    }
+}
+
+fn payload_text(payload: &(dyn Any + Send)) -> String {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        format!("internal error: {text}")
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        format!("internal error: {text}")
+    } else {
+        "internal error".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panicking_handler_becomes_an_internal_error() {
+        let answer: jsonrpc::Result<()> =
+            guard("textDocument/hover", async { panic!("bad index 7") }).await;
+        let error = answer.unwrap_err();
+        assert_eq!(error.code, jsonrpc::ErrorCode::InternalError);
+        assert_eq!(
+            error.message,
+            "botlens: textDocument/hover failed: internal error: bad index 7"
+        );
+        let fine = guard("textDocument/hover", async { Ok(3) }).await;
+        assert_eq!(fine, Ok(3));
+    }
+}

@@ -1,0 +1,403 @@
+//! Runs on save: debounce, build, play the suite on a blocking thread, publish.
+//!
+//! Every scheduled run bumps its project's generation and cancels the run in flight; a run
+//! publishes only if its generation is still current when it finishes, under the session's
+//! publish lock, so stale results never replace newer ones. Progress goes to the client as
+//! `$/progress` (when it supports work-done progress), timings as `window/logMessage`, and a
+//! failed build or a crashed run as `window/showMessage`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use botlens_harness::build::BuildError;
+use botlens_harness::report::FailureGroup;
+use botlens_harness::{BotProject, CancelToken, ProjectRun, RunError, Stage, pipeline};
+use botlens_replay::Replay;
+use tokio::sync::mpsc;
+use tower_lsp_server::ls_types::notification::Progress;
+use tower_lsp_server::ls_types::{
+    Diagnostic, DidChangeWatchedFilesParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
+    MessageType, NumberOrString, ProgressParams, ProgressParamsValue, WorkDoneProgress,
+    WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport,
+};
+
+use super::diagnostics::{self, LostGame};
+use crate::position::Encoding;
+use crate::session::{Outcome, Session, uri_path};
+use crate::settings::Settings;
+
+/// How long a save waits for more saves before the run starts.
+pub const DEBOUNCE: Duration = Duration::from_millis(150);
+
+/// `textDocument/didOpen`: remembers the client's URI; the first open in a project that never
+/// ran starts a run, so results show without a save.
+pub async fn did_open(session: Arc<Session>, params: DidOpenTextDocumentParams) {
+    let Some(path) = uri_path(&params.text_document.uri) else { return };
+    let root = {
+        let mut state = session.state();
+        state.uris.insert(path.clone(), params.text_document.uri);
+        state.project_of(&path).filter(|root| state.projects[root].generation == 0)
+    };
+    if let Some(root) = root {
+        schedule(&session, &root);
+    }
+}
+
+/// `textDocument/didSave`: reruns the project of the saved file.
+pub async fn did_save(session: Arc<Session>, params: DidSaveTextDocumentParams) {
+    let Some(path) = uri_path(&params.text_document.uri) else { return };
+    session.state().uris.insert(path.clone(), params.text_document.uri);
+    changed(&session, &[path]).await;
+}
+
+/// `workspace/didChangeWatchedFiles`: reruns the projects of the changed files.
+pub async fn did_change_watched_files(session: Arc<Session>, params: DidChangeWatchedFilesParams) {
+    let paths: Vec<PathBuf> = params.changes.iter().filter_map(|c| uri_path(&c.uri)).collect();
+    changed(&session, &paths).await;
+}
+
+/// Schedules a run of every project containing one of `paths` (build output under `target/`
+/// does not count), finding projects not seen before.
+async fn changed(session: &Arc<Session>, paths: &[PathBuf]) {
+    let mut roots = BTreeSet::new();
+    let mut outside = Vec::new();
+    for path in paths {
+        let known = session.state().project_of(path);
+        let root = match known {
+            Some(root) => Some(root),
+            None => match BotProject::find(path) {
+                Ok(Some(project)) => Some(session.state().add_project(project)),
+                Ok(None) => None,
+                Err(error) => {
+                    let text = format!("botlens: {error}");
+                    session.client.show_message(MessageType::ERROR, text).await;
+                    continue;
+                }
+            },
+        };
+        match root {
+            Some(root) if !path.starts_with(root.join("target")) => {
+                roots.insert(root);
+            }
+            Some(_) => {}
+            None => outside.push(path.display().to_string()),
+        }
+    }
+    if !outside.is_empty() {
+        let text = format!("botlens: not in a bot project, nothing to run: {}", outside.join(", "));
+        session.client.log_message(MessageType::LOG, text).await;
+    }
+    for root in roots {
+        schedule(session, &root);
+    }
+}
+
+/// Starts a new run of the project at `root`, cancelling the one in flight.
+pub fn schedule(session: &Arc<Session>, root: &Path) {
+    let ticket = {
+        let mut state = session.state();
+        let Some(project) = state.projects.get_mut(root) else { return };
+        project.cancel.cancel();
+        project.cancel = CancelToken::new();
+        project.generation += 1;
+        (project.generation, project.cancel.clone())
+    };
+    let (generation, cancel) = ticket;
+    tokio::spawn(run(session.clone(), root.to_path_buf(), generation, cancel));
+}
+
+/// Whether `generation` is still the project's latest.
+fn current(session: &Session, root: &Path, generation: u64) -> bool {
+    session.state().projects.get(root).is_some_and(|p| p.generation == generation)
+}
+
+/// What a run on the blocking thread hands back to publish.
+struct Finished {
+    files: BTreeMap<PathBuf, Vec<Diagnostic>>,
+    outcome: Outcome,
+    log: String,
+    problem: Option<String>,
+}
+
+async fn run(session: Arc<Session>, root: PathBuf, generation: u64, cancel: CancelToken) {
+    tokio::time::sleep(DEBOUNCE).await;
+    if !current(&session, &root, generation) {
+        return;
+    }
+    let project = match BotProject::load(&root) {
+        Ok(project) => project,
+        Err(error) => {
+            let text = format!("botlens: {error}");
+            session.client.show_message(MessageType::ERROR, text).await;
+            return;
+        }
+    };
+    let (settings, encoding, uris, progress_supported) = {
+        let state = session.state();
+        (state.settings.clone(), state.encoding, state.uris.clone(), state.client.progress)
+    };
+    let progress = Reporter::begin(&session, progress_supported, &project.name, generation).await;
+    let (sender, mut stages) = mpsc::unbounded_channel();
+    let work = tokio::task::spawn_blocking(move || {
+        let report = move |stage| {
+            let _ = sender.send(stage);
+        };
+        play(&project, &settings, encoding, &uris, &report, &cancel)
+    });
+    let mut last = None;
+    while let Some(stage) = stages.recv().await {
+        if last != Some(stage_percent(stage)) {
+            last = Some(stage_percent(stage));
+            progress.report(stage).await;
+        }
+    }
+    let finished = match work.await {
+        Ok(Some(finished)) => finished,
+        Ok(None) => {
+            progress.end("cancelled by a newer change").await;
+            return;
+        }
+        Err(error) => Finished {
+            files: BTreeMap::new(),
+            outcome: Outcome::Failed("the run crashed".into()),
+            log: String::new(),
+            problem: Some(format!("the run crashed: {}", super::panic_message(error))),
+        },
+    };
+    let summary = match &finished.problem {
+        Some(problem) => problem.clone(),
+        None => "done".to_owned(),
+    };
+    publish(&session, &root, generation, finished).await;
+    progress.end(&summary).await;
+}
+
+/// Builds and plays on the blocking thread; `None` when cancelled.
+fn play(
+    project: &BotProject,
+    settings: &Settings,
+    encoding: Encoding,
+    uris: &BTreeMap<PathBuf, tower_lsp_server::ls_types::Uri>,
+    progress: &(dyn Fn(Stage) + Sync),
+    cancel: &CancelToken,
+) -> Option<Finished> {
+    let root = &project.root;
+    let result = pipeline::sandbox_for(root).and_then(|sandbox| {
+        pipeline::run_project(&sandbox, project, &settings.run_options(), progress, cancel)
+    });
+    let failed = |files, problem: String| {
+        Some(Finished {
+            files,
+            outcome: Outcome::Failed(problem.lines().next().unwrap_or_default().to_owned()),
+            log: String::new(),
+            problem: Some(format!("{}: {problem}", project.name)),
+        })
+    };
+    match result {
+        Ok(run) => Some(played(project, run, encoding, uris)),
+        Err(RunError::Cancelled | RunError::Build(BuildError::Cancelled)) => None,
+        Err(RunError::Build(BuildError::Compile(messages))) => {
+            let errors = messages.iter().filter(|m| m.level == "error").count();
+            let files = if settings.publish_build_errors {
+                diagnostics::build_diagnostics(&messages, encoding)
+            } else {
+                BTreeMap::new()
+            };
+            let first =
+                messages.iter().find(|m| m.level == "error").map_or("", |m| m.message.as_str());
+            failed(files, format!("does not compile ({errors} errors; first: {first})"))
+        }
+        Err(other) => failed(BTreeMap::new(), other.to_string()),
+    }
+}
+
+/// Turns a finished run into diagnostics, hovers and a log line.
+fn played(
+    project: &BotProject,
+    run: ProjectRun,
+    encoding: Encoding,
+    uris: &BTreeMap<PathBuf, tower_lsp_server::ls_types::Uri>,
+) -> Finished {
+    let root = &project.root;
+    let name = |index: usize| run.suite.opponents[index].name().to_owned();
+    let lost: Vec<LostGame> = run
+        .results
+        .games
+        .iter()
+        .filter_map(|game| {
+            let fault = game.fault.as_ref()?;
+            Some(LostGame {
+                opponent: name(game.opponent),
+                seed: game.seed,
+                kind: fault.failure.kind,
+                location: fault
+                    .failure
+                    .location
+                    .as_ref()
+                    .map(|l| (l.file.clone(), l.line, l.column)),
+            })
+        })
+        .collect();
+    let uri_for = |path: &Path| {
+        uris.get(path).cloned().or_else(|| tower_lsp_server::ls_types::Uri::from_file_path(path))
+    };
+    let files = diagnostics::failure_diagnostics(root, &run.report, &lost, encoding, &uri_for);
+    let mut hovers = BTreeMap::new();
+    for group in &run.report.failures {
+        let (Some(file), Some(line)) = (&group.file, group.line) else { continue };
+        let key = (diagnostics::resolve(root, file), line.saturating_sub(1));
+        hovers.entry(key).or_insert_with(|| hover_for(root, &run, group, &name));
+    }
+    let t = run.timings;
+    let log = format!(
+        "botlens: {}: build {:.2} s, module {:.2} s, {} games {:.2} s; {}; {} failure groups",
+        project.name,
+        t.build.as_secs_f64(),
+        t.load.as_secs_f64(),
+        run.report.games,
+        t.games.as_secs_f64(),
+        diagnostics::scores(&run.report),
+        run.report.failures.len(),
+    );
+    Finished { files, outcome: Outcome::Played { report: run.report, hovers }, log, problem: None }
+}
+
+/// The hover of a group: its first game replayed to the failing move.
+fn hover_for(
+    root: &Path,
+    run: &ProjectRun,
+    group: &FailureGroup,
+    name: &dyn Fn(usize) -> String,
+) -> String {
+    let trace = run.results.games.iter().find_map(|g| {
+        let first = g.seed == group.first_seed && name(g.opponent) == group.first_opponent;
+        if first && g.fault.is_some() { g.trace.as_ref() } else { None }
+    });
+    let replay = trace.and_then(|t| Replay::from_trace(t, Some(root)).ok());
+    let frame = replay.as_ref().and_then(|r| r.frames.get(r.failure_frame()?));
+    match frame {
+        Some(frame) => diagnostics::hover_text(group, Some(&frame.board), &frame.logs),
+        None => diagnostics::hover_text(group, None, &[]),
+    }
+}
+
+/// Publishes a finished run if it is still the latest, clearing files that had diagnostics
+/// before and have none now.
+async fn publish(session: &Session, root: &Path, generation: u64, finished: Finished) {
+    let _order = session.publishing.lock().await;
+    let sends = {
+        let mut state = session.state();
+        let Some(project) = state.projects.get_mut(root) else { return };
+        if project.generation != generation {
+            return;
+        }
+        let now: BTreeSet<PathBuf> = finished.files.keys().cloned().collect();
+        let stale: Vec<PathBuf> = project.published.difference(&now).cloned().collect();
+        project.published = now;
+        project.latest = Some(Arc::new(finished.outcome));
+        let mut sends: Vec<_> = stale.into_iter().map(|path| (path, Vec::new())).collect();
+        sends.extend(finished.files);
+        sends
+            .into_iter()
+            .filter_map(|(path, diagnostics)| Some((state.uri_for(&path)?, diagnostics)))
+            .collect::<Vec<_>>()
+    };
+    for (uri, diagnostics) in sends {
+        session.client.publish_diagnostics(uri, diagnostics, None).await;
+    }
+    if !finished.log.is_empty() {
+        session.client.log_message(MessageType::INFO, &finished.log).await;
+    }
+    if let Some(problem) = &finished.problem {
+        session.client.show_message(MessageType::ERROR, format!("botlens: {problem}")).await;
+    }
+    if session.state().client.code_lens_refresh {
+        let _ = session.client.code_lens_refresh().await;
+    }
+}
+
+/// The percentage shown for a stage: building 0, loading 10, playing 10–100.
+fn stage_percent(stage: Stage) -> u32 {
+    match stage {
+        Stage::Building => 0,
+        Stage::Loading => 10,
+        Stage::Playing { done, total } => 10 + (90 * done / total.max(1)) as u32,
+    }
+}
+
+fn stage_text(stage: Stage) -> String {
+    match stage {
+        Stage::Building => "building".to_owned(),
+        Stage::Loading => "loading the module".to_owned(),
+        Stage::Playing { done, total } => format!("playing {done}/{total} games"),
+    }
+}
+
+/// Work-done progress of one run; silent when the client does not support it.
+struct Reporter<'a> {
+    session: &'a Session,
+    token: Option<NumberOrString>,
+}
+
+impl<'a> Reporter<'a> {
+    async fn begin(
+        session: &'a Session,
+        supported: bool,
+        name: &str,
+        generation: u64,
+    ) -> Reporter<'a> {
+        let token = NumberOrString::String(format!("botlens/{name}/{generation}"));
+        let created =
+            supported && session.client.create_work_done_progress(token.clone()).await.is_ok();
+        let reporter = Reporter { session, token: created.then_some(token) };
+        reporter
+            .send(WorkDoneProgress::Begin(WorkDoneProgressBegin {
+                title: format!("botlens: {name}"),
+                cancellable: Some(false),
+                message: Some("waiting for cargo".into()),
+                percentage: Some(0),
+            }))
+            .await;
+        reporter
+    }
+
+    async fn report(&self, stage: Stage) {
+        self.send(WorkDoneProgress::Report(WorkDoneProgressReport {
+            cancellable: Some(false),
+            message: Some(stage_text(stage)),
+            percentage: Some(stage_percent(stage)),
+        }))
+        .await;
+    }
+
+    async fn end(&self, message: &str) {
+        self.send(WorkDoneProgress::End(WorkDoneProgressEnd { message: Some(message.to_owned()) }))
+            .await;
+    }
+
+    async fn send(&self, value: WorkDoneProgress) {
+        if let Some(token) = &self.token {
+            let params = ProgressParams {
+                token: token.clone(),
+                value: ProgressParamsValue::WorkDone(value),
+            };
+            self.session.client.send_notification::<Progress>(params).await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_climbs_from_building_to_the_last_game() {
+        assert_eq!(stage_percent(Stage::Building), 0);
+        assert_eq!(stage_percent(Stage::Loading), 10);
+        assert_eq!(stage_percent(Stage::Playing { done: 60, total: 120 }), 55);
+        assert_eq!(stage_percent(Stage::Playing { done: 120, total: 120 }), 100);
+        assert_eq!(stage_text(Stage::Playing { done: 3, total: 9 }), "playing 3/9 games");
+    }
+}

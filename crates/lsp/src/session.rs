@@ -1,0 +1,141 @@
+//! The server's state: the client handle, what was negotiated, the bot projects of the workspace
+//! and, per project, its run generation and latest results.
+//!
+//! All state sits behind one mutex that is never held across an `.await`: handlers lock, copy
+//! what they need, unlock, then talk to the client. Not for: protocol plumbing (see
+//! [`crate::server`]) or the work itself (the handlers).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use botlens_harness::report::SuiteReport;
+use botlens_harness::{BotProject, CancelToken};
+use tower_lsp_server::Client;
+use tower_lsp_server::ls_types::Uri;
+
+use crate::position::Encoding;
+use crate::settings::Settings;
+
+/// One server's state, shared by every handler.
+pub struct Session {
+    /// Sends notifications and requests to the client.
+    pub client: Client,
+    /// Held while a run publishes, so two runs' diagnostics never interleave.
+    pub publishing: tokio::sync::Mutex<()>,
+    state: Mutex<State>,
+}
+
+/// Everything the session knows; see [`Session::state`].
+#[derive(Default)]
+pub struct State {
+    /// The negotiated position encoding.
+    pub encoding: Encoding,
+    /// The client's settings.
+    pub settings: Settings,
+    /// What the client can do.
+    pub client: ClientSupport,
+    /// The workspace folders, as paths.
+    pub roots: Vec<PathBuf>,
+    /// The bot projects found so far, by root directory.
+    pub projects: BTreeMap<PathBuf, ProjectState>,
+    /// The URI the client uses for a file, by canonical path (learned from open and save), so
+    /// diagnostics go to the document the editor has open even through symlinks.
+    pub uris: BTreeMap<PathBuf, Uri>,
+}
+
+/// Optional client features the server uses only when announced.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClientSupport {
+    /// `window.workDoneProgress`: the server may create progress tokens.
+    pub progress: bool,
+    /// `workspace.codeLens.refreshSupport`: lenses can be refreshed after a run.
+    pub code_lens_refresh: bool,
+    /// `workspace.didChangeWatchedFiles.dynamicRegistration`: the server may ask for file events.
+    pub watch_files: bool,
+}
+
+/// One bot project and its runs.
+pub struct ProjectState {
+    /// The project as last loaded.
+    pub project: BotProject,
+    /// Bumped on every scheduled run; a run publishes only while its generation is current, so
+    /// stale results never replace newer ones.
+    pub generation: u64,
+    /// Cancels the run in flight (replaced on every new run).
+    pub cancel: CancelToken,
+    /// What the latest finished run left.
+    pub latest: Option<Arc<Outcome>>,
+    /// Files that have diagnostics from this project on the client, to clear them later.
+    pub published: BTreeSet<PathBuf>,
+}
+
+/// What a finished run left for lenses and hovers.
+pub enum Outcome {
+    /// The suite was played.
+    Played {
+        /// The report.
+        report: SuiteReport,
+        /// Hover texts by (canonical file, 0-based line).
+        hovers: BTreeMap<(PathBuf, u32), String>,
+    },
+    /// The bot did not build or load: why, in one line.
+    Failed(String),
+}
+
+impl Session {
+    /// A fresh session talking to `client`.
+    pub fn new(client: Client) -> Arc<Session> {
+        Arc::new(Session {
+            client,
+            publishing: tokio::sync::Mutex::new(()),
+            state: Mutex::new(State::default()),
+        })
+    }
+
+    /// Locks the state. A handler that panicked while holding the lock leaves it poisoned; the
+    /// state is still consistent field by field, so the poison is ignored rather than killing
+    /// every later request.
+    pub fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl State {
+    /// The root of the known project that contains `path` (the innermost one).
+    pub fn project_of(&self, path: &Path) -> Option<PathBuf> {
+        self.projects
+            .keys()
+            .filter(|root| path.starts_with(root))
+            .max_by_key(|r| r.as_os_str().len())
+            .cloned()
+    }
+
+    /// The client's URI for `path`: the one it used, else a `file://` URI.
+    pub fn uri_for(&self, path: &Path) -> Option<Uri> {
+        self.uris.get(path).cloned().or_else(|| Uri::from_file_path(path))
+    }
+
+    /// Adds `project` unless known; returns its root.
+    pub fn add_project(&mut self, project: BotProject) -> PathBuf {
+        let root = canonical(&project.root);
+        self.projects.entry(root.clone()).or_insert_with(|| ProjectState {
+            project: BotProject { root: root.clone(), ..project },
+            generation: 0,
+            cancel: CancelToken::new(),
+            latest: None,
+            published: BTreeSet::new(),
+        });
+        root
+    }
+}
+
+/// `path` made absolute and free of symlinks when it exists, else as given.
+pub fn canonical(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The canonical path of a `file://` URI; `None` for other schemes.
+pub fn uri_path(uri: &Uri) -> Option<PathBuf> {
+    uri.to_file_path().map(|p| canonical(&p))
+}

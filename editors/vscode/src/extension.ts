@@ -1,0 +1,105 @@
+// The botlens extension: starts `botlens lsp` for the workspace and wires its two commands.
+//
+// The server does the work (builds on save, plays the suite, publishes diagnostics, code lenses
+// and hovers); this file only starts it, passes the settings, and turns the answer of
+// `botlens.replay` into a terminal running that command line.
+
+import * as vscode from "vscode";
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+} from "vscode-languageclient/node";
+
+let client: LanguageClient | undefined;
+
+/** The settings the server reads, from the `botlens.*` configuration. */
+function settings(): object {
+  const config = vscode.workspace.getConfiguration("botlens");
+  return {
+    botlens: {
+      opponents: config.get<string[]>("opponents", []),
+      seeds: config.get<string>("seeds", ""),
+      maxTurns: config.get<number | null>("maxTurns", null),
+      publishBuildErrors: config.get<boolean>("publishBuildErrors", true),
+    },
+  };
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const command = vscode.workspace.getConfiguration("botlens").get<string>("path", "botlens");
+  const serverOptions: ServerOptions = { command, args: ["lsp"] };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: "file", language: "rust" },
+      { scheme: "file", pattern: "**/Cargo.toml" },
+    ],
+    initializationOptions: settings(),
+    synchronize: {
+      fileEvents: vscode.workspace.createFileSystemWatcher("**/{*.rs,Cargo.toml}"),
+    },
+    middleware: {
+      // The server's commands run through the client so `botlens.replay` can open a terminal.
+      executeCommand: async (name, args, next) => {
+        if (name === "botlens.replay") {
+          return replay(args);
+        }
+        return next(name, args);
+      },
+    },
+  };
+  client = new LanguageClient("botlens", "botlens", serverOptions, clientOptions);
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand("botlens.rerun", (project?: string) =>
+      client?.sendRequest(ExecuteCommandRequest.type, {
+        command: "botlens.rerun",
+        arguments: project ? [project] : [],
+      }),
+    ),
+    vscode.commands.registerCommand("botlens.replay", (...args: unknown[]) => replay(args)),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration("botlens")) {
+        client?.sendNotification("workspace/didChangeConfiguration", { settings: settings() });
+      }
+    }),
+  );
+  await client.start();
+}
+
+/** Asks the server for the replay command line and runs it in a terminal. */
+async function replay(args: unknown[]): Promise<void> {
+  if (!client) {
+    return;
+  }
+  let project = args[0];
+  if (typeof project !== "string") {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    project = await vscode.window.showInputBox({
+      prompt: "botlens: the bot project to replay",
+      value: folder?.uri.fsPath ?? "",
+    });
+    if (typeof project !== "string") {
+      return;
+    }
+  }
+  try {
+    const line = await client.sendRequest(ExecuteCommandRequest.type, {
+      command: "botlens.replay",
+      arguments: [project, ...args.slice(1)],
+    });
+    if (typeof line !== "string") {
+      return;
+    }
+    const terminal = vscode.window.createTerminal({ name: "botlens replay" });
+    terminal.show();
+    terminal.sendText(line);
+  } catch (error) {
+    vscode.window.showErrorMessage(`botlens: ${error instanceof Error ? error.message : error}`);
+  }
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+}

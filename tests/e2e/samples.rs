@@ -1,0 +1,197 @@
+//! The sample bots in `samples/`, built and played by the real binary: the strong ones lose no
+//! game by a fault, each buggy one fails in exactly its one way, at its line, on some seeds
+//! only. And `botlens new` scaffolds projects that build and run as they are.
+//!
+//! Every test builds one bot project to WebAssembly with cargo (the first build of a project
+//! compiles the SDK and serde too), so the deadlines are generous.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::support::{Output, botlens_with_input};
+
+/// Deadline for a `botlens` run that builds a bot project from scratch on a busy machine.
+const BUILD_DEADLINE: Duration = Duration::from_secs(600);
+
+/// `botlens args…` with a deadline long enough for a first build.
+fn botlens_building(args: &[&str]) -> Output {
+    botlens_with_input(args, "", BUILD_DEADLINE)
+}
+
+/// `botlens run <project> --json`: the exit code and the report.
+fn run_project(project: &str) -> (Option<i32>, Value) {
+    let out = botlens_building(&["run", project, "--json"]);
+    let report = serde_json::from_str(&out.stdout).unwrap_or_else(|error| {
+        panic!("botlens run {project}: no JSON report ({error})\n{}\n{}", out.stdout, out.stderr)
+    });
+    (out.code, report)
+}
+
+/// The rows of `report["opponents"]`.
+fn rows(report: &Value) -> &[Value] {
+    report["opponents"].as_array().expect("an opponents array")
+}
+
+/// A deliberately buggy sample and the one failure it must show.
+struct Bug {
+    sample: &'static str,
+    kind: &'static str,
+    line: u64,
+    message: &'static str,
+}
+
+/// Runs the sample's default suite and checks that it fails as `bug` says and no other way:
+/// one failure group, at the sample's `src/lib.rs` and the line, on some seeds but not all.
+fn fails_only_as(bug: Bug) {
+    let project = format!("samples/{}", bug.sample);
+    let (code, report) = run_project(&project);
+    assert_eq!(code, Some(1), "{project}: {report:#}");
+    let failures = report["failures"].as_array().expect("a failures array");
+    let [failure] = failures.as_slice() else {
+        panic!("{project} should fail in exactly one way: {failures:#?}")
+    };
+    assert_eq!(failure["kind"], bug.kind, "{failure:#}");
+    let file = failure["file"].as_str().unwrap_or_else(|| panic!("not located: {failure:#}"));
+    assert!(Path::new(file).ends_with(format!("{project}/src/lib.rs")), "{failure:#}");
+    assert_eq!(failure["line"], bug.line, "{failure:#}");
+    let message = failure["message"].as_str().expect("a message");
+    assert!(message.contains(bug.message), "{message}");
+    let count = failure["count"].as_u64().expect("a count");
+    let faults: u64 = rows(&report).iter().map(|row| row["faults"].as_u64().unwrap()).sum();
+    assert_eq!(count, faults, "every fault is this failure: {report:#}");
+    // Some seeds, not all: against every opponent, games without the fault remain.
+    assert!(count > 0);
+    for row in rows(&report) {
+        let (faults, games) = (row["faults"].as_u64().unwrap(), row["games"].as_u64().unwrap());
+        assert!(faults < games, "fails on every seed: {row:#}");
+    }
+}
+
+#[test]
+fn battleships_offbyone_fires_off_the_grid_on_some_seeds() {
+    fails_only_as(Bug {
+        sample: "battleships-offbyone",
+        kind: "illegal_move",
+        line: 82,
+        message: "x out of range 0..=9",
+    });
+}
+
+#[test]
+fn battleships_spinner_runs_out_of_fuel_in_its_hunt_loop_on_some_seeds() {
+    fails_only_as(Bug {
+        sample: "battleships-spinner",
+        kind: "out_of_fuel",
+        line: 49,
+        message: "the turn budget of 20000000 is used up",
+    });
+}
+
+#[test]
+fn battleships_doubletap_moves_twice_on_some_seeds() {
+    fails_only_as(Bug {
+        sample: "battleships-doubletap",
+        kind: "second_move",
+        line: 72,
+        message: "in one turn",
+    });
+}
+
+#[test]
+fn tictactoe_panicky_panics_when_x_opens_in_the_centre() {
+    fails_only_as(Bug {
+        sample: "tictactoe-panicky",
+        kind: "panic",
+        line: 39,
+        message: "X opens on a corner or an edge",
+    });
+}
+
+#[test]
+fn tictactoe_forgetful_makes_no_move_when_it_faces_a_fork() {
+    fails_only_as(Bug {
+        sample: "tictactoe-forgetful",
+        kind: "no_move",
+        line: 60,
+        message: "without making a move",
+    });
+}
+
+/// Runs a strong sample's default suite: exit 0 and no failure of any kind.
+fn plays_clean(sample: &str) -> Value {
+    let (code, report) = run_project(&format!("samples/{sample}"));
+    assert_eq!(code, Some(0), "{report:#}");
+    assert_eq!(report["failures"], serde_json::json!([]), "{report:#}");
+    report
+}
+
+#[test]
+fn battleships_hunter_beats_random_every_time_and_holds_its_own_against_the_rest() {
+    let report = plays_clean("battleships-hunter");
+    for row in rows(&report) {
+        let (wins, games) = (row["wins"].as_u64().unwrap(), row["games"].as_u64().unwrap());
+        match row["name"].as_str().unwrap() {
+            "random" => assert_eq!(wins, games, "{row:#}"),
+            // `random` would win none of these; the sample wins about 55%.
+            _ => assert!(3 * wins >= games, "{row:#}"),
+        }
+    }
+}
+
+#[test]
+fn tictactoe_minimax_never_loses() {
+    let report = plays_clean("tictactoe-minimax");
+    for row in rows(&report) {
+        assert_eq!(row["losses"], 0, "{row:#}");
+    }
+    let perfect = rows(&report).iter().find(|row| row["name"] == "perfect").expect("vs perfect");
+    assert_eq!(perfect["draws"], perfect["games"], "perfect play against perfect play draws");
+}
+
+#[test]
+fn klotski_solver_solves_every_board_at_par() {
+    let report = plays_clean("klotski-solver");
+    assert_eq!(rows(&report).len(), 6, "five bundled boards and `generated`");
+    for row in rows(&report) {
+        assert_eq!(row["wins"], row["games"], "{row:#}");
+        assert_eq!(row["mean_moves"].as_f64(), row["par"].as_f64(), "{row:#}");
+    }
+}
+
+#[test]
+fn a_new_project_of_every_game_builds_and_runs_as_is() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    for game in ["tictactoe", "battleships", "klotski"] {
+        let dir = tmp.path().join(format!("my-{game}-bot"));
+        let dir = dir.to_str().expect("a UTF-8 temp path");
+        let made = botlens_building(&["new", game, dir]);
+        assert_eq!(made.code, Some(0), "{}", made.stderr);
+        assert!(made.stdout.contains(&format!("botlens run {dir}")), "{}", made.stdout);
+        let (code, report) = run_project(dir);
+        assert_eq!(code, Some(0), "{game}: {report:#}");
+        assert_eq!(report["bot"], format!("my-{game}-bot"));
+        assert_eq!(report["failures"], serde_json::json!([]), "{game}: {report:#}");
+        let games: u64 = rows(&report).iter().map(|row| row["games"].as_u64().unwrap()).sum();
+        assert!(games > 0, "{report:#}");
+    }
+}
+
+#[test]
+fn new_refuses_a_non_empty_directory_and_an_unknown_game() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    std::fs::write(tmp.path().join("notes.txt"), "mine").expect("write");
+    let dir = tmp.path().to_str().expect("a UTF-8 temp path");
+    let occupied = botlens_building(&["new", "tictactoe", dir]);
+    assert_eq!(occupied.code, Some(2));
+    assert!(occupied.stderr.contains("is not empty"), "{}", occupied.stderr);
+    let unknown = botlens_building(&["new", "chess", &format!("{dir}/chess-bot")]);
+    assert_eq!(unknown.code, Some(2));
+    assert!(
+        unknown.stderr.contains("known: battleships, tictactoe, klotski"),
+        "{}",
+        unknown.stderr
+    );
+    assert!(!tmp.path().join("chess-bot").exists());
+}
