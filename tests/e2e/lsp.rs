@@ -20,16 +20,18 @@ const FIRST_RUN: Duration = Duration::from_secs(480);
 const ANSWER: Duration = Duration::from_secs(20);
 
 /// A copy of the sample `tictactoe-panicky` under `<temp>/bots/panicky`, standing alone (the SDK
-/// by absolute path); `broken` makes it fail to compile.
-fn panicky_workspace(broken: bool) -> (tempfile::TempDir, PathBuf) {
+/// by absolute path) and named `name` (tests share a target directory, so each bot needs its own
+/// artifact name); `broken` makes it fail to compile.
+fn panicky_workspace(name: &str, broken: bool) -> (tempfile::TempDir, PathBuf) {
     let workspace = tempfile::tempdir().expect("temp dir");
     let sample = repo_root().join("samples/tictactoe-panicky");
     let bot = workspace.path().join("bots/panicky");
     std::fs::create_dir_all(bot.join("src")).expect("bot dir");
     let manifest = std::fs::read_to_string(sample.join("Cargo.toml")).expect("sample manifest");
     let sdk = repo_root().join("crates/sdk");
-    let manifest =
-        manifest.replace("\"../../crates/sdk\"", &format!("{:?}", sdk.display().to_string()));
+    let manifest = manifest
+        .replace("\"../../crates/sdk\"", &format!("{:?}", sdk.display().to_string()))
+        .replace("name = \"tictactoe-panicky\"", &format!("name = {name:?}"));
     std::fs::write(bot.join("Cargo.toml"), manifest).expect("manifest");
     let mut source = std::fs::read_to_string(sample.join("src/lib.rs")).expect("sample source");
     if broken {
@@ -213,7 +215,7 @@ fn line_of(file: &Path, needle: &str) -> u64 {
 
 #[test]
 fn diagnostics_follow_saves_and_clear_when_the_bug_is_fixed() {
-    let (workspace, bot) = panicky_workspace(false);
+    let (workspace, bot) = panicky_workspace("lsp-e2e-saves", false);
     let lib = bot.join("src/lib.rs");
     let mut lsp = Lsp::start();
     let init = lsp.initialize(workspace.path());
@@ -285,7 +287,7 @@ fn diagnostics_follow_saves_and_clear_when_the_bug_is_fixed() {
 
 #[test]
 fn the_server_survives_bad_input_and_keeps_serving() {
-    let (workspace, bot) = panicky_workspace(true);
+    let (workspace, bot) = panicky_workspace("lsp-e2e-broken", true);
     let lib = bot.join("src/lib.rs");
     let mut lsp = Lsp::start();
     lsp.initialize(workspace.path());
@@ -294,7 +296,9 @@ fn the_server_survives_bad_input_and_keeps_serving() {
     lsp.send_raw(&frame("{\"jsonrpc\": \"2.0\", \"id\": 99, \"method\": "));
     lsp.wait_for(ANSWER, "a report of the malformed message", |m| {
         m["method"] == "window/logMessage"
-            && m["params"]["message"].as_str().is_some_and(|t| t.contains("ignored a malformed message"))
+            && m["params"]["message"]
+                .as_str()
+                .is_some_and(|t| t.contains("ignored a malformed message"))
     });
 
     let unknown = lsp.request("botlens/noSuchMethod", json!({}));
@@ -325,7 +329,7 @@ fn the_server_survives_bad_input_and_keeps_serving() {
         m["method"] == "window/showMessage"
     });
     let text = shown["params"]["message"].as_str().unwrap();
-    assert!(text.starts_with("botlens: panicky: does not compile"), "{text}");
+    assert!(text.starts_with("botlens: lsp-e2e-broken: does not compile"), "{text}");
     let diagnostics = lsp.diagnostics(&lib, ANSWER, |d| !d.is_empty());
     let broken_line = line_of(&lib, "let oops = ;");
     assert!(
@@ -373,7 +377,7 @@ fn headless_neovim_shows_the_failure_at_its_line() {
         );
         return;
     }
-    let (workspace, bot) = panicky_workspace(false);
+    let (workspace, bot) = panicky_workspace("lsp-e2e-neovim", false);
     let lib = bot.join("src/lib.rs");
     let script = workspace.path().join("attach.lua");
     let out = workspace.path().join("diagnostics.txt");

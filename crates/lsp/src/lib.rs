@@ -56,8 +56,12 @@ where
 }
 
 /// Serves one client over standard input and output on a fresh runtime, until it exits.
+///
+/// On exit the runtime is dropped without waiting: a read of standard input blocks a thread
+/// until the client closes it, and a cancelled build may still be winding down.
 pub fn serve_stdio() -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    runtime.shutdown_background();
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! Exit codes: 0 written; 2 for an unknown game, a non-empty directory or a missing SDK.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::bail;
@@ -34,23 +34,51 @@ pub struct NewArgs {
 /// Runs `botlens new`.
 pub fn run(args: NewArgs) -> anyhow::Result<ExitCode> {
     let game = scaffold::parse_game(&args.game)?;
-    let sdk = args.sdk.unwrap_or_else(scaffold::default_sdk_dir);
+    let sdk = args.sdk.clone().unwrap_or_else(scaffold::default_sdk_dir);
     let made = match scaffold::scaffold(game, &args.dir, &sdk) {
         Ok(made) => made,
-        Err(error @ ScaffoldError::NoSdk(_)) => {
-            bail!("{error}; pass --sdk with the crates/sdk directory of a botlens checkout")
-        }
+        Err(error @ ScaffoldError::NoSdk(_)) if args.sdk.is_none() => bail!(
+            "{error}: botlens was built from a checkout that has moved; pass --sdk with the \
+             crates/sdk directory of a botlens checkout"
+        ),
         Err(error) => return Err(error.into()),
     };
-    let dir = args.dir.display();
+    let dir = shell_word(&args.dir.display().to_string());
+    let lib = shell_word(&args.dir.join("src").join("lib.rs").display().to_string());
     let mut out = std::io::stdout().lock();
     writeln!(out, "created {dir}: a {} bot, crate `{}`", game.name(), made.crate_name)?;
     for file in &made.files {
         writeln!(out, "  {}", file.display())?;
     }
-    writeln!(out, "the SDK comes from {}", made.sdk)?;
+    let relative =
+        if Path::new(&made.sdk).is_relative() { " (relative to the project)" } else { "" };
+    writeln!(out, "with the SDK from {}{relative}", made.sdk)?;
     writeln!(out, "\nnext:")?;
-    writeln!(out, "  botlens run {dir}        build the bot and play its suite")?;
-    writeln!(out, "  edit {}  and run again", args.dir.join("src").join("lib.rs").display())?;
+    writeln!(out, "  botlens run {dir}")?;
+    writeln!(out, "    builds the bot and plays its suite; then improve {lib} and run again")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `word` as one word for a POSIX shell: as is when it is plain, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:@%+=,".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_word;
+
+    #[test]
+    fn paths_are_quoted_only_when_a_shell_would_split_them() {
+        assert_eq!(shell_word("bots/my-bot"), "bots/my-bot");
+        assert_eq!(shell_word("My Bot"), "'My Bot'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_word("~/bots"), "'~/bots'", "a quoted path is not expanded again");
+    }
 }
