@@ -89,3 +89,29 @@ fn bad_names_and_ranges_are_clear_errors() {
     assert_eq!(bad_seeds.code, Some(2));
     assert!(bad_seeds.stderr.contains("bad seed range"), "{}", bad_seeds.stderr);
 }
+
+#[test]
+fn a_saved_baseline_compares_with_the_next_run() {
+    use std::time::Duration;
+    let project = "samples/tictactoe-minimax";
+    let deadline = Duration::from_secs(600);
+    let save = crate::support::botlens_with_input(
+        &["run", project, "--seeds", "0..10", "--save-baseline", "e2e-baseline"],
+        "",
+        deadline,
+    );
+    assert_eq!(save.code, Some(0), "{}{}", save.stdout, save.stderr);
+    let compare = crate::support::botlens_with_input(
+        &["run", project, "--seeds", "0..10", "--baseline", "e2e-baseline", "--json"],
+        "",
+        deadline,
+    );
+    assert_eq!(compare.code, Some(0), "{}", compare.stderr);
+    let report: serde_json::Value = serde_json::from_str(&compare.stdout).expect("JSON");
+    let comparison = &report["comparison"];
+    assert!(comparison["new_failures"].as_array().expect("new failures").is_empty());
+    assert!(comparison["fixed_failures"].as_array().expect("fixed failures").is_empty());
+    let unknown = botlens(&["run", project, "--baseline", "no-such-baseline"]);
+    assert_eq!(unknown.code, Some(2));
+    assert!(unknown.stderr.contains("e2e-baseline"), "lists the saved ones: {}", unknown.stderr);
+}

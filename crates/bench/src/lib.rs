@@ -16,6 +16,4 @@ mod measure;
 mod report;
 
 pub use measure::{BenchOptions, run};
-pub use report::{
-    BenchReport, CompileTimes, GameSpeed, LoopLatency, SuiteScaling, WasmCostSplit,
-};
+pub use report::{BenchReport, CompileTimes, GameSpeed, LoopLatency, SuiteScaling, WasmCostSplit};

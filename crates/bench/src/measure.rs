@@ -137,7 +137,11 @@ fn game_speed(pairing: &Pairing, bot: &WasmBot, games: u64) -> anyhow::Result<Ga
     let native_results = run_suite(&native, &|_, _| {}, &CancelToken::new())?;
     let wasm_results = run_suite(&wasm, &|_, _| {}, &CancelToken::new())?;
     if let Some(fault) = wasm_results.games.iter().find_map(|g| g.fault.as_ref()) {
-        bail!("samples/{} lost a game by a fault while benchmarking: {}", pairing.sample, fault.failure);
+        bail!(
+            "samples/{} lost a game by a fault while benchmarking: {}",
+            pairing.sample,
+            fault.failure
+        );
     }
     let per_s = |d: Duration| games as f64 / d.as_secs_f64();
     let native_games_per_s = per_s(native_results.duration);

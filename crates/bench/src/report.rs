@@ -142,7 +142,12 @@ impl BenchReport {
             let _ = writeln!(
                 out,
                 "{:<12} {:<40} {:>11.0}   {:<44} {:>11.0}  {:>8.2}×",
-                s.game, s.native, s.native_games_per_s, s.wasm, s.wasm_games_per_s, s.native_over_wasm
+                s.game,
+                s.native,
+                s.native_games_per_s,
+                s.wasm,
+                s.wasm_games_per_s,
+                s.native_over_wasm
             );
         }
         let c = &self.wasm_cost;
@@ -166,7 +171,13 @@ impl BenchReport {
         let _ = writeln!(
             out,
             "main job ({}, {} games): one core {:.0} ms · {} cores {:.0} ms ({:.2}× speedup) · end to end {:.0} ms",
-            s.description, s.games, s.one_core_ms, s.cores, s.all_cores_ms, s.speedup, s.end_to_end_ms
+            s.description,
+            s.games,
+            s.one_core_ms,
+            s.cores,
+            s.all_cores_ms,
+            s.speedup,
+            s.end_to_end_ms
         );
         match &self.save_to_report {
             Some(l) => {
@@ -174,7 +185,12 @@ impl BenchReport {
                     out,
                     "save → report after a one-line edit (median of {}): {:.0} ms = cargo build {:.0} ms \
                      + module load {:.0} ms + games {:.0} ms; not cargo: {:.0} ms",
-                    l.edits, l.total_ms, l.cargo_build_ms, l.module_load_ms, l.games_ms, l.not_cargo_ms
+                    l.edits,
+                    l.total_ms,
+                    l.cargo_build_ms,
+                    l.module_load_ms,
+                    l.games_ms,
+                    l.not_cargo_ms
                 );
             }
             None => {

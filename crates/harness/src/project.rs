@@ -113,12 +113,17 @@ struct Metadata {
 }
 
 impl BotProject {
-    /// Reads the project whose `Cargo.toml` is in `root`.
+    /// Reads the project whose `Cargo.toml` is in `root`. The project's root is kept as an
+    /// absolute path, so builds, traces and editors agree on file names.
     pub fn load(root: &Path) -> Result<BotProject, ProjectError> {
         let path = root.join("Cargo.toml");
         if !path.is_file() {
             return Err(ProjectError::NoManifest(root.to_path_buf()));
         }
+        let root = &root
+            .canonicalize()
+            .map_err(|source| ProjectError::Read { path: root.into(), source })?;
+        let path = root.join("Cargo.toml");
         let text = std::fs::read_to_string(&path)
             .map_err(|source| ProjectError::Read { path: path.clone(), source })?;
         Self::parse(root, &path, &text)

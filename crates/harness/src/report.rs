@@ -13,7 +13,7 @@
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
 //! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault) |
-//! | `failures[]` | per (kind, location): `kind`, `message` (of the first occurrence), `file`, `line`, `column` (null when unknown), `count`, `seeds`, `opponents` (names), `first_seed`, `first_opponent`, `first_turn`, `replay` (the command that steps through the first game) |
+//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence), `file`, `line`, `column` (null when unknown), `count`, `seeds`, `opponents` (names), `first_seed`, `first_opponent`, `first_turn`, `replay` (the command that steps through the first game) |
 //! | `wasteful[]` | per opponent with wasted moves: `opponent`, `games`, `moves` |
 //! | `cancelled` | true when the suite stopped early |
 
@@ -46,7 +46,7 @@ pub struct OpponentSummary {
     pub faults: u32,
 }
 
-/// Identical failures (same kind, same source location) across games.
+/// Identical failures (same kind, same file and line) across games; `column` is the first one's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailureGroup {
     /// Failure kind.
@@ -245,25 +245,22 @@ fn abbreviate(seeds: &[u64], max: usize) -> String {
     }
 }
 
+/// Groups faults by kind, file and line. The column is left out of the key: where an endless
+/// loop runs out of fuel varies within its line, and it is the same bug.
 fn group_failures(suite: &Suite, results: &SuiteResults, replay_target: &str) -> Vec<FailureGroup> {
-    type Key = (FailureKind, Option<String>, Option<u32>, Option<u32>);
+    type Key = (FailureKind, Option<String>, Option<u32>);
     let mut groups: BTreeMap<Key, FailureGroup> = BTreeMap::new();
     for game in &results.games {
         let Some(fault) = &game.fault else { continue };
         let location = fault.failure.location.as_ref();
-        let key = (
-            fault.failure.kind,
-            location.map(|l| l.file.clone()),
-            location.map(|l| l.line),
-            location.map(|l| l.column),
-        );
+        let key = (fault.failure.kind, location.map(|l| l.file.clone()), location.map(|l| l.line));
         let opponent = suite.opponents[game.opponent].name().to_owned();
         let group = groups.entry(key.clone()).or_insert_with(|| FailureGroup {
             kind: key.0,
             message: fault.failure.message.clone(),
             file: key.1.clone(),
             line: key.2,
-            column: key.3,
+            column: location.map(|l| l.column),
             count: 0,
             seeds: Vec::new(),
             opponents: Vec::new(),

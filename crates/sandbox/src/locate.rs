@@ -28,9 +28,16 @@ const FOREIGN: &[&str] = &[
     "/.cargo/registry/",
     "/.cargo/git/",
     "/.rustup/toolchains/",
+    "/rust/deps/",
     "wasi-libc",
     "/wasi-sdk",
 ];
+
+/// The botlens protocol crate's sources next to an SDK used by path (`…/crates/sdk/src/` →
+/// `…/crates/protocol/`): the SDK calls into it, so its frames are not the bot's either.
+fn protocol_dir(sdk_dir: &str) -> Option<String> {
+    sdk_dir.strip_suffix("sdk/src/").map(|crates| format!("{crates}protocol/"))
+}
 
 /// Finds the bot's own source lines in one module's call stacks and debug information.
 #[derive(Debug, Default)]
@@ -65,7 +72,10 @@ impl Locator {
         let file = normalize(file);
         !(file.starts_with("/rustc/")
             || FOREIGN.iter().any(|part| file.contains(part))
-            || self.sdk_dir.as_ref().is_some_and(|dir| file.starts_with(dir.as_str())))
+            || self.sdk_dir.as_ref().is_some_and(|dir| {
+                file.starts_with(dir.as_str())
+                    || protocol_dir(dir).is_some_and(|p| file.starts_with(&p))
+            }))
     }
 
     /// `failure` located at the bot's innermost frame on `backtrace`, or, when there is none,
