@@ -30,34 +30,81 @@ pub struct BenchOptions {
     pub scratch: PathBuf,
 }
 
-/// A sample bot and the native players it is compared with.
+/// Where a measured wasm bot comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WasmSource {
+    /// A project in `samples/`.
+    Sample(&'static str),
+    /// The bot `botlens new <game>` scaffolds (a random or first-free mover: it measures the
+    /// sandbox more than the bot).
+    Template,
+}
+
+/// A wasm bot and the native players it is compared with: the same opponent, and a native bot
+/// of about the same strategy.
 struct Pairing {
     game: GameKind,
-    sample: &'static str,
+    wasm: WasmSource,
     native_bot: &'static str,
     opponent: &'static str,
 }
 
-const PAIRINGS: [Pairing; 3] = [
+const PAIRINGS: [Pairing; 5] = [
     Pairing {
         game: GameKind::Battleships,
-        sample: "battleships-hunter",
+        wasm: WasmSource::Template,
+        native_bot: "random",
+        opponent: "random",
+    },
+    Pairing {
+        game: GameKind::Battleships,
+        wasm: WasmSource::Sample("battleships-hunter"),
         native_bot: "density",
         opponent: "hunter",
     },
     Pairing {
         game: GameKind::TicTacToe,
-        sample: "tictactoe-minimax",
+        wasm: WasmSource::Template,
+        native_bot: "random",
+        opponent: "random",
+    },
+    Pairing {
+        game: GameKind::TicTacToe,
+        wasm: WasmSource::Sample("tictactoe-minimax"),
         native_bot: "perfect",
         opponent: "random",
     },
     Pairing {
         game: GameKind::Klotski,
-        sample: "klotski-solver",
+        wasm: WasmSource::Sample("klotski-solver"),
         native_bot: "optimal",
         opponent: "hengdaolima",
     },
 ];
+
+impl Pairing {
+    fn label(&self) -> String {
+        match self.wasm {
+            WasmSource::Sample(name) => name.to_owned(),
+            WasmSource::Template => format!("`botlens new {}`", self.game),
+        }
+    }
+
+    /// The bot's project directory, scaffolding the template into `scratch` on first use.
+    fn project_dir(&self, options: &BenchOptions) -> anyhow::Result<PathBuf> {
+        match self.wasm {
+            WasmSource::Sample(name) => Ok(options.samples.join(name)),
+            WasmSource::Template => {
+                let dir = options.scratch.join(format!("template-{}", self.game));
+                if !dir.join("Cargo.toml").is_file() {
+                    let sdk = options.samples.join("../crates/sdk");
+                    botlens_harness::scaffold::scaffold(self.game, &dir, &sdk)?;
+                }
+                Ok(dir)
+            }
+        }
+    }
+}
 
 /// Runs every measurement; `say` hears what is going on (for a progress line).
 pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<BenchReport> {
@@ -70,12 +117,14 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
 
     let mut speeds = Vec::new();
-    let mut battleships_bot = None;
+    let mut light_bot = None;
+    let mut sample_module = None;
     for pairing in &PAIRINGS {
-        say(&format!("building samples/{}…", pairing.sample));
-        let project = BotProject::load(&options.samples.join(pairing.sample))?;
+        let label = pairing.label();
+        say(&format!("building {label}…"));
+        let project = BotProject::load(&pairing.project_dir(options)?)?;
         let wasm = botlens_harness::build::build(&project, &CancelToken::new())?.wasm;
-        let bot = pipeline::load_wasm(&sandbox, &wasm, pairing.sample, pairing.sample)?;
+        let bot = pipeline::load_wasm(&sandbox, &wasm, &label, &label)?;
         let games = if pairing.game == GameKind::Klotski {
             (options.games / 10).max(10)
         } else {
@@ -83,16 +132,19 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
         };
         say(&format!("playing {games} {} games, native then wasm…", pairing.game));
         speeds.push(game_speed(pairing, &bot, games)?);
-        if pairing.game == GameKind::Battleships {
-            battleships_bot = Some((bot, wasm));
+        match (pairing.game, pairing.wasm) {
+            (GameKind::Battleships, WasmSource::Template) => light_bot = Some(bot),
+            (GameKind::Battleships, WasmSource::Sample(_)) => sample_module = Some(wasm),
+            _ => {}
         }
     }
-    let (bot, wasm) = battleships_bot.context("the Battleships sample was measured")?;
+    let light_bot = light_bot.context("the Battleships template was measured")?;
+    let sample_module = sample_module.context("the Battleships sample was measured")?;
 
     say("splitting the cost of a wasm game…");
-    let wasm_cost = cost_split(&bot, options.games.min(1000));
+    let wasm_cost = cost_split(&light_bot, options.games.min(1000));
     say("timing module compiles…");
-    let compile = compile_times(&wasm)?;
+    let compile = compile_times(&sample_module)?;
     say("playing the README's main job on one core and on all…");
     let suite = suite_scaling(&options.samples.join("battleships-hunter"), cores)?;
     let save_to_report = if options.latency {
@@ -137,11 +189,7 @@ fn game_speed(pairing: &Pairing, bot: &WasmBot, games: u64) -> anyhow::Result<Ga
     let native_results = run_suite(&native, &|_, _| {}, &CancelToken::new())?;
     let wasm_results = run_suite(&wasm, &|_, _| {}, &CancelToken::new())?;
     if let Some(fault) = wasm_results.games.iter().find_map(|g| g.fault.as_ref()) {
-        bail!(
-            "samples/{} lost a game by a fault while benchmarking: {}",
-            pairing.sample,
-            fault.failure
-        );
+        bail!("{} lost a game by a fault while benchmarking: {}", pairing.label(), fault.failure);
     }
     let per_s = |d: Duration| games as f64 / d.as_secs_f64();
     let native_games_per_s = per_s(native_results.duration);
@@ -150,7 +198,7 @@ fn game_speed(pairing: &Pairing, bot: &WasmBot, games: u64) -> anyhow::Result<Ga
     Ok(GameSpeed {
         game: pairing.game.name().to_owned(),
         native: format!("{} vs {}", pairing.native_bot, pairing.opponent),
-        wasm: format!("{} (wasm) vs {}", pairing.sample, pairing.opponent),
+        wasm: format!("{} (wasm) vs {}", pairing.label(), pairing.opponent),
         native_games_per_s,
         wasm_games_per_s,
         native_over_wasm: native_games_per_s / wasm_games_per_s,

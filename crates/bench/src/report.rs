@@ -9,8 +9,8 @@
 //! | `cores` | cores available to the run |
 //! | `games_per_measurement` | games played for each games-per-second figure |
 //! | `speeds[]` | per game: `game`, `native` and `wasm` (what played), `native_games_per_s`, `wasm_games_per_s` (one core each), `native_over_wasm` (how many times faster native is), `mean_turns_per_game` (wasm games) |
-//! | `wasm_cost` | a Battleships wasm game split: `instantiate_us_per_game`, `guest_us_per_turn` (inside the module: bot work, its `act` call and message encoding), `host_us_per_turn` (engine, runner and native opponent), `fuel_per_turn`, `turns_per_game` |
-//! | `compile` | module compile of the Battleships sample: `cold_ms`, `disk_cache_ms`, `memory_cache_us` |
+//! | `wasm_cost` | a Battleships game of the `botlens new` bot (random squares) against `hunter`, split: `instantiate_us_per_game`, `guest_us_per_turn` (inside the module: bot work, its `act` call and message encoding), `host_us_per_turn` (engine, runner and native opponent), `fuel_per_turn`, `turns_per_game` |
+//! | `compile` | module compile of the `battleships-hunter` sample: `cold_ms`, `disk_cache_ms`, `memory_cache_us` |
 //! | `suite` | the README's main job: `description`, `games`, `one_core_ms`, `all_cores_ms`, `cores`, `speedup` (games only, build already done), `end_to_end_ms` (with a no-op cargo build and the module load) |
 //! | `save_to_report` | after a one-line edit, medians over `edits`: `cargo_build_ms`, `module_load_ms`, `games_ms`, `total_ms`, `not_cargo_ms`; null with `--no-latency` |
 //! | `peak_rss_mib` | peak resident memory of the bench process |
@@ -153,7 +153,7 @@ impl BenchReport {
         let c = &self.wasm_cost;
         let _ = writeln!(
             out,
-            "\nwasm Battleships game, split: instantiate {:.1} µs/game · inside the bot {:.2} µs/turn \
+            "\nwasm Battleships game (`botlens new` bot vs hunter), split: instantiate {:.1} µs/game · inside the bot {:.2} µs/turn \
              · host {:.2} µs/turn · {:.0} fuel/turn · {:.1} turns/game",
             c.instantiate_us_per_game,
             c.guest_us_per_turn,
