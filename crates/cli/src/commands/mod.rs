@@ -10,6 +10,7 @@ mod play_klotski;
 mod replay;
 mod run;
 mod solve;
+mod suite_args;
 mod watch;
 
 use std::process::ExitCode;

@@ -9,10 +9,10 @@ use botlens_games::GameKind;
 use botlens_harness::baseline::{self, Comparison};
 use botlens_harness::pipeline::{self, RunOptions, Stage};
 use botlens_harness::suite::SuiteResults;
-use botlens_harness::{
-    BotProject, CancelToken, KeepTraces, SeedRange, Suite, SuiteReport, run_suite, traces,
-};
+use botlens_harness::{BotProject, CancelToken, KeepTraces, Suite, SuiteReport, run_suite, traces};
 use clap::Args;
+
+use super::suite_args::SuiteArgs;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Arguments of `botlens run`.
@@ -41,19 +41,8 @@ pub struct RunArgs {
     /// The game, for a .wasm module or a reference player (a project names its own).
     #[arg(long)]
     game: Option<String>,
-    /// Opponents, comma-separated: reference names or .wasm modules; Klotski: board names or
-    /// `generated` [default: the project's, else every reference opponent or bundled board].
-    #[arg(long, value_delimiter = ',')]
-    vs: Vec<String>,
-    /// Seeds: `A..B` (A to B-1), `A..=B`, or one seed `N` [default: the project's, else 0..100].
-    #[arg(long)]
-    seeds: Option<SeedRange>,
-    /// Turn cap per game [default: the project's, else the game's own].
-    #[arg(long)]
-    max_turns: Option<u32>,
-    /// Worker threads [default: one per core].
-    #[arg(long)]
-    jobs: Option<usize>,
+    #[command(flatten)]
+    suite: SuiteArgs,
     /// Write the trace of every game into this directory (atomically, one file per game).
     #[arg(long)]
     trace_dir: Option<PathBuf>,
@@ -123,13 +112,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn options(args: &RunArgs) -> RunOptions {
-    RunOptions {
-        opponents: (!args.vs.is_empty()).then(|| args.vs.clone()),
-        seeds: args.seeds,
-        max_turns: args.max_turns,
-        jobs: args.jobs.unwrap_or(0),
-        keep_traces: if args.trace_dir.is_some() { KeepTraces::All } else { KeepTraces::Failures },
-    }
+    args.suite.options(if args.trace_dir.is_some() {
+        KeepTraces::All
+    } else {
+        KeepTraces::Failures
+    })
 }
 
 /// A bot project: build, load, play.

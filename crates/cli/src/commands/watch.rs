@@ -5,10 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use botlens_harness::pipeline::RunOptions;
-use botlens_harness::{KeepTraces, SeedRange};
+use botlens_harness::KeepTraces;
 use botlens_watch::{Watch, WatchOptions};
 use clap::Args;
+
+use super::suite_args::SuiteArgs;
 
 /// Arguments of `botlens watch`.
 #[derive(Debug, Args)]
@@ -27,18 +28,8 @@ pub struct WatchArgs {
     /// The bot project directory.
     #[arg(default_value = ".")]
     project: PathBuf,
-    /// Opponents, comma-separated, instead of the project's.
-    #[arg(long, value_delimiter = ',')]
-    vs: Vec<String>,
-    /// Seeds instead of the project's: `A..B`, `A..=B` or `N`.
-    #[arg(long)]
-    seeds: Option<SeedRange>,
-    /// Turn cap per game [default: the project's, else the game's own].
-    #[arg(long)]
-    max_turns: Option<u32>,
-    /// Worker threads [default: one per core].
-    #[arg(long)]
-    jobs: Option<usize>,
+    #[command(flatten)]
+    suite: SuiteArgs,
     /// Milliseconds the files must be quiet before a change counts.
     #[arg(long, default_value_t = 200, value_name = "MS")]
     debounce: u64,
@@ -47,13 +38,7 @@ pub struct WatchArgs {
 /// Runs `botlens watch` until Ctrl-C.
 pub fn run(args: WatchArgs) -> anyhow::Result<ExitCode> {
     let options = WatchOptions {
-        run: RunOptions {
-            opponents: (!args.vs.is_empty()).then_some(args.vs),
-            seeds: args.seeds,
-            max_turns: args.max_turns,
-            jobs: args.jobs.unwrap_or(0),
-            keep_traces: KeepTraces::Failures,
-        },
+        run: args.suite.options(KeepTraces::Failures),
         debounce: Duration::from_millis(args.debounce),
     };
     botlens_harness::build::ensure_wasm_target(&mut |line| eprintln!("botlens: {line}"))?;

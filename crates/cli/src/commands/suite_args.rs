@@ -1,0 +1,37 @@
+//! The suite flags `run` and `watch` share: which opponents, which seeds, how long, how many
+//! threads. Each overrides the project's `[package.metadata.botlens]`.
+
+use botlens_harness::pipeline::RunOptions;
+use botlens_harness::{KeepTraces, SeedRange};
+use clap::Args;
+
+/// Overrides of a project's suite.
+#[derive(Debug, Args)]
+pub struct SuiteArgs {
+    /// Opponents, comma-separated: reference names or .wasm modules; Klotski: board names or
+    /// `generated` [default: the project's, else every reference opponent or bundled board].
+    #[arg(long, value_delimiter = ',')]
+    pub vs: Vec<String>,
+    /// Seeds: `A..B` (A to B-1), `A..=B`, or one seed `N` [default: the project's, else 0..100].
+    #[arg(long)]
+    pub seeds: Option<SeedRange>,
+    /// Turn cap per game [default: the project's, else the game's own].
+    #[arg(long)]
+    pub max_turns: Option<u32>,
+    /// Worker threads [default: one per core].
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+impl SuiteArgs {
+    /// The harness options these flags ask for.
+    pub fn options(&self, keep_traces: KeepTraces) -> RunOptions {
+        RunOptions {
+            opponents: (!self.vs.is_empty()).then(|| self.vs.clone()),
+            seeds: self.seeds,
+            max_turns: self.max_turns,
+            jobs: self.jobs.unwrap_or(0),
+            keep_traces,
+        }
+    }
+}
