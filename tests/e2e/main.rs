@@ -10,4 +10,5 @@ mod run;
 mod samples;
 mod support;
 mod tidy;
+mod tmux;
 mod watch;
