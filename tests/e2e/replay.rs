@@ -104,3 +104,38 @@ fn bad_traces_are_refused_clearly() {
         assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
     }
 }
+
+#[test]
+fn the_html_page_renders_the_game_in_a_browser() {
+    use std::process::Command;
+    let available =
+        Command::new("chromium").arg("--version").output().is_ok_and(|o| o.status.success());
+    assert!(available, "chromium is not installed: `apt-get install chromium` (CI does this)");
+    let dir = tempfile::tempdir().unwrap();
+    let trace = stored_trace(dir.path());
+    let page = dir.path().join("game.html");
+    let out = botlens(&["replay", trace.to_str().unwrap(), "--html", page.to_str().unwrap()]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let profile = dir.path().join("chromium-profile");
+    let dom = Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    // Filled in by the page's script: the position counter and the move list.
+    assert!(dom.contains("id=\"position\">move 0/"), "the script ran: {dom}");
+    assert!(dom.contains("<li class=\"current\">"), "the move list is built: {dom}");
+    assert!(dom.contains("perfect"), "{dom}");
+}
