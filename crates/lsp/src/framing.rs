@@ -37,10 +37,10 @@ where
                 break;
             }
             header_lines += 1;
-            if let Some((name, value)) = line.split_once(':') {
-                if name.trim().eq_ignore_ascii_case("content-length") {
-                    length = value.trim().parse::<usize>().ok();
-                }
+            if let Some((name, value)) = line.split_once(':')
+                && name.trim().eq_ignore_ascii_case("content-length")
+            {
+                length = value.trim().parse::<usize>().ok();
             }
         }
         let frame = match length {
