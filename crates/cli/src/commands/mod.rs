@@ -34,20 +34,20 @@ enum Command {
     New(new::NewArgs),
     /// Play a suite of games and print wins, losses and failures.
     Run(run::RunArgs),
-    /// Solve a Klotski layout optimally and print the solution.
-    Solve(solve::SolveArgs),
-    /// Generate a random solvable Klotski layout from a seed.
-    Generate(generate::GenerateArgs),
-    /// Play a game yourself in the terminal.
-    Play(play::PlayArgs),
-    /// Measure speed: games per second native vs wasm, compile times, suites, save → report.
-    Bench(bench::BenchArgs),
-    /// Serve editors: diagnostics, code lenses and hovers from the suite, refreshed on save.
-    Lsp(lsp::LspArgs),
     /// Rebuild and replay the suite on every save, and say what changed since the last run.
     Watch(watch::WatchArgs),
     /// Step through a finished game: the board, the moves, the bot's log lines and the failure.
     Replay(replay::ReplayArgs),
+    /// Serve editors: diagnostics, code lenses and hovers from the suite, refreshed on save.
+    Lsp(lsp::LspArgs),
+    /// Measure speed: games per second native vs wasm, compile times, suites, save → report.
+    Bench(bench::BenchArgs),
+    /// Play a game yourself in the terminal.
+    Play(play::PlayArgs),
+    /// Solve a Klotski layout optimally and print the solution.
+    Solve(solve::SolveArgs),
+    /// Generate a random solvable Klotski layout from a seed.
+    Generate(generate::GenerateArgs),
 }
 
 /// Runs the parsed command line.
