@@ -45,38 +45,32 @@ fn html_is_self_contained() {
     assert!(!html.contains("http://") && !html.contains("https://"), "no network needed");
 }
 
+/// Re-plays `random` vs `perfect` on `seed` and checks it against the stored `trace`.
+fn replay_and_check(seed: u64, trace: &std::path::Path) -> crate::support::Output {
+    let seed = seed.to_string();
+    botlens(&[
+        "replay",
+        "random",
+        "--game",
+        "tictactoe",
+        "--vs",
+        "perfect",
+        "--seed",
+        &seed,
+        "--plain",
+        "--check",
+        trace.to_str().unwrap(),
+    ])
+}
+
 #[test]
 fn a_replayed_game_matches_its_stored_trace() {
     let dir = tempfile::tempdir().unwrap();
     let trace = stored_trace(dir.path());
-    let out = botlens(&[
-        "replay",
-        "random",
-        "--game",
-        "tictactoe",
-        "--vs",
-        "perfect",
-        "--seed",
-        "3",
-        "--plain",
-        "--check",
-        trace.to_str().unwrap(),
-    ]);
+    let out = replay_and_check(3, &trace);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(out.stderr.contains("matches"), "{}", out.stderr);
-    let other = botlens(&[
-        "replay",
-        "random",
-        "--game",
-        "tictactoe",
-        "--vs",
-        "perfect",
-        "--seed",
-        "4",
-        "--plain",
-        "--check",
-        trace.to_str().unwrap(),
-    ]);
+    let other = replay_and_check(4, &trace);
     assert_eq!(other.code, Some(2), "a different seed does not match");
     assert!(other.stderr.contains("does not match"), "{}", other.stderr);
 }

@@ -157,13 +157,7 @@ pub fn single_suite(
     options: &RunOptions,
     base: &Path,
 ) -> Result<Suite, RunError> {
-    let bot = if bot.ends_with(".wasm") {
-        let path = base.join(bot);
-        let stem = path.file_stem().map_or(bot.to_owned(), |s| s.to_string_lossy().into());
-        Contender::Wasm(load_wasm(sandbox, &path, &stem, bot)?)
-    } else {
-        Contender::Reference(bot.to_owned())
-    };
+    let bot = contender(sandbox, bot, base)?;
     let opponents = options.opponents.clone().unwrap_or_else(|| game.default_opponents());
     Ok(Suite {
         game,
@@ -212,16 +206,16 @@ pub fn resolve_opponents(
     names: &[String],
     base: &Path,
 ) -> Result<Vec<Contender>, RunError> {
-    names
-        .iter()
-        .map(|name| {
-            if name.ends_with(".wasm") {
-                let path = base.join(name);
-                let stem = path.file_stem().map_or(name.clone(), |s| s.to_string_lossy().into());
-                load_wasm(sandbox, &path, &stem, &path.display().to_string()).map(Contender::Wasm)
-            } else {
-                Ok(Contender::Reference(name.clone()))
-            }
-        })
-        .collect()
+    names.iter().map(|name| contender(sandbox, name, base)).collect()
+}
+
+/// One contender by name: a name ending in `.wasm` is a module (relative to `base`, named after
+/// its file stem), anything else a reference player or board name.
+fn contender(sandbox: &Sandbox, name: &str, base: &Path) -> Result<Contender, RunError> {
+    if !name.ends_with(".wasm") {
+        return Ok(Contender::Reference(name.to_owned()));
+    }
+    let path = base.join(name);
+    let stem = path.file_stem().map_or(name.to_owned(), |s| s.to_string_lossy().into());
+    load_wasm(sandbox, &path, &stem, &path.display().to_string()).map(Contender::Wasm)
 }

@@ -79,10 +79,8 @@ impl Klotski {
 
     /// `曹操 reached the exit in 81 steps (116 moves)` (with `cc` for [`Labels::Codes`]).
     pub fn solved_message(&self, labels: Labels) -> String {
-        let who = match labels {
-            Labels::Names => &self.board.goal_piece().name,
-            Labels::Codes => &self.board.goal_piece().code,
-        };
+        let goal = self.board.goal_piece();
+        let who = labels.pick(&goal.name, &goal.code);
         format!(
             "{who} reached the exit in {} ({})",
             plural(self.steps, "step"),

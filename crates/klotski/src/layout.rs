@@ -131,6 +131,16 @@ pub enum Labels {
     Codes,
 }
 
+impl Labels {
+    /// The label to show for a piece with this `name` and `code`.
+    pub fn pick<'a>(self, name: &'a str, code: &'a str) -> &'a str {
+        match self {
+            Labels::Names => name,
+            Labels::Codes => code,
+        }
+    }
+}
+
 /// A validated board: its size, its pieces where they stand now, and the goal.
 ///
 /// Invariants (checked by [`Layout::new`], [`Layout::parse`] and deserialization): 1–16 cells a

@@ -80,10 +80,7 @@ pub fn view(view: &KlotskiView, labels: Labels) -> String {
         .pieces
         .iter()
         .map(|p| Block {
-            label: match labels {
-                Labels::Names => &p.name,
-                Labels::Codes => &p.code,
-            },
+            label: labels.pick(&p.name, &p.code),
             x: p.x,
             y: p.y,
             width: p.width,
@@ -100,10 +97,7 @@ pub fn view(view: &KlotskiView, labels: Labels) -> String {
 
 fn block(piece: &Piece, labels: Labels) -> Block<'_> {
     Block {
-        label: match labels {
-            Labels::Names => &piece.name,
-            Labels::Codes => &piece.code,
-        },
+        label: labels.pick(&piece.name, &piece.code),
         x: piece.x,
         y: piece.y,
         width: piece.width,
