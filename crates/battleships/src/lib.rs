@@ -49,7 +49,10 @@ mod render;
 mod testing;
 
 use botlens_engine::{Ending, Game, IllegalMove, ReferencePlayer, Seat, SeedRng, Status, Stream};
-use botlens_protocol::battleships::{Attack, BOARD_SIZE, BattleshipsView, Ship, Shot, Target};
+use botlens_protocol::battleships::{
+    Attack, BOARD_SIZE, BattleshipsView, Ship, ShipKind, Shot, Target,
+};
+use botlens_protocol::wire::Wire;
 use serde::{Deserialize, Serialize};
 
 use crate::board::{CELLS, Mask, bit};
@@ -97,29 +100,76 @@ impl Side {
         self.ships & !self.attacked == 0
     }
 
-    /// The protocol character of square `cell` as the opponent knows it.
-    fn target(&self, cell: u32, sunk: Mask) -> Target {
-        let square = 1 << cell;
-        if self.attacked & square == 0 {
-            Target::Unknown
-        } else if sunk & square != 0 {
-            Target::Sunk
-        } else if self.ships & square != 0 {
-            Target::Hit
-        } else {
-            Target::Miss
-        }
+    /// Appends the opponent's grid as this side's attacker knows it: the view's `targets`.
+    fn write_targets(&self, out: &mut Vec<u8>) {
+        // Index bits: attacked, ship, sunk; a sunk square is always an attacked ship square.
+        const BY_BITS: [Target; 8] = [
+            Target::Unknown,
+            Target::Miss,
+            Target::Unknown,
+            Target::Hit,
+            Target::Unknown,
+            Target::Miss,
+            Target::Unknown,
+            Target::Sunk,
+        ];
+        let chars = BY_BITS.map(|t| t.to_char() as u8);
+        write_board([self.attacked, self.ships, self.sunk()], &chars, out);
     }
 
-    /// The protocol character of square `cell` as its owner sees it: `.`, `S`, `X` or `o`.
-    fn own(&self, cell: u32) -> char {
-        let square = 1 << cell;
-        match (self.ships & square != 0, self.attacked & square != 0) {
-            (true, true) => 'X',
-            (true, false) => 'S',
-            (false, true) => 'o',
-            (false, false) => '.',
+    /// Appends this side's own grid as its owner sees it: the view's `own`.
+    fn write_own(&self, out: &mut Vec<u8>) {
+        // Index bits: ship, attacked (the last four characters are never used).
+        write_board([self.ships, self.attacked], b".SoX....", out);
+    }
+
+    /// This side's own grid as its owner sees it, as a string.
+    pub(crate) fn own_grid(&self) -> String {
+        board_string(|out| self.write_own(out))
+    }
+
+    /// The kinds of the ships still afloat, in fleet order.
+    fn ships_left(&self) -> impl Iterator<Item = ShipKind> + '_ {
+        self.fleet
+            .iter()
+            .zip(&self.masks)
+            .filter(|&(_, &mask)| mask & !self.attacked != 0)
+            .map(|(ship, _)| ship.kind)
+    }
+}
+
+/// A board string from what `write` appends.
+fn board_string(write: impl FnOnce(&mut Vec<u8>)) -> String {
+    let mut bytes = Vec::with_capacity(CELLS);
+    write(&mut bytes);
+    String::from_utf8(bytes).expect("board characters are ASCII")
+}
+
+/// Appends a view's board, one ASCII character per square, row-major: the character of square
+/// `cell` is `chars[i]`, where bit `b` of `i` is bit `cell` of `planes[b]`. Eight squares at a
+/// time, since a view is made on every turn of a wasm bot.
+fn write_board<const N: usize>(planes: [Mask; N], chars: &[u8; 8], out: &mut Vec<u8>) {
+    /// `SPREAD[b]` holds bit `i` of `b` in the lowest bit of its byte `i` (little-endian).
+    const SPREAD: [u64; 256] = {
+        let mut table = [0; 256];
+        let mut byte = 0;
+        while byte < 256 {
+            let mut bit = 0;
+            while bit < 8 {
+                table[byte] |= ((byte as u64 >> bit) & 1) << (8 * bit);
+                bit += 1;
+            }
+            byte += 1;
         }
+        table
+    };
+    for first in (0..CELLS).step_by(8) {
+        let mut indices = 0;
+        for (bit, plane) in planes.iter().enumerate() {
+            indices |= SPREAD[usize::from((plane >> first) as u8)] << bit;
+        }
+        let squares = (CELLS - first).min(8);
+        out.extend(indices.to_le_bytes()[..squares].iter().map(|&i| chars[usize::from(i & 7)]));
     }
 }
 
@@ -198,20 +248,31 @@ impl Game for Battleships {
 
     fn view(&self, seat: Seat) -> BattleshipsView {
         let (own, enemy) = (&self.sides[seat], &self.sides[1 - seat]);
-        let sunk = enemy.sunk();
-        let cells = || 0..CELLS as u32;
         BattleshipsView {
-            targets: cells().map(|cell| enemy.target(cell, sunk).to_char()).collect(),
-            own: cells().map(|cell| own.own(cell)).collect(),
-            enemy_ships_left: enemy
-                .fleet
-                .iter()
-                .zip(&enemy.masks)
-                .filter(|&(_, &mask)| mask & !enemy.attacked != 0)
-                .map(|(ship, _)| ship.kind)
-                .collect(),
+            targets: board_string(|out| enemy.write_targets(out)),
+            own: own.own_grid(),
+            enemy_ships_left: enemy.ships_left().collect(),
             shots: own.shots,
         }
+    }
+
+    /// The view's JSON written from the state, without building the view.
+    fn write_view(&self, seat: Seat, out: &mut Vec<u8>) {
+        let (own, enemy) = (&self.sides[seat], &self.sides[1 - seat]);
+        out.extend_from_slice(br#"{"targets":""#);
+        enemy.write_targets(out);
+        out.extend_from_slice(br#"","own":""#);
+        own.write_own(out);
+        out.extend_from_slice(br#"","enemy_ships_left":["#);
+        for (i, kind) in enemy.ships_left().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            kind.write(out);
+        }
+        out.extend_from_slice(br#"],"shots":"#);
+        own.shots.write(out);
+        out.push(b'}');
     }
 
     fn apply(&mut self, seat: Seat, action: &Attack) -> Result<Shot, IllegalMove> {
@@ -438,6 +499,60 @@ mod tests {
                 ShipKind::Patrol
             ]
         );
+    }
+
+    #[test]
+    fn view_boards_show_every_square_as_the_protocol_defines() {
+        for seed in 0..20 {
+            let mut game = Battleships::new(&(), seed);
+            let mut rng = SeedRng::new(seed, botlens_engine::Stream::Setup);
+            while game.status() == Status::Ongoing {
+                for seat in 0..2 {
+                    let (view, own, enemy) =
+                        (game.view(seat), &game.sides[seat], &game.sides[1 - seat]);
+                    let sunk = enemy.sunk();
+                    for cell in 0..CELLS {
+                        let square = 1u128 << cell;
+                        let target =
+                            match (enemy.attacked & square, sunk & square, enemy.ships & square) {
+                                (0, _, _) => '.',
+                                (_, 0, 0) => 'o',
+                                (_, 0, _) => 'x',
+                                _ => '#',
+                            };
+                        let mine = match (own.ships & square, own.attacked & square) {
+                            (0, 0) => '.',
+                            (0, _) => 'o',
+                            (_, 0) => 'S',
+                            _ => 'X',
+                        };
+                        assert_eq!(
+                            view.targets.as_bytes()[cell],
+                            target as u8,
+                            "seed {seed} cell {cell}"
+                        );
+                        assert_eq!(
+                            view.own.as_bytes()[cell],
+                            mine as u8,
+                            "seed {seed} cell {cell}"
+                        );
+                    }
+                    let mut written = Vec::new();
+                    game.write_view(seat, &mut written);
+                    assert_eq!(
+                        written,
+                        view.to_wire(),
+                        "seed {seed}: the view written from the state"
+                    );
+                }
+                let seat = game.to_move();
+                let cell =
+                    board::random_square(!game.sides[1 - seat].attacked & board::FULL, &mut rng)
+                        .expect("a square is left while the game goes on");
+                let (x, y) = (cell as i32 % 10, cell as i32 / 10);
+                game.apply(seat, &Attack { x, y }).expect("legal");
+            }
+        }
     }
 
     #[test]

@@ -56,8 +56,8 @@ pub(crate) fn game(game: &Battleships) -> String {
         let sunk = side.sunk();
         let afloat = side.masks.iter().filter(|&&mask| mask & !side.attacked != 0).count();
         let mut squares = ['.'; CELLS];
-        for (cell, square) in (0..).zip(squares.iter_mut()) {
-            *square = if sunk >> cell & 1 == 1 { '#' } else { side.own(cell) };
+        for ((cell, square), own) in (0..).zip(squares.iter_mut()).zip(side.own_grid().chars()) {
+            *square = if sunk >> cell & 1 == 1 { '#' } else { own };
         }
         Panel {
             title: format!("seat {seat} fleet ({afloat}/{} afloat)", side.fleet.len()),

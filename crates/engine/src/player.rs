@@ -69,6 +69,11 @@ impl<G: Game> Turn<G> {
         self.game.view(self.seat)
     }
 
+    /// Appends the [`Wire`](botlens_protocol::wire::Wire) form of [`Turn::view`] to `out`.
+    pub fn write_view(&self, out: &mut Vec<u8>) {
+        self.game.write_view(self.seat, out);
+    }
+
     /// Makes the turn's action and returns the game's answer.
     ///
     /// Errors, each of which loses the game and is recorded on the turn: a second action in the

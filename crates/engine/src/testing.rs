@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use botlens_protocol::wire::{Reader, Wire};
 use serde::{Deserialize, Serialize};
 
 use crate::{
@@ -30,6 +31,21 @@ impl fmt::Display for CountAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let CountAction::Add(n) = self;
         write!(f, "add {n}")
+    }
+}
+
+impl Wire for CountAction {
+    fn write(&self, out: &mut Vec<u8>) {
+        let CountAction::Add(n) = self;
+        out.extend_from_slice(br#"{"Add":"#);
+        n.write(out);
+        out.push(b'}');
+    }
+    fn read_from(reader: &mut Reader<'_>) -> Option<Self> {
+        reader.expect(br#"{"Add":"#)?;
+        let n = u32::read_from(reader)?;
+        reader.expect(b"}")?;
+        Some(CountAction::Add(n))
     }
 }
 

@@ -4,6 +4,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::wire::{Reader, Wire};
+use crate::{wire_names, wire_struct};
+
 /// Width and height of each player's grid.
 pub const BOARD_SIZE: usize = 10;
 
@@ -196,9 +199,130 @@ impl BattleshipsView {
     }
 }
 
+wire_struct!(Attack { x, y });
+wire_names!(ShipKind {
+    Carrier => "carrier",
+    Warship => "warship",
+    Submarine => "submarine",
+    Cruiser => "cruiser",
+    Patrol => "patrol",
+});
+wire_names!(Direction { Horizontal => "horizontal", Vertical => "vertical" });
+wire_struct!(Ship { kind, size, x, y, direction });
+wire_struct!(BattleshipsView { targets, own, enemy_ships_left, shots });
+
+impl Wire for Shot {
+    fn write(&self, out: &mut Vec<u8>) {
+        let whole: &[u8] = match self {
+            Shot::Miss => br#"{"result":"miss"}"#,
+            Shot::Hit => br#"{"result":"hit"}"#,
+            Shot::AlreadyAttacked => br#"{"result":"already_attacked"}"#,
+            Shot::Sunk { ship } => {
+                out.extend_from_slice(br#"{"result":"sunk","ship":"#);
+                ship.write(out);
+                b"}"
+            }
+        };
+        out.extend_from_slice(whole);
+    }
+
+    fn read_from(reader: &mut Reader<'_>) -> Option<Self> {
+        reader.expect(br#"{"result":""#)?;
+        let shot = if reader.accept(br#"miss"}"#) {
+            Shot::Miss
+        } else if reader.accept(br#"hit"}"#) {
+            Shot::Hit
+        } else if reader.accept(br#"already_attacked"}"#) {
+            Shot::AlreadyAttacked
+        } else {
+            reader.expect(br#"sunk","ship":"#)?;
+            let ship = Ship::read_from(reader)?;
+            reader.expect(b"}")?;
+            Shot::Sunk { ship }
+        };
+        Some(shot)
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+    use crate::wire::tests::agrees_with_serde;
+
+    fn ship_kind() -> impl Strategy<Value = ShipKind> {
+        proptest::sample::select(FLEET.to_vec())
+    }
+
+    fn ship() -> impl Strategy<Value = Ship> {
+        (ship_kind(), any::<u8>(), any::<u8>(), any::<u8>(), any::<bool>()).prop_map(
+            |(kind, size, x, y, vertical)| Ship {
+                kind,
+                size,
+                x,
+                y,
+                direction: if vertical { Direction::Vertical } else { Direction::Horizontal },
+            },
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn messages_on_the_wire_are_serde_json_bytes(
+            x in any::<i32>(),
+            y in any::<i32>(),
+            ship in ship(),
+            result in 0..4u8,
+            targets in "[.ox#]{100}",
+            own in "[.SXo]{100}",
+            left in proptest::collection::vec(ship_kind(), 0..8),
+            shots in any::<u32>(),
+        ) {
+            agrees_with_serde(&Attack { x, y });
+            agrees_with_serde(&ship);
+            agrees_with_serde(&match result {
+                0 => Shot::Miss,
+                1 => Shot::Hit,
+                2 => Shot::AlreadyAttacked,
+                _ => Shot::Sunk { ship },
+            });
+            agrees_with_serde(&BattleshipsView { targets, own, enemy_ships_left: left, shots });
+        }
+
+        #[test]
+        fn a_view_read_over_another_is_the_view_read(
+            views in proptest::collection::vec(
+                ("[.ox#]{0,100}", proptest::collection::vec(ship_kind(), 0..8), any::<u32>()),
+                2..4,
+            )
+        ) {
+            let mut over: Option<BattleshipsView> = None;
+            for (targets, left, shots) in views {
+                let view = BattleshipsView { own: targets.to_uppercase(), targets, enemy_ships_left: left, shots };
+                let wire = view.to_wire();
+                match &mut over {
+                    Some(old) => prop_assert!(old.read_over(&wire)),
+                    None => over = BattleshipsView::read(&wire),
+                }
+                prop_assert_eq!(over.as_ref(), Some(&view));
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_read_exactly() {
+        assert_eq!(ShipKind::read(br#""submarine""#), Some(ShipKind::Submarine));
+        for other in [
+            &br#""boat""#[..],
+            br#""Carrier""#,
+            br#""carrie""#,
+            br#""carrier"#,
+            br#""carri\u0065r""#,
+        ] {
+            assert_eq!(ShipKind::read(other), None, "{}", String::from_utf8_lossy(other));
+        }
+    }
 
     #[test]
     fn json_shapes_are_the_documented_ones() {

@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::{wire_names, wire_struct};
+
 /// A direction to slide in. JSON: `"up"`, `"down"`, `"left"`, `"right"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -114,4 +116,42 @@ pub struct KlotskiView {
     pub moves: u32,
     /// Steps made so far.
     pub steps: u32,
+}
+
+wire_names!(Dir { Up => "up", Down => "down", Left => "left", Right => "right" });
+wire_struct!(Slide { piece, dir });
+wire_struct!(Slid { moves, steps, solved });
+wire_struct!(PieceView { code, name, x, y, width, height });
+wire_struct!(Goal { piece, x, y });
+wire_struct!(KlotskiView { width, height, pieces, goal, moves, steps });
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::wire::tests::agrees_with_serde;
+
+    fn piece() -> impl Strategy<Value = PieceView> {
+        (any::<String>(), "[曹操关羽张飞兵卒]{1,3}", any::<[u32; 4]>()).prop_map(
+            |(code, name, [x, y, width, height])| PieceView { code, name, x, y, width, height },
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn messages_on_the_wire_are_serde_json_bytes(
+            piece_code in any::<String>(),
+            dir in proptest::sample::select(Dir::ALL.to_vec()),
+            numbers in any::<[u32; 6]>(),
+            solved in any::<bool>(),
+            pieces in proptest::collection::vec(piece(), 0..12),
+        ) {
+            let [moves, steps, width, height, x, y] = numbers;
+            agrees_with_serde(&Slide { piece: piece_code.clone(), dir });
+            agrees_with_serde(&Slid { moves, steps, solved });
+            let goal = Goal { piece: piece_code, x, y };
+            agrees_with_serde(&KlotskiView { width, height, pieces, goal, moves, steps });
+        }
+    }
 }

@@ -8,8 +8,10 @@
 //! rules: legality, scoring and setup live in the game crates.
 //!
 //! All coordinates are 0-based, `x` the column and `y` the row, row-major in board strings.
-//! The JSON shapes are documented on each type and in `docs/abi.md`.
+//! The JSON shapes are documented on each type and in `docs/abi.md`; [`wire`] writes and reads
+//! them by hand, fast, for the wasm boundary.
 
 pub mod battleships;
 pub mod klotski;
 pub mod tictactoe;
+pub mod wire;

@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::{wire_names, wire_struct};
+
 /// Marks a square. JSON: `{"x": 1, "y": 2}`. Signed so an out-of-range mark is representable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Mark {
@@ -72,6 +74,34 @@ impl TicTacToeView {
             Some(b'X') => Some(Side::X),
             Some(b'O') => Some(Side::O),
             _ => None,
+        }
+    }
+}
+
+wire_struct!(Mark { x, y });
+wire_names!(Side { X => "X", O => "O" });
+wire_struct!(Marked { board });
+wire_struct!(TicTacToeView { board, you });
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::wire::tests::agrees_with_serde;
+
+    proptest! {
+        #[test]
+        fn messages_on_the_wire_are_serde_json_bytes(
+            x in any::<i32>(),
+            y in any::<i32>(),
+            board in "[XO.]{9}",
+            x_to_move in any::<bool>(),
+        ) {
+            agrees_with_serde(&Mark { x, y });
+            agrees_with_serde(&Marked { board: board.clone() });
+            let you = if x_to_move { Side::X } else { Side::O };
+            agrees_with_serde(&TicTacToeView { board, you });
         }
     }
 }

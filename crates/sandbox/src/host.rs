@@ -10,7 +10,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use botlens_engine::{Failure, FailureKind, Game, SeedRng, Turn};
-use serde::Serialize;
+use botlens_protocol::wire::Wire;
 use wasmtime::{Caller, Extern, Linker, Memory, ResourceLimiter, Trap, WasmBacktrace};
 
 use crate::abi::HOST_MODULE;
@@ -42,9 +42,6 @@ pub(crate) struct Limiter {
     pub memory_cap: usize,
 }
 
-/// Table elements a bot may have: far more than any compiler emits for a bot.
-const TABLE_CAP: usize = 1 << 20;
-
 impl ResourceLimiter for Limiter {
     fn memory_growing(
         &mut self,
@@ -64,7 +61,7 @@ impl ResourceLimiter for Limiter {
         desired: usize,
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        Ok(desired <= TABLE_CAP)
+        Ok(desired <= crate::engines::TABLE_ELEMENTS)
     }
 }
 
@@ -90,8 +87,7 @@ pub(crate) struct Host<G: Game> {
     /// The turn in progress, moved in for the duration of each guest call.
     pub turn: Turn<G>,
     /// The last message handed to the bot (view or response), for `botlens.reply`.
-    reply: Vec<u8>,
-    has_reply: bool,
+    reply: Reply,
     /// This turn's output.
     pub output: Output,
     /// The bot's WASI randomness, from `Stream::BotRandom(seat)`.
@@ -110,8 +106,7 @@ impl<G: Game> Host<G> {
     pub fn new(rng: SeedRng, output: Output, limiter: Limiter, locator: Arc<Locator>) -> Self {
         Host {
             turn: Turn::default(),
-            reply: Vec::new(),
-            has_reply: false,
+            reply: Reply::default(),
             output,
             rng,
             memory: None,
@@ -124,16 +119,25 @@ impl<G: Game> Host<G> {
     /// Starts a turn: no reply to repeat yet.
     pub fn begin_turn(&mut self, turn: Turn<G>) {
         self.turn = turn;
-        self.has_reply = false;
+        self.reply.is_set = false;
     }
+}
 
-    fn set_reply(&mut self, message: &impl Serialize) -> wasmtime::Result<()> {
-        self.reply.clear();
-        serde_json::to_writer(&mut self.reply, message).map_err(|error| {
-            wasmtime::Error::msg(format!("botlens cannot encode a {} message: {error}", G::NAME))
-        })?;
-        self.has_reply = true;
-        Ok(())
+/// The current reply of a turn: the last message handed to the bot. Its buffer is reused turn
+/// after turn.
+#[derive(Default)]
+struct Reply {
+    bytes: Vec<u8>,
+    /// Whether there is one in this turn.
+    is_set: bool,
+}
+
+impl Reply {
+    /// Makes the message `write` writes the current reply.
+    fn set(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        self.bytes.clear();
+        write(&mut self.bytes);
+        self.is_set = true;
     }
 }
 
@@ -196,14 +200,14 @@ fn deliver<G: Game>(
     out_ptr: i32,
     out_cap: i32,
 ) -> wasmtime::Result<i32> {
-    charge(caller, caller.data().reply.len() as u64)?;
+    charge(caller, caller.data().reply.bytes.len() as u64)?;
     let memory = memory_of(caller)?;
     let (mem, host) = memory.data_and_store_mut(&mut *caller);
-    let len = host.reply.len();
+    let len = host.reply.bytes.len();
     let in_bounds = if len > out_cap as u32 as usize {
         true // too long for the buffer: nothing is written, the length tells the bot to retry
     } else if let Some(range) = region(mem.len(), out_ptr, len as i32) {
-        mem[range].copy_from_slice(&host.reply);
+        mem[range].copy_from_slice(&host.reply.bytes);
         true
     } else {
         false
@@ -234,9 +238,21 @@ fn view<G: Game>(
     out_cap: i32,
 ) -> wasmtime::Result<i32> {
     let host = caller.data_mut();
-    let view = host.turn.view();
-    host.set_reply(&view)?;
+    host.reply.set(|out| host.turn.write_view(out));
     deliver(&mut caller, "view", out_ptr, out_cap)
+}
+
+/// Reads an action: its canonical form fast, any other JSON of the same shape through serde_json
+/// (hand-written bots may space or order their fields as they like).
+fn read_action<G: Game>(bytes: &[u8]) -> Result<G::Action, String> {
+    G::Action::read(bytes).map_or_else(
+        || {
+            serde_json::from_slice(bytes).map_err(|error| {
+                format!("act: not a {} action ({error}): {}", G::NAME, excerpt(bytes))
+            })
+        },
+        Ok,
+    )
 }
 
 fn act<G: Game>(
@@ -255,9 +271,7 @@ fn act<G: Game>(
             msg_len as u32,
             mem.len()
         )),
-        Some(range) => serde_json::from_slice::<G::Action>(&mem[range.clone()]).map_err(|error| {
-            format!("act: not a {} action ({error}): {}", G::NAME, excerpt(&mem[range]))
-        }),
+        Some(range) => read_action::<G>(&mem[range]),
     };
     let action = match parsed {
         Ok(action) => action,
@@ -266,7 +280,7 @@ fn act<G: Game>(
     let host = caller.data_mut();
     match host.turn.act(action) {
         Ok(response) => {
-            host.set_reply(&response)?;
+            host.reply.set(|out| response.write(out));
             deliver(&mut caller, "act", out_ptr, out_cap)
         }
         Err(failure) => Err(stop(&mut caller, failure)),
@@ -278,7 +292,7 @@ fn reply<G: Game>(
     out_ptr: i32,
     out_cap: i32,
 ) -> wasmtime::Result<i32> {
-    if !caller.data().has_reply {
+    if !caller.data().reply.is_set {
         return Ok(-1);
     }
     deliver(&mut caller, "reply", out_ptr, out_cap)

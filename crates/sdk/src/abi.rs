@@ -5,6 +5,8 @@
 //! with a message saying so, so that host builds of bot crates (checks, docs, unit tests of pure
 //! logic) still compile.
 
+use std::cell::RefCell;
+
 /// Bytes asked for in the first try at receiving a message; larger messages are fetched again
 /// with `reply` into a buffer of the announced size.
 const FIRST_TRY: usize = 512;
@@ -64,39 +66,53 @@ mod imports {
     }
 }
 
-/// Receives one message: `first` writes it into the buffer it is given when it fits and returns
-/// its full length; a longer message is then copied again with `reply`.
-fn receive(first: impl FnOnce(*mut u8, usize) -> i32) -> Vec<u8> {
-    let mut buf = Vec::with_capacity(FIRST_TRY);
-    let len = message_len(first(buf.as_mut_ptr(), buf.capacity()));
-    if len > buf.capacity() {
-        buf.reserve_exact(len);
-        // SAFETY: the buffer is valid for writes of `buf.capacity()` bytes.
-        let again = message_len(unsafe { imports::reply(buf.as_mut_ptr(), buf.capacity()) });
-        assert_eq!(again, len, "botlens changed a message between two reads");
-    }
-    // SAFETY: the host wrote exactly `len` initialized bytes at the start of the buffer (ABI:
-    // a non-negative return no larger than the capacity is the number of bytes written), and
-    // `len <= capacity` holds on both paths above.
-    unsafe { buf.set_len(len) };
-    buf
+thread_local! {
+    /// The buffer messages from the host are received into, reused turn after turn.
+    static INCOMING: RefCell<Vec<u8>> = RefCell::new(Vec::with_capacity(FIRST_TRY));
+    /// The buffer actions are written into before they go to the host.
+    static OUTGOING: RefCell<Vec<u8>> = RefCell::new(Vec::with_capacity(FIRST_TRY));
+}
+
+/// Receives one message and hands its bytes to `read`: `first` writes the message into the
+/// buffer it is given when it fits and returns its full length; a longer message is then copied
+/// again with `reply`.
+fn receive<T>(first: impl FnOnce(*mut u8, usize) -> i32, read: impl FnOnce(&[u8]) -> T) -> T {
+    INCOMING.with_borrow_mut(|buf| {
+        buf.clear();
+        let len = message_len(first(buf.as_mut_ptr(), buf.capacity()));
+        if len > buf.capacity() {
+            buf.reserve_exact(len);
+            // SAFETY: the buffer is valid for writes of `buf.capacity()` bytes.
+            let again = message_len(unsafe { imports::reply(buf.as_mut_ptr(), buf.capacity()) });
+            assert_eq!(again, len, "botlens changed a message between two reads");
+        }
+        // SAFETY: the host wrote exactly `len` initialized bytes at the start of the buffer
+        // (ABI: a non-negative return no larger than the capacity is the number of bytes
+        // written), and `len <= capacity` holds on both paths above.
+        unsafe { buf.set_len(len) };
+        read(buf)
+    })
 }
 
 fn message_len(code: i32) -> usize {
     usize::try_from(code).unwrap_or_else(|_| panic!("botlens refused a message read ({code})"))
 }
 
-/// The view of the turn in progress, as JSON.
-pub fn view() -> Vec<u8> {
+/// Fetches the view of the turn in progress and hands its JSON to `read`.
+pub fn view<T>(read: impl FnOnce(&[u8]) -> T) -> T {
     // SAFETY: `receive` passes a pointer and capacity of a live, writable buffer.
-    receive(|ptr, cap| unsafe { imports::view(ptr, cap) })
+    receive(|ptr, cap| unsafe { imports::view(ptr, cap) }, read)
 }
 
-/// Makes the turn's move (`action` is JSON) and returns the game's answer as JSON. Does not
-/// return when the move loses the game: the host stops the bot.
-pub fn act(action: &[u8]) -> Vec<u8> {
-    // SAFETY: `action` is a live slice; `receive` passes a live, writable buffer.
-    receive(|ptr, cap| unsafe { imports::act(action.as_ptr(), action.len(), ptr, cap) })
+/// Makes the turn's move, which `write` writes as JSON, and hands the game's JSON answer to
+/// `read`. Does not return when the move loses the game: the host stops the bot.
+pub fn act<T>(write: impl FnOnce(&mut Vec<u8>), read: impl FnOnce(&[u8]) -> T) -> T {
+    OUTGOING.with_borrow_mut(|action| {
+        action.clear();
+        write(action);
+        // SAFETY: `action` is a live buffer; `receive` passes a live, writable buffer.
+        receive(|ptr, cap| unsafe { imports::act(action.as_ptr(), action.len(), ptr, cap) }, read)
+    })
 }
 
 /// Adds a line to the turn's log.

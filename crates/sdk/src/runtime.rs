@@ -20,9 +20,16 @@ pub fn start<B: Bot>(seat: i32) {
     let seat =
         u32::try_from(seat).unwrap_or_else(|_| panic!("botlens gave a negative seat {seat}"));
     let mut bot = B::new(Start { seat });
+    let mut turn: Option<Turn<B::Game>> = None;
     let play: PlayFn = Box::new(move || {
-        let mut turn = Turn::<B::Game>::begin();
-        bot.play(&mut turn);
+        let turn = match &mut turn {
+            Some(turn) => {
+                turn.next();
+                turn
+            }
+            None => turn.insert(Turn::begin()),
+        };
+        bot.play(turn);
     });
     BOT.with(|slot| *slot.borrow_mut() = Some(play));
 }

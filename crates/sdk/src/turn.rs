@@ -6,8 +6,7 @@
 
 use std::marker::PhantomData;
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use botlens_protocol::wire::Wire;
 
 use crate::battleships::{Attack, BattleshipsView, Shot};
 use crate::klotski::{Dir, KlotskiView, Slid, Slide};
@@ -28,11 +27,11 @@ pub trait Game: sealed::Sealed + 'static {
     /// The game's name in botlens (`battleships`, `tictactoe`, `klotski`).
     const NAME: &'static str;
     /// What the bot sees at the start of its turn.
-    type View: DeserializeOwned;
+    type View: Wire;
     /// The move.
-    type Action: Serialize;
+    type Action: Wire;
     /// The game's answer to a legal move.
-    type Response: DeserializeOwned;
+    type Response: Wire;
 }
 
 /// Two-player Battleships: move with [`Turn::attack`].
@@ -112,13 +111,22 @@ pub struct Turn<G: Game> {
 }
 
 impl<G: Game> Turn<G> {
-    /// Fetches the view of the turn that is starting.
+    /// Fetches the view of the bot's first turn.
     pub(crate) fn begin() -> Self {
-        let json = crate::abi::view();
-        let view = serde_json::from_slice(&json).unwrap_or_else(|error| {
-            panic!("this bot plays {} but botlens sent a view it cannot read: {error}", G::NAME)
+        let view = crate::abi::view(|json| {
+            G::View::read(json).unwrap_or_else(|| unreadable::<G>("view", json))
         });
         Turn { view, game: PhantomData }
+    }
+
+    /// Fetches the view of the turn that is starting, over the last turn's (reusing its
+    /// strings and vectors: no allocation per turn).
+    pub(crate) fn next(&mut self) {
+        crate::abi::view(|json| {
+            if !self.view.read_over(json) {
+                unreadable::<G>("view", json)
+            }
+        });
     }
 
     /// What the bot may see now (fetched once, when the turn starts).
@@ -148,12 +156,19 @@ impl<G: Game> Turn<G> {
     /// }
     /// ```
     pub fn act(&mut self, action: G::Action) -> G::Response {
-        let json = serde_json::to_vec(&action).expect("protocol actions always serialize");
-        let answer = crate::abi::act(&json);
-        serde_json::from_slice(&answer).unwrap_or_else(|error| {
-            panic!("this bot plays {} but botlens sent an answer it cannot read: {error}", G::NAME)
-        })
+        crate::abi::act(
+            |out| action.write(out),
+            |json| G::Response::read(json).unwrap_or_else(|| unreadable::<G>("answer", json)),
+        )
     }
+}
+
+/// Stops the bot on a message from botlens that is not in the canonical form botlens always
+/// writes (a botlens and SDK of different ABI versions).
+fn unreadable<G: Game>(what: &str, json: &[u8]) -> ! {
+    const MAX: usize = 80;
+    let text = String::from_utf8_lossy(&json[..json.len().min(MAX)]);
+    panic!("this bot plays {} but botlens sent a {what} it cannot read: {text}", G::NAME)
 }
 
 impl Turn<Battleships> {
