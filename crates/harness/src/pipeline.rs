@@ -96,7 +96,6 @@ pub enum RunError {
 pub fn sandbox_for(project_dir: &Path) -> Result<Sandbox, RunError> {
     Sandbox::new(botlens_sandbox::SandboxConfig {
         cache_dir: Some(project_dir.join("target").join("botlens").join("cache")),
-        ..Default::default()
     })
     .map_err(|e| RunError::Load(e.to_string()))
 }

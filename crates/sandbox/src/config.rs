@@ -5,7 +5,6 @@
 //! does, only how fast it gets there (caching) and the wall-clock backstop's resolution.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -14,25 +13,16 @@ use serde::{Deserialize, Serialize};
 /// ```
 /// use botlens_sandbox::SandboxConfig;
 ///
-/// let config = SandboxConfig { cache_dir: Some("target/botlens/cache".into()), ..SandboxConfig::default() };
-/// assert_eq!(config.epoch_tick, std::time::Duration::from_millis(10));
+/// let config = SandboxConfig { cache_dir: Some("target/botlens/cache".into()) };
+/// assert!(config.cache_dir.is_some());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SandboxConfig {
     /// Directory for compiled modules, created if missing; the harness uses
     /// `target/botlens/cache/`. Entries are keyed by the module's SHA-256, the wasmtime version
     /// and the compilation settings, so stale entries are never used. By default `None`: modules
     /// are cached in memory only.
     pub cache_dir: Option<PathBuf>,
-    /// How often the shared ticker thread advances the wall-clock backstop; the backstop of
-    /// [`Limits::wall_clock_ms_per_turn`] is counted in these ticks. By default 10 ms.
-    pub epoch_tick: Duration,
-}
-
-impl Default for SandboxConfig {
-    fn default() -> Self {
-        SandboxConfig { cache_dir: None, epoch_tick: Duration::from_millis(10) }
-    }
 }
 
 /// What a bot may use in one game. Part of every trace.

@@ -1,18 +1,25 @@
 //! wasmtime engines, the in-memory module cache and the wall-clock ticker.
 //!
 //! wasmtime fixes the wasm stack cap per engine, so there is one engine per distinct
-//! [`Limits::stack_bytes`](crate::Limits::stack_bytes) in use (in practice one). Every engine is
-//! configured for determinism: fuel, NaN canonicalization, deterministic relaxed SIMD, no
-//! threads. One ticker thread per sandbox advances the epoch of all its engines; it ends when
-//! the sandbox and every module loaded from it are gone.
+//! [`Limits::stack_bytes`](crate::Limits::stack_bytes) in use (in practice one). Engines are
+//! shared by every sandbox of the process: each holds a pool of instance slots, address space
+//! reserved once, and one ticker thread advances all their epochs. Every engine is configured
+//! for determinism: fuel, NaN canonicalization, deterministic relaxed SIMD, no threads.
 
 use std::num::NonZeroUsize;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
-use wasmtime::{Config, Engine, Module, WasmBacktraceDetails};
+use wasmtime::{
+    Config, Enabled, Engine, InstanceAllocationStrategy, Module, PoolingAllocationConfig,
+    ProfilingStrategy, WasmBacktraceDetails,
+};
 
 use crate::error::SandboxError;
+
+/// How often the ticker advances every engine's epoch; the wall-clock backstop of
+/// [`Limits::wall_clock_ms_per_turn`](crate::Limits::wall_clock_ms_per_turn) counts these ticks.
+pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(10);
 
 /// Compiled modules kept in memory per engine; older ones are dropped first (loaded
 /// [`BotModule`](crate::BotModule)s keep their own).
@@ -21,18 +28,30 @@ const MEMORY_CACHE_MODULES: usize = 16;
 /// Frames captured in a backtrace: enough to get past the SDK and std into the bot's code.
 const BACKTRACE_FRAMES: usize = 64;
 
-struct EngineEntry {
-    stack_bytes: u64,
-    engine: Engine,
-    /// Most recently used last.
-    modules: Vec<([u8; 32], Module)>,
-}
+/// Set to `1`, compiled bot code is listed in `/tmp/perf-<pid>.map`, so that `perf` names the
+/// bot's functions in its profiles (see docs/performance.md).
+const PERFMAP_VAR: &str = "BOTLENS_PERFMAP";
 
-/// The engines of one sandbox.
-pub(crate) struct Engines {
-    entries: Mutex<Vec<EngineEntry>>,
-    tick: Duration,
-}
+/// Instances alive at once per engine: each game in progress holds one per wasm seat. The
+/// slots are address space reserved up front (4 GiB and guards each, not memory), so there are
+/// far more than any number of worker threads needs.
+const POOL_SLOTS: u32 = 1000;
+
+/// Tables a bot module may define (compilers emit one).
+const MAX_TABLES: u32 = 4;
+
+/// Elements a bot's table may hold: more than any compiler emits for a bot (a C# module in
+/// debug mode has been seen with 10,000+).
+pub(crate) const TABLE_ELEMENTS: usize = 1 << 16;
+
+/// Bytes of dirtied memory reset in place after a game instead of being unmapped.
+const KEEP_RESIDENT: usize = 4 << 20;
+
+/// The engines of the process, one per stack cap.
+static ENGINES: Mutex<Vec<(u64, Engine)>> = Mutex::new(Vec::new());
+
+/// Whether the ticker thread started (once per process).
+static TICKER: OnceLock<Result<(), String>> = OnceLock::new();
 
 fn config(stack_bytes: u64) -> Config {
     let mut config = Config::new();
@@ -45,75 +64,96 @@ fn config(stack_bytes: u64) -> Config {
         .wasm_backtrace_max_frames(NonZeroUsize::new(BACKTRACE_FRAMES))
         .cranelift_nan_canonicalization(true)
         .relaxed_simd_deterministic(true)
-        .parallel_compilation(true);
+        .parallel_compilation(true)
+        .allocation_strategy(InstanceAllocationStrategy::Pooling(pooling()));
+    if std::env::var_os(PERFMAP_VAR).is_some_and(|v| v == "1") {
+        config.profiler(ProfilingStrategy::PerfMap);
+    }
     config
 }
 
-impl Engines {
-    /// The engines, and the ticker thread that drives their epochs every `tick`.
-    pub fn start(tick: Duration) -> Result<Arc<Engines>, SandboxError> {
-        let engines = Arc::new(Engines { entries: Mutex::new(Vec::new()), tick });
-        let weak = Arc::downgrade(&engines);
+/// Instances come from a pool of pre-reserved slots: a slot is reused game after game, its
+/// memory reset to the module's initial image (copy-on-write) rather than mapped anew. Where
+/// Linux can list the pages a game dirtied (`PAGEMAP_SCAN`), only those are reset, by `memset`,
+/// up to [`KEEP_RESIDENT`] bytes, so the next game takes no page faults on them.
+fn pooling() -> PoolingAllocationConfig {
+    let mut pooling = PoolingAllocationConfig::new();
+    pooling
+        .total_core_instances(POOL_SLOTS)
+        .total_memories(POOL_SLOTS)
+        .total_tables(POOL_SLOTS)
+        .max_tables_per_module(MAX_TABLES)
+        .table_elements(TABLE_ELEMENTS)
+        .pagemap_scan(Enabled::Auto)
+        .linear_memory_keep_resident(KEEP_RESIDENT)
+        .table_keep_resident(KEEP_RESIDENT);
+    pooling
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Every update under these locks is a single push, remove or reorder, so a panic while
+    // holding one cannot leave the list inconsistent: a poisoned lock is still usable.
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The engine for a stack cap, created on first use (and the ticker with the first engine).
+pub(crate) fn engine(stack_bytes: u64) -> Result<Engine, SandboxError> {
+    let ticker = TICKER.get_or_init(|| {
         std::thread::Builder::new()
             .name("botlens-epoch".into())
-            .spawn(move || tick_until_dropped(&weak, tick))
-            .map_err(SandboxError::Ticker)?;
-        Ok(engines)
+            .spawn(tick_forever)
+            .map(drop)
+            .map_err(|error| error.to_string())
+    });
+    ticker.clone().map_err(SandboxError::Ticker)?;
+    let mut engines = lock(&ENGINES);
+    if let Some((_, engine)) = engines.iter().find(|(stack, _)| *stack == stack_bytes) {
+        return Ok(engine.clone());
     }
+    let engine =
+        Engine::new(&config(stack_bytes)).map_err(|e| SandboxError::Engine(format!("{e:#}")))?;
+    engines.push((stack_bytes, engine.clone()));
+    Ok(engine)
+}
 
-    /// How often epochs advance.
-    pub fn tick(&self) -> Duration {
-        self.tick
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<EngineEntry>> {
-        // A panic while holding the lock cannot leave the list inconsistent (every update is a
-        // single push or reorder), so a poisoned lock is still usable.
-        self.entries.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// The engine for a stack cap, created on first use.
-    pub fn engine(&self, stack_bytes: u64) -> Result<Engine, String> {
-        let mut entries = self.lock();
-        if let Some(entry) = entries.iter().find(|e| e.stack_bytes == stack_bytes) {
-            return Ok(entry.engine.clone());
+fn tick_forever() {
+    loop {
+        std::thread::sleep(EPOCH_TICK);
+        for (_, engine) in lock(&ENGINES).iter() {
+            engine.increment_epoch();
         }
-        let engine = Engine::new(&config(stack_bytes)).map_err(|e| format!("{e:#}"))?;
-        entries.push(EngineEntry { stack_bytes, engine: engine.clone(), modules: Vec::new() });
-        Ok(engine)
     }
+}
 
-    /// A module compiled by `engine` from the memory cache.
+/// Compiled modules one sandbox keeps in memory, per engine, most recently used last.
+#[derive(Default)]
+pub(crate) struct ModuleCache {
+    entries: Mutex<Vec<([u8; 32], Module)>>,
+}
+
+impl ModuleCache {
+    /// A module compiled by `engine` from the cache.
     pub fn cached(&self, engine: &Engine, sha256: &[u8; 32]) -> Option<Module> {
-        let mut entries = self.lock();
-        let entry = entries.iter_mut().find(|e| Engine::same(&e.engine, engine))?;
-        let at = entry.modules.iter().position(|(sha, _)| sha == sha256)?;
-        let hit = entry.modules.remove(at);
+        let mut entries = lock(&self.entries);
+        let at = entries
+            .iter()
+            .position(|(sha, module)| sha == sha256 && Engine::same(module.engine(), engine))?;
+        let hit = entries.remove(at);
         let module = hit.1.clone();
-        entry.modules.push(hit);
+        entries.push(hit);
         Some(module)
     }
 
     /// Remembers a compiled module.
-    pub fn remember(&self, engine: &Engine, sha256: [u8; 32], module: &Module) {
-        let mut entries = self.lock();
-        if let Some(entry) = entries.iter_mut().find(|e| Engine::same(&e.engine, engine)) {
-            entry.modules.retain(|(sha, _)| *sha != sha256);
-            if entry.modules.len() >= MEMORY_CACHE_MODULES {
-                entry.modules.remove(0);
-            }
-            entry.modules.push((sha256, module.clone()));
+    pub fn remember(&self, sha256: [u8; 32], module: &Module) {
+        let mut entries = lock(&self.entries);
+        entries.retain(|(sha, cached)| {
+            *sha != sha256 || !Engine::same(cached.engine(), module.engine())
+        });
+        if entries.len() >= MEMORY_CACHE_MODULES {
+            entries.remove(0);
         }
-    }
-}
-
-fn tick_until_dropped(engines: &Weak<Engines>, tick: Duration) {
-    loop {
-        std::thread::sleep(tick);
-        let Some(engines) = engines.upgrade() else { return };
-        for entry in engines.lock().iter() {
-            entry.engine.increment_epoch();
-        }
+        entries.push((sha256, module.clone()));
     }
 }
 
@@ -123,18 +163,18 @@ mod tests {
 
     #[test]
     fn one_engine_per_stack_cap_and_the_memory_cache_is_bounded() {
-        let engines = Engines::start(Duration::from_millis(5)).unwrap();
-        let a = engines.engine(512 << 10).unwrap();
-        let b = engines.engine(256 << 10).unwrap();
-        assert!(Engine::same(&a, &engines.engine(512 << 10).unwrap()));
+        let a = engine(512 << 10).unwrap();
+        let b = engine(256 << 10).unwrap();
+        assert!(Engine::same(&a, &engine(512 << 10).unwrap()));
         assert!(!Engine::same(&a, &b));
 
+        let cache = ModuleCache::default();
         let module = Module::new(&a, "(module)").unwrap();
         for i in 0..=MEMORY_CACHE_MODULES as u8 {
-            engines.remember(&a, [i; 32], &module);
+            cache.remember([i; 32], &module);
         }
-        assert!(engines.cached(&a, &[0; 32]).is_none(), "the oldest entry was dropped");
-        assert!(engines.cached(&a, &[1; 32]).is_some());
-        assert!(engines.cached(&b, &[1; 32]).is_none());
+        assert!(cache.cached(&a, &[0; 32]).is_none(), "the oldest entry was dropped");
+        assert!(cache.cached(&a, &[1; 32]).is_some());
+        assert!(cache.cached(&b, &[1; 32]).is_none());
     }
 }

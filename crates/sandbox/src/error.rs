@@ -113,5 +113,5 @@ pub enum SandboxError {
     Engine(String),
     /// The ticker thread could not be started.
     #[error("cannot start the wall-clock ticker thread: {0}")]
-    Ticker(std::io::Error),
+    Ticker(String),
 }

@@ -40,16 +40,17 @@
 //!
 //! # Concepts
 //!
-//! - [`Sandbox`]: one per process, cheap to clone, `Send + Sync`. Holds the wasmtime engines,
-//!   the module caches (memory, and disk when [`SandboxConfig::cache_dir`] is set) and one
+//! - [`Sandbox`]: one per process, cheap to clone, `Send + Sync`. Holds the module caches
+//!   (memory, and disk when [`SandboxConfig::cache_dir`] is set) over the process's wasmtime
+//!   engines, which instantiate from a pool of reusable slots; the first sandbox starts one
 //!   ticker thread for the wall-clock backstop.
 //! - [`BotModule`]: a checked, compiled bot. Cheap to clone, `Send + Sync`. Loading checks the
 //!   ABI up front and fails with a typed [`LoadError`]. Compiling happens once per module hash:
 //!   about half a second for a 2.6 MB Rust bot; a disk-cache or memory-cache hit takes a few
 //!   milliseconds, mostly hashing the bytes.
 //! - [`WasmPlayer`]: the bot in one game, a [`Player`](botlens_engine::Player). Owns a fresh
-//!   store and instance, created on its first turn from a pre-linked `InstancePre` (tens of
-//!   microseconds), dropped with the player. `Send`, not shared.
+//!   store and instance, created on its first turn from a pre-linked `InstancePre` in a pooled
+//!   slot (about twenty microseconds), dropped with the player. `Send`, not shared.
 //! - [`Limits`]: what a bot may use per game; serialized into traces.
 //!
 //! # Determinism

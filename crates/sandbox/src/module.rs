@@ -10,7 +10,7 @@ use wasmtime::{Engine, ExternType, InstancePre, Linker, Module};
 
 use crate::cache::{DiskCache, hex, sha256};
 use crate::config::{Limits, SandboxConfig};
-use crate::engines::Engines;
+use crate::engines::{self, ModuleCache};
 use crate::error::{LoadError, SandboxError};
 use crate::host::{self, Host};
 use crate::locate::Locator;
@@ -18,11 +18,11 @@ use crate::player::WasmPlayer;
 use crate::sections::Sections;
 use crate::{abi, wasi};
 
-/// The host for WebAssembly bots: engines, caches and the wall-clock ticker.
+/// The host for WebAssembly bots: module caches over the process's engines.
 ///
-/// Create one per process and share it (it is cheap to clone, `Send` and `Sync`). Creating it
-/// starts one background thread, which ends once the sandbox and all modules loaded from it are
-/// dropped.
+/// Create one per process and share it (it is cheap to clone, `Send` and `Sync`). The first
+/// sandbox of a process starts one background thread, the wall-clock ticker, which lives as
+/// long as the process.
 ///
 /// ```no_run
 /// use botlens_sandbox::{Sandbox, SandboxConfig};
@@ -38,7 +38,7 @@ pub struct Sandbox {
 }
 
 struct Shared {
-    engines: Arc<Engines>,
+    modules: ModuleCache,
     disk: Option<DiskCache>,
 }
 
@@ -49,13 +49,12 @@ impl std::fmt::Debug for Sandbox {
 }
 
 impl Sandbox {
-    /// Sets up the sandbox: creates the cache directory if one is configured and starts the
-    /// ticker thread.
+    /// Sets up the sandbox: creates the cache directory if one is configured, and the engine
+    /// and the ticker thread if this is the process's first sandbox.
     pub fn new(config: SandboxConfig) -> Result<Sandbox, SandboxError> {
         let disk = config.cache_dir.as_deref().map(DiskCache::new).transpose()?;
-        let engines = Engines::start(config.epoch_tick.max(std::time::Duration::from_millis(1)))?;
-        engines.engine(Limits::default().stack_bytes).map_err(SandboxError::Engine)?;
-        Ok(Sandbox { shared: Arc::new(Shared { engines, disk }) })
+        engines::engine(Limits::default().stack_bytes)?;
+        Ok(Sandbox { shared: Arc::new(Shared { modules: ModuleCache::default(), disk }) })
     }
 
     /// Loads a bot from the bytes of a `.wasm` file (or WebAssembly text).
@@ -78,8 +77,8 @@ impl Sandbox {
         let sections = Sections::read(&binary).map_err(|message| LoadError::Invalid { message })?;
         abi::check_version(&sections)?;
         let stack = Limits::default().stack_bytes;
-        let engine =
-            self.shared.engines.engine(stack).map_err(|message| LoadError::Invalid { message })?;
+        let engine = engines::engine(stack)
+            .map_err(|error| LoadError::Invalid { message: error.to_string() })?;
         let module = self.compile(&engine, &sha, &binary)?;
         abi::check_exports(&module)?;
         abi::check_imports(&module)?;
@@ -111,8 +110,8 @@ impl Sandbox {
 
     /// The module compiled by `engine`: from memory, from disk, or compiled now (and cached).
     fn compile(&self, engine: &Engine, sha: &[u8; 32], binary: &[u8]) -> Result<Module, LoadError> {
-        let engines = &self.shared.engines;
-        if let Some(module) = engines.cached(engine, sha) {
+        let modules = &self.shared.modules;
+        if let Some(module) = modules.cached(engine, sha) {
             return Ok(module);
         }
         let disk_path = self.shared.disk.as_ref().map(|disk| (disk, disk.path(sha, engine)));
@@ -128,7 +127,7 @@ impl Sandbox {
                 module
             }
         };
-        engines.remember(engine, *sha, &module);
+        modules.remember(*sha, &module);
         Ok(module)
     }
 }
@@ -231,7 +230,8 @@ impl BotModule {
         let at = match compiled.iter().position(|c| c.stack_bytes == stack_bytes) {
             Some(at) => at,
             None => {
-                let engine = inner.sandbox.shared.engines.engine(stack_bytes).map_err(bad)?;
+                let engine =
+                    engines::engine(stack_bytes).map_err(|error| bad(error.to_string()))?;
                 let module = inner
                     .sandbox
                     .compile(&engine, &inner.sha, &inner.binary)
@@ -252,11 +252,6 @@ impl BotModule {
             .map_err(|error| bad(format!("cannot link the module: {error:#}")))?;
         entry.pres.push((key, Box::new(pre.clone())));
         Ok(pre)
-    }
-
-    /// How often the wall-clock backstop ticks.
-    pub(crate) fn epoch_tick(&self) -> std::time::Duration {
-        self.inner.sandbox.shared.engines.tick()
     }
 }
 

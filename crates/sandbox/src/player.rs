@@ -147,7 +147,7 @@ impl<G: Game> WasmPlayer<G> {
     /// Ticks of the wall-clock backstop for one turn (one more than the limit needs, since the
     /// current tick is already under way).
     fn deadline_ticks(&self) -> u64 {
-        let tick = self.module.epoch_tick().as_nanos().max(1);
+        let tick = crate::engines::EPOCH_TICK.as_nanos();
         let limit = u128::from(self.limits.wall_clock_ms_per_turn) * 1_000_000;
         u64::try_from(limit.div_ceil(tick)).unwrap_or(u64::MAX - 1) + 1
     }

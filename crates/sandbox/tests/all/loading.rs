@@ -143,8 +143,7 @@ fn the_disk_cache_is_written_once_reused_by_a_new_sandbox_and_rewritten_when_cor
     use std::os::unix::fs::MetadataExt;
 
     let dir = tempfile::tempdir().unwrap();
-    let config =
-        || SandboxConfig { cache_dir: Some(dir.path().join("cache")), ..SandboxConfig::default() };
+    let config = || SandboxConfig { cache_dir: Some(dir.path().join("cache")) };
     let entries = || -> Vec<std::path::PathBuf> {
         std::fs::read_dir(dir.path().join("cache")).unwrap().map(|e| e.unwrap().path()).collect()
     };
