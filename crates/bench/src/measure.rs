@@ -96,24 +96,47 @@ impl Pairing {
             WasmSource::Sample(name) => Ok(options.samples.join(name)),
             WasmSource::Template => {
                 let dir = options.scratch.join(format!("template-{}", self.game));
-                if !dir.join("Cargo.toml").is_file() {
-                    let sdk = options.samples.join("../crates/sdk");
-                    botlens_harness::scaffold::scaffold(self.game, &dir, &sdk)?;
-                }
+                let sdk = options.samples.join("../crates/sdk");
+                refresh_template(self.game, &dir, &sdk)?;
                 Ok(dir)
             }
         }
     }
 }
 
+/// Makes `dir` the project `botlens new <game>` makes today. Only files that differ are
+/// written, so the bot's build from an earlier run is reused unless the template changed.
+fn refresh_template(game: GameKind, dir: &Path, sdk: &Path) -> anyhow::Result<()> {
+    let staging = tempfile::tempdir()?;
+    let fresh = staging.path().join(dir.file_name().context("the template directory has a name")?);
+    botlens_harness::scaffold::scaffold(game, &fresh, sdk)?;
+    copy_changed(&fresh, dir)
+}
+
+/// Copies every file under `from` to the same place under `to` whose contents differ there.
+fn copy_changed(from: &Path, to: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_changed(&entry.path(), &target)?;
+        } else {
+            let bytes = std::fs::read(entry.path())?;
+            if std::fs::read(&target).ok().as_deref() != Some(&bytes[..]) {
+                std::fs::write(&target, bytes)
+                    .with_context(|| format!("cannot write {}", target.display()))?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Runs every measurement; `say` hears what is going on (for a progress line).
 pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<BenchReport> {
     botlens_harness::build::ensure_wasm_target(say)?;
     let cache = tempfile::tempdir()?;
-    let sandbox = Sandbox::new(SandboxConfig {
-        cache_dir: Some(cache.path().to_path_buf()),
-        ..SandboxConfig::default()
-    })?;
+    let sandbox = Sandbox::new(SandboxConfig { cache_dir: Some(cache.path().to_path_buf()) })?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
 
     let mut speeds = Vec::new();
@@ -245,8 +268,7 @@ fn cost_split(bot: &WasmBot, games: u64) -> WasmCostSplit {
 
 fn compile_times(wasm: &Path) -> anyhow::Result<CompileTimes> {
     let cache = tempfile::tempdir()?;
-    let config =
-        SandboxConfig { cache_dir: Some(cache.path().to_path_buf()), ..SandboxConfig::default() };
+    let config = SandboxConfig { cache_dir: Some(cache.path().to_path_buf()) };
     let limits = SandboxLimits::default();
     let load = |sandbox: &Sandbox| -> anyhow::Result<Duration> {
         let started = Instant::now();
@@ -366,6 +388,22 @@ fn peak_rss_mib() -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_template_project_is_rewritten_only_where_it_changed() {
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().join("template-tictactoe");
+        let sdk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sdk");
+        refresh_template(GameKind::TicTacToe, &dir, &sdk).unwrap();
+        let lib = dir.join("src/lib.rs");
+        let written = std::fs::metadata(&lib).unwrap().modified().unwrap();
+        refresh_template(GameKind::TicTacToe, &dir, &sdk).unwrap();
+        assert_eq!(std::fs::metadata(&lib).unwrap().modified().unwrap(), written);
+
+        std::fs::write(&lib, "// edited\n").unwrap();
+        refresh_template(GameKind::TicTacToe, &dir, &sdk).unwrap();
+        assert!(std::fs::read_to_string(&lib).unwrap().contains("impl Bot for"));
+    }
 
     #[test]
     fn peak_memory_is_read() {

@@ -32,12 +32,13 @@ impl Bot for MyBot {
         // `view.target(x, y)` is what you know about the enemy square on column x, row y (0–9):
         // unknown, miss, hit, or part of a sunk ship. `view.enemy_ships_left` lists the ships
         // still afloat; `view.own` is your own grid.
-        let unknown: Vec<(usize, usize)> = (0..BOARD_SIZE * BOARD_SIZE)
-            .map(|i| (i % BOARD_SIZE, i / BOARD_SIZE))
-            .filter(|&(x, y)| view.target(x, y) == Target::Unknown)
-            .collect();
-        let &(x, y) =
-            self.rng.choose(&unknown).expect("while a ship is afloat a square is unknown");
+        // Try random squares until one is unknown (while a ship is afloat, some square is).
+        let (x, y) = loop {
+            let (x, y) = (self.rng.index(BOARD_SIZE), self.rng.index(BOARD_SIZE));
+            if view.target(x, y) == Target::Unknown {
+                break (x, y);
+            }
+        };
         // The move: it returns only if it was legal (x or y outside 0–9 loses the game here).
         match turn.attack(x as i32, y as i32) {
             // A miss passes the turn to the opponent.

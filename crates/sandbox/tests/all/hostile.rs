@@ -71,6 +71,23 @@ fn an_initial_memory_above_the_cap_fails_the_first_turn() {
 }
 
 #[test]
+fn a_module_past_the_instance_pool_bounds_is_refused_at_load_with_the_bound_named() {
+    for (extra, bound) in [
+        (
+            "(table 1 funcref) (table 1 funcref) (table 1 funcref) (table 1 funcref) (table 1 funcref)",
+            "defined tables count of 5 exceeds the per-instance limit of 4",
+        ),
+        ("(table 70000 funcref)", "minimum element size of 70000 which exceeds the limit of 65536"),
+        ("(memory 1)", "defined memories count of 2 exceeds the per-instance limit of 1"),
+    ] {
+        let bytes = wat::parse_str(wat_bot("", extra)).unwrap();
+        let error = crate::support::sandbox().load(&bytes).expect_err(extra);
+        assert!(error.to_string().contains(bound), "{error}");
+    }
+    assert_next_game_runs();
+}
+
+#[test]
 fn unbounded_recursion_is_a_stack_overflow() {
     let deep =
         "(func $deep (param i32) (result i32) (i32.add (call $deep (local.get 0)) (i32.const 1)))";
