@@ -18,21 +18,31 @@ const N: usize = BOARD_SIZE;
 /// The enemy grid as the bot knows it, square by square (`y * 10 + x`).
 struct Grid {
     targets: [Target; N * N],
+    /// Whether a ship may lie on each square: not shot at, and not touching a sunk ship.
+    open: [bool; N * N],
 }
 
 impl Grid {
+    fn new(targets: [Target; N * N]) -> Grid {
+        let at = |x: usize, y: usize| targets[y * N + x];
+        let open = std::array::from_fn(|i| {
+            let (x, y) = (i % N, i / N);
+            match at(x, y) {
+                Target::Unknown | Target::Hit => {
+                    !neighbours(x, y).any(|(nx, ny)| at(nx, ny) == Target::Sunk)
+                }
+                Target::Miss | Target::Sunk => false,
+            }
+        });
+        Grid { targets, open }
+    }
+
     fn at(&self, x: usize, y: usize) -> Target {
         self.targets[y * N + x]
     }
 
-    /// Whether a ship may lie on `(x, y)`: not shot at, and not touching a sunk ship.
     fn open(&self, x: usize, y: usize) -> bool {
-        match self.at(x, y) {
-            Target::Unknown | Target::Hit => {
-                !neighbours(x, y).any(|(nx, ny)| self.at(nx, ny) == Target::Sunk)
-            }
-            Target::Miss | Target::Sunk => false,
-        }
+        self.open[y * N + x]
     }
 }
 
@@ -46,11 +56,32 @@ fn neighbours(x: usize, y: usize) -> impl Iterator<Item = (usize, usize)> {
         .map(|(nx, ny)| (nx as usize, ny as usize))
 }
 
-/// The squares of a ship of `size` with its top-left square at `(x, y)`, if it fits the grid.
-fn placement(x: usize, y: usize, size: usize, horizontal: bool) -> Option<Vec<(usize, usize)>> {
-    let (w, h) = if horizontal { (size, 1) } else { (1, size) };
-    (x + w <= N && y + h <= N)
-        .then(|| (0..size).map(|i| if horizontal { (x + i, y) } else { (x, y + i) }).collect())
+/// A ship of `size` squares with its top-left square at `(x, y)`.
+#[derive(Clone, Copy)]
+struct Placement {
+    x: usize,
+    y: usize,
+    size: usize,
+    horizontal: bool,
+}
+
+impl Placement {
+    /// The placement, if the ship fits the grid there.
+    fn fitting(x: usize, y: usize, size: usize, horizontal: bool) -> Option<Placement> {
+        let (w, h) = if horizontal { (size, 1) } else { (1, size) };
+        (x + w <= N && y + h <= N).then_some(Placement { x, y, size, horizontal })
+    }
+
+    /// The squares the ship covers.
+    fn cells(self) -> impl Iterator<Item = (usize, usize)> {
+        (0..self.size)
+            .map(move |i| if self.horizontal { (self.x + i, self.y) } else { (self.x, self.y + i) })
+    }
+
+    /// Whether the ship covers the square `(x, y)`.
+    fn covers(self, (x, y): (usize, usize)) -> bool {
+        self.cells().any(|cell| cell == (x, y))
+    }
 }
 
 /// How many consistent placements cover each square.
@@ -63,19 +94,20 @@ fn density(grid: &Grid, afloat: &[usize]) -> [u32; N * N] {
         for &horizontal in orientations {
             for y in 0..N {
                 for x in 0..N {
-                    let Some(cells) = placement(x, y, size, horizontal) else { continue };
-                    if !cells.iter().all(|&(cx, cy)| grid.open(cx, cy)) {
+                    let Some(ship) = Placement::fitting(x, y, size, horizontal) else { continue };
+                    if !ship.cells().all(|(cx, cy)| grid.open(cx, cy)) {
                         continue;
                     }
-                    let covers_hit = cells.iter().any(|&(cx, cy)| grid.at(cx, cy) == Target::Hit);
-                    let hit_beside = cells.iter().any(|&(cx, cy)| {
-                        neighbours(cx, cy)
-                            .any(|n| grid.at(n.0, n.1) == Target::Hit && !cells.contains(&n))
-                    });
+                    let covers_hit = ship.cells().any(|(cx, cy)| grid.at(cx, cy) == Target::Hit);
+                    let hit_beside = wounded
+                        && ship.cells().any(|(cx, cy)| {
+                            neighbours(cx, cy)
+                                .any(|n| grid.at(n.0, n.1) == Target::Hit && !ship.covers(n))
+                        });
                     if hit_beside || (wounded && !covers_hit) {
                         continue;
                     }
-                    for &(cx, cy) in &cells {
+                    for (cx, cy) in ship.cells() {
                         if grid.at(cx, cy) == Target::Unknown {
                             scores[cy * N + cx] += 1;
                         }
@@ -101,7 +133,7 @@ impl Bot for Hunter {
 
     fn play(&mut self, turn: &mut Turn<Battleships>) {
         let view = turn.view();
-        let grid = Grid { targets: std::array::from_fn(|i| view.target(i % N, i / N)) };
+        let grid = Grid::new(std::array::from_fn(|i| view.target(i % N, i / N)));
         let afloat: Vec<usize> = view.enemy_ships_left.iter().map(|kind| kind.size()).collect();
         let scores = density(&grid, &afloat);
         let best = scores.iter().copied().max().unwrap_or(0);
