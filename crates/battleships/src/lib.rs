@@ -48,6 +48,8 @@ mod render;
 #[cfg(test)]
 mod testing;
 
+use std::fmt;
+
 use botlens_engine::{Ending, Game, IllegalMove, ReferencePlayer, Seat, SeedRng, Status, Stream};
 use botlens_protocol::battleships::{
     Attack, BOARD_SIZE, BattleshipsView, Ship, ShipKind, Shot, Target,
@@ -82,12 +84,94 @@ struct Side {
     attacked: Mask,
     /// Shots this seat has fired, re-attacks included.
     shots: u32,
+    /// This grid as the opponent knows it (the opponent's view's `targets`), kept up to date
+    /// shot by shot, since a wasm bot is handed a view on every turn.
+    known: Board,
+    /// This grid as its owner sees it (the owner's view's `own`), kept up to date likewise.
+    seen: Board,
+}
+
+/// A grid as a view shows it: one ASCII character per square, row-major. Boxed, so that the
+/// game state the engine moves around every turn stays small.
+#[derive(Clone, PartialEq, Eq)]
+struct Board(Box<[u8; CELLS]>);
+
+impl Default for Board {
+    /// Nothing known: every square `.`.
+    fn default() -> Self {
+        Board(Box::new([b'.'; CELLS]))
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Board {
+    fn set(&mut self, cell: usize, c: char) {
+        self.0[cell] = u8::try_from(c).expect("board characters are ASCII");
+    }
+
+    /// Puts `c` on every square of `squares`.
+    fn set_all(&mut self, mut squares: Mask, c: char) {
+        while squares != 0 {
+            self.set(squares.trailing_zeros() as usize, c);
+            squares &= squares - 1;
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.0[..]).expect("board characters are ASCII")
+    }
 }
 
 impl Side {
     fn new(fleet: Vec<Ship>, masks: Vec<Mask>) -> Side {
         let ships = masks.iter().fold(0, |all, mask| all | mask);
-        Side { fleet, masks, ships, attacked: 0, shots: 0 }
+        let mut seen = Board::default();
+        seen.set_all(ships, 'S');
+        Side { fleet, masks, ships, attacked: 0, shots: 0, known: Board::default(), seen }
+    }
+
+    /// Sets the squares attacked so far (a state read back from JSON), and both boards.
+    fn set_attacked(&mut self, attacked: Mask) {
+        self.attacked = attacked;
+        let sunk = self.sunk();
+        for cell in 0..CELLS {
+            let bit = |mask: Mask| mask >> cell & 1 == 1;
+            let known = match (bit(self.attacked), bit(sunk), bit(self.ships)) {
+                (false, _, _) => Target::Unknown,
+                (true, true, _) => Target::Sunk,
+                (true, false, true) => Target::Hit,
+                (true, false, false) => Target::Miss,
+            };
+            let seen = match (bit(self.ships), bit(self.attacked)) {
+                (false, false) => '.',
+                (false, true) => 'o',
+                (true, false) => 'S',
+                (true, true) => 'X',
+            };
+            self.known.set(cell, known.to_char());
+            self.seen.set(cell, seen);
+        }
+    }
+
+    /// Records a new shot at `square` (not attacked before) and what it did, on both boards.
+    fn record(&mut self, square: Mask, shot: &Shot) {
+        let cell = square.trailing_zeros() as usize;
+        let (known, seen) = match shot {
+            Shot::Miss => (Target::Miss, 'o'),
+            Shot::Hit | Shot::Sunk { .. } => (Target::Hit, 'X'),
+            Shot::AlreadyAttacked => return,
+        };
+        self.known.set(cell, known.to_char());
+        self.seen.set(cell, seen);
+        if let Shot::Sunk { .. } = shot {
+            let ship = self.masks.iter().find(|&&mask| mask & square != 0).copied().unwrap_or(0);
+            self.known.set_all(ship, Target::Sunk.to_char());
+        }
     }
 
     /// The squares of ships that are sunk.
@@ -100,32 +184,9 @@ impl Side {
         self.ships & !self.attacked == 0
     }
 
-    /// Appends the opponent's grid as this side's attacker knows it: the view's `targets`.
-    fn write_targets(&self, out: &mut Vec<u8>) {
-        // Index bits: attacked, ship, sunk; a sunk square is always an attacked ship square.
-        const BY_BITS: [Target; 8] = [
-            Target::Unknown,
-            Target::Miss,
-            Target::Unknown,
-            Target::Hit,
-            Target::Unknown,
-            Target::Miss,
-            Target::Unknown,
-            Target::Sunk,
-        ];
-        let chars = BY_BITS.map(|t| t.to_char() as u8);
-        write_board([self.attacked, self.ships, self.sunk()], &chars, out);
-    }
-
-    /// Appends this side's own grid as its owner sees it: the view's `own`.
-    fn write_own(&self, out: &mut Vec<u8>) {
-        // Index bits: ship, attacked (the last four characters are never used).
-        write_board([self.ships, self.attacked], b".SoX....", out);
-    }
-
     /// This side's own grid as its owner sees it, as a string.
-    pub(crate) fn own_grid(&self) -> String {
-        board_string(|out| self.write_own(out))
+    pub(crate) fn own_grid(&self) -> &str {
+        self.seen.as_str()
     }
 
     /// The kinds of the ships still afloat, in fleet order.
@@ -135,41 +196,6 @@ impl Side {
             .zip(&self.masks)
             .filter(|&(_, &mask)| mask & !self.attacked != 0)
             .map(|(ship, _)| ship.kind)
-    }
-}
-
-/// A board string from what `write` appends.
-fn board_string(write: impl FnOnce(&mut Vec<u8>)) -> String {
-    let mut bytes = Vec::with_capacity(CELLS);
-    write(&mut bytes);
-    String::from_utf8(bytes).expect("board characters are ASCII")
-}
-
-/// Appends a view's board, one ASCII character per square, row-major: the character of square
-/// `cell` is `chars[i]`, where bit `b` of `i` is bit `cell` of `planes[b]`. Eight squares at a
-/// time, since a view is made on every turn of a wasm bot.
-fn write_board<const N: usize>(planes: [Mask; N], chars: &[u8; 8], out: &mut Vec<u8>) {
-    /// `SPREAD[b]` holds bit `i` of `b` in the lowest bit of its byte `i` (little-endian).
-    const SPREAD: [u64; 256] = {
-        let mut table = [0; 256];
-        let mut byte = 0;
-        while byte < 256 {
-            let mut bit = 0;
-            while bit < 8 {
-                table[byte] |= ((byte as u64 >> bit) & 1) << (8 * bit);
-                bit += 1;
-            }
-            byte += 1;
-        }
-        table
-    };
-    for first in (0..CELLS).step_by(8) {
-        let mut indices = 0;
-        for (bit, plane) in planes.iter().enumerate() {
-            indices |= SPREAD[usize::from((plane >> first) as u8)] << bit;
-        }
-        let squares = (CELLS - first).min(8);
-        out.extend(indices.to_le_bytes()[..squares].iter().map(|&i| chars[usize::from(i & 7)]));
     }
 }
 
@@ -249,8 +275,8 @@ impl Game for Battleships {
     fn view(&self, seat: Seat) -> BattleshipsView {
         let (own, enemy) = (&self.sides[seat], &self.sides[1 - seat]);
         BattleshipsView {
-            targets: board_string(|out| enemy.write_targets(out)),
-            own: own.own_grid(),
+            targets: enemy.known.as_str().to_owned(),
+            own: own.seen.as_str().to_owned(),
             enemy_ships_left: enemy.ships_left().collect(),
             shots: own.shots,
         }
@@ -260,9 +286,9 @@ impl Game for Battleships {
     fn write_view(&self, seat: Seat, out: &mut Vec<u8>) {
         let (own, enemy) = (&self.sides[seat], &self.sides[1 - seat]);
         out.extend_from_slice(br#"{"targets":""#);
-        enemy.write_targets(out);
+        out.extend_from_slice(&enemy.known.0[..]);
         out.extend_from_slice(br#"","own":""#);
-        own.write_own(out);
+        out.extend_from_slice(&own.seen.0[..]);
         out.extend_from_slice(br#"","enemy_ships_left":["#);
         for (i, kind) in enemy.ships_left().enumerate() {
             if i > 0 {
@@ -299,6 +325,7 @@ impl Game for Battleships {
                 Some(_) => Shot::Hit,
             }
         };
+        target.record(square, &shot);
         if matches!(shot, Shot::Miss | Shot::AlreadyAttacked) {
             self.next = 1 - seat;
         }
@@ -434,7 +461,7 @@ impl TryFrom<StateJson> for Battleships {
         let mut game = Battleships::with_fleets([a.fleet, b.fleet], state.to_move)?;
         for (side, (attacked, shots)) in game.sides.iter_mut().zip(attacked.into_iter().zip(shots))
         {
-            side.attacked = attacked;
+            side.set_attacked(attacked);
             side.shots = shots;
         }
         Ok(game)
