@@ -1,6 +1,6 @@
 //! `botlens run` with reference players: tables, JSON, traces and bad input.
 
-use crate::support::botlens;
+use crate::support::{botlens, repo_root};
 
 #[test]
 fn a_reference_suite_prints_a_table_and_succeeds() {
@@ -114,4 +114,17 @@ fn a_saved_baseline_compares_with_the_next_run() {
     let unknown = botlens(&["run", project, "--baseline", "no-such-baseline"]);
     assert_eq!(unknown.code, Some(2));
     assert!(unknown.stderr.contains("e2e-baseline"), "lists the saved ones: {}", unknown.stderr);
+}
+
+#[test]
+fn webassembly_text_runs_as_a_bot_and_as_an_opponent() {
+    // The bench's raw-ABI floor bot, a Battleships bot written in WAT that starts with comments.
+    let wat = repo_root().join("crates/bench/src/floor_bot.wat");
+    let wat = wat.to_str().unwrap();
+    let out = botlens(&["run", wat, "--game", "battleships", "--vs", "random", "--seeds", "0..10"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("floor_bot (battleships): 10 games"), "{}", out.stdout);
+    let out = botlens(&["run", "--game", "battleships", "random", "--vs", wat, "--seeds", "0..10"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.lines().any(|l| l.starts_with("floor_bot")), "{}", out.stdout);
 }

@@ -198,8 +198,14 @@ pub fn load_wasm(
     Ok(WasmBot { name: name.to_owned(), module, source: source.to_owned() })
 }
 
-/// Turns opponent names into contenders: names ending in `.wasm` are modules (relative to
-/// `base`), anything else a reference player or board name, checked when the suite starts.
+/// Whether a bot or opponent name is a module file: `.wasm`, or WebAssembly text in `.wat`.
+pub fn is_module_path(name: &str) -> bool {
+    name.ends_with(".wasm") || name.ends_with(".wat")
+}
+
+/// Turns opponent names into contenders: module files (see [`is_module_path`]) are loaded
+/// (relative to `base`), anything else is a reference player or board name, checked when the
+/// suite starts.
 pub fn resolve_opponents(
     sandbox: &Sandbox,
     names: &[String],
@@ -208,10 +214,10 @@ pub fn resolve_opponents(
     names.iter().map(|name| contender(sandbox, name, base)).collect()
 }
 
-/// One contender by name: a name ending in `.wasm` is a module (relative to `base`, named after
-/// its file stem), anything else a reference player or board name.
+/// One contender by name: a module file (relative to `base`, named after its file stem), or a
+/// reference player or board name.
 fn contender(sandbox: &Sandbox, name: &str, base: &Path) -> Result<Contender, RunError> {
-    if !name.ends_with(".wasm") {
+    if !is_module_path(name) {
         return Ok(Contender::Reference(name.to_owned()));
     }
     let path = base.join(name);

@@ -133,13 +133,27 @@ impl Sandbox {
 }
 
 /// The binary module: the bytes themselves, or the compiled form of WebAssembly text.
+/// Whether `text` starts like WebAssembly text: a `(` after any whitespace and comments.
+fn looks_like_wat(mut text: &str) -> bool {
+    loop {
+        text = text.trim_start();
+        if let Some(comment) = text.strip_prefix(";;") {
+            text = comment.split_once('\n').map_or("", |(_, rest)| rest);
+        } else if let Some(comment) = text.strip_prefix("(;") {
+            text = comment.split_once(";)").map_or("", |(_, rest)| rest);
+        } else {
+            return text.starts_with('(');
+        }
+    }
+}
+
 fn to_binary(bytes: &[u8]) -> Result<Vec<u8>, LoadError> {
     if bytes.starts_with(b"\0asm") {
         return Ok(bytes.to_vec());
     }
     let reason = match std::str::from_utf8(bytes) {
         _ if bytes.is_empty() => "the file is empty".to_string(),
-        Ok(text) if text.trim_start().starts_with('(') => match wat::parse_str(text) {
+        Ok(text) if looks_like_wat(text) => match wat::parse_str(text) {
             Ok(binary) => return Ok(binary),
             Err(error) => format!("WebAssembly text that does not parse: {error}"),
         },
@@ -273,6 +287,17 @@ mod tests {
             tys.iter().map(|t| format!(" {t:?}").to_lowercase()).collect::<String>()
         };
         format!("(func (param{}) (result{}))", types(sig.params), types(sig.results))
+    }
+
+    #[test]
+    fn text_is_recognised_after_comments_and_whitespace() {
+        assert!(looks_like_wat("(module)"));
+        assert!(looks_like_wat("  ;; a bot\n;; by hand\n\n(module)"));
+        assert!(looks_like_wat("(; block ;) (module)"));
+        assert!(!looks_like_wat(";; only a comment"));
+        assert!(!looks_like_wat("(; unterminated"));
+        assert!(!looks_like_wat("#!/bin/sh"));
+        assert_eq!(to_binary(b";; hi\n(module)").unwrap(), wat::parse_str("(module)").unwrap());
     }
 
     #[test]

@@ -161,7 +161,7 @@ fn run_single(args: &RunArgs) -> anyhow::Result<(Suite, SuiteResults, String)> {
 /// The game of a bot given as a module or reference name: `--game` is required.
 pub fn game_for_single(bot: &str, game: Option<&str>) -> anyhow::Result<GameKind> {
     let Some(game_name) = game else {
-        if bot.ends_with(".wasm") {
+        if pipeline::is_module_path(bot) {
             bail!("say which game {bot} plays with --game battleships|tictactoe|klotski");
         }
         bail!(
