@@ -18,6 +18,8 @@ fn a_small_bench_reports_every_figure_as_json() {
     for game in ["battleships", "tictactoe", "klotski"] {
         assert!(games.contains(&game), "a row for {game}: {games:?}");
     }
+    let floor = speeds.iter().find(|s| s["wasm"].as_str().unwrap().contains("floor"));
+    assert!(floor.is_some(), "a row for the raw-ABI floor bot: {speeds:?}");
     for row in speeds {
         for field in ["native_games_per_s", "wasm_games_per_s", "native_over_wasm"] {
             assert!(row[field].as_f64().is_some_and(|v| v > 0.0), "{field} in {row}");
@@ -26,6 +28,8 @@ fn a_small_bench_reports_every_figure_as_json() {
     for (section, field) in [
         ("wasm_cost", "instantiate_us_per_game"),
         ("wasm_cost", "guest_us_per_turn"),
+        ("wasm_cost", "floor_guest_us_per_turn"),
+        ("wasm_cost", "floor_fuel_per_turn"),
         ("compile", "cold_ms"),
         ("compile", "disk_cache_ms"),
         ("suite", "one_core_ms"),

@@ -9,7 +9,7 @@
 //! | `cores` | cores available to the run |
 //! | `games_per_measurement` | games played for each games-per-second figure |
 //! | `speeds[]` | per game: `game`, `native` and `wasm` (what played), `native_games_per_s`, `wasm_games_per_s` (one core each), `native_over_wasm` (how many times faster native is), `mean_turns_per_game` (wasm games) |
-//! | `wasm_cost` | a Battleships game of the `botlens new` bot (random squares) against `hunter`, split: `instantiate_us_per_game`, `guest_us_per_turn` (inside the module: bot work, its `act` call and message encoding), `host_us_per_turn` (engine, runner and native opponent), `fuel_per_turn`, `turns_per_game` |
+//! | `wasm_cost` | a Battleships game of the `botlens new` bot (random squares) against `hunter`, split: `instantiate_us_per_game`, `guest_us_per_turn` (inside the module: bot work, its `act` call and message encoding), `host_us_per_turn` (engine, runner and native opponent), `fuel_per_turn`, `floor_guest_us_per_turn` and `floor_fuel_per_turn` (the same for a raw-ABI bot in WAT that reads the view and fires at the first unknown square: the floor any bot pays), `turns_per_game` |
 //! | `compile` | module compile of the `battleships-hunter` sample: `cold_ms`, `disk_cache_ms`, `memory_cache_us` |
 //! | `suite` | the README's main job: `description`, `games`, `one_core_ms`, `all_cores_ms`, `cores`, `speedup` (games only, build already done), `end_to_end_ms` (with a no-op cargo build and the module load) |
 //! | `save_to_report` | after a one-line edit, medians over `edits`: `cargo_build_ms`, `module_load_ms`, `games_ms`, `total_ms`, `not_cargo_ms`; null with `--no-latency` |
@@ -49,6 +49,11 @@ pub struct WasmCostSplit {
     pub host_us_per_turn: f64,
     /// Fuel (≈ wasm instructions) per bot turn: the bot's own work.
     pub fuel_per_turn: f64,
+    /// Time inside the module per turn for the raw-ABI floor bot (WAT: reads the view, fires at
+    /// the first unknown square): what any bot pays for the host↔guest calls and messages.
+    pub floor_guest_us_per_turn: f64,
+    /// Fuel per turn of the floor bot.
+    pub floor_fuel_per_turn: f64,
     /// Turns per game (both seats).
     pub turns_per_game: f64,
 }
@@ -154,11 +159,13 @@ impl BenchReport {
         let _ = writeln!(
             out,
             "\nwasm Battleships game (`botlens new` bot vs hunter), split: instantiate {:.1} µs/game · inside the bot {:.2} µs/turn \
-             · host {:.2} µs/turn · {:.0} fuel/turn · {:.1} turns/game",
+             ({:.0} fuel) · of that, the raw-ABI floor {:.2} µs/turn ({:.0} fuel) · host {:.2} µs/turn · {:.1} turns/game",
             c.instantiate_us_per_game,
             c.guest_us_per_turn,
-            c.host_us_per_turn,
             c.fuel_per_turn,
+            c.floor_guest_us_per_turn,
+            c.floor_fuel_per_turn,
+            c.host_us_per_turn,
             c.turns_per_game
         );
         let m = &self.compile;
