@@ -1,11 +1,12 @@
 //! `botlens bench`: measured speed, side by side, on this machine.
 //!
 //! Measures, in one run: games per second for each game with native reference players (the
-//! ceiling) and with a wasm sample bot against the same native opponent, on one core; the cost
-//! split of a wasm game (instantiation, time inside the guest per turn, host time per turn);
+//! ceiling) and with wasm bots against the same native opponent, on one core (among them a
+//! raw-ABI floor bot in WAT: the sandbox's own cost); the cost split of a wasm game
+//! (instantiation, time inside the guest per turn, the floor bot's share, host time per turn);
 //! module compile time cold, from the disk cache and from memory; the README's main job (the
 //! `battleships-hunter` sample's suite) end to end on one core and on all; the save-to-report
-//! loop after a one-line edit (cargo build, module load, games); and peak resident memory.
+//! loop after an edit (cargo build, module compile, games); and peak resident memory.
 //!
 //! Every figure is a measurement of this run; nothing here asserts a target. The method and the
 //! latest figures are in `docs/performance.md`.

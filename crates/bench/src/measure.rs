@@ -197,7 +197,7 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
     say("playing the README's main job on one core and on all…");
     let suite = suite_scaling(&options.samples.join("battleships-hunter"), cores)?;
     let save_to_report = if options.latency {
-        say("measuring save → report after one-line edits…");
+        say("measuring save → report after edits…");
         Some(loop_latency(&options.samples.join("battleships-hunter"), &options.scratch)?)
     } else {
         None

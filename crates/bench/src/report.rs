@@ -12,7 +12,7 @@
 //! | `wasm_cost` | a Battleships game of the `botlens new` bot (random squares) against `hunter`, split: `instantiate_us_per_game`, `guest_us_per_turn` (inside the module: bot work, its `act` call and message encoding), `host_us_per_turn` (engine, runner and native opponent), `fuel_per_turn`, `floor_guest_us_per_turn` and `floor_fuel_per_turn` (the same for a raw-ABI bot in WAT that reads the view and fires at the first unknown square: the floor any bot pays), `turns_per_game` |
 //! | `compile` | module compile of the `battleships-hunter` sample: `cold_ms`, `disk_cache_ms`, `memory_cache_us` |
 //! | `suite` | the README's main job: `description`, `games`, `one_core_ms`, `all_cores_ms`, `cores`, `speedup` (games only, build already done), `end_to_end_ms` (with a no-op cargo build and the module load) |
-//! | `save_to_report` | after a one-line edit, medians over `edits`: `cargo_build_ms`, `module_load_ms`, `games_ms`, `total_ms`, `not_cargo_ms`; null with `--no-latency` |
+//! | `save_to_report` | after an edit that moves every line of the sample (a module never compiled before), medians over `edits`: `cargo_build_ms`, `module_load_ms`, `games_ms`, `total_ms`, `not_cargo_ms`; null with `--no-latency` |
 //! | `peak_rss_mib` | peak resident memory of the bench process |
 
 use std::fmt::Write as _;
@@ -90,7 +90,7 @@ pub struct SuiteScaling {
     pub end_to_end_ms: f64,
 }
 
-/// The save → report loop after a one-line edit (what `botlens watch` and the language server
+/// The save → report loop after an edit (what `botlens watch` and the language server
 /// wait for before showing results).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoopLatency {
@@ -190,7 +190,7 @@ impl BenchReport {
             Some(l) => {
                 let _ = writeln!(
                     out,
-                    "save → report after a one-line edit (median of {}): {:.0} ms = cargo build {:.0} ms \
+                    "save → report after an edit (median of {}): {:.0} ms = cargo build {:.0} ms \
                      + module load {:.0} ms + games {:.0} ms; not cargo: {:.0} ms",
                     l.edits,
                     l.total_ms,
