@@ -91,17 +91,11 @@ struct Side {
     seen: Board,
 }
 
-/// A grid as a view shows it: one ASCII character per square, row-major. Boxed, so that the
-/// game state the engine moves around every turn stays small.
-#[derive(Clone, PartialEq, Eq)]
-struct Board(Box<[u8; CELLS]>);
-
-impl Default for Board {
-    /// Nothing known: every square `.`.
-    fn default() -> Self {
-        Board(Box::new([b'.'; CELLS]))
-    }
-}
+/// A grid as a view shows it: one ASCII character per square, row-major. On the heap, so that
+/// the game state the engine moves around every turn stays small; the default (of the
+/// placeholder state, never played) holds no squares and allocates nothing.
+#[derive(Clone, Default, PartialEq, Eq)]
+struct Board(Vec<u8>);
 
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -110,6 +104,11 @@ impl fmt::Debug for Board {
 }
 
 impl Board {
+    /// Nothing known: every square `.`.
+    fn unknown() -> Board {
+        Board(vec![b'.'; CELLS])
+    }
+
     fn set(&mut self, cell: usize, c: char) {
         self.0[cell] = u8::try_from(c).expect("board characters are ASCII");
     }
@@ -123,16 +122,16 @@ impl Board {
     }
 
     fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.0[..]).expect("board characters are ASCII")
+        std::str::from_utf8(&self.0).expect("board characters are ASCII")
     }
 }
 
 impl Side {
     fn new(fleet: Vec<Ship>, masks: Vec<Mask>) -> Side {
         let ships = masks.iter().fold(0, |all, mask| all | mask);
-        let mut seen = Board::default();
+        let mut seen = Board::unknown();
         seen.set_all(ships, 'S');
-        Side { fleet, masks, ships, attacked: 0, shots: 0, known: Board::default(), seen }
+        Side { fleet, masks, ships, attacked: 0, shots: 0, known: Board::unknown(), seen }
     }
 
     /// Sets the squares attacked so far (a state read back from JSON), and both boards.
@@ -286,9 +285,9 @@ impl Game for Battleships {
     fn write_view(&self, seat: Seat, out: &mut Vec<u8>) {
         let (own, enemy) = (&self.sides[seat], &self.sides[1 - seat]);
         out.extend_from_slice(br#"{"targets":""#);
-        out.extend_from_slice(&enemy.known.0[..]);
+        out.extend_from_slice(&enemy.known.0);
         out.extend_from_slice(br#"","own":""#);
-        out.extend_from_slice(&own.seen.0[..]);
+        out.extend_from_slice(&own.seen.0);
         out.extend_from_slice(br#"","enemy_ships_left":["#);
         for (i, kind) in enemy.ships_left().enumerate() {
             if i > 0 {
