@@ -88,6 +88,11 @@ fn bad_names_and_ranges_are_clear_errors() {
     let bad_seeds = botlens(&["run", "--game", "tictactoe", "perfect", "--seeds", "9..2"]);
     assert_eq!(bad_seeds.code, Some(2));
     assert!(bad_seeds.stderr.contains("bad seed range"), "{}", bad_seeds.stderr);
+    for jobs in ["0", "257", "many"] {
+        let bad_jobs = botlens(&["run", "--game", "tictactoe", "perfect", "--jobs", jobs]);
+        assert_eq!(bad_jobs.code, Some(2));
+        assert!(bad_jobs.stderr.contains("from 1 to 256"), "{}", bad_jobs.stderr);
+    }
 }
 
 #[test]

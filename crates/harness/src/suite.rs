@@ -23,6 +23,10 @@ use serde_json::json;
 
 use crate::{CancelToken, SeedRange};
 
+/// The most worker threads a suite runs: each holds up to two wasm instances at a time, and
+/// the sandbox's instance pool has room for many more than twice this.
+pub const MAX_JOBS: usize = 256;
+
 /// Who plays a seat: a native reference player by name, or a WebAssembly bot.
 #[derive(Debug, Clone)]
 pub enum Contender {
@@ -113,7 +117,7 @@ pub struct Suite {
     pub limits: Limits,
     /// Sandbox limits for WebAssembly contenders (fuel, memory, …).
     pub sandbox_limits: SandboxLimits,
-    /// Worker threads; 0 means one per core.
+    /// Worker threads; 0 means one per core; at most [`MAX_JOBS`].
     pub jobs: usize,
     /// Which traces to keep.
     pub keep_traces: KeepTraces,
@@ -195,6 +199,7 @@ impl GameVisitor for RunSuite<'_> {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
         }
+        .min(MAX_JOBS)
         .min(total.max(1));
 
         std::thread::scope(|scope| {

@@ -18,9 +18,18 @@ pub struct SuiteArgs {
     /// Turn cap per game [default: the project's, else the game's own].
     #[arg(long)]
     pub max_turns: Option<u32>,
-    /// Worker threads [default: one per core].
-    #[arg(long)]
+    /// Worker threads, 1 to 256 [default: one per core].
+    #[arg(long, value_parser = jobs)]
     pub jobs: Option<usize>,
+}
+
+/// Parses `--jobs`: a whole number from 1 to the harness's limit.
+fn jobs(text: &str) -> Result<usize, String> {
+    let max = botlens_harness::suite::MAX_JOBS;
+    match text.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("expected a number of worker threads from 1 to {max}")),
+    }
 }
 
 impl SuiteArgs {
