@@ -260,8 +260,8 @@ impl Comparison {
     }
 
     /// The comparison for a terminal; `since` names the old report (`baseline \`main\``,
-    /// `run 3`).
-    pub fn render(&self, since: &str) -> String {
+    /// `run 3`); file paths inside `base` (the working directory) are shown relative to it.
+    pub fn render(&self, since: &str, base: &Path) -> String {
         let mut out = String::new();
         if self.is_unchanged() {
             let _ = writeln!(out, "since {since}: no change");
@@ -283,7 +283,7 @@ impl Comparison {
             }
             let _ = writeln!(out, "  {title}");
             for g in groups {
-                let _ = writeln!(out, "    {} ×{}  {}", g.kind, g.count, location(g));
+                let _ = writeln!(out, "    {} ×{}  {}", g.kind, g.count, g.location(base));
                 let _ = writeln!(out, "      {}", g.message);
             }
         }
@@ -315,16 +315,6 @@ fn signed(n: i64) -> String {
     if n == 0 { "±0".to_owned() } else { format!("{n:+}") }
 }
 
-fn location(group: &FailureGroup) -> String {
-    match (&group.file, group.line) {
-        (Some(file), Some(line)) => match group.column {
-            Some(column) if column > 0 => format!("{file}:{line}:{column}"),
-            _ => format!("{file}:{line}"),
-        },
-        _ => "(no source location)".to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -352,6 +342,7 @@ mod tests {
             count,
             seeds: (0..u64::from(count)).collect(),
             opponents: vec!["random".into()],
+            seeds_by_opponent: vec![(0..u64::from(count)).collect()],
             first_seed: 0,
             first_opponent: "random".into(),
             first_turn: 2,
@@ -387,7 +378,7 @@ mod tests {
         let lines = |groups: &[FailureGroup]| groups.iter().map(|g| g.line).collect::<Vec<_>>();
         assert_eq!(lines(&comparison.new_failures), [Some(30)]);
         assert_eq!(lines(&comparison.fixed_failures), [Some(20)]);
-        let text = comparison.render("run 1");
+        let text = comparison.render("run 1", Path::new("/"));
         assert!(text.contains("new failures\n    panic ×1  src/lib.rs:30:5"), "{text}");
         assert!(text.contains("fixed failures\n    illegal_move ×1  src/lib.rs:20:5"), "{text}");
     }
@@ -405,7 +396,7 @@ mod tests {
         assert!((random.mean_moves + 0.5).abs() < 1e-9);
         assert!(comparison.opponents[1].before.is_none());
         assert!(comparison.opponents[2].after.is_none());
-        let text = comparison.render("baseline `main`");
+        let text = comparison.render("baseline `main`", Path::new("/"));
         assert!(text.contains("random   wins +3  losses -3  draws ±0  mean moves -0.5"), "{text}");
         assert!(text.contains("minimax  new opponent"), "{text}");
         assert!(text.contains("perfect  no longer played"), "{text}");
@@ -417,7 +408,7 @@ mod tests {
             report(vec![row("random", 5, 3, 1, 4.0)], vec![failure(FailureKind::Trap, 3, 1)]);
         let comparison = Comparison::between(&same, &same);
         assert!(comparison.is_unchanged());
-        assert_eq!(comparison.render("run 4"), "since run 4: no change\n");
+        assert_eq!(comparison.render("run 4", Path::new("/")), "since run 4: no change\n");
         let json = serde_json::to_value(&comparison).unwrap();
         for field in ["before_seeds", "after_seeds", "new_failures", "fixed_failures", "opponents"]
         {

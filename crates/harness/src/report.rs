@@ -13,12 +13,13 @@
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
 //! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault) |
-//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence), `file`, `line`, `column` (null when unknown), `count`, `seeds`, `opponents` (names), `first_seed`, `first_opponent`, `first_turn`, `replay` (the command that steps through the first game) |
+//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence), `file`, `line`, `column` (null when unknown), `count`, `seeds`, `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_turn`, `replay` (the command that steps through the first game) |
 //! | `wasteful[]` | per opponent with wasted moves: `opponent`, `games`, `moves` |
 //! | `cancelled` | true when the suite stopped early |
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::Path;
 
 use botlens_engine::{FailureKind, SeatResult};
 use serde::{Deserialize, Serialize};
@@ -65,6 +66,10 @@ pub struct FailureGroup {
     pub seeds: Vec<u64>,
     /// Opponents they were lost against (distinct, in suite order).
     pub opponents: Vec<String>,
+    /// The seeds lost against each of `opponents`, in the same order (empty in baselines saved
+    /// before this field existed).
+    #[serde(default)]
+    pub seeds_by_opponent: Vec<Vec<u64>>,
     /// Seed of the first occurrence.
     pub first_seed: u64,
     /// Opponent of the first occurrence.
@@ -73,6 +78,36 @@ pub struct FailureGroup {
     pub first_turn: u32,
     /// The command that steps through the first occurrence.
     pub replay: String,
+}
+
+impl FailureGroup {
+    /// Where the failures happened, `file:line:column`, with the file relative to `base` when
+    /// it lies inside it (as printed for a terminal run from `base`).
+    pub fn location(&self, base: &Path) -> String {
+        let (Some(file), Some(line)) = (&self.file, self.line) else {
+            return "(no source location)".to_owned();
+        };
+        let file = Path::new(file)
+            .strip_prefix(base)
+            .map_or_else(|_| file.clone(), |relative| relative.display().to_string());
+        match self.column {
+            Some(column) if column > 0 => format!("{file}:{line}:{column}"),
+            _ => format!("{file}:{line}"),
+        }
+    }
+
+    /// Each opponent with the seeds lost against it: `random (seeds 8, 10), hunter (seed 8)`
+    /// (for an old baseline without the split: `random, hunter (seeds 8, 10, 8)`).
+    pub fn opponents_and_seeds(&self) -> String {
+        if self.seeds_by_opponent.len() != self.opponents.len() {
+            return format!("{} (seeds {})", self.opponents.join(", "), abbreviate(&self.seeds, 8));
+        }
+        let each = self.opponents.iter().zip(&self.seeds_by_opponent).map(|(opponent, seeds)| {
+            let noun = if seeds.len() == 1 { "seed" } else { "seeds" };
+            format!("{opponent} ({noun} {})", abbreviate(seeds, 8))
+        });
+        each.collect::<Vec<_>>().join(", ")
+    }
 }
 
 /// Wasted moves (legal, reported as warnings) against one opponent.
@@ -156,8 +191,9 @@ impl SuiteReport {
         !self.failures.is_empty()
     }
 
-    /// The report as a table and grouped failures, for a terminal.
-    pub fn render(&self) -> String {
+    /// The report as a table and grouped failures, for a terminal; file paths inside `base` (the
+    /// working directory) are shown relative to it.
+    pub fn render(&self, base: &Path) -> String {
         let mut out = String::new();
         let puzzle = self.opponents.iter().any(|o| o.par.is_some());
         let _ = writeln!(
@@ -201,20 +237,12 @@ impl SuiteReport {
         } else {
             let _ = writeln!(out, "\nfailures");
             for f in &self.failures {
-                let location = match (&f.file, f.line) {
-                    (Some(file), Some(line)) => match f.column {
-                        Some(column) if column > 0 => format!("{file}:{line}:{column}"),
-                        _ => format!("{file}:{line}"),
-                    },
-                    _ => "(no source location)".to_owned(),
-                };
-                let seeds = abbreviate(&f.seeds, 8);
-                let _ = writeln!(out, "  {} ×{}  {location}", f.kind, f.count);
+                let _ = writeln!(out, "  {} ×{}  {}", f.kind, f.count, f.location(base));
                 let _ = writeln!(out, "    {}", f.message);
                 let _ = writeln!(
                     out,
-                    "    vs {} (seeds {seeds}), first at turn {}",
-                    f.opponents.join(", "),
+                    "    vs {}, first at turn {}",
+                    f.opponents_and_seeds(),
                     f.first_turn
                 );
                 let _ = writeln!(out, "    replay: {}", f.replay);
@@ -264,6 +292,7 @@ fn group_failures(suite: &Suite, results: &SuiteResults, replay_target: &str) ->
             count: 0,
             seeds: Vec::new(),
             opponents: Vec::new(),
+            seeds_by_opponent: Vec::new(),
             first_seed: game.seed,
             first_opponent: opponent.clone(),
             first_turn: fault.turn,
@@ -271,9 +300,15 @@ fn group_failures(suite: &Suite, results: &SuiteResults, replay_target: &str) ->
         });
         group.count += 1;
         group.seeds.push(game.seed);
-        if !group.opponents.contains(&opponent) {
-            group.opponents.push(opponent);
-        }
+        let at = match group.opponents.iter().position(|o| *o == opponent) {
+            Some(at) => at,
+            None => {
+                group.opponents.push(opponent);
+                group.seeds_by_opponent.push(Vec::new());
+                group.opponents.len() - 1
+            }
+        };
+        group.seeds_by_opponent[at].push(game.seed);
     }
     let mut groups: Vec<FailureGroup> = groups.into_values().collect();
     groups.sort_by_key(|g| std::cmp::Reverse(g.count));
@@ -327,12 +362,42 @@ mod tests {
         assert_eq!((row.games, row.losses, row.faults), (10, 0, 0));
         assert_eq!(row.wins + row.draws, 10);
         assert!(!report.has_faults());
-        let text = report.render();
+        let text = report.render(Path::new("/"));
         assert!(text.contains("no game lost by a bot fault"), "{text}");
         let json: serde_json::Value = serde_json::to_value(&report).unwrap();
         for field in ["game", "bot", "opponents", "failures"] {
             assert!(json.get(field).is_some(), "missing {field}");
         }
+    }
+
+    #[test]
+    fn failures_show_seeds_per_opponent_and_paths_from_the_working_directory() {
+        let group = FailureGroup {
+            kind: FailureKind::IllegalMove,
+            message: "illegal move".into(),
+            file: Some("/home/me/bot/src/lib.rs".into()),
+            line: Some(82),
+            column: Some(25),
+            count: 5,
+            seeds: vec![8, 10, 8, 16, 16],
+            opponents: vec!["random".into(), "hunter".into()],
+            seeds_by_opponent: vec![vec![8, 10, 16], vec![8, 16]],
+            first_seed: 8,
+            first_opponent: "random".into(),
+            first_turn: 35,
+            replay: String::new(),
+        };
+        assert_eq!(group.location(Path::new("/home/me")), "bot/src/lib.rs:82:25");
+        assert_eq!(group.location(Path::new("/elsewhere")), "/home/me/bot/src/lib.rs:82:25");
+        assert_eq!(group.opponents_and_seeds(), "random (seeds 8, 10, 16), hunter (seeds 8, 16)");
+        let single = FailureGroup { seeds_by_opponent: vec![vec![3], vec![4]], ..group.clone() };
+        assert_eq!(single.opponents_and_seeds(), "random (seed 3), hunter (seed 4)");
+        let old = FailureGroup { seeds_by_opponent: Vec::new(), ..group };
+        assert_eq!(old.opponents_and_seeds(), "random, hunter (seeds 8, 10, 8, 16, 16)");
+        // A baseline saved before the split still reads.
+        let mut json = serde_json::to_value(&old).unwrap();
+        json.as_object_mut().unwrap().remove("seeds_by_opponent");
+        assert_eq!(serde_json::from_value::<FailureGroup>(json).unwrap(), old);
     }
 
     #[test]

@@ -157,11 +157,12 @@ impl Session {
                 if warnings > 0 {
                     let _ = writeln!(text, "built with {warnings} warning{}", plural(warnings));
                 }
-                text.push_str(&report.render());
+                // Paths print relative to where the watch was started from.
+                let base = std::env::current_dir().unwrap_or_default();
+                text.push_str(&report.render(&base));
                 if let Some((previous, before)) = &self.last {
-                    text.push_str(
-                        &Comparison::between(before, &report).render(&format!("run {previous}")),
-                    );
+                    let since = format!("run {previous}");
+                    text.push_str(&Comparison::between(before, &report).render(&since, &base));
                 }
                 self.last = Some((number, *report));
             }
@@ -219,6 +220,7 @@ mod tests {
                 count: 10 - wins,
                 seeds: (0..u64::from(10 - wins)).collect(),
                 opponents: vec!["random".into()],
+                seeds_by_opponent: vec![(0..u64::from(10 - wins)).collect()],
                 first_seed: 0,
                 first_opponent: "random".into(),
                 first_turn: 1,

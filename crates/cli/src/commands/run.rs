@@ -99,9 +99,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         serde_json::to_writer(&mut stdout, &json)?;
         writeln!(stdout)?;
     } else {
-        write!(stdout, "{}", report.render())?;
+        let base = std::env::current_dir().unwrap_or_default();
+        write!(stdout, "{}", report.render(&base))?;
         if let Some((name, comparison)) = &comparison {
-            write!(stdout, "\n{}", comparison.render(&format!("baseline `{name}`")))?;
+            write!(stdout, "\n{}", comparison.render(&format!("baseline `{name}`"), &base))?;
         }
     }
     if let (Some(root), Some(name)) = (project_root, &args.save_baseline) {

@@ -278,6 +278,7 @@ mod tests {
             count: 3,
             seeds: vec![4, 17, 31],
             opponents: vec!["hunter".into()],
+            seeds_by_opponent: vec![vec![4, 17, 31]],
             first_seed: 4,
             first_opponent: "hunter".into(),
             first_turn: 23,
