@@ -295,7 +295,7 @@ impl Timings {
         };
         for seed in 0..games {
             let started = Instant::now();
-            let mut wasm = bot.module.player::<Battleships>(seed, 0, &limits);
+            let mut wasm = bot.module.player::<Battleships>(seed, 0, &limits).timed();
             let mut opponent = (hunter.create)(SeedRng::new(seed, Stream::Player(1)));
             let record = runner::play_match::<Battleships>(
                 &(),

@@ -43,8 +43,10 @@ pub struct WasmPlayer<G: Game> {
     rng: SeedRng,
     /// Fuel burnt in earlier turns of this game.
     fuel_spent: u64,
-    /// Wall-clock timings, for `botlens bench` (never part of a trace).
+    /// Wall-clock timings, for `botlens bench` (never part of a trace); kept only when asked
+    /// for with [`WasmPlayer::timed`].
     stats: PlayerStats,
+    timed: bool,
 }
 
 /// Where a [`WasmPlayer`]'s wall-clock time went in its game so far. Measurements for
@@ -103,6 +105,7 @@ impl<G: Game> WasmPlayer<G> {
             rng,
             fuel_spent: 0,
             stats: PlayerStats::default(),
+            timed: false,
         }
     }
 
@@ -117,7 +120,16 @@ impl<G: Game> WasmPlayer<G> {
         self.fuel_spent
     }
 
-    /// Wall-clock timings of this player so far (for benchmarks).
+    /// Keeps wall-clock timings in [`WasmPlayer::stats`], at the cost of two clock reads per
+    /// turn (a tenth of the sandbox's own time per turn): for benchmarks.
+    #[must_use]
+    pub fn timed(mut self) -> Self {
+        self.timed = true;
+        self
+    }
+
+    /// Wall-clock timings of this player so far (all zero unless [`WasmPlayer::timed`]); the
+    /// turns played are always counted.
     pub fn stats(&self) -> PlayerStats {
         self.stats
     }
@@ -305,27 +317,28 @@ impl<G: Game> Player<G> for WasmPlayer<G> {
                 return Err(failure);
             }
             State::Ready(Ok(pre)) => {
-                let clock = Instant::now();
+                let clock = self.timed.then(Instant::now);
+                let elapsed = || clock.map_or(Duration::ZERO, |clock| clock.elapsed());
                 let mut store = self.new_store(&pre);
                 let seat = self.seat;
                 let mut instantiated = Duration::ZERO;
                 let started = self.run(&mut store, turn, budget, |store| {
                     let play = start(store, &pre, seat)?;
-                    instantiated = clock.elapsed();
+                    instantiated = elapsed();
                     play.call(&mut *store, ())?;
                     Ok(play)
                 });
                 self.stats.instantiate += instantiated;
-                self.stats.in_guest += clock.elapsed();
+                self.stats.in_guest += elapsed();
                 match started {
                     Ok(play) => (store, Some(play), Ok(())),
                     Err(error) => (store, None, Err(error)),
                 }
             }
             State::Running { mut store, play } => {
-                let clock = Instant::now();
+                let clock = self.timed.then(Instant::now);
                 let result = self.run(&mut store, turn, budget, |store| play.call(store, ()));
-                self.stats.in_guest += clock.elapsed();
+                self.stats.in_guest += clock.map_or(Duration::ZERO, |clock| clock.elapsed());
                 (store, Some(play), result)
             }
         };

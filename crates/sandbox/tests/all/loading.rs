@@ -166,3 +166,29 @@ fn the_disk_cache_is_written_once_reused_by_a_new_sandbox_and_rewritten_when_cor
     assert_ne!(std::fs::read(&entry).unwrap(), b"corrupt", "a rejected entry is compiled again");
     assert!(play(&third, 5, &Limits::default()).outcome.fault.is_none());
 }
+
+#[test]
+fn wall_clock_timings_are_kept_only_when_asked_for() {
+    use botlens_engine::runner::{self, Limits as TurnCap};
+    use botlens_engine::{Game, SeedRng, Stream};
+    use botlens_tictactoe::TicTacToe;
+
+    let bot = wat(&wat_bot("", ""));
+    let random = TicTacToe::reference_players().iter().find(|p| p.name == "random").unwrap();
+    let play_one = |timed: bool| {
+        let player = bot.player::<TicTacToe>(3, 0, &Limits::default());
+        let mut wasm = if timed { player.timed() } else { player };
+        let mut opponent = (random.create)(SeedRng::new(3, Stream::Player(1)));
+        runner::play_match::<TicTacToe>(
+            &(),
+            3,
+            &mut [&mut wasm, opponent.as_mut()],
+            &TurnCap::default(),
+        );
+        wasm.stats()
+    };
+    let (plain, timed) = (play_one(false), play_one(true));
+    assert!(plain.turns > 0 && plain.turns == timed.turns, "{plain:?} {timed:?}");
+    assert!(plain.in_guest.is_zero() && plain.instantiate.is_zero(), "{plain:?}");
+    assert!(timed.in_guest >= timed.instantiate && !timed.instantiate.is_zero(), "{timed:?}");
+}
