@@ -91,6 +91,17 @@ struct Side {
     seen: Board,
 }
 
+/// The character of a square of a seat's own grid (the view's `own`): `.` water, `S` ship, `X`
+/// ship cell hit by the opponent, `o` water the opponent shot at.
+fn own_square(ship: bool, attacked: bool) -> char {
+    match (ship, attacked) {
+        (false, false) => '.',
+        (true, false) => 'S',
+        (true, true) => 'X',
+        (false, true) => 'o',
+    }
+}
+
 /// A grid as a view shows it: one ASCII character per square, row-major. On the heap, so that
 /// the game state the engine moves around every turn stays small; the default (of the
 /// placeholder state, never played) holds no squares and allocates nothing.
@@ -129,44 +140,37 @@ impl Board {
 impl Side {
     fn new(fleet: Vec<Ship>, masks: Vec<Mask>) -> Side {
         let ships = masks.iter().fold(0, |all, mask| all | mask);
-        let mut seen = Board::unknown();
-        seen.set_all(ships, 'S');
-        Side { fleet, masks, ships, attacked: 0, shots: 0, known: Board::unknown(), seen }
+        let (known, seen) = (Board::default(), Board::default());
+        let mut side = Side { fleet, masks, ships, attacked: 0, shots: 0, known, seen };
+        side.set_attacked(0);
+        side
     }
 
-    /// Sets the squares attacked so far (a state read back from JSON), and both boards.
+    /// Sets the squares attacked so far (none for a new game, or a state read back from JSON),
+    /// and both boards from them.
     fn set_attacked(&mut self, attacked: Mask) {
         self.attacked = attacked;
-        let sunk = self.sunk();
-        for cell in 0..CELLS {
-            let bit = |mask: Mask| mask >> cell & 1 == 1;
-            let known = match (bit(self.attacked), bit(sunk), bit(self.ships)) {
-                (false, _, _) => Target::Unknown,
-                (true, true, _) => Target::Sunk,
-                (true, false, true) => Target::Hit,
-                (true, false, false) => Target::Miss,
-            };
-            let seen = match (bit(self.ships), bit(self.attacked)) {
-                (false, false) => '.',
-                (false, true) => 'o',
-                (true, false) => 'S',
-                (true, true) => 'X',
-            };
-            self.known.set(cell, known.to_char());
-            self.seen.set(cell, seen);
-        }
+        let (hit, missed) = (attacked & self.ships, attacked & !self.ships);
+        self.known = Board::unknown();
+        self.known.set_all(missed, Target::Miss.to_char());
+        self.known.set_all(hit, Target::Hit.to_char());
+        self.known.set_all(self.sunk(), Target::Sunk.to_char());
+        self.seen = Board::unknown();
+        self.seen.set_all(self.ships & !attacked, own_square(true, false));
+        self.seen.set_all(missed, own_square(false, true));
+        self.seen.set_all(hit, own_square(true, true));
     }
 
     /// Records a new shot at `square` (not attacked before) and what it did, on both boards.
     fn record(&mut self, square: Mask, shot: &Shot) {
         let cell = square.trailing_zeros() as usize;
-        let (known, seen) = match shot {
-            Shot::Miss => (Target::Miss, 'o'),
-            Shot::Hit | Shot::Sunk { .. } => (Target::Hit, 'X'),
+        let (known, ship) = match shot {
+            Shot::Miss => (Target::Miss, false),
+            Shot::Hit | Shot::Sunk { .. } => (Target::Hit, true),
             Shot::AlreadyAttacked => return,
         };
         self.known.set(cell, known.to_char());
-        self.seen.set(cell, seen);
+        self.seen.set(cell, own_square(ship, true));
         if let Shot::Sunk { .. } = shot {
             let ship = self.masks.iter().find(|&&mask| mask & square != 0).copied().unwrap_or(0);
             self.known.set_all(ship, Target::Sunk.to_char());
