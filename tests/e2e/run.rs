@@ -133,3 +133,28 @@ fn webassembly_text_runs_as_a_bot_and_as_an_opponent() {
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(out.stdout.lines().any(|l| l.starts_with("floor_bot")), "{}", out.stdout);
 }
+
+#[test]
+fn botlens_perfmap_lists_the_bot_code_for_perf() {
+    let wat = repo_root().join("crates/bench/src/floor_bot.wat");
+    let run = |perfmap: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_botlens"));
+        command.args(["run", "--game", "battleships", "--vs", "random", "--seeds", "0..2"]);
+        command.arg(&wat).stdout(std::process::Stdio::null());
+        if perfmap {
+            command.env("BOTLENS_PERFMAP", "1");
+        } else {
+            command.env_remove("BOTLENS_PERFMAP");
+        }
+        let child = command.spawn().expect("botlens starts");
+        let map = std::path::PathBuf::from(format!("/tmp/perf-{}.map", child.id()));
+        let status = child.wait_with_output().expect("botlens ends").status;
+        assert!(status.success());
+        let listed = std::fs::read_to_string(&map).ok();
+        let _ = std::fs::remove_file(&map);
+        listed
+    };
+    let listed = run(true).expect("a perf map was written");
+    assert!(listed.lines().any(|l| l.contains("wasm[0]::")), "{listed}");
+    assert_eq!(run(false), None, "no map unless asked for");
+}
