@@ -33,8 +33,10 @@ impl Bot for MyBot {
         // unknown, miss, hit, or part of a sunk ship. `view.enemy_ships_left` lists the ships
         // still afloat; `view.own` is your own grid.
         // Try random squares until one is unknown (while a ship is afloat, some square is).
+        // Squares are numbered row by row: square `y * 10 + x` is column x of row y.
         let (x, y) = loop {
-            let (x, y) = (self.rng.index(BOARD_SIZE), self.rng.index(BOARD_SIZE));
+            let square = self.rng.index(BOARD_SIZE * BOARD_SIZE);
+            let (x, y) = (square % BOARD_SIZE, square / BOARD_SIZE);
             if view.target(x, y) == Target::Unknown {
                 break (x, y);
             }

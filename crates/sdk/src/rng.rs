@@ -72,13 +72,34 @@ impl Rng {
     /// ```
     pub fn below(&mut self, bound: u64) -> u64 {
         assert!(bound > 0, "Rng::below(0): the range is empty");
-        let zone = u64::MAX - u64::MAX % bound;
-        loop {
-            let value = self.next_u64();
-            if value < zone {
-                return value % bound;
+        // Lemire's multiply-and-shift: the high half of `random × bound` is uniform in
+        // `0..bound` once draws whose low half falls under `2^bits mod bound` are rejected; the
+        // division that computes that threshold is needed only when the low half is that small.
+        // Bounds that fit 32 bits (every index on wasm32) take 32-bit draws, whose product is
+        // one wasm multiplication rather than a 128-bit one.
+        if let Ok(bound) = u32::try_from(bound) {
+            let mut product = u64::from(self.next_u32()) * u64::from(bound);
+            if (product as u32) < bound {
+                let threshold = bound.wrapping_neg() % bound;
+                while (product as u32) < threshold {
+                    product = u64::from(self.next_u32()) * u64::from(bound);
+                }
+            }
+            return product >> 32;
+        }
+        let mut product = u128::from(self.next_u64()) * u128::from(bound);
+        if (product as u64) < bound {
+            let threshold = bound.wrapping_neg() % bound;
+            while (product as u64) < threshold {
+                product = u128::from(self.next_u64()) * u128::from(bound);
             }
         }
+        (product >> 64) as u64
+    }
+
+    /// The high 32 bits of the next 64-bit number (SplitMix64's best bits).
+    fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
     }
 
     /// A uniform index into a slice of `len` elements.
@@ -151,6 +172,21 @@ mod tests {
             seen[rng.index(6)] += 1;
         }
         assert!(seen.iter().all(|&n| (850..1150).contains(&n)), "{seen:?}");
+    }
+
+    #[test]
+    fn wide_bounds_cover_their_range_evenly() {
+        let mut rng = Rng::from_seed(9);
+        let bound = (1u64 << 40) * 3;
+        let mut thirds = [0u32; 3];
+        for _ in 0..3_000 {
+            let value = rng.below(bound);
+            assert!(value < bound);
+            thirds[(value / (1 << 40)) as usize] += 1;
+        }
+        assert!(thirds.iter().all(|&n| (850..1150).contains(&n)), "{thirds:?}");
+        assert_eq!(rng.below(1), 0);
+        assert!(rng.below(u64::MAX) < u64::MAX);
     }
 
     #[test]
