@@ -51,9 +51,11 @@ mod testing;
 use std::fmt;
 
 use botlens_engine::{Ending, Game, IllegalMove, ReferencePlayer, Seat, SeedRng, Status, Stream};
+use botlens_protocol::Encoding;
 use botlens_protocol::battleships::{
     Attack, BOARD_SIZE, BattleshipsView, Ship, ShipKind, Shot, Target,
 };
+use botlens_protocol::compact::Compact;
 use botlens_protocol::wire::Wire;
 use serde::{Deserialize, Serialize};
 
@@ -63,13 +65,14 @@ pub use crate::fleet::SetupError;
 /// A game of Battleships: both fleets, every shot so far, and whose turn it is.
 ///
 /// Set up from a seed with [`Game::new`] or from chosen fleets with [`Battleships::with_fleets`].
-/// Cheap to clone (two small vectors); the default value is an empty placeholder with no ships,
-/// used only while a turn is taken apart, never played.
+/// Cheap to clone (a few small vectors) and to move (the sides are on the heap: the state moves
+/// into and out of every turn); the default value is an empty placeholder with no ships, used
+/// only while a turn is taken apart, never played.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "StateJson", into = "StateJson")]
 pub struct Battleships {
     next: Seat,
-    sides: [Side; 2],
+    sides: Box<[Side; 2]>,
 }
 
 /// One seat's grid: its fleet and the opponent's shots on it, plus the shots the seat fired.
@@ -221,7 +224,10 @@ impl Battleships {
         }
         let [a, b] = fleets;
         let (masks_a, masks_b) = (fleet::validate(&a)?, fleet::validate(&b)?);
-        Ok(Battleships { next: first, sides: [Side::new(a, masks_a), Side::new(b, masks_b)] })
+        Ok(Battleships {
+            next: first,
+            sides: Box::new([Side::new(a, masks_a), Side::new(b, masks_b)]),
+        })
     }
 
     /// `seat`'s fleet, in the order it was placed (the order of
@@ -264,7 +270,7 @@ impl Game for Battleships {
             Side::new(ships, masks)
         });
         let next = SeedRng::new(seed, Stream::FirstMover).below(2) as Seat;
-        Battleships { next, sides }
+        Battleships { next, sides: Box::new(sides) }
     }
 
     fn seats(&self) -> usize {
@@ -286,22 +292,38 @@ impl Game for Battleships {
     }
 
     /// The view's JSON written from the state, without building the view.
-    fn write_view(&self, seat: Seat, out: &mut Vec<u8>) {
+    fn write_view(&self, seat: Seat, encoding: Encoding, out: &mut Vec<u8>) {
         let (own, enemy) = (&self.sides[seat], &self.sides[1 - seat]);
-        out.extend_from_slice(br#"{"targets":""#);
-        out.extend_from_slice(&enemy.known.0);
-        out.extend_from_slice(br#"","own":""#);
-        out.extend_from_slice(&own.seen.0);
-        out.extend_from_slice(br#"","enemy_ships_left":["#);
-        for (i, kind) in enemy.ships_left().enumerate() {
-            if i > 0 {
-                out.push(b',');
+        match encoding {
+            Encoding::Json => {
+                out.extend_from_slice(br#"{"targets":""#);
+                out.extend_from_slice(&enemy.known.0);
+                out.extend_from_slice(br#"","own":""#);
+                out.extend_from_slice(&own.seen.0);
+                out.extend_from_slice(br#"","enemy_ships_left":["#);
+                for (i, kind) in enemy.ships_left().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    kind.write(out);
+                }
+                out.extend_from_slice(br#"],"shots":"#);
+                own.shots.write(out);
+                out.push(b'}');
             }
-            kind.write(out);
+            Encoding::Compact => {
+                let len = |n: usize| u32::try_from(n).expect("a fleet or board of billions");
+                for board in [&enemy.known.0, &own.seen.0] {
+                    len(board.len()).put(out);
+                    out.extend_from_slice(board);
+                }
+                len(enemy.ships_left().count()).put(out);
+                for kind in enemy.ships_left() {
+                    kind.put(out);
+                }
+                own.shots.put(out);
+            }
         }
-        out.extend_from_slice(br#"],"shots":"#);
-        own.shots.write(out);
-        out.push(b'}');
     }
 
     fn apply(&mut self, seat: Seat, action: &Attack) -> Result<Shot, IllegalMove> {
@@ -567,13 +589,13 @@ mod tests {
                             "seed {seed} cell {cell}"
                         );
                     }
-                    let mut written = Vec::new();
-                    game.write_view(seat, &mut written);
-                    assert_eq!(
-                        written,
-                        view.to_wire(),
-                        "seed {seed}: the view written from the state"
-                    );
+                    for (encoding, built) in
+                        [(Encoding::Json, view.to_wire()), (Encoding::Compact, view.to_compact())]
+                    {
+                        let mut written = Vec::new();
+                        game.write_view(seat, encoding, &mut written);
+                        assert_eq!(written, built, "seed {seed}: the {encoding:?} view written");
+                    }
                 }
                 let seat = game.to_move();
                 let cell =

@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Debug, Display};
 
-use botlens_protocol::wire::Wire;
+use botlens_protocol::{Encoding, Message};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::ReferencePlayer;
@@ -75,7 +75,8 @@ pub trait Game:
     type Config: Clone + Debug + Default + Send + Sync + Serialize + DeserializeOwned + 'static;
 
     /// One action a player makes in a turn (`attack(x, y)`, `mark(x, y)`, `slide(piece, dir)`).
-    /// Like the response and the view, it crosses the wasm boundary in its [`Wire`] form.
+    /// Like the response and the view, it crosses the wasm boundary as a [`Message`], in the
+    /// encoding the bot declares.
     type Action: Clone
         + Debug
         + Display
@@ -84,13 +85,13 @@ pub trait Game:
         + Sync
         + Serialize
         + DeserializeOwned
-        + Wire;
+        + Message;
 
     /// What the game answers to a legal action (miss / hit / sunk, …).
-    type Response: Clone + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned + Wire;
+    type Response: Clone + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned + Message;
 
     /// What the player to move may see (never the opponent's hidden information).
-    type View: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + Wire;
+    type View: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + Message;
 
     /// Sets up a game from its config and seed. Same inputs, same game.
     fn new(config: &Self::Config, seed: u64) -> Self;
@@ -104,11 +105,11 @@ pub trait Game:
     /// What `seat` may see now.
     fn view(&self, seat: Seat) -> Self::View;
 
-    /// Appends the [`Wire`] form of [`Game::view`] to `out`: what a wasm bot is handed on every
-    /// turn. A game may write it straight from its state, sparing the view's allocations, as
-    /// long as the bytes are the same.
-    fn write_view(&self, seat: Seat, out: &mut Vec<u8>) {
-        self.view(seat).write(out);
+    /// Appends [`Game::view`] in `encoding` to `out`: what a wasm bot is handed on every turn.
+    /// A game may write it straight from its state, sparing the view's allocations, as long as
+    /// the bytes are the same.
+    fn write_view(&self, seat: Seat, encoding: Encoding, out: &mut Vec<u8>) {
+        encoding.write(&self.view(seat), out);
     }
 
     /// Applies `seat`'s action, or refuses it with the rule it breaks (the state is then

@@ -69,9 +69,9 @@ impl<G: Game> Turn<G> {
         self.game.view(self.seat)
     }
 
-    /// Appends the [`Wire`](botlens_protocol::wire::Wire) form of [`Turn::view`] to `out`.
-    pub fn write_view(&self, out: &mut Vec<u8>) {
-        self.game.write_view(self.seat, out);
+    /// Appends [`Turn::view`] in `encoding` to `out`.
+    pub fn write_view(&self, encoding: botlens_protocol::Encoding, out: &mut Vec<u8>) {
+        self.game.write_view(self.seat, encoding, out);
     }
 
     /// Makes the turn's action and returns the game's answer.

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use botlens_protocol::compact::{Bytes, Compact};
 use botlens_protocol::wire::{Reader, Wire};
 use serde::{Deserialize, Serialize};
 
@@ -46,6 +47,16 @@ impl Wire for CountAction {
         let n = u32::read_from(reader)?;
         reader.expect(b"}")?;
         Some(CountAction::Add(n))
+    }
+}
+
+impl Compact for CountAction {
+    fn put(&self, out: &mut Vec<u8>) {
+        let CountAction::Add(n) = self;
+        n.put(out);
+    }
+    fn take_from(bytes: &mut Bytes<'_>) -> Option<Self> {
+        u32::take_from(bytes).map(CountAction::Add)
     }
 }
 

@@ -63,7 +63,7 @@ impl Contender {
             Contender::Wasm(bot) => PlayerInfo {
                 name: bot.name.clone(),
                 kind: "wasm".into(),
-                module_sha256: Some(bot.module.sha256()),
+                module_sha256: Some(bot.module.sha256().to_owned()),
                 source: Some(bot.source.clone()),
             },
         }
@@ -261,16 +261,16 @@ fn play_one<G: Scored>(suite: &Suite, opponent_index: usize, seed: u64) -> GameR
         .bot
         .player::<G>(seed, 0, &suite.sandbox_limits)
         .expect("validated before the suite started");
-    let mut infos = vec![suite.bot.info()];
     let record: MatchRecord<G> = if G::OPPONENTS_ARE_BOARDS {
         runner::play_match::<G>(&config, seed, &mut [bot.as_mut()], &suite.limits)
     } else {
         let mut other = opponent
             .player::<G>(seed, 1, &suite.sandbox_limits)
             .expect("validated before the suite started");
-        infos.push(opponent.info());
         runner::play_match::<G>(&config, seed, &mut [bot.as_mut(), other.as_mut()], &suite.limits)
     };
+    let seats: &[&Contender] =
+        if G::OPPONENTS_ARE_BOARDS { &[&suite.bot] } else { &[&suite.bot, opponent] };
     let fault = record.outcome.fault.clone().filter(|f| f.seat == 0);
     let keep = fault.is_some() || suite.keep_traces == KeepTraces::All;
     GameResult {
@@ -281,7 +281,11 @@ fn play_one<G: Scored>(suite: &Suite, opponent_index: usize, seed: u64) -> GameR
         par: G::par(&config),
         turns: record.outcome.turns,
         wasteful_turns: record.wasteful_turns(0),
-        trace: keep.then(|| record.to_trace(infos, trace_limits(suite))),
+        // Player infos and the trace are built only for a trace that is kept.
+        trace: keep.then(|| {
+            let infos = seats.iter().map(|seat| seat.info()).collect();
+            record.to_trace(infos, trace_limits(suite))
+        }),
         fault,
     }
 }

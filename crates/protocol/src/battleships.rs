@@ -4,6 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::compact::{Bytes, Compact};
 use crate::wire::{Reader, Wire};
 use crate::{wire_names, wire_struct};
 
@@ -244,12 +245,38 @@ impl Wire for Shot {
     }
 }
 
+/// Compact form: a tag byte in declaration order (miss 0, hit 1, sunk 2, already attacked 3),
+/// then, for a sink, the ship.
+impl Compact for Shot {
+    fn put(&self, out: &mut Vec<u8>) {
+        match self {
+            Shot::Miss => out.push(0),
+            Shot::Hit => out.push(1),
+            Shot::Sunk { ship } => {
+                out.push(2);
+                ship.put(out);
+            }
+            Shot::AlreadyAttacked => out.push(3),
+        }
+    }
+
+    fn take_from(bytes: &mut Bytes<'_>) -> Option<Self> {
+        match bytes.byte()? {
+            0 => Some(Shot::Miss),
+            1 => Some(Shot::Hit),
+            2 => Ship::take_from(bytes).map(|ship| Shot::Sunk { ship }),
+            3 => Some(Shot::AlreadyAttacked),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::wire::tests::agrees_with_serde;
+    use crate::compact::tests::in_both_forms;
 
     fn ship_kind() -> impl Strategy<Value = ShipKind> {
         proptest::sample::select(FLEET.to_vec())
@@ -269,7 +296,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn messages_on_the_wire_are_serde_json_bytes(
+        fn messages_are_serde_json_bytes_and_round_trip_compact(
             x in any::<i32>(),
             y in any::<i32>(),
             ship in ship(),
@@ -279,15 +306,17 @@ mod tests {
             left in proptest::collection::vec(ship_kind(), 0..8),
             shots in any::<u32>(),
         ) {
-            agrees_with_serde(&Attack { x, y });
-            agrees_with_serde(&ship);
-            agrees_with_serde(&match result {
+            let shot = match result {
                 0 => Shot::Miss,
                 1 => Shot::Hit,
                 2 => Shot::AlreadyAttacked,
                 _ => Shot::Sunk { ship },
-            });
-            agrees_with_serde(&BattleshipsView { targets, own, enemy_ships_left: left, shots });
+            };
+            let view = BattleshipsView { targets, own, enemy_ships_left: left, shots };
+            in_both_forms(&Attack { x, y });
+            in_both_forms(&ship);
+            in_both_forms(&shot);
+            in_both_forms(&view);
         }
 
         #[test]
@@ -308,6 +337,29 @@ mod tests {
                 prop_assert_eq!(over.as_ref(), Some(&view));
             }
         }
+    }
+
+    #[test]
+    fn compact_forms_are_the_documented_layouts() {
+        let view = BattleshipsView {
+            targets: "x".repeat(100),
+            own: "S".repeat(100),
+            enemy_ships_left: vec![ShipKind::Carrier, ShipKind::Patrol],
+            shots: 258,
+        };
+        let mut expected = vec![100, 0, 0, 0];
+        expected.extend([b'x'; 100]);
+        expected.extend([100, 0, 0, 0]);
+        expected.extend([b'S'; 100]);
+        expected.extend([2, 0, 0, 0, 0, 4]);
+        expected.extend([2, 1, 0, 0]);
+        assert_eq!(view.to_compact(), expected);
+        let ship =
+            Ship { kind: ShipKind::Cruiser, size: 2, x: 3, y: 4, direction: Direction::Vertical };
+        assert_eq!(Shot::Sunk { ship }.to_compact(), [2, 3, 2, 3, 4, 1]);
+        assert_eq!(Shot::AlreadyAttacked.to_compact(), [3]);
+        assert_eq!(Shot::take(&[4]), None);
+        assert_eq!(ShipKind::take(&[5]), None);
     }
 
     #[test]

@@ -130,7 +130,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::wire::tests::agrees_with_serde;
+    use crate::compact::tests::in_both_forms;
 
     fn piece() -> impl Strategy<Value = PieceView> {
         (any::<String>(), "[曹操关羽张飞兵卒]{1,3}", any::<[u32; 4]>()).prop_map(
@@ -140,7 +140,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn messages_on_the_wire_are_serde_json_bytes(
+        fn messages_are_serde_json_bytes_and_round_trip_compact(
             piece_code in any::<String>(),
             dir in proptest::sample::select(Dir::ALL.to_vec()),
             numbers in any::<[u32; 6]>(),
@@ -148,10 +148,10 @@ mod tests {
             pieces in proptest::collection::vec(piece(), 0..12),
         ) {
             let [moves, steps, width, height, x, y] = numbers;
-            agrees_with_serde(&Slide { piece: piece_code.clone(), dir });
-            agrees_with_serde(&Slid { moves, steps, solved });
+            in_both_forms(&Slide { piece: piece_code.clone(), dir });
+            in_both_forms(&Slid { moves, steps, solved });
             let goal = Goal { piece: piece_code, x, y };
-            agrees_with_serde(&KlotskiView { width, height, pieces, goal, moves, steps });
+            in_both_forms(&KlotskiView { width, height, pieces, goal, moves, steps });
         }
     }
 }

@@ -9,9 +9,55 @@
 //!
 //! All coordinates are 0-based, `x` the column and `y` the row, row-major in board strings.
 //! The JSON shapes are documented on each type and in `docs/abi.md`; [`wire`] writes and reads
-//! them by hand, fast, for the wasm boundary.
+//! them by hand, fast, for the wasm boundary. [`compact`] is the binary form a bot may declare
+//! instead (the Rust SDK does), and [`Encoding`] picks one of the two.
 
 pub mod battleships;
+pub mod compact;
 pub mod klotski;
 pub mod tictactoe;
 pub mod wire;
+
+use compact::Compact;
+use wire::Wire;
+
+/// A message in both of its forms on the wire.
+pub trait Message: Wire + Compact {}
+
+impl<T: Wire + Compact> Message for T {}
+
+/// How a bot's messages cross the boundary: the encoding its module declares (`docs/abi.md`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Canonical compact JSON ([`wire`]): the default.
+    #[default]
+    Json,
+    /// The binary form of [`compact`].
+    Compact,
+}
+
+impl Encoding {
+    /// Appends `message` in this encoding.
+    pub fn write<T: Message>(self, message: &T, out: &mut Vec<u8>) {
+        match self {
+            Encoding::Json => message.write(out),
+            Encoding::Compact => message.put(out),
+        }
+    }
+
+    /// Reads a whole message in this encoding (the canonical form, for JSON).
+    pub fn read<T: Message>(self, bytes: &[u8]) -> Option<T> {
+        match self {
+            Encoding::Json => T::read(bytes),
+            Encoding::Compact => T::take(bytes),
+        }
+    }
+
+    /// The name a module declares in its `botlens_encoding` section.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Json => "json",
+            Encoding::Compact => "compact",
+        }
+    }
+}

@@ -88,20 +88,20 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::wire::tests::agrees_with_serde;
+    use crate::compact::tests::in_both_forms;
 
     proptest! {
         #[test]
-        fn messages_on_the_wire_are_serde_json_bytes(
+        fn messages_are_serde_json_bytes_and_round_trip_compact(
             x in any::<i32>(),
             y in any::<i32>(),
             board in "[XO.]{9}",
             x_to_move in any::<bool>(),
         ) {
-            agrees_with_serde(&Mark { x, y });
-            agrees_with_serde(&Marked { board: board.clone() });
+            in_both_forms(&Mark { x, y });
+            in_both_forms(&Marked { board: board.clone() });
             let you = if x_to_move { Side::X } else { Side::O };
-            agrees_with_serde(&TicTacToeView { board, you });
+            in_both_forms(&TicTacToeView { board, you });
         }
     }
 }

@@ -379,8 +379,9 @@ impl<T: Wire, const N: usize> Wire for [T; N] {
     }
 }
 
-/// Implements [`Wire`] for a struct with named fields, written in the order listed (which must
-/// be the declaration order, as serde writes them), each field's name as its JSON key.
+/// Implements both wire forms of a struct with named fields, [`Wire`] (JSON) and
+/// [`Compact`](crate::compact::Compact), fields in the order listed (which must be the
+/// declaration order, as serde writes them), each field's name as its JSON key.
 #[macro_export]
 macro_rules! wire_struct {
     ($ty:ident { $first:ident $(, $field:ident)* $(,)? }) => {
@@ -414,10 +415,28 @@ macro_rules! wire_struct {
                 reader.expect(b"}")
             }
         }
+        impl $crate::compact::Compact for $ty {
+            fn put(&self, out: &mut Vec<u8>) {
+                $crate::compact::Compact::put(&self.$first, out);
+                $($crate::compact::Compact::put(&self.$field, out);)*
+            }
+            fn take_from(bytes: &mut $crate::compact::Bytes<'_>) -> Option<Self> {
+                let $first = $crate::compact::Compact::take_from(bytes)?;
+                $(let $field = $crate::compact::Compact::take_from(bytes)?;)*
+                Some($ty { $first $(, $field)* })
+            }
+            fn take_into(&mut self, bytes: &mut $crate::compact::Bytes<'_>) -> Option<()> {
+                $crate::compact::Compact::take_into(&mut self.$first, bytes)?;
+                $($crate::compact::Compact::take_into(&mut self.$field, bytes)?;)*
+                Some(())
+            }
+        }
     };
 }
 
-/// Implements [`Wire`] for a fieldless enum written as a JSON string, one name per variant.
+/// Implements both wire forms of a fieldless enum, one name per variant, listed in declaration
+/// order: [`Wire`] writes the name as a JSON string, [`Compact`](crate::compact::Compact) the
+/// variant's index as one byte (the order is checked at compile time).
 #[macro_export]
 macro_rules! wire_names {
     ($ty:ident { $($variant:ident => $name:literal),+ $(,)? }) => {
@@ -437,6 +456,23 @@ macro_rules! wire_names {
                 None
             }
         }
+        impl $crate::compact::Compact for $ty {
+            fn put(&self, out: &mut Vec<u8>) {
+                out.push(*self as u8);
+            }
+            fn take_from(bytes: &mut $crate::compact::Bytes<'_>) -> Option<Self> {
+                const ALL: &[$ty] = &[$($ty::$variant),+];
+                ALL.get(usize::from(bytes.byte()?)).copied()
+            }
+        }
+        const _: () = {
+            let mut index = 0;
+            $(
+                assert!($ty::$variant as usize == index, "names listed out of declaration order");
+                index += 1;
+            )+
+            let _ = index;
+        };
     };
 }
 

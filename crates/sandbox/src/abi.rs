@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use botlens_protocol::Encoding;
 use wasmtime::{ExternType, FuncType, Module, ValType};
 
 use crate::error::LoadError;
@@ -21,6 +22,10 @@ pub(crate) const ABI_SECTION: &str = "botlens_abi";
 /// The optional custom section holding the path of a source file of the SDK the bot was built
 /// with; frames in that file's directory are not the bot's own code.
 pub(crate) const SDK_SECTION: &str = "botlens_sdk";
+
+/// The optional custom section naming the encoding of the bot's messages: `json` (the
+/// default) or `compact`.
+pub(crate) const ENCODING_SECTION: &str = "botlens_encoding";
 
 /// The import module of the host functions.
 pub(crate) const HOST_MODULE: &str = "botlens";
@@ -122,6 +127,25 @@ pub(crate) fn check_version(sections: &Sections<'_>) -> Result<(), LoadError> {
     Ok(())
 }
 
+/// The encoding of the bot's messages its `botlens_encoding` sections declare (JSON without
+/// one). Trailing NUL bytes and ASCII whitespace are ignored, as in the version section.
+pub(crate) fn encoding(sections: &Sections<'_>) -> Result<Encoding, LoadError> {
+    let mut declared = None;
+    for contents in sections.custom(ENCODING_SECTION) {
+        let text = String::from_utf8_lossy(contents);
+        let encoding = match text.trim_end_matches(['\0', ' ', '\n', '\r', '\t']) {
+            "json" => Encoding::Json,
+            "compact" => Encoding::Compact,
+            other => return Err(LoadError::Encoding { found: other.chars().take(40).collect() }),
+        };
+        if declared.is_some_and(|before| before != encoding) {
+            return Err(LoadError::Encodings);
+        }
+        declared = Some(encoding);
+    }
+    Ok(declared.unwrap_or_default())
+}
+
 /// Checks the exports: `memory`, `botlens_new`, `botlens_play`, and `_initialize` if present.
 pub(crate) fn check_exports(module: &Module) -> Result<(), LoadError> {
     match module.get_export("memory") {
@@ -220,6 +244,27 @@ mod tests {
             check_version(&Sections::read(&none).unwrap()),
             Err(LoadError::MissingAbiVersion { supported: 1 })
         ));
+    }
+
+    #[test]
+    fn the_encoding_is_json_unless_declared_and_unknown_ones_are_refused() {
+        let read = |wat: &str| encoding(&Sections::read(&sections_of(wat)).unwrap());
+        assert_eq!(read("(module)").unwrap(), Encoding::Json);
+        assert_eq!(
+            read(r#"(module (@custom "botlens_encoding" "compact\00"))"#).unwrap(),
+            Encoding::Compact
+        );
+        assert_eq!(
+            read(r#"(module (@custom "botlens_encoding" "json"))"#).unwrap(),
+            Encoding::Json
+        );
+        assert_eq!(
+            read(r#"(module (@custom "botlens_encoding" "msgpack"))"#).unwrap_err().to_string(),
+            "the `botlens_encoding` section says \"msgpack\": botlens knows `json` and `compact` \
+             (see docs/abi.md)"
+        );
+        let both = r#"(module (@custom "botlens_encoding" "json") (@custom "botlens_encoding" "compact"))"#;
+        assert!(matches!(read(both), Err(LoadError::Encodings)));
     }
 
     #[test]

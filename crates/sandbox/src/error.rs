@@ -49,6 +49,18 @@ pub enum LoadError {
         /// The ABI version this host speaks.
         supported: u32,
     },
+    /// The module declares a message encoding this host does not know.
+    #[error(
+        "the `botlens_encoding` section says {found:?}: botlens knows `json` and `compact` \
+         (see docs/abi.md)"
+    )]
+    Encoding {
+        /// The declared encoding, as written in the section.
+        found: String,
+    },
+    /// The module declares two different message encodings.
+    #[error("the module has `botlens_encoding` sections saying both `json` and `compact`")]
+    Encodings,
     /// A required export is missing.
     #[error("missing export `{name}`: expected {expected} (see docs/abi.md)")]
     MissingExport {

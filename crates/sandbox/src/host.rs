@@ -10,6 +10,8 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use botlens_engine::{Failure, FailureKind, Game, SeedRng, Turn};
+use botlens_protocol::Encoding;
+use botlens_protocol::compact::Compact;
 use botlens_protocol::wire::Wire;
 use wasmtime::{Caller, Extern, Linker, Memory, ResourceLimiter, Trap, WasmBacktrace};
 
@@ -84,8 +86,11 @@ impl FuelClock {
 
 /// Everything the host functions of one game can reach.
 pub(crate) struct Host<G: Game> {
-    /// The turn in progress, moved in for the duration of each guest call.
+    /// The turn in progress, moved in for the duration of each guest call; between calls, a
+    /// placeholder made once per game.
     pub turn: Turn<G>,
+    /// The encoding of the bot's messages.
+    encoding: Encoding,
     /// The last message handed to the bot (view or response), for `botlens.reply`.
     reply: Reply,
     /// This turn's output.
@@ -103,9 +108,16 @@ pub(crate) struct Host<G: Game> {
 }
 
 impl<G: Game> Host<G> {
-    pub fn new(rng: SeedRng, output: Output, limiter: Limiter, locator: Arc<Locator>) -> Self {
+    pub fn new(
+        encoding: Encoding,
+        rng: SeedRng,
+        output: Output,
+        limiter: Limiter,
+        locator: Arc<Locator>,
+    ) -> Self {
         Host {
             turn: Turn::default(),
+            encoding,
             reply: Reply::default(),
             output,
             rng,
@@ -116,10 +128,16 @@ impl<G: Game> Host<G> {
         }
     }
 
-    /// Starts a turn: no reply to repeat yet.
-    pub fn begin_turn(&mut self, turn: Turn<G>) {
-        self.turn = turn;
+    /// Starts a turn: moves it in (leaving the placeholder this host held in its place); no
+    /// reply to repeat yet.
+    pub fn begin_turn(&mut self, turn: &mut Turn<G>) {
+        std::mem::swap(&mut self.turn, turn);
         self.reply.is_set = false;
+    }
+
+    /// Ends the turn [`Host::begin_turn`] started: moves it back out, and the placeholder in.
+    pub fn end_turn(&mut self, turn: &mut Turn<G>) {
+        std::mem::swap(&mut self.turn, turn);
     }
 }
 
@@ -238,21 +256,36 @@ fn view<G: Game>(
     out_cap: i32,
 ) -> wasmtime::Result<i32> {
     let host = caller.data_mut();
-    host.reply.set(|out| host.turn.write_view(out));
+    host.reply.set(|out| host.turn.write_view(host.encoding, out));
     deliver(&mut caller, "view", out_ptr, out_cap)
 }
 
-/// Reads an action: its canonical form fast, any other JSON of the same shape through serde_json
-/// (hand-written bots may space or order their fields as they like).
-fn read_action<G: Game>(bytes: &[u8]) -> Result<G::Action, String> {
-    G::Action::read(bytes).map_or_else(
-        || {
-            serde_json::from_slice(bytes).map_err(|error| {
-                format!("act: not a {} action ({error}): {}", G::NAME, excerpt(bytes))
-            })
-        },
-        Ok,
-    )
+/// Reads an action in the bot's encoding. JSON: its canonical form fast, any other JSON of the
+/// same shape through serde_json (hand-written bots may space or order their fields as they
+/// like).
+fn read_action<G: Game>(encoding: Encoding, bytes: &[u8]) -> Result<G::Action, String> {
+    let not_an_action = |why: &dyn std::fmt::Display, bytes: String| {
+        format!("act: not a {} action ({why}): {bytes}", G::NAME)
+    };
+    match encoding {
+        Encoding::Json => G::Action::read(bytes).map_or_else(
+            || serde_json::from_slice(bytes).map_err(|error| not_an_action(&error, excerpt(bytes))),
+            Ok,
+        ),
+        Encoding::Compact => G::Action::take(bytes).ok_or_else(|| {
+            not_an_action(&"not in the compact encoding the bot declares", hex_excerpt(bytes))
+        }),
+    }
+}
+
+/// A short hexadecimal excerpt of binary bytes the bot sent, for messages.
+fn hex_excerpt(bytes: &[u8]) -> String {
+    const MAX: usize = 24;
+    let mut text: Vec<String> = bytes.iter().take(MAX).map(|b| format!("{b:02x}")).collect();
+    if bytes.len() > MAX {
+        text.push("…".into());
+    }
+    format!("{} bytes [{}]", bytes.len(), text.join(" "))
 }
 
 fn act<G: Game>(
@@ -271,7 +304,7 @@ fn act<G: Game>(
             msg_len as u32,
             mem.len()
         )),
-        Some(range) => read_action::<G>(&mem[range]),
+        Some(range) => read_action::<G>(caller.data().encoding, &mem[range]),
     };
     let action = match parsed {
         Ok(action) => action,
@@ -280,7 +313,8 @@ fn act<G: Game>(
     let host = caller.data_mut();
     match host.turn.act(action) {
         Ok(response) => {
-            host.reply.set(|out| response.write(out));
+            let encoding = host.encoding;
+            host.reply.set(|out| encoding.write(&response, out));
             deliver(&mut caller, "act", out_ptr, out_cap)
         }
         Err(failure) => Err(stop(&mut caller, failure)),
@@ -376,6 +410,12 @@ mod tests {
         assert_eq!(region(100, 50, -1), None);
         assert_eq!(region(usize::MAX, -1, -1), Some(0xffff_ffff..0x1_ffff_fffe));
         assert_eq!(region(0, 0, 0), Some(0..0));
+    }
+
+    #[test]
+    fn binary_excerpts_are_short_hex_with_the_length() {
+        assert_eq!(hex_excerpt(&[0, 0xff, 7]), "3 bytes [00 ff 07]");
+        assert!(hex_excerpt(&[1; 30]).ends_with("01 …]"));
     }
 
     #[test]

@@ -88,6 +88,7 @@ mod sections;
 mod wasi;
 
 pub use abi::ABI_VERSION;
+pub use botlens_protocol::Encoding;
 pub use config::{Limits, SandboxConfig};
 pub use error::{LoadError, SandboxError};
 pub use module::{BotModule, Sandbox};

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use botlens_engine::{Failure, FailureKind, Game, Seat};
+use botlens_protocol::Encoding;
 use wasmtime::{Engine, ExternType, InstancePre, Linker, Module};
 
 use crate::cache::{DiskCache, hex, sha256};
@@ -76,6 +77,7 @@ impl Sandbox {
         let binary: Arc<[u8]> = to_binary(bytes)?.into();
         let sections = Sections::read(&binary).map_err(|message| LoadError::Invalid { message })?;
         abi::check_version(&sections)?;
+        let encoding = abi::encoding(&sections)?;
         let stack = Limits::default().stack_bytes;
         let engine = engines::engine(stack)
             .map_err(|error| LoadError::Invalid { message: error.to_string() })?;
@@ -89,7 +91,9 @@ impl Sandbox {
             inner: Arc::new(Inner {
                 sandbox: self.clone(),
                 sha,
+                sha_hex: hex(&sha),
                 binary,
+                encoding,
                 locator,
                 compiled: Mutex::new(vec![Compiled {
                     stack_bytes: stack,
@@ -180,7 +184,10 @@ pub struct BotModule {
 struct Inner {
     sandbox: Sandbox,
     sha: [u8; 32],
+    /// `sha` in hex, made once: every game's trace records it.
+    sha_hex: String,
     binary: Arc<[u8]>,
+    encoding: Encoding,
     locator: Arc<Locator>,
     compiled: Mutex<Vec<Compiled>>,
 }
@@ -202,8 +209,8 @@ impl std::fmt::Debug for BotModule {
 impl BotModule {
     /// The SHA-256 of the bytes the module was loaded from, in lower-case hex (recorded in
     /// traces as `module_sha256`).
-    pub fn sha256(&self) -> String {
-        hex(&self.inner.sha)
+    pub fn sha256(&self) -> &str {
+        &self.inner.sha_hex
     }
 
     /// A player for one game of `G`, in `seat`, with WASI randomness from `seed`.
@@ -229,6 +236,11 @@ impl BotModule {
             })
             .and_then(|()| self.instance_pre::<G>(limits.stack_bytes));
         WasmPlayer::new(self.clone(), pre, seed, seat, *limits)
+    }
+
+    /// The encoding of the bot's messages, as its module declares (`docs/abi.md`).
+    pub fn encoding(&self) -> Encoding {
+        self.inner.encoding
     }
 
     /// Finds the bot's source lines.

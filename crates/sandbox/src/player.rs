@@ -38,6 +38,8 @@ pub struct WasmPlayer<G: Game> {
     module: BotModule,
     seat: Seat,
     limits: Limits,
+    /// Epoch ticks of the wall-clock backstop, per turn.
+    deadline_ticks: u64,
     state: State<G>,
     /// The source of the bot's WASI random bytes, handed to its store.
     rng: SeedRng,
@@ -69,6 +71,8 @@ enum State<G: Game> {
     Running { store: Store<Host<G>>, play: TypedFunc<(), ()> },
     /// The game was lost (or the instance is unusable).
     Finished(Failure),
+    /// A turn is under way (seen only if that turn panicked in the host).
+    Interrupted,
 }
 
 impl<G: Game> std::fmt::Debug for WasmPlayer<G> {
@@ -100,6 +104,7 @@ impl<G: Game> WasmPlayer<G> {
         WasmPlayer {
             module,
             seat,
+            deadline_ticks: deadline_ticks(&limits),
             limits,
             state: State::Ready(pre),
             rng,
@@ -145,6 +150,7 @@ impl<G: Game> WasmPlayer<G> {
     fn new_store(&mut self, pre: &InstancePre<Host<G>>) -> Store<Host<G>> {
         let memory_cap = usize::try_from(self.limits.memory_bytes).unwrap_or(usize::MAX);
         let host = Host::new(
+            self.module.encoding(),
             self.rng.clone(),
             Output::new(self.limits.output_bytes_per_turn),
             Limiter { memory_cap },
@@ -154,14 +160,6 @@ impl<G: Game> WasmPlayer<G> {
         store.limiter(|host| &mut host.limiter);
         store.epoch_deadline_trap();
         store
-    }
-
-    /// Ticks of the wall-clock backstop for one turn (one more than the limit needs, since the
-    /// current tick is already under way).
-    fn deadline_ticks(&self) -> u64 {
-        let tick = crate::engines::EPOCH_TICK.as_nanos();
-        let limit = u128::from(self.limits.wall_clock_ms_per_turn) * 1_000_000;
-        u64::try_from(limit.div_ceil(tick)).unwrap_or(u64::MAX - 1) + 1
     }
 
     /// Runs `body` as this turn's guest code, with the turn inside the store, and puts
@@ -174,11 +172,11 @@ impl<G: Game> WasmPlayer<G> {
         body: impl FnOnce(&mut Store<Host<G>>) -> wasmtime::Result<R>,
     ) -> wasmtime::Result<R> {
         let ready = store.set_fuel(budget.fuel);
-        store.set_epoch_deadline(self.deadline_ticks());
+        store.set_epoch_deadline(self.deadline_ticks);
         let host = store.data_mut();
         host.clock.spent_before = self.fuel_spent;
         host.clock.budget = budget.fuel;
-        host.begin_turn(std::mem::take(turn));
+        host.begin_turn(turn);
 
         let result = ready.and_then(|()| body(store));
 
@@ -186,7 +184,7 @@ impl<G: Game> WasmPlayer<G> {
         let used = budget.fuel.saturating_sub(left);
         self.fuel_spent += used;
         let host = store.data_mut();
-        *turn = std::mem::take(&mut host.turn);
+        host.end_turn(turn);
         host.output.flush(|line| turn.log(line));
         turn.set_cost(TurnCost { fuel: Some(used) });
         result
@@ -264,6 +262,14 @@ impl<G: Game> WasmPlayer<G> {
     }
 }
 
+/// Ticks of the wall-clock backstop for one turn (one more than the limit needs, since the
+/// current tick is already under way).
+fn deadline_ticks(limits: &Limits) -> u64 {
+    let tick = crate::engines::EPOCH_TICK.as_nanos();
+    let limit = u128::from(limits.wall_clock_ms_per_turn) * 1_000_000;
+    u64::try_from(limit.div_ceil(tick)).unwrap_or(u64::MAX - 1) + 1
+}
+
 /// Instantiates and starts the bot (`_initialize`, `botlens_new`), returning its `botlens_play`.
 /// Errors that are not the bot's doing at run time (the module cannot be instantiated) are
 /// `bad_module` failures on the turn.
@@ -284,8 +290,10 @@ fn start<G: Game>(
         wasmtime::Error::new(Stop::Failed)
     })?;
     store.data_mut().memory = instance.get_memory(&mut *store, "memory");
-    if let Ok(initialize) = instance.get_typed_func::<(), ()>(&mut *store, INITIALIZE.0) {
-        initialize.call(&mut *store, ())?;
+    // Looked up as an `Option`: a missing export is no error (an error would capture a
+    // backtrace per game when RUST_BACKTRACE is set). Its type was checked at load.
+    if let Some(initialize) = instance.get_func(&mut *store, INITIALIZE.0) {
+        initialize.typed::<(), ()>(&*store)?.call(&mut *store, ())?;
     }
     let new = instance.get_typed_func::<i32, ()>(&mut *store, NEW.0)?;
     let seat = i32::try_from(seat).unwrap_or(i32::MAX);
@@ -296,14 +304,14 @@ fn start<G: Game>(
 impl<G: Game> Player<G> for WasmPlayer<G> {
     fn play(&mut self, turn: &mut Turn<G>) -> Result<(), Failure> {
         let budget = self.budget();
-        let state = std::mem::replace(
-            &mut self.state,
-            State::Finished(Failure::new(
-                FailureKind::BadModule,
-                "a turn of this player was interrupted",
-            )),
-        );
+        let state = std::mem::replace(&mut self.state, State::Interrupted);
         let (store, play, result) = match state {
+            State::Interrupted => {
+                return Err(Failure::new(
+                    FailureKind::BadModule,
+                    "a turn of this player was interrupted",
+                ));
+            }
             State::Finished(failure) => {
                 let again = Failure::new(
                     failure.kind,

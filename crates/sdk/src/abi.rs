@@ -98,13 +98,13 @@ fn message_len(code: i32) -> usize {
     usize::try_from(code).unwrap_or_else(|_| panic!("botlens refused a message read ({code})"))
 }
 
-/// Fetches the view of the turn in progress and hands its JSON to `read`.
+/// Fetches the view of the turn in progress and hands its bytes to `read`.
 pub fn view<T>(read: impl FnOnce(&[u8]) -> T) -> T {
     // SAFETY: `receive` passes a pointer and capacity of a live, writable buffer.
     receive(|ptr, cap| unsafe { imports::view(ptr, cap) }, read)
 }
 
-/// Makes the turn's move, which `write` writes as JSON, and hands the game's JSON answer to
+/// Makes the turn's move, which `write` writes, and hands the bytes of the game's answer to
 /// `read`. Does not return when the move loses the game: the host stops the bot.
 pub fn act<T>(write: impl FnOnce(&mut Vec<u8>), read: impl FnOnce(&[u8]) -> T) -> T {
     OUTGOING.with_borrow_mut(|action| {

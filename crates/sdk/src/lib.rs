@@ -66,8 +66,8 @@
 //! saying so. [`Rng::from_seed`] and the protocol types work everywhere, for unit tests of your
 //! bot's logic.
 //!
-//! The boundary itself (exports, imports, JSON messages) is specified in `docs/abi.md` of the
-//! botlens repository, for bots written without this crate.
+//! The boundary itself (exports, imports, messages in their compact form) is specified in
+//! `docs/abi.md` of the botlens repository, for bots written without this crate.
 
 mod abi;
 mod log;
@@ -243,6 +243,12 @@ macro_rules! export {
             $crate::__private::ABI_SECTION;
 
         #[cfg(target_arch = "wasm32")]
+        #[unsafe(link_section = "botlens_encoding")]
+        #[used]
+        static __BOTLENS_ENCODING_SECTION: $crate::__private::EncodingSection =
+            $crate::__private::ENCODING_SECTION;
+
+        #[cfg(target_arch = "wasm32")]
         #[unsafe(link_section = "botlens_sdk")]
         #[used]
         static __BOTLENS_SDK_SECTION: $crate::__private::SdkSection =
@@ -274,6 +280,12 @@ pub mod __private {
     pub const ABI_SECTION: AbiSection = *b"1";
 
     const _: () = assert!(ABI_SECTION[0] == b'0' + super::ABI_VERSION as u8);
+
+    /// The bytes of the `botlens_encoding` custom section: the SDK's messages are compact.
+    pub type EncodingSection = [u8; 7];
+
+    /// See [`EncodingSection`].
+    pub const ENCODING_SECTION: EncodingSection = *b"compact";
 
     /// A source file of this SDK, as the compiler saw its path: botlens skips frames in its
     /// directory when it points at the line of the bot that failed.

@@ -1,12 +1,12 @@
 //! Turns: the view a bot sees and the one move it makes, typed per game.
 //!
 //! [`Turn`] is generic over a game marker ([`Battleships`], [`TicTacToe`], [`Klotski`]); each game
-//! adds its own move method (`attack`, `mark`, `slide`). Messages cross to the host as JSON in
-//! the shapes of `botlens-protocol`.
+//! adds its own move method (`attack`, `mark`, `slide`). Messages cross to the host in the
+//! compact binary form of `botlens-protocol` (the module declares it; `docs/abi.md`).
 
 use std::marker::PhantomData;
 
-use botlens_protocol::wire::Wire;
+use botlens_protocol::compact::Compact;
 
 use crate::battleships::{Attack, BattleshipsView, Shot};
 use crate::klotski::{Dir, KlotskiView, Slid, Slide};
@@ -27,11 +27,11 @@ pub trait Game: sealed::Sealed + 'static {
     /// The game's name in botlens (`battleships`, `tictactoe`, `klotski`).
     const NAME: &'static str;
     /// What the bot sees at the start of its turn.
-    type View: Wire;
+    type View: Compact;
     /// The move.
-    type Action: Wire;
+    type Action: Compact;
     /// The game's answer to a legal move.
-    type Response: Wire;
+    type Response: Compact;
 }
 
 /// Two-player Battleships: move with [`Turn::attack`].
@@ -113,8 +113,8 @@ pub struct Turn<G: Game> {
 impl<G: Game> Turn<G> {
     /// Fetches the view of the bot's first turn.
     pub(crate) fn begin() -> Self {
-        let view = crate::abi::view(|json| {
-            G::View::read(json).unwrap_or_else(|| unreadable::<G>("view", json))
+        let view = crate::abi::view(|bytes| {
+            G::View::take(bytes).unwrap_or_else(|| unreadable::<G>("view", bytes))
         });
         Turn { view, game: PhantomData }
     }
@@ -122,9 +122,9 @@ impl<G: Game> Turn<G> {
     /// Fetches the view of the turn that is starting, over the last turn's (reusing its
     /// strings and vectors: no allocation per turn).
     pub(crate) fn next(&mut self) {
-        crate::abi::view(|json| {
-            if !self.view.read_over(json) {
-                unreadable::<G>("view", json)
+        crate::abi::view(|bytes| {
+            if !self.view.take_over(bytes) {
+                unreadable::<G>("view", bytes)
             }
         });
     }
@@ -157,18 +157,22 @@ impl<G: Game> Turn<G> {
     /// ```
     pub fn act(&mut self, action: G::Action) -> G::Response {
         crate::abi::act(
-            |out| action.write(out),
-            |json| G::Response::read(json).unwrap_or_else(|| unreadable::<G>("answer", json)),
+            |out| action.put(out),
+            |bytes| G::Response::take(bytes).unwrap_or_else(|| unreadable::<G>("answer", bytes)),
         )
     }
 }
 
-/// Stops the bot on a message from botlens that is not in the canonical form botlens always
-/// writes (a botlens and SDK of different ABI versions).
-fn unreadable<G: Game>(what: &str, json: &[u8]) -> ! {
-    const MAX: usize = 80;
-    let text = String::from_utf8_lossy(&json[..json.len().min(MAX)]);
-    panic!("this bot plays {} but botlens sent a {what} it cannot read: {text}", G::NAME)
+/// Stops the bot on a message from botlens that is not in the form botlens writes (a botlens
+/// and SDK that disagree on the messages).
+fn unreadable<G: Game>(what: &str, bytes: &[u8]) -> ! {
+    const MAX: usize = 40;
+    let start = &bytes[..bytes.len().min(MAX)];
+    panic!(
+        "this bot plays {} but botlens sent a {what} it cannot read ({} bytes: {start:?})",
+        G::NAME,
+        bytes.len()
+    )
 }
 
 impl Turn<Battleships> {

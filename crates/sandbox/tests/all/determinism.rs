@@ -15,7 +15,7 @@ fn chatty_trace(seed: u64) -> String {
     let wasm = PlayerInfo {
         name: "chatty".into(),
         kind: "wasm".into(),
-        module_sha256: Some(bot.sha256()),
+        module_sha256: Some(bot.sha256().to_owned()),
         source: None,
     };
     let players = vec![wasm, PlayerInfo::reference("random")];

@@ -7,6 +7,7 @@ mod guests;
 mod support;
 
 mod determinism;
+mod encodings;
 mod failures;
 mod hostile;
 mod loading;
