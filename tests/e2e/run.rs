@@ -140,7 +140,9 @@ fn botlens_perfmap_lists_the_bot_code_for_perf() {
     let run = |perfmap: bool| {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_botlens"));
         command.args(["run", "--game", "battleships", "--vs", "random", "--seeds", "0..2"]);
-        command.arg(&wat).stdout(std::process::Stdio::null());
+        // From the repository root, like every other run here: the module cache goes to the
+        // ignored `target/`.
+        command.arg(&wat).current_dir(repo_root()).stdout(std::process::Stdio::null());
         if perfmap {
             command.env("BOTLENS_PERFMAP", "1");
         } else {
