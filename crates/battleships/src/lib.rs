@@ -317,10 +317,15 @@ impl Game for Battleships {
                     len(board.len()).put(out);
                     out.extend_from_slice(board);
                 }
-                len(enemy.ships_left().count()).put(out);
+                // The list's length goes before its items: written once they are counted.
+                let at = out.len();
+                0u32.put(out);
+                let mut left = 0u32;
                 for kind in enemy.ships_left() {
                     kind.put(out);
+                    left += 1;
                 }
+                out[at..at + 4].copy_from_slice(&left.to_le_bytes());
                 own.shots.put(out);
             }
         }

@@ -248,6 +248,7 @@ impl Wire for Shot {
 /// Compact form: a tag byte in declaration order (miss 0, hit 1, sunk 2, already attacked 3),
 /// then, for a sink, the ship.
 impl Compact for Shot {
+    #[inline]
     fn put(&self, out: &mut Vec<u8>) {
         match self {
             Shot::Miss => out.push(0),
@@ -260,6 +261,7 @@ impl Compact for Shot {
         }
     }
 
+    #[inline]
     fn take_from(bytes: &mut Bytes<'_>) -> Option<Self> {
         match bytes.byte()? {
             0 => Some(Shot::Miss),
@@ -360,6 +362,11 @@ mod tests {
         assert_eq!(Shot::AlreadyAttacked.to_compact(), [3]);
         assert_eq!(Shot::take(&[4]), None);
         assert_eq!(ShipKind::take(&[5]), None);
+        assert_eq!(
+            Vec::<ShipKind>::take(&[2, 0, 0, 0, 4, 1]),
+            Some(vec![ShipKind::Patrol, ShipKind::Warship])
+        );
+        assert_eq!(Vec::<ShipKind>::take(&[2, 0, 0, 0, 4, 5]), None, "no sixth kind");
     }
 
     #[test]

@@ -416,15 +416,18 @@ macro_rules! wire_struct {
             }
         }
         impl $crate::compact::Compact for $ty {
+            #[inline]
             fn put(&self, out: &mut Vec<u8>) {
                 $crate::compact::Compact::put(&self.$first, out);
                 $($crate::compact::Compact::put(&self.$field, out);)*
             }
+            #[inline]
             fn take_from(bytes: &mut $crate::compact::Bytes<'_>) -> Option<Self> {
                 let $first = $crate::compact::Compact::take_from(bytes)?;
                 $(let $field = $crate::compact::Compact::take_from(bytes)?;)*
                 Some($ty { $first $(, $field)* })
             }
+            #[inline]
             fn take_into(&mut self, bytes: &mut $crate::compact::Bytes<'_>) -> Option<()> {
                 $crate::compact::Compact::take_into(&mut self.$first, bytes)?;
                 $($crate::compact::Compact::take_into(&mut self.$field, bytes)?;)*
@@ -457,12 +460,27 @@ macro_rules! wire_names {
             }
         }
         impl $crate::compact::Compact for $ty {
+            #[inline]
             fn put(&self, out: &mut Vec<u8>) {
                 out.push(*self as u8);
             }
+            #[inline]
             fn take_from(bytes: &mut $crate::compact::Bytes<'_>) -> Option<Self> {
                 const ALL: &[$ty] = &[$($ty::$variant),+];
                 ALL.get(usize::from(bytes.byte()?)).copied()
+            }
+            #[inline]
+            fn take_items(
+                items: &mut Vec<Self>,
+                len: usize,
+                bytes: &mut $crate::compact::Bytes<'_>,
+            ) -> Option<()> {
+                const ALL: &[$ty] = &[$($ty::$variant),+];
+                items.clear();
+                for &index in bytes.slice(len)? {
+                    items.push(*ALL.get(usize::from(index))?);
+                }
+                Some(())
             }
         }
         const _: () = {

@@ -52,6 +52,7 @@ impl Rng {
     /// let bits = botlens_sdk::Rng::from_seed(0).next_u64();
     /// assert_eq!(bits, 0xe220_a839_7b1d_cdaf);
     /// ```
+    #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(GAMMA);
         let mut z = self.state;
@@ -70,6 +71,7 @@ impl Rng {
     /// let mut rng = botlens_sdk::Rng::from_seed(3);
     /// assert!(rng.below(10) < 10);
     /// ```
+    #[inline]
     pub fn below(&mut self, bound: u64) -> u64 {
         assert!(bound > 0, "Rng::below(0): the range is empty");
         // Lemire's multiply-and-shift: the high half of `random × bound` is uniform in
@@ -98,6 +100,7 @@ impl Rng {
     }
 
     /// The high 32 bits of the next 64-bit number (SplitMix64's best bits).
+    #[inline]
     fn next_u32(&mut self) -> u32 {
         (self.next_u64() >> 32) as u32
     }
@@ -113,6 +116,7 @@ impl Rng {
     /// let i = botlens_sdk::Rng::from_seed(5).index(squares.len());
     /// assert!(i < 3);
     /// ```
+    #[inline]
     pub fn index(&mut self, len: usize) -> usize {
         self.below(len as u64) as usize
     }
