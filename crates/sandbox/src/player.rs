@@ -38,13 +38,11 @@ pub struct WasmPlayer<G: Game> {
     module: BotModule,
     seat: Seat,
     limits: Limits,
-    /// Epoch ticks of the wall-clock backstop, per turn.
-    deadline_ticks: u64,
+    /// Fuel spent so far and the wall-clock deadline of a turn.
+    meter: Meter,
     state: State<G>,
     /// The source of the bot's WASI random bytes, handed to its store.
     rng: SeedRng,
-    /// Fuel burnt in earlier turns of this game.
-    fuel_spent: u64,
     /// Wall-clock timings, for `botlens bench` (never part of a trace); kept only when asked
     /// for with [`WasmPlayer::timed`].
     stats: PlayerStats,
@@ -80,7 +78,7 @@ impl<G: Game> std::fmt::Debug for WasmPlayer<G> {
         f.debug_struct("WasmPlayer")
             .field("module", &self.module)
             .field("seat", &self.seat)
-            .field("fuel_spent", &self.fuel_spent)
+            .field("fuel_spent", &self.meter.fuel_spent)
             .finish_non_exhaustive()
     }
 }
@@ -104,11 +102,10 @@ impl<G: Game> WasmPlayer<G> {
         WasmPlayer {
             module,
             seat,
-            deadline_ticks: deadline_ticks(&limits),
+            meter: Meter { fuel_spent: 0, deadline_ticks: deadline_ticks(&limits) },
             limits,
             state: State::Ready(pre),
             rng,
-            fuel_spent: 0,
             stats: PlayerStats::default(),
             timed: false,
         }
@@ -122,7 +119,7 @@ impl<G: Game> WasmPlayer<G> {
     /// # }
     /// ```
     pub fn fuel_spent(&self) -> u64 {
-        self.fuel_spent
+        self.meter.fuel_spent
     }
 
     /// Keeps wall-clock timings in [`WasmPlayer::stats`], at the cost of two clock reads per
@@ -140,7 +137,7 @@ impl<G: Game> WasmPlayer<G> {
     }
 
     fn budget(&self) -> Budget {
-        let game_left = self.limits.fuel_per_game.saturating_sub(self.fuel_spent);
+        let game_left = self.limits.fuel_per_game.saturating_sub(self.meter.fuel_spent);
         Budget {
             fuel: game_left.min(self.limits.fuel_per_turn),
             game_bound: game_left < self.limits.fuel_per_turn,
@@ -160,34 +157,6 @@ impl<G: Game> WasmPlayer<G> {
         store.limiter(|host| &mut host.limiter);
         store.epoch_deadline_trap();
         store
-    }
-
-    /// Runs `body` as this turn's guest code, with the turn inside the store, and puts
-    /// everything back: the turn, its cost and its output.
-    fn run<R>(
-        &mut self,
-        store: &mut Store<Host<G>>,
-        turn: &mut Turn<G>,
-        budget: Budget,
-        body: impl FnOnce(&mut Store<Host<G>>) -> wasmtime::Result<R>,
-    ) -> wasmtime::Result<R> {
-        let ready = store.set_fuel(budget.fuel);
-        store.set_epoch_deadline(self.deadline_ticks);
-        let host = store.data_mut();
-        host.clock.spent_before = self.fuel_spent;
-        host.clock.budget = budget.fuel;
-        host.begin_turn(turn);
-
-        let result = ready.and_then(|()| body(store));
-
-        let left = store.get_fuel().unwrap_or(0);
-        let used = budget.fuel.saturating_sub(left);
-        self.fuel_spent += used;
-        let host = store.data_mut();
-        host.end_turn(turn);
-        host.output.flush(|line| turn.log(line));
-        turn.set_cost(TurnCost { fuel: Some(used) });
-        result
     }
 
     /// The failure for an error that ended guest code, or `None` if the failure is already on
@@ -262,6 +231,46 @@ impl<G: Game> WasmPlayer<G> {
     }
 }
 
+/// What a player's turns share: the fuel spent so far in the game and the wall-clock deadline
+/// of a turn.
+#[derive(Debug, Clone, Copy)]
+struct Meter {
+    /// Fuel burnt in earlier turns of this game.
+    fuel_spent: u64,
+    /// Epoch ticks of the wall-clock backstop, per turn.
+    deadline_ticks: u64,
+}
+
+impl Meter {
+    /// Runs `body` as this turn's guest code, with the turn inside the store, and puts
+    /// everything back: the turn, its cost and its output.
+    fn run<G: Game, R>(
+        &mut self,
+        store: &mut Store<Host<G>>,
+        turn: &mut Turn<G>,
+        budget: Budget,
+        body: impl FnOnce(&mut Store<Host<G>>) -> wasmtime::Result<R>,
+    ) -> wasmtime::Result<R> {
+        let ready = store.set_fuel(budget.fuel);
+        store.set_epoch_deadline(self.deadline_ticks);
+        let host = store.data_mut();
+        host.clock.spent_before = self.fuel_spent;
+        host.clock.budget = budget.fuel;
+        host.begin_turn(turn);
+
+        let result = ready.and_then(|()| body(store));
+
+        let left = store.get_fuel().unwrap_or(0);
+        let used = budget.fuel.saturating_sub(left);
+        self.fuel_spent += used;
+        let host = store.data_mut();
+        host.end_turn(turn);
+        host.output.flush(|line| turn.log(line));
+        turn.set_cost(TurnCost { fuel: Some(used) });
+        result
+    }
+}
+
 /// Ticks of the wall-clock backstop for one turn (one more than the limit needs, since the
 /// current tick is already under way).
 fn deadline_ticks(limits: &Limits) -> u64 {
@@ -304,8 +313,21 @@ fn start<G: Game>(
 impl<G: Game> Player<G> for WasmPlayer<G> {
     fn play(&mut self, turn: &mut Turn<G>) -> Result<(), Failure> {
         let budget = self.budget();
+        // The common case, every turn after the first, runs in place: the state is not moved.
+        if let State::Running { store, play } = &mut self.state {
+            let clock = self.timed.then(Instant::now);
+            let result = self.meter.run(store, turn, budget, |store| play.call(store, ()));
+            self.stats.in_guest += clock.map_or(Duration::ZERO, |clock| clock.elapsed());
+            self.stats.turns += 1;
+            let outcome = self.outcome(&result, turn, budget);
+            if let Some(failure) = outcome.as_ref().err().or(turn.failure()) {
+                self.state = State::Finished(failure.clone());
+            }
+            return outcome;
+        }
         let state = std::mem::replace(&mut self.state, State::Interrupted);
-        let (store, play, result) = match state {
+        let pre = match state {
+            State::Running { .. } => unreachable!("handled above"),
             State::Interrupted => {
                 return Err(Failure::new(
                     FailureKind::BadModule,
@@ -324,36 +346,29 @@ impl<G: Game> Player<G> for WasmPlayer<G> {
                 self.state = State::Finished(failure.clone());
                 return Err(failure);
             }
-            State::Ready(Ok(pre)) => {
-                let clock = self.timed.then(Instant::now);
-                let elapsed = || clock.map_or(Duration::ZERO, |clock| clock.elapsed());
-                let mut store = self.new_store(&pre);
-                let seat = self.seat;
-                let mut instantiated = Duration::ZERO;
-                let started = self.run(&mut store, turn, budget, |store| {
-                    let play = start(store, &pre, seat)?;
-                    instantiated = elapsed();
-                    play.call(&mut *store, ())?;
-                    Ok(play)
-                });
-                self.stats.instantiate += instantiated;
-                self.stats.in_guest += elapsed();
-                match started {
-                    Ok(play) => (store, Some(play), Ok(())),
-                    Err(error) => (store, None, Err(error)),
-                }
-            }
-            State::Running { mut store, play } => {
-                let clock = self.timed.then(Instant::now);
-                let result = self.run(&mut store, turn, budget, |store| play.call(store, ()));
-                self.stats.in_guest += clock.map_or(Duration::ZERO, |clock| clock.elapsed());
-                (store, Some(play), result)
-            }
+            State::Ready(Ok(pre)) => pre,
         };
+        // The first turn: instantiate and start the bot, then play.
+        let clock = self.timed.then(Instant::now);
+        let elapsed = || clock.map_or(Duration::ZERO, |clock| clock.elapsed());
+        let mut store = self.new_store(&pre);
+        let seat = self.seat;
+        let mut instantiated = Duration::ZERO;
+        let started = self.meter.run(&mut store, turn, budget, |store| {
+            let play = start(store, &pre, seat)?;
+            instantiated = elapsed();
+            play.call(&mut *store, ())?;
+            Ok(play)
+        });
+        self.stats.instantiate += instantiated;
+        self.stats.in_guest += elapsed();
         self.stats.turns += 1;
+        let (play, result) = match started {
+            Ok(play) => (Some(play), Ok(())),
+            Err(error) => (None, Err(error)),
+        };
         let outcome = self.outcome(&result, turn, budget);
-        let lost = outcome.as_ref().err().or(turn.failure()).cloned();
-        self.state = match (lost, play) {
+        self.state = match (outcome.as_ref().err().or(turn.failure()).cloned(), play) {
             (None, Some(play)) => State::Running { store, play },
             (Some(failure), _) => State::Finished(failure),
             (None, None) => {

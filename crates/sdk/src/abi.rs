@@ -67,10 +67,11 @@ mod imports {
 }
 
 thread_local! {
-    /// The buffer messages from the host are received into, reused turn after turn.
-    static INCOMING: RefCell<Vec<u8>> = RefCell::new(Vec::with_capacity(FIRST_TRY));
+    /// The buffer messages from the host are received into, reused turn after turn (given
+    /// [`FIRST_TRY`] bytes on first use: a `const` initializer spares every access a check).
+    static INCOMING: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     /// The buffer actions are written into before they go to the host.
-    static OUTGOING: RefCell<Vec<u8>> = RefCell::new(Vec::with_capacity(FIRST_TRY));
+    static OUTGOING: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Receives one message and hands its bytes to `read`: `first` writes the message into the
@@ -79,6 +80,9 @@ thread_local! {
 fn receive<T>(first: impl FnOnce(*mut u8, usize) -> i32, read: impl FnOnce(&[u8]) -> T) -> T {
     INCOMING.with_borrow_mut(|buf| {
         buf.clear();
+        if buf.capacity() == 0 {
+            buf.reserve_exact(FIRST_TRY);
+        }
         let len = message_len(first(buf.as_mut_ptr(), buf.capacity()));
         if len > buf.capacity() {
             buf.reserve_exact(len);

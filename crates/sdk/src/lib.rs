@@ -271,6 +271,7 @@ macro_rules! export {
 /// Support for [`export!`]; not part of the API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::log::log_fmt;
     pub use crate::runtime::{play, start};
 
     /// The bytes of the `botlens_abi` custom section: the ABI version in ASCII decimal.

@@ -25,6 +25,28 @@ pub fn log(line: &str) {
 #[macro_export]
 macro_rules! log {
     ($($arg:tt)*) => {
-        $crate::log(&::std::format!($($arg)*))
+        $crate::__private::log_fmt(::std::format_args!($($arg)*))
     };
+}
+
+thread_local! {
+    /// The text of the line [`log!`] formats, reused line after line.
+    static LINE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Formats and logs a line for [`log!`], into a buffer kept between lines (no allocation per
+/// line once it is large enough).
+pub fn log_fmt(args: std::fmt::Arguments<'_>) {
+    if let Some(text) = args.as_str() {
+        return log(text);
+    }
+    LINE.with(|line| match line.try_borrow_mut() {
+        Ok(mut line) => {
+            line.clear();
+            std::fmt::Write::write_fmt(&mut *line, args).expect("formatting into a String");
+            log(&line);
+        }
+        // A value being formatted logs a line itself: that one gets its own buffer.
+        Err(_) => log(&std::fmt::format(args)),
+    });
 }

@@ -36,11 +36,7 @@ pub fn start<B: Bot>(seat: i32) {
 
 /// `botlens_play`: plays one turn.
 pub fn play() {
-    let mut play = BOT
-        .with(|slot| slot.borrow_mut().take())
-        .expect("botlens_play was called before botlens_new");
-    play();
-    BOT.with(|slot| *slot.borrow_mut() = Some(play));
+    BOT.with_borrow_mut(|bot| bot.as_mut().expect("botlens_play was called before botlens_new")());
 }
 
 /// The panic hook: hands message and location to the host, which ends the game there.

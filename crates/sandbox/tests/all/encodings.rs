@@ -83,3 +83,8 @@ fn a_bot_without_the_section_speaks_json_and_an_unknown_encoding_is_refused() {
     let error = sandbox().load(text.as_bytes()).map(|_| ()).unwrap_err();
     assert!(matches!(&error, LoadError::Encoding { found } if found == "cbor"), "{error}");
 }
+
+#[test]
+fn a_bot_built_with_the_sdk_declares_the_compact_encoding() {
+    assert_eq!(crate::support::guest("chatty").encoding(), Encoding::Compact);
+}
