@@ -237,7 +237,7 @@ fn diagnostics_follow_saves_and_clear_when_the_bug_is_fixed() {
     let message = diagnostic["message"].as_str().unwrap();
     assert!(message.starts_with("panic: X opens on a corner or an edge — lost "), "{message}");
     assert!(
-        message.contains("vs random (seeds ") && message.contains(", first at turn "),
+        message.contains("vs random (seed") && message.contains(", first at turn "),
         "{message}"
     );
     let replay = diagnostic["data"]["replay"].as_str().unwrap();

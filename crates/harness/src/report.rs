@@ -100,12 +100,13 @@ impl FailureGroup {
     /// (for an old baseline without the split: `random, hunter (seeds 8, 10, 8)`).
     pub fn opponents_and_seeds(&self) -> String {
         if self.seeds_by_opponent.len() != self.opponents.len() {
-            return format!("{} (seeds {})", self.opponents.join(", "), abbreviate(&self.seeds, 8));
+            return format!("{} ({})", self.opponents.join(", "), seeds_phrase(&self.seeds));
         }
-        let each = self.opponents.iter().zip(&self.seeds_by_opponent).map(|(opponent, seeds)| {
-            let noun = if seeds.len() == 1 { "seed" } else { "seeds" };
-            format!("{opponent} ({noun} {})", abbreviate(seeds, 8))
-        });
+        let each = self
+            .opponents
+            .iter()
+            .zip(&self.seeds_by_opponent)
+            .map(|(opponent, seeds)| format!("{opponent} ({})", seeds_phrase(seeds)));
         each.collect::<Vec<_>>().join(", ")
     }
 }
@@ -264,12 +265,28 @@ fn mean(values: impl Iterator<Item = u32>) -> Option<f64> {
     (count > 0).then(|| sum as f64 / f64::from(count))
 }
 
-fn abbreviate(seeds: &[u64], max: usize) -> String {
-    let shown: Vec<String> = seeds.iter().take(max).map(u64::to_string).collect();
-    if seeds.len() > max {
-        format!("{}, … {} more", shown.join(", "), seeds.len() - max)
-    } else {
-        shown.join(", ")
+/// How many seeds [`seeds_phrase`] lists before it says how many more there are.
+pub const SEEDS_SHOWN: usize = 8;
+
+/// Seeds as people read them: `seed 47`, `seeds 4, 17, 31`, or the first [`SEEDS_SHOWN`] and
+/// `… 3 more`.
+///
+/// ```
+/// use botlens_harness::report::seeds_phrase;
+///
+/// assert_eq!(seeds_phrase(&[47]), "seed 47");
+/// assert_eq!(seeds_phrase(&[4, 17, 31]), "seeds 4, 17, 31");
+/// assert_eq!(seeds_phrase(&(0..10).collect::<Vec<_>>()), "seeds 0, 1, 2, 3, 4, 5, 6, 7, … 2 more");
+/// ```
+pub fn seeds_phrase(seeds: &[u64]) -> String {
+    if seeds.is_empty() {
+        return "no seeds".to_owned();
+    }
+    let noun = if seeds.len() == 1 { "seed" } else { "seeds" };
+    let shown: Vec<String> = seeds.iter().take(SEEDS_SHOWN).map(u64::to_string).collect();
+    match seeds.len().saturating_sub(SEEDS_SHOWN) {
+        0 => format!("{noun} {}", shown.join(", ")),
+        more => format!("{noun} {}, … {more} more", shown.join(", ")),
     }
 }
 
@@ -402,7 +419,8 @@ mod tests {
 
     #[test]
     fn seed_lists_are_abbreviated() {
-        assert_eq!(abbreviate(&[1, 2, 3], 8), "1, 2, 3");
-        assert_eq!(abbreviate(&[1, 2, 3, 4], 2), "1, 2, … 2 more");
+        assert_eq!(seeds_phrase(&[1, 2, 3]), "seeds 1, 2, 3");
+        assert_eq!(seeds_phrase(&[5; 9]), "seeds 5, 5, 5, 5, 5, 5, 5, 5, … 1 more");
+        assert_eq!(seeds_phrase(&[]), "no seeds");
     }
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use botlens_engine::FailureKind;
 use botlens_harness::build::CompilerMessage;
-use botlens_harness::report::{FailureGroup, SuiteReport};
+use botlens_harness::report::{FailureGroup, SEEDS_SHOWN, SuiteReport, seeds_phrase};
 use serde_json::json;
 use tower_lsp_server::ls_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri,
@@ -20,9 +20,6 @@ use crate::session::canonical;
 
 /// The `source` of every botlens diagnostic.
 pub const SOURCE: &str = "botlens";
-
-/// At most this many seeds are listed in a message, and as related information.
-const SEEDS_SHOWN: usize = 8;
 
 /// A game the bot lost by a fault, reduced to what grouping needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,21 +91,11 @@ pub fn message(group: &FailureGroup, shares: &[Share]) -> String {
     out.push_str(" — lost ");
     let parts: Vec<String> = shares
         .iter()
-        .map(|s| {
-            format!("{}/{} vs {} (seeds {})", s.lost, s.played, s.opponent, seed_list(&s.seeds))
-        })
+        .map(|s| format!("{}/{} vs {} ({})", s.lost, s.played, s.opponent, seeds_phrase(&s.seeds)))
         .collect();
     out.push_str(&parts.join(", "));
     let _ = write!(out, ", first at turn {}", group.first_turn);
     out
-}
-
-fn seed_list(seeds: &[u64]) -> String {
-    let shown: Vec<String> = seeds.iter().take(SEEDS_SHOWN).map(u64::to_string).collect();
-    match seeds.len().checked_sub(SEEDS_SHOWN) {
-        Some(more) if more > 0 => format!("{}, … {more} more", shown.join(", ")),
-        _ => shown.join(", "),
-    }
 }
 
 /// Where a recorded source path is: absolute paths as they are, relative ones under the
@@ -343,13 +330,8 @@ mod tests {
         let shares = shares(&g, &report(vec![g.clone()]), &games);
         assert_eq!(
             message(&g, &shares),
-            "panic: X opens on a corner or an edge — lost 1/50 vs random (seeds 47), 2/50 vs hunter (seeds 51, 57), first at turn 23"
+            "panic: X opens on a corner or an edge — lost 1/50 vs random (seed 47), 2/50 vs hunter (seeds 51, 57), first at turn 23"
         );
-    }
-
-    #[test]
-    fn long_seed_lists_are_cut() {
-        assert_eq!(seed_list(&(0..10).collect::<Vec<_>>()), "0, 1, 2, 3, 4, 5, 6, 7, … 2 more");
     }
 
     #[test]
