@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use botlens_engine::{Failure, FailureKind, Game, Seat};
 use botlens_protocol::Encoding;
-use wasmtime::{Engine, ExternType, InstancePre, Linker, Module};
+use wasmtime::{Engine, ExternType, Linker, Module};
 
 use crate::cache::{DiskCache, hex, sha256};
 use crate::config::{Limits, SandboxConfig};
@@ -15,7 +15,7 @@ use crate::engines::{self, ModuleCache};
 use crate::error::{LoadError, SandboxError};
 use crate::host::{self, Host};
 use crate::locate::Locator;
-use crate::player::WasmPlayer;
+use crate::player::{Exports, Recipe, WasmPlayer};
 use crate::sections::Sections;
 use crate::{abi, wasi};
 
@@ -98,7 +98,7 @@ impl Sandbox {
                 compiled: Mutex::new(vec![Compiled {
                     stack_bytes: stack,
                     module,
-                    pres: Vec::new(),
+                    recipes: Vec::new(),
                 }]),
             }),
         })
@@ -196,8 +196,8 @@ struct Inner {
 struct Compiled {
     stack_bytes: u64,
     module: Module,
-    /// `InstancePre<Host<G>>` per game type `G`.
-    pres: Vec<(TypeId, Box<dyn Any + Send + Sync>)>,
+    /// A [`Recipe<G>`] per game type `G`.
+    recipes: Vec<(TypeId, Box<dyn Any + Send + Sync>)>,
 }
 
 impl std::fmt::Debug for BotModule {
@@ -229,13 +229,13 @@ impl BotModule {
     /// # }
     /// ```
     pub fn player<G: Game>(&self, seed: u64, seat: Seat, limits: &Limits) -> WasmPlayer<G> {
-        let pre = limits
+        let recipe = limits
             .check()
             .map_err(|message| {
                 Failure::new(FailureKind::BadModule, format!("invalid sandbox limits: {message}"))
             })
-            .and_then(|()| self.instance_pre::<G>(limits.stack_bytes));
-        WasmPlayer::new(self.clone(), pre, seed, seat, *limits)
+            .and_then(|()| self.recipe::<G>(limits.stack_bytes));
+        WasmPlayer::new(self.clone(), recipe, seed, seat, *limits)
     }
 
     /// The encoding of the bot's messages, as its module declares (`docs/abi.md`).
@@ -249,7 +249,7 @@ impl BotModule {
     }
 
     /// The instantiation recipe for game `G` with a stack cap, made once.
-    fn instance_pre<G: Game>(&self, stack_bytes: u64) -> Result<InstancePre<Host<G>>, Failure> {
+    fn recipe<G: Game>(&self, stack_bytes: u64) -> Result<Recipe<G>, Failure> {
         let bad = |message: String| Failure::new(FailureKind::BadModule, message);
         let inner = &self.inner;
         let mut compiled = inner.compiled.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -262,22 +262,24 @@ impl BotModule {
                     .sandbox
                     .compile(&engine, &inner.sha, &inner.binary)
                     .map_err(|error| bad(error.to_string()))?;
-                compiled.push(Compiled { stack_bytes, module, pres: Vec::new() });
+                compiled.push(Compiled { stack_bytes, module, recipes: Vec::new() });
                 compiled.len() - 1
             }
         };
         let entry = &mut compiled[at];
         let key = TypeId::of::<G>();
-        if let Some((_, pre)) = entry.pres.iter().find(|(id, _)| *id == key) {
-            let pre =
-                pre.downcast_ref::<InstancePre<Host<G>>>().expect("stored under its own TypeId");
-            return Ok(pre.clone());
+        if let Some((_, recipe)) = entry.recipes.iter().find(|(id, _)| *id == key) {
+            let recipe = recipe.downcast_ref::<Recipe<G>>().expect("stored under its own TypeId");
+            return Ok(recipe.clone());
         }
         let pre = linker::<G>(entry.module.engine())
             .and_then(|linker| linker.instantiate_pre(&entry.module))
             .map_err(|error| bad(format!("cannot link the module: {error:#}")))?;
-        entry.pres.push((key, Box::new(pre.clone())));
-        Ok(pre)
+        let exports = Exports::of(&entry.module)
+            .ok_or_else(|| bad("a required export is missing (see docs/abi.md)".into()))?;
+        let recipe = Recipe { pre, exports };
+        entry.recipes.push((key, Box::new(recipe.clone())));
+        Ok(recipe)
     }
 }
 

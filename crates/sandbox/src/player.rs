@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use botlens_engine::{Failure, FailureKind, Game, Player, Seat, SeedRng, Stream, Turn, TurnCost};
-use wasmtime::{InstancePre, Store, Trap, TypedFunc, WasmBacktrace};
+use wasmtime::{Extern, InstancePre, Module, ModuleExport, Store, Trap, TypedFunc, WasmBacktrace};
 
 use crate::abi::{INITIALIZE, NEW, PLAY};
 use crate::config::Limits;
@@ -62,9 +62,39 @@ pub struct PlayerStats {
     pub turns: u32,
 }
 
+/// How to start the bot in a game of `G`: its pre-linked instance and where its exports are.
+#[derive(Clone)]
+pub(crate) struct Recipe<G: Game> {
+    /// The module linked to the host functions, ready to instantiate.
+    pub pre: InstancePre<Host<G>>,
+    /// The exports a game calls.
+    pub exports: Exports,
+}
+
+/// The exports a game uses, found by name once per module instead of once per game.
+#[derive(Clone, Copy)]
+pub(crate) struct Exports {
+    memory: ModuleExport,
+    initialize: Option<ModuleExport>,
+    new: ModuleExport,
+    play: ModuleExport,
+}
+
+impl Exports {
+    /// The exports of `module`; `None` if a required one is missing (which loading refuses).
+    pub fn of(module: &Module) -> Option<Exports> {
+        Some(Exports {
+            memory: module.get_export_index("memory")?,
+            initialize: module.get_export_index(INITIALIZE.0),
+            new: module.get_export_index(NEW.0)?,
+            play: module.get_export_index(PLAY.0)?,
+        })
+    }
+}
+
 enum State<G: Game> {
     /// Not instantiated yet (or not instantiable: the failure to report).
-    Ready(Result<InstancePre<Host<G>>, Failure>),
+    Ready(Result<Recipe<G>, Failure>),
     /// Between turns.
     Running { store: Store<Host<G>>, play: TypedFunc<(), ()> },
     /// The game was lost (or the instance is unusable).
@@ -93,7 +123,7 @@ struct Budget {
 impl<G: Game> WasmPlayer<G> {
     pub(crate) fn new(
         module: BotModule,
-        pre: Result<InstancePre<Host<G>>, Failure>,
+        recipe: Result<Recipe<G>, Failure>,
         seed: u64,
         seat: Seat,
         limits: Limits,
@@ -104,7 +134,7 @@ impl<G: Game> WasmPlayer<G> {
             seat,
             meter: Meter { fuel_spent: 0, deadline_ticks: deadline_ticks(&limits) },
             limits,
-            state: State::Ready(pre),
+            state: State::Ready(recipe),
             rng,
             stats: PlayerStats::default(),
             timed: false,
@@ -144,7 +174,7 @@ impl<G: Game> WasmPlayer<G> {
         }
     }
 
-    fn new_store(&mut self, pre: &InstancePre<Host<G>>) -> Store<Host<G>> {
+    fn new_store(&mut self, recipe: &Recipe<G>) -> Store<Host<G>> {
         let memory_cap = usize::try_from(self.limits.memory_bytes).unwrap_or(usize::MAX);
         let host = Host::new(
             self.module.encoding(),
@@ -153,7 +183,7 @@ impl<G: Game> WasmPlayer<G> {
             Limiter { memory_cap },
             self.module.locator().clone(),
         );
-        let mut store = Store::new(pre.module().engine(), host);
+        let mut store = Store::new(recipe.pre.module().engine(), host);
         store.limiter(|host| &mut host.limiter);
         store.epoch_deadline_trap();
         store
@@ -284,10 +314,10 @@ fn deadline_ticks(limits: &Limits) -> u64 {
 /// `bad_module` failures on the turn.
 fn start<G: Game>(
     store: &mut Store<Host<G>>,
-    pre: &InstancePre<Host<G>>,
+    recipe: &Recipe<G>,
     seat: Seat,
 ) -> wasmtime::Result<TypedFunc<(), ()>> {
-    let instance = pre.instantiate(&mut *store).map_err(|error| {
+    let instance = recipe.pre.instantiate(&mut *store).map_err(|error| {
         if error.is::<Stop>() || error.is::<Trap>() {
             return error;
         }
@@ -298,16 +328,21 @@ fn start<G: Game>(
         store.data_mut().turn.fail(failure);
         wasmtime::Error::new(Stop::Failed)
     })?;
-    store.data_mut().memory = instance.get_memory(&mut *store, "memory");
-    // Looked up as an `Option`: a missing export is no error (an error would capture a
-    // backtrace per game when RUST_BACKTRACE is set). Its type was checked at load.
-    if let Some(initialize) = instance.get_func(&mut *store, INITIALIZE.0) {
-        initialize.typed::<(), ()>(&*store)?.call(&mut *store, ())?;
+    let exports = recipe.exports;
+    let func = |store: &mut Store<Host<G>>, export: &ModuleExport| {
+        instance
+            .get_module_export(&mut *store, export)
+            .and_then(Extern::into_func)
+            .ok_or_else(|| wasmtime::Error::msg("an export checked at load time is missing"))
+    };
+    store.data_mut().memory =
+        instance.get_module_export(&mut *store, &exports.memory).and_then(Extern::into_memory);
+    if let Some(initialize) = &exports.initialize {
+        func(store, initialize)?.typed::<(), ()>(&*store)?.call(&mut *store, ())?;
     }
-    let new = instance.get_typed_func::<i32, ()>(&mut *store, NEW.0)?;
-    let seat = i32::try_from(seat).unwrap_or(i32::MAX);
-    new.call(&mut *store, seat)?;
-    instance.get_typed_func::<(), ()>(&mut *store, PLAY.0)
+    let new = func(store, &exports.new)?.typed::<i32, ()>(&*store)?;
+    new.call(&mut *store, i32::try_from(seat).unwrap_or(i32::MAX))?;
+    func(store, &exports.play)?.typed::<(), ()>(&*store)
 }
 
 impl<G: Game> Player<G> for WasmPlayer<G> {
@@ -326,7 +361,7 @@ impl<G: Game> Player<G> for WasmPlayer<G> {
             return outcome;
         }
         let state = std::mem::replace(&mut self.state, State::Interrupted);
-        let pre = match state {
+        let recipe = match state {
             State::Running { .. } => unreachable!("handled above"),
             State::Interrupted => {
                 return Err(Failure::new(
@@ -346,16 +381,16 @@ impl<G: Game> Player<G> for WasmPlayer<G> {
                 self.state = State::Finished(failure.clone());
                 return Err(failure);
             }
-            State::Ready(Ok(pre)) => pre,
+            State::Ready(Ok(recipe)) => recipe,
         };
         // The first turn: instantiate and start the bot, then play.
         let clock = self.timed.then(Instant::now);
         let elapsed = || clock.map_or(Duration::ZERO, |clock| clock.elapsed());
-        let mut store = self.new_store(&pre);
+        let mut store = self.new_store(&recipe);
         let seat = self.seat;
         let mut instantiated = Duration::ZERO;
         let started = self.meter.run(&mut store, turn, budget, |store| {
-            let play = start(store, &pre, seat)?;
+            let play = start(store, &recipe, seat)?;
             instantiated = elapsed();
             play.call(&mut *store, ())?;
             Ok(play)
