@@ -228,8 +228,10 @@ fn one_core_suite(game: GameKind, bot: Contender, opponent: &str, games: u64) ->
 }
 
 /// Rounds a games-per-second figure is split into, native and wasm taking turns; each figure is
-/// its best round, the one least disturbed by whatever else the machine was doing.
-const ROUNDS: u64 = 5;
+/// its best round, the one least disturbed by whatever else the machine was doing (the shorter
+/// native rounds slip between disturbances more easily than the wasm ones: with more rounds,
+/// both get the chance of a quiet one).
+const ROUNDS: u64 = 10;
 
 fn game_speed(pairing: &Pairing, bot: &WasmBot, games: u64) -> anyhow::Result<GameSpeed> {
     let per_round = games.div_ceil(ROUNDS);

@@ -10,10 +10,11 @@ use clap::Args;
 /// Arguments of `botlens bench`.
 #[derive(Debug, Args)]
 #[command(after_help = "Builds the sample bots, then measures games per second (native reference
-players and wasm bots against the same opponents, one core, best of 5 rounds; the wasm bots
-include a raw-ABI floor bot in WAT, which shows what the sandbox itself costs), the cost split
-of a wasm game, module compile times, the README's main job on one core and on all, the
-save → report loop after edits, and peak memory. Run it in release for meaningful figures:
+players and wasm bots against the same opponents, on one core, each figure the best of 10
+rounds; the wasm bots include a raw-ABI floor bot in WAT, which shows what the sandbox itself
+costs), the cost split of a wasm game, module compile times, the README's main job on one core
+and on all, the save → report loop after edits, and peak memory. Run it in release for
+meaningful figures:
 
   cargo run --release -p botlens -- bench
   cargo run --release -p botlens -- bench --json --games 5000
