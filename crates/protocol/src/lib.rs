@@ -53,11 +53,26 @@ impl Encoding {
         }
     }
 
+    /// Every encoding.
+    pub const ALL: [Encoding; 2] = [Encoding::Json, Encoding::Compact];
+
     /// The name a module declares in its `botlens_encoding` section.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Encoding::Json => "json",
             Encoding::Compact => "compact",
         }
+    }
+
+    /// The encoding a `botlens_encoding` section names, if any.
+    ///
+    /// ```
+    /// use botlens_protocol::Encoding;
+    ///
+    /// assert_eq!(Encoding::from_name("compact"), Some(Encoding::Compact));
+    /// assert_eq!(Encoding::from_name("cbor"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Encoding> {
+        Encoding::ALL.into_iter().find(|encoding| encoding.name() == name)
     }
 }

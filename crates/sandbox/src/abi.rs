@@ -133,11 +133,9 @@ pub(crate) fn encoding(sections: &Sections<'_>) -> Result<Encoding, LoadError> {
     let mut declared = None;
     for contents in sections.custom(ENCODING_SECTION) {
         let text = String::from_utf8_lossy(contents);
-        let encoding = match text.trim_end_matches(['\0', ' ', '\n', '\r', '\t']) {
-            "json" => Encoding::Json,
-            "compact" => Encoding::Compact,
-            other => return Err(LoadError::Encoding { found: other.chars().take(40).collect() }),
-        };
+        let name = text.trim_end_matches(['\0', ' ', '\n', '\r', '\t']);
+        let encoding = Encoding::from_name(name)
+            .ok_or_else(|| LoadError::Encoding { found: name.chars().take(40).collect() })?;
         if declared.is_some_and(|before| before != encoding) {
             return Err(LoadError::Encodings);
         }

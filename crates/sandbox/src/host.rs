@@ -11,8 +11,6 @@ use std::sync::Arc;
 
 use botlens_engine::{Failure, FailureKind, Game, SeedRng, Turn};
 use botlens_protocol::Encoding;
-use botlens_protocol::compact::Compact;
-use botlens_protocol::wire::Wire;
 use wasmtime::{Caller, Extern, Linker, Memory, ResourceLimiter, Trap, WasmBacktrace};
 
 use crate::abi::HOST_MODULE;
@@ -264,17 +262,19 @@ fn view<G: Game>(
 /// same shape through serde_json (hand-written bots may space or order their fields as they
 /// like).
 fn read_action<G: Game>(encoding: Encoding, bytes: &[u8]) -> Result<G::Action, String> {
+    if let Some(action) = encoding.read(bytes) {
+        return Ok(action);
+    }
     let not_an_action = |why: &dyn std::fmt::Display, bytes: String| {
         format!("act: not a {} action ({why}): {bytes}", G::NAME)
     };
     match encoding {
-        Encoding::Json => G::Action::read(bytes).map_or_else(
-            || serde_json::from_slice(bytes).map_err(|error| not_an_action(&error, excerpt(bytes))),
-            Ok,
-        ),
-        Encoding::Compact => G::Action::take(bytes).ok_or_else(|| {
-            not_an_action(&"not in the compact encoding the bot declares", hex_excerpt(bytes))
-        }),
+        Encoding::Json => {
+            serde_json::from_slice(bytes).map_err(|error| not_an_action(&error, excerpt(bytes)))
+        }
+        Encoding::Compact => {
+            Err(not_an_action(&"not in the compact encoding the bot declares", hex_excerpt(bytes)))
+        }
     }
 }
 

@@ -271,6 +271,8 @@ macro_rules! export {
 /// Support for [`export!`]; not part of the API.
 #[doc(hidden)]
 pub mod __private {
+    use botlens_protocol::Encoding;
+
     pub use crate::log::log_fmt;
     pub use crate::runtime::{play, start};
 
@@ -282,11 +284,14 @@ pub mod __private {
 
     const _: () = assert!(ABI_SECTION[0] == b'0' + super::ABI_VERSION as u8);
 
-    /// The bytes of the `botlens_encoding` custom section: the SDK's messages are compact.
-    pub type EncodingSection = [u8; 7];
+    /// The encoding of the SDK's messages.
+    const ENCODING: Encoding = Encoding::Compact;
+
+    /// The bytes of the `botlens_encoding` custom section: the name of [`ENCODING`].
+    pub type EncodingSection = [u8; ENCODING.name().len()];
 
     /// See [`EncodingSection`].
-    pub const ENCODING_SECTION: EncodingSection = *b"compact";
+    pub const ENCODING_SECTION: EncodingSection = bytes_of(ENCODING.name());
 
     /// A source file of this SDK, as the compiler saw its path: botlens skips frames in its
     /// directory when it points at the line of the bot that failed.
