@@ -259,6 +259,22 @@ impl<G: Game> WasmPlayer<G> {
             Err(error) => self.failure(error, budget).map_or(Ok(()), Err),
         }
     }
+
+    /// Counts a played turn, interprets how its guest code ended, and ends the game here if the
+    /// turn lost it (the failure is then kept for any later turn).
+    fn finish_turn(
+        &mut self,
+        result: &wasmtime::Result<()>,
+        turn: &Turn<G>,
+        budget: Budget,
+    ) -> Result<(), Failure> {
+        self.stats.turns += 1;
+        let outcome = self.outcome(result, turn, budget);
+        if let Some(failure) = outcome.as_ref().err().or(turn.failure()) {
+            self.state = State::Finished(failure.clone());
+        }
+        outcome
+    }
 }
 
 /// What a player's turns share: the fuel spent so far in the game and the wall-clock deadline
@@ -353,12 +369,7 @@ impl<G: Game> Player<G> for WasmPlayer<G> {
             let clock = self.timed.then(Instant::now);
             let result = self.meter.run(store, turn, budget, |store| play.call(store, ()));
             self.stats.in_guest += clock.map_or(Duration::ZERO, |clock| clock.elapsed());
-            self.stats.turns += 1;
-            let outcome = self.outcome(&result, turn, budget);
-            if let Some(failure) = outcome.as_ref().err().or(turn.failure()) {
-                self.state = State::Finished(failure.clone());
-            }
-            return outcome;
+            return self.finish_turn(&result, turn, budget);
         }
         let state = std::mem::replace(&mut self.state, State::Interrupted);
         let recipe = match state {
@@ -397,19 +408,17 @@ impl<G: Game> Player<G> for WasmPlayer<G> {
         });
         self.stats.instantiate += instantiated;
         self.stats.in_guest += elapsed();
-        self.stats.turns += 1;
-        let (play, result) = match started {
-            Ok(play) => (Some(play), Ok(())),
-            Err(error) => (None, Err(error)),
-        };
-        let outcome = self.outcome(&result, turn, budget);
-        self.state = match (outcome.as_ref().err().or(turn.failure()).cloned(), play) {
-            (None, Some(play)) => State::Running { store, play },
-            (Some(failure), _) => State::Finished(failure),
-            (None, None) => {
-                State::Finished(Failure::new(FailureKind::BadModule, "the bot did not start"))
+        let result = match started {
+            Ok(play) => {
+                self.state = State::Running { store, play };
+                Ok(())
+            }
+            Err(error) => {
+                let failure = Failure::new(FailureKind::BadModule, "the bot did not start");
+                self.state = State::Finished(failure);
+                Err(error)
             }
         };
-        outcome
+        self.finish_turn(&result, turn, budget)
     }
 }
