@@ -1,5 +1,6 @@
-//! A legal Tic-tac-toe bot that prints to stdout and stderr, logs, reads the clocks and marks a
-//! random free square with its seeded rng: for the determinism, WASI and output-capture tests.
+//! A legal Tic-tac-toe bot that prints to stdout and stderr, logs (a line without arguments,
+//! and one whose value logs while it is formatted), reads the clocks and marks a random free
+//! square with its seeded rng: for the determinism, WASI and output-capture tests.
 
 use std::time::{Duration, Instant, SystemTime};
 
@@ -40,6 +41,18 @@ impl Bot for Chatty {
         let pick = free[self.rng.index(free.len())];
         let after = turn.mark(pick % 3, pick / 3);
         log!("marked {pick}, board now {}", after.board);
+        log!("a line around {}", Noisy);
+        log!("a line without arguments");
+    }
+}
+
+/// A value that logs a line of its own while it is being formatted into another one.
+struct Noisy;
+
+impl std::fmt::Display for Noisy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        log!("formatting {}", 1 + 1);
+        f.write_str("a noisy value")
     }
 }
 
