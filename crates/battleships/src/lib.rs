@@ -513,7 +513,9 @@ fn parse_attacked(seat: Seat, grid: &str) -> Result<Mask, SetupError> {
 
 #[cfg(test)]
 mod tests {
-    use botlens_engine::{FailureKind, Limits, PlayerInfo, SeatResult, Trace, runner::play_match};
+    use botlens_engine::{
+        FailureKind, MatchLimits, PlayerInfo, SeatResult, Trace, runner::play_match,
+    };
     use botlens_protocol::battleships::{Direction, FLEET, ShipKind};
 
     use super::*;
@@ -672,7 +674,7 @@ mod tests {
             &(),
             seat_0_first(),
             &mut [&mut double, &mut Idle],
-            &Limits::default(),
+            &MatchLimits::default(),
         );
         let fault = record.outcome.fault.clone().expect("a fault");
         assert_eq!((fault.seat, fault.failure.kind), (0, FailureKind::SecondMove));
@@ -687,7 +689,7 @@ mod tests {
             &(),
             seat_0_first(),
             &mut [&mut wild, &mut Idle],
-            &Limits::default(),
+            &MatchLimits::default(),
         );
         let failure = record.outcome.fault.expect("a fault").failure;
         assert_eq!(failure.kind, FailureKind::IllegalMove);
@@ -709,7 +711,7 @@ mod tests {
             &(),
             seed,
             &mut [&mut sharpshooter, &mut Idle],
-            &Limits::default(),
+            &MatchLimits::default(),
         );
         assert_eq!(record.outcome.winner, Some(0));
         assert_eq!(record.outcome.reason, "sank the whole fleet in 18 shots");
@@ -724,7 +726,7 @@ mod tests {
     fn the_turn_cap_of_400_ends_in_a_draw() {
         assert_eq!(Battleships::DEFAULT_TURN_CAP, 400);
         let record =
-            play_match::<Battleships>(&(), 5, &mut [&mut Idle, &mut Idle], &Limits::default());
+            play_match::<Battleships>(&(), 5, &mut [&mut Idle, &mut Idle], &MatchLimits::default());
         assert_eq!(record.outcome.winner, None);
         assert_eq!(record.outcome.reason, "turn cap of 400 reached");
         assert_eq!(record.outcome.turns, 400);
@@ -755,11 +757,13 @@ mod tests {
                 &(),
                 seed,
                 &mut [a.as_mut(), b.as_mut()],
-                &Limits::default(),
+                &MatchLimits::default(),
             );
             let info =
                 vec![PlayerInfo::reference(hunter.name), PlayerInfo::reference(density.name)];
-            record.to_trace(info, serde_json::to_value(Limits::default()).expect("json")).to_json()
+            record
+                .to_trace(info, serde_json::to_value(MatchLimits::default()).expect("json"))
+                .to_json()
         };
         let text = trace(17);
         assert_eq!(text, trace(17));

@@ -5,13 +5,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use botlens_battleships::Battleships;
-use botlens_engine::{Game, Limits, SeedRng, Stream, runner};
+use botlens_engine::{Game, MatchLimits, SeedRng, Stream, runner};
 use botlens_games::GameKind;
 use botlens_harness::pipeline::{self, RunOptions};
 use botlens_harness::{
     BotProject, CancelToken, Contender, KeepTraces, SeedRange, Suite, WasmBot, run_suite,
 };
-use botlens_sandbox::{Limits as SandboxLimits, Sandbox, SandboxConfig};
+use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
 use crate::report::{
     BenchReport, CompileTimes, GameSpeed, LoopLatency, SuiteScaling, WasmCostSplit,
@@ -220,7 +220,7 @@ fn one_core_suite(game: GameKind, bot: Contender, opponent: &str, games: u64) ->
         bot,
         opponents: vec![Contender::Reference(opponent.to_owned())],
         seeds: SeedRange::new(0, games - 1).expect("at least one game"),
-        limits: Limits::default(),
+        limits: MatchLimits::default(),
         sandbox_limits: SandboxLimits::default(),
         jobs: 1,
         keep_traces: KeepTraces::Failures,
@@ -303,7 +303,7 @@ impl Timings {
                 &(),
                 seed,
                 &mut [&mut wasm, opponent.as_mut()],
-                &Limits::default(),
+                &MatchLimits::default(),
             );
             t.total += started.elapsed();
             let stats = wasm.stats();

@@ -23,7 +23,7 @@ impl Display for IllegalMove {
 impl std::error::Error for IllegalMove {}
 
 /// How a finished game ended under the rules (a fault is recorded separately, see
-/// [`Outcome`](crate::Outcome)).
+/// [`MatchOutcome`](crate::MatchOutcome)).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ending {
     /// The seat that won; `None` is a draw in a two-player game and "not solved" in a puzzle.

@@ -14,7 +14,7 @@
 //! With any game `G` and two players (reference opponents come with each game crate):
 //!
 //! ```text
-//! let record = runner::play_match::<G>(&config, seed, &mut [&mut bot, &mut opponent], &Limits::default());
+//! let record = runner::play_match::<G>(&config, seed, &mut [&mut bot, &mut opponent], &MatchLimits::default());
 //! let trace = record.to_trace(players, limits_json);   // versioned JSON, byte-identical per seed
 //! ```
 
@@ -31,7 +31,7 @@ mod testing;
 pub use failure::{Failure, FailureKind, SourceLocation};
 pub use game::{Ending, Game, IllegalMove, Seat, SeatResult, Status};
 pub use player::{Player, ReferencePlayer, Turn, TurnCost};
-pub use runner::{Fault, Limits, MatchRecord, MoveRecord, Outcome};
+pub use runner::{Fault, MatchLimits, MatchOutcome, MatchRecord, MoveRecord};
 pub use seed::{SeedRng, Stream};
 pub use trace::{PlayerInfo, TRACE_FORMAT_VERSION, Trace, TraceError};
 

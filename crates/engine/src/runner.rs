@@ -12,13 +12,13 @@ use crate::{Ending, Failure, FailureKind, Game, Player, Seat, SeatResult, Status
 
 /// Engine-level limits of a match (the sandbox adds its own: fuel, memory, …).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Limits {
+pub struct MatchLimits {
     /// Turn cap; by default the game's [`Game::DEFAULT_TURN_CAP`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_turns: Option<u32>,
 }
 
-impl Limits {
+impl MatchLimits {
     /// The turn cap in force for game `G`.
     pub fn turn_cap<G: Game>(&self) -> u32 {
         self.max_turns.unwrap_or(G::DEFAULT_TURN_CAP)
@@ -71,7 +71,7 @@ pub struct Fault {
 
 /// How a match ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Outcome {
+pub struct MatchOutcome {
     /// The winning seat; `None` for a draw (two players) or an unsolved puzzle (one player).
     pub winner: Option<Seat>,
     /// Why, for humans: `fleet sunk`, `three in a row`, `seat 0 lost: illegal move …`.
@@ -83,7 +83,7 @@ pub struct Outcome {
     pub turns: u32,
 }
 
-impl Outcome {
+impl MatchOutcome {
     /// The result for `seat` in a game with `seats` seats.
     pub fn result_for(&self, seat: Seat, seats: usize) -> SeatResult {
         match self.winner {
@@ -111,7 +111,7 @@ pub struct MatchRecord<G: Game> {
     /// Every turn, in order.
     pub moves: Vec<MoveRecord<G::Action, G::Response>>,
     /// How it ended.
-    pub outcome: Outcome,
+    pub outcome: MatchOutcome,
 }
 
 impl<G: Game> MatchRecord<G> {
@@ -158,7 +158,7 @@ pub fn play_match<G: Game>(
     config: &G::Config,
     seed: u64,
     players: &mut [&mut dyn Player<G>],
-    limits: &Limits,
+    limits: &MatchLimits,
 ) -> MatchRecord<G> {
     let initial = G::new(config, seed);
     assert_eq!(players.len(), initial.seats(), "{} needs {} players", G::NAME, initial.seats());
@@ -197,14 +197,14 @@ pub fn play_match<G: Game>(
     MatchRecord { config: config.clone(), seed, initial, last: game, first_mover, moves, outcome }
 }
 
-fn ending_outcome(ending: Ending, turns: u32) -> Outcome {
-    Outcome { winner: ending.winner, reason: ending.reason, fault: None, turns }
+fn ending_outcome(ending: Ending, turns: u32) -> MatchOutcome {
+    MatchOutcome { winner: ending.winner, reason: ending.reason, fault: None, turns }
 }
 
-fn fault_outcome(fault: Fault, seats: usize, turns: u32) -> Outcome {
+fn fault_outcome(fault: Fault, seats: usize, turns: u32) -> MatchOutcome {
     let winner = (seats == 2).then_some(1 - fault.seat);
     let reason = format!("seat {} lost by fault: {}", fault.seat, fault.failure);
-    Outcome { winner, reason, fault: Some(fault), turns }
+    MatchOutcome { winner, reason, fault: Some(fault), turns }
 }
 
 #[cfg(test)]
@@ -212,7 +212,7 @@ mod tests {
     use super::*;
     use crate::testing::{Count, CountAction, Counter, Scripted};
 
-    fn play(scripts: [Vec<Vec<CountAction>>; 2], limits: Limits) -> MatchRecord<Count> {
+    fn play(scripts: [Vec<Vec<CountAction>>; 2], limits: MatchLimits) -> MatchRecord<Count> {
         let [a, b] = scripts;
         let mut a = Scripted::new(a);
         let mut b = Scripted::new(b);
@@ -222,7 +222,7 @@ mod tests {
     #[test]
     fn first_to_target_wins_and_turns_alternate() {
         let step = || vec![CountAction::Add(1)];
-        let record = play([vec![step(); 5], vec![step(); 5]], Limits::default());
+        let record = play([vec![step(); 5], vec![step(); 5]], MatchLimits::default());
         assert_eq!(record.outcome.winner, Some(0));
         assert_eq!(record.outcome.reason, "reached 3");
         let seats: Vec<Seat> = record.moves.iter().map(|m| m.seat).collect();
@@ -232,7 +232,7 @@ mod tests {
 
     #[test]
     fn a_turn_without_action_loses() {
-        let record = play([vec![vec![]], vec![]], Limits::default());
+        let record = play([vec![vec![]], vec![]], MatchLimits::default());
         let fault = record.outcome.fault.expect("fault");
         assert_eq!((fault.seat, fault.failure.kind), (0, FailureKind::NoMove));
         assert_eq!(record.outcome.winner, Some(1));
@@ -242,7 +242,7 @@ mod tests {
     #[test]
     fn a_second_action_loses_and_keeps_the_first() {
         let double = vec![CountAction::Add(1), CountAction::Add(1)];
-        let record = play([vec![double], vec![]], Limits::default());
+        let record = play([vec![double], vec![]], MatchLimits::default());
         let fault = record.outcome.fault.expect("fault");
         assert_eq!(fault.failure.kind, FailureKind::SecondMove);
         assert_eq!(fault.failure.message, "second action add 1 in one turn (already made add 1)");
@@ -252,7 +252,7 @@ mod tests {
 
     #[test]
     fn an_illegal_action_loses_and_leaves_the_state() {
-        let record = play([vec![vec![CountAction::Add(5)]], vec![]], Limits::default());
+        let record = play([vec![vec![CountAction::Add(5)]], vec![]], MatchLimits::default());
         let fault = record.outcome.fault.expect("fault");
         assert_eq!(fault.failure.kind, FailureKind::IllegalMove);
         assert_eq!(fault.failure.message, "illegal move add 5: at most 2 at a time");
@@ -264,7 +264,8 @@ mod tests {
     fn a_player_fault_is_recorded_and_an_illegal_move_can_gain_a_location() {
         let mut bad = Counter::faulty();
         let mut other = Scripted::new(vec![]);
-        let record = play_match::<Count>(&(), 0, &mut [&mut bad, &mut other], &Limits::default());
+        let record =
+            play_match::<Count>(&(), 0, &mut [&mut bad, &mut other], &MatchLimits::default());
         let failure = record.outcome.fault.expect("fault").failure;
         assert_eq!(failure.kind, FailureKind::IllegalMove);
         assert_eq!(failure.location.expect("located").line, 42);
@@ -273,7 +274,7 @@ mod tests {
     #[test]
     fn the_turn_cap_ends_in_the_games_capped_ending() {
         let idle = || vec![CountAction::Add(0)];
-        let record = play([vec![idle(); 10], vec![idle(); 10]], Limits { max_turns: Some(4) });
+        let record = play([vec![idle(); 10], vec![idle(); 10]], MatchLimits { max_turns: Some(4) });
         assert_eq!(record.outcome.winner, None);
         assert_eq!(record.outcome.reason, "turn cap of 4 reached");
         assert_eq!(record.outcome.turns, 4);
@@ -283,7 +284,7 @@ mod tests {
     #[test]
     fn state_after_rederives_positions() {
         let step = || vec![CountAction::Add(1)];
-        let record = play([vec![step(); 5], vec![step(); 5]], Limits::default());
+        let record = play([vec![step(); 5], vec![step(); 5]], MatchLimits::default());
         assert_eq!(record.state_after(0).total(), 0);
         assert_eq!(record.state_after(2).total(), 2);
         assert_eq!(record.state_after(record.moves.len()).total(), record.last.total());

@@ -30,7 +30,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{ENGINE_VERSION, Game, MatchRecord, MoveRecord, Outcome, Seat};
+use crate::{ENGINE_VERSION, Game, MatchOutcome, MatchRecord, MoveRecord, Seat};
 
 /// The trace format this engine writes and the newest it reads.
 pub const TRACE_FORMAT_VERSION: u32 = 1;
@@ -86,7 +86,7 @@ pub struct Trace {
     /// Every turn.
     pub moves: Vec<MoveRecord<Value, Value>>,
     /// How it ended.
-    pub outcome: Outcome,
+    pub outcome: MatchOutcome,
 }
 
 /// Why a trace could not be read.
@@ -264,12 +264,12 @@ mod tests {
     use super::*;
     use crate::runner::play_match;
     use crate::testing::{Count, CountAction, Scripted};
-    use crate::{Limits, testing::Counter};
+    use crate::{MatchLimits, testing::Counter};
 
     fn sample_trace() -> Trace {
         let mut a = Scripted::new(vec![vec![CountAction::Add(2)]; 3]);
         let mut b = Scripted::new(vec![vec![CountAction::Add(1)]; 3]);
-        let record = play_match::<Count>(&(), 9, &mut [&mut a, &mut b], &Limits::default());
+        let record = play_match::<Count>(&(), 9, &mut [&mut a, &mut b], &MatchLimits::default());
         record.to_trace(
             vec![PlayerInfo::reference("a"), PlayerInfo::reference("b")],
             serde_json::json!({}),
@@ -289,7 +289,8 @@ mod tests {
     fn faults_survive_the_round_trip() {
         let mut bad = Counter::faulty();
         let mut other = Scripted::new(vec![]);
-        let record = play_match::<Count>(&(), 0, &mut [&mut bad, &mut other], &Limits::default());
+        let record =
+            play_match::<Count>(&(), 0, &mut [&mut bad, &mut other], &MatchLimits::default());
         let trace = record.to_trace(vec![], Value::Null);
         let back = Trace::from_json(&trace.to_json()).unwrap();
         let fault = back.outcome.fault.expect("fault kept");

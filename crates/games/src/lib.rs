@@ -120,6 +120,12 @@ impl GameKind {
         self.visit(NameOf)
     }
 
+    /// Every game's name, comma-separated, for messages that list them:
+    /// `battleships, tictactoe, klotski`.
+    pub fn names() -> String {
+        GameKind::ALL.map(GameKind::name).join(", ")
+    }
+
     /// Looks a game up by name (`battleships`, `tictactoe`, `klotski`).
     pub fn from_name(name: &str) -> Option<GameKind> {
         GameKind::ALL.into_iter().find(|kind| kind.name() == name)

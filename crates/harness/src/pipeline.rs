@@ -7,9 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use botlens_engine::Limits;
+use botlens_engine::MatchLimits;
 use botlens_games::GameKind;
-use botlens_sandbox::{Limits as SandboxLimits, Sandbox};
+use botlens_sandbox::{Sandbox, SandboxLimits};
 
 use crate::build::{self, BuildError, CompilerMessage};
 use crate::report::SuiteReport;
@@ -130,7 +130,7 @@ pub fn run_project(
         bot: Contender::Wasm(bot),
         opponents: resolve_opponents(sandbox, &opponents, &project.root)?,
         seeds: options.seeds.unwrap_or(config.seeds),
-        limits: Limits { max_turns: options.max_turns.or(config.max_turns) },
+        limits: MatchLimits { max_turns: options.max_turns.or(config.max_turns) },
         sandbox_limits,
         jobs: options.jobs,
         keep_traces: options.keep_traces,
@@ -163,7 +163,7 @@ pub fn single_suite(
         bot,
         opponents: resolve_opponents(sandbox, &opponents, base)?,
         seeds: options.seeds.unwrap_or_default(),
-        limits: Limits { max_turns: options.max_turns },
+        limits: MatchLimits { max_turns: options.max_turns },
         sandbox_limits: SandboxLimits::default(),
         jobs: options.jobs,
         keep_traces: options.keep_traces,

@@ -7,7 +7,7 @@
 //! seeds = "0..100"                     # by default 0..100 (100 seeds)
 //! max_turns = 400                      # by default the game's own cap
 //!
-//! [package.metadata.botlens.limits]    # sandbox limits; see `botlens_sandbox::Limits`
+//! [package.metadata.botlens.limits]    # sandbox limits; see `botlens_sandbox::SandboxLimits`
 //! fuel_per_turn = 50_000_000
 //! ```
 //!

@@ -358,7 +358,7 @@ mod tests {
     use super::*;
     use crate::suite::{Contender, KeepTraces, run_suite};
     use crate::{CancelToken, SeedRange};
-    use botlens_engine::Limits;
+    use botlens_engine::MatchLimits;
     use botlens_games::GameKind;
 
     #[test]
@@ -368,8 +368,8 @@ mod tests {
             bot: Contender::Reference("perfect".into()),
             opponents: vec![Contender::Reference("random".into())],
             seeds: SeedRange::new(0, 9).unwrap(),
-            limits: Limits::default(),
-            sandbox_limits: botlens_sandbox::Limits::default(),
+            limits: MatchLimits::default(),
+            sandbox_limits: botlens_sandbox::SandboxLimits::default(),
             jobs: 1,
             keep_traces: KeepTraces::Failures,
         };

@@ -14,11 +14,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use botlens_engine::{
-    Fault, Limits, MatchRecord, Player, PlayerInfo, ReferencePlayer, SeatResult, SeedRng, Stream,
-    Trace, runner,
+    Fault, MatchLimits, MatchRecord, Player, PlayerInfo, ReferencePlayer, SeatResult, SeedRng,
+    Stream, Trace, runner,
 };
 use botlens_games::{GameKind, GameVisitor, Scored};
-use botlens_sandbox::{BotModule, Limits as SandboxLimits};
+use botlens_sandbox::{BotModule, SandboxLimits};
 use serde_json::json;
 
 use crate::{CancelToken, SeedRange};
@@ -114,7 +114,7 @@ pub struct Suite {
     /// Seeds to play against each opponent.
     pub seeds: SeedRange,
     /// Engine limits (turn cap).
-    pub limits: Limits,
+    pub limits: MatchLimits,
     /// Sandbox limits for WebAssembly contenders (fuel, memory, …).
     pub sandbox_limits: SandboxLimits,
     /// Worker threads; 0 means one per core; at most [`MAX_JOBS`].
@@ -304,7 +304,7 @@ mod tests {
             bot: Contender::Reference(bot.into()),
             opponents: opponents.iter().map(|o| Contender::Reference((*o).into())).collect(),
             seeds: seeds.parse().unwrap(),
-            limits: Limits::default(),
+            limits: MatchLimits::default(),
             sandbox_limits: SandboxLimits::default(),
             jobs: 2,
             keep_traces: KeepTraces::Failures,

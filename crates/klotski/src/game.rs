@@ -293,7 +293,7 @@ pub fn par(layout: &Layout) -> Option<u32> {
 mod tests {
     use super::*;
     use botlens_engine::runner::play_match;
-    use botlens_engine::{Limits, SeatResult};
+    use botlens_engine::{MatchLimits, SeatResult};
 
     fn slide(piece: &str, dir: Dir) -> Slide {
         Slide { piece: piece.into(), dir }
@@ -365,7 +365,8 @@ mod tests {
     fn the_optimal_player_solves_the_classic_at_par() {
         let layout = Layout::default();
         let mut player = create_optimal(SeedRng::new(0, botlens_engine::Stream::Player(0)));
-        let record = play_match::<Klotski>(&layout, 0, &mut [player.as_mut()], &Limits::default());
+        let record =
+            play_match::<Klotski>(&layout, 0, &mut [player.as_mut()], &MatchLimits::default());
         assert_eq!(record.result_for(0), SeatResult::Win);
         assert_eq!(record.outcome.reason, "曹操 reached the exit in 81 steps (118 moves)");
         assert_eq!(record.last.steps(), 81);
@@ -378,7 +379,8 @@ mod tests {
         let soldier = layout.find("1").unwrap();
         layout.slide(soldier, Dir::Right).unwrap();
         let mut player = create_optimal(SeedRng::new(0, botlens_engine::Stream::Player(0)));
-        let record = play_match::<Klotski>(&layout, 0, &mut [player.as_mut()], &Limits::default());
+        let record =
+            play_match::<Klotski>(&layout, 0, &mut [player.as_mut()], &MatchLimits::default());
         assert_eq!(record.result_for(0), SeatResult::Win);
         assert_eq!(Some(record.last.steps()), par(&layout));
     }
@@ -389,7 +391,7 @@ mod tests {
         let layout = Layout::parse(text).unwrap();
         assert_eq!(par(&layout), None);
         let mut player = create_optimal(SeedRng::new(0, botlens_engine::Stream::Player(0)));
-        let limits = Limits { max_turns: Some(10) };
+        let limits = MatchLimits { max_turns: Some(10) };
         let record = play_match::<Klotski>(&layout, 0, &mut [player.as_mut()], &limits);
         assert_eq!(record.result_for(0), SeatResult::Loss);
         assert_eq!(record.outcome.fault, None);

@@ -27,7 +27,7 @@
 //!   `optimal`; [`par`] is the optimal number of steps of a layout, cached per layout.
 //! - [`solve`] finds optimal solutions under a [`Count`]: steps, cell moves or straight moves.
 //! - [`generate`] draws a random solvable layout of the standard piece set from a seed.
-//! - [`Session`] is human play as a pure state machine (a line in, text out).
+//! - [`PlaySession`] is human play as a pure state machine (a line in, text out).
 //!
 //! This crate does no I/O: the CLI reads layout files and the terminal.
 
@@ -48,5 +48,5 @@ pub use layout::{
     RESERVED_CODES, TextPos,
 };
 pub use render::{char_width, text_width};
-pub use session::Session;
+pub use session::PlaySession;
 pub use solver::{Count, MAX_STATES, Move, Solution, SolveError, count_layouts, reachable, solve};

@@ -14,7 +14,7 @@ use crate::{Klotski, Layout, bundled, par};
 
 /// One person playing one layout.
 #[derive(Debug, Clone)]
-pub struct Session {
+pub struct PlaySession {
     start: Klotski,
     game: Klotski,
     /// Each earlier state, with the move that left it (for `undo`).
@@ -38,12 +38,12 @@ Commands:
   help          this list
   quit          leave (so does the end of input)";
 
-impl Session {
+impl PlaySession {
     /// A session at the start of `layout`, drawing pieces by name or by code.
-    pub fn new(layout: Layout, labels: Labels) -> Session {
+    pub fn new(layout: Layout, labels: Labels) -> PlaySession {
         let par = par(&layout);
         let start = Klotski::start(layout);
-        Session {
+        PlaySession {
             game: start.clone(),
             start,
             history: Vec::new(),
@@ -266,8 +266,8 @@ fn clip(text: &str) -> String {
 mod tests {
     use super::*;
 
-    fn classic(labels: Labels) -> Session {
-        Session::new(Layout::default(), labels)
+    fn classic(labels: Labels) -> PlaySession {
+        PlaySession::new(Layout::default(), labels)
     }
 
     #[test]
@@ -400,7 +400,7 @@ mod tests {
     #[test]
     fn an_unsolvable_board_says_so_in_the_welcome_and_the_hint() {
         let text = "name: stuck\nboard:\n  G.B\nlegend:\n  G g goal\n  B b block\ngoal: g 2 0\n";
-        let mut session = Session::new(Layout::parse(text).unwrap(), Labels::Codes);
+        let mut session = PlaySession::new(Layout::parse(text).unwrap(), Labels::Codes);
         assert!(session.welcome().starts_with("stuck: bring g to x=2, y=0 (no known solution).\n"));
         assert_eq!(session.handle("hint"), "No solution from here: try undo or reset.");
     }

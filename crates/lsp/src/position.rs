@@ -10,7 +10,7 @@ use tower_lsp_server::ls_types::{Position, PositionEncodingKind, Range};
 
 /// The position encoding agreed with the client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Encoding {
+pub enum PositionEncoding {
     /// Columns count UTF-8 bytes (offered when the client supports it).
     Utf8,
     /// Columns count UTF-16 code units (the protocol's default).
@@ -18,20 +18,20 @@ pub enum Encoding {
     Utf16,
 }
 
-impl Encoding {
+impl PositionEncoding {
     /// UTF-8 when the client lists it among its `general.positionEncodings`, else UTF-16.
-    pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> Encoding {
+    pub fn negotiate(offered: Option<&[PositionEncodingKind]>) -> PositionEncoding {
         match offered {
-            Some(kinds) if kinds.contains(&PositionEncodingKind::UTF8) => Encoding::Utf8,
-            _ => Encoding::Utf16,
+            Some(kinds) if kinds.contains(&PositionEncodingKind::UTF8) => PositionEncoding::Utf8,
+            _ => PositionEncoding::Utf16,
         }
     }
 
     /// The kind to announce in the server capabilities.
     pub fn kind(self) -> PositionEncodingKind {
         match self {
-            Encoding::Utf8 => PositionEncodingKind::UTF8,
-            Encoding::Utf16 => PositionEncodingKind::UTF16,
+            PositionEncoding::Utf8 => PositionEncodingKind::UTF8,
+            PositionEncoding::Utf16 => PositionEncodingKind::UTF16,
         }
     }
 
@@ -41,8 +41,8 @@ impl Encoding {
         line.chars()
             .take(chars as usize)
             .map(|c| match self {
-                Encoding::Utf8 => c.len_utf8(),
-                Encoding::Utf16 => c.len_utf16(),
+                PositionEncoding::Utf8 => c.len_utf8(),
+                PositionEncoding::Utf16 => c.len_utf16(),
             })
             .sum::<usize>() as u32
     }
@@ -97,9 +97,12 @@ mod tests {
     #[test]
     fn utf8_is_chosen_only_when_offered() {
         let both = [PositionEncodingKind::UTF16, PositionEncodingKind::UTF8];
-        assert_eq!(Encoding::negotiate(Some(&both)), Encoding::Utf8);
-        assert_eq!(Encoding::negotiate(Some(&[PositionEncodingKind::UTF32])), Encoding::Utf16);
-        assert_eq!(Encoding::negotiate(None), Encoding::Utf16);
+        assert_eq!(PositionEncoding::negotiate(Some(&both)), PositionEncoding::Utf8);
+        assert_eq!(
+            PositionEncoding::negotiate(Some(&[PositionEncodingKind::UTF32])),
+            PositionEncoding::Utf16
+        );
+        assert_eq!(PositionEncoding::negotiate(None), PositionEncoding::Utf16);
     }
 
     #[test]
@@ -109,36 +112,36 @@ mod tests {
         let turn = line.find("turn").unwrap();
         let chars = line[..turn].chars().count() as u32;
         assert_eq!(chars, 16);
-        assert_eq!(Encoding::Utf8.column(line, chars), 20);
-        assert_eq!(Encoding::Utf16.column(line, chars), 17);
+        assert_eq!(PositionEncoding::Utf8.column(line, chars), 20);
+        assert_eq!(PositionEncoding::Utf16.column(line, chars), 17);
     }
 
     #[test]
     fn a_failure_range_covers_the_rest_of_its_line() {
         let text = "fn a() {}\n    let x = «é»;   \n";
-        let range = Encoding::Utf16.line_range(Some(text), 2, 13);
+        let range = PositionEncoding::Utf16.line_range(Some(text), 2, 13);
         assert_eq!(range, Range::new(Position::new(1, 12), Position::new(1, 16)));
-        let range = Encoding::Utf8.line_range(Some(text), 2, 13);
+        let range = PositionEncoding::Utf8.line_range(Some(text), 2, 13);
         assert_eq!(range, Range::new(Position::new(1, 12), Position::new(1, 19)));
         // Unknown column: from the first non-blank character.
-        let range = Encoding::Utf8.line_range(Some(text), 2, 0);
+        let range = PositionEncoding::Utf8.line_range(Some(text), 2, 0);
         assert_eq!(range.start, Position::new(1, 4));
     }
 
     #[test]
     fn positions_in_unreadable_files_are_kept_as_given() {
-        let range = Encoding::Utf16.line_range(None, 23, 5);
+        let range = PositionEncoding::Utf16.line_range(None, 23, 5);
         assert_eq!(range, Range::new(Position::new(22, 4), Position::new(22, 4)));
-        let span = Encoding::Utf8.span_range(None, (3, 2), (3, 7));
+        let span = PositionEncoding::Utf8.span_range(None, (3, 2), (3, 7));
         assert_eq!(span, Range::new(Position::new(2, 1), Position::new(2, 6)));
     }
 
     #[test]
     fn compiler_spans_convert_both_ends() {
         let text = "let ü = nope;\n";
-        let span = Encoding::Utf8.span_range(Some(text), (1, 9), (1, 13));
+        let span = PositionEncoding::Utf8.span_range(Some(text), (1, 9), (1, 13));
         assert_eq!(span, Range::new(Position::new(0, 9), Position::new(0, 13)));
-        let span = Encoding::Utf16.span_range(Some(text), (1, 9), (1, 13));
+        let span = PositionEncoding::Utf16.span_range(Some(text), (1, 9), (1, 13));
         assert_eq!(span, Range::new(Position::new(0, 8), Position::new(0, 12)));
     }
 }

@@ -12,17 +12,17 @@ use tower_lsp_server::ls_types::{
 use tower_lsp_server::{Client, LanguageServer, jsonrpc};
 
 use crate::handlers::{guard, guard_notification, hover, lens, lifecycle, run};
-use crate::session::Session;
+use crate::session::ServerSession;
 
 /// The botlens language server, one per client connection.
 pub struct Backend {
-    session: Arc<Session>,
+    session: Arc<ServerSession>,
 }
 
 impl Backend {
     /// A server talking to `client`.
     pub fn new(client: Client) -> Backend {
-        Backend { session: Session::new(client) }
+        Backend { session: ServerSession::new(client) }
     }
 
     /// `botlens/malformedMessage`: a frame the client sent could not be read (see `framing`).

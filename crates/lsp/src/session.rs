@@ -14,11 +14,11 @@ use botlens_harness::{BotProject, CancelToken};
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::Uri;
 
-use crate::position::Encoding;
+use crate::position::PositionEncoding;
 use crate::settings::Settings;
 
 /// One server's state, shared by every handler.
-pub struct Session {
+pub struct ServerSession {
     /// Sends notifications and requests to the client.
     pub client: Client,
     /// Held while a run publishes, so two runs' diagnostics never interleave.
@@ -26,11 +26,11 @@ pub struct Session {
     state: Mutex<State>,
 }
 
-/// Everything the session knows; see [`Session::state`].
+/// Everything the session knows; see [`ServerSession::state`].
 #[derive(Default)]
 pub struct State {
     /// The negotiated position encoding.
-    pub encoding: Encoding,
+    pub encoding: PositionEncoding,
     /// The client's settings.
     pub settings: Settings,
     /// What the client can do.
@@ -65,13 +65,13 @@ pub struct ProjectState {
     /// Cancels the run in flight (replaced on every new run).
     pub cancel: CancelToken,
     /// What the latest finished run left.
-    pub latest: Option<Arc<Outcome>>,
+    pub latest: Option<Arc<LatestRun>>,
     /// Files that have diagnostics from this project on the client, to clear them later.
     pub published: BTreeSet<PathBuf>,
 }
 
 /// What a finished run left for lenses and hovers.
-pub enum Outcome {
+pub enum LatestRun {
     /// The suite was played.
     Played {
         /// The report.
@@ -83,10 +83,10 @@ pub enum Outcome {
     Failed(String),
 }
 
-impl Session {
+impl ServerSession {
     /// A fresh session talking to `client`.
-    pub fn new(client: Client) -> Arc<Session> {
-        Arc::new(Session {
+    pub fn new(client: Client) -> Arc<ServerSession> {
+        Arc::new(ServerSession {
             client,
             publishing: tokio::sync::Mutex::new(()),
             state: Mutex::new(State::default()),

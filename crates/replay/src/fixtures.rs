@@ -6,8 +6,8 @@ use std::path::Path;
 
 use botlens_engine::runner::play_match;
 use botlens_engine::{
-    Failure, Game, Limits, MatchRecord, Player, PlayerInfo, SeedRng, SourceLocation, Stream, Trace,
-    Turn,
+    Failure, Game, MatchLimits, MatchRecord, Player, PlayerInfo, SeedRng, SourceLocation, Stream,
+    Trace, Turn,
 };
 use botlens_tictactoe::{Mark, TicTacToe};
 use serde_json::json;
@@ -45,7 +45,7 @@ pub(crate) fn reference_trace<G: Game>(seed: u64, names: &[&str]) -> (MatchRecor
         .collect();
     let mut seats: Vec<&mut dyn Player<G>> =
         players.iter_mut().map(|p| &mut **p as &mut dyn Player<G>).collect();
-    let record = play_match::<G>(&G::Config::default(), seed, &mut seats, &Limits::default());
+    let record = play_match::<G>(&G::Config::default(), seed, &mut seats, &MatchLimits::default());
     let infos = names.iter().map(|&name| PlayerInfo::reference(name)).collect();
     let trace = record.to_trace(infos, json!({}));
     (record, trace)
@@ -70,7 +70,7 @@ pub(crate) fn failed_game(project: &Path) -> Trace {
         &(),
         bot_first_seed(),
         &mut [&mut bot, &mut other],
-        &Limits::default(),
+        &MatchLimits::default(),
     );
     let mut me = PlayerInfo::reference("my-bot");
     me.kind = "wasm".into();

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use botlens_engine::{
-    FailureKind, Game, Outcome, PlayerInfo, Seat, SourceLocation, TRACE_FORMAT_VERSION, Trace,
+    FailureKind, Game, MatchOutcome, PlayerInfo, Seat, SourceLocation, TRACE_FORMAT_VERSION, Trace,
     TraceError,
 };
 use botlens_games::{GameKind, GameVisitor, Scored};
@@ -280,7 +280,7 @@ fn seat_line(players: &[PlayerInfo], seat: Seat) -> String {
 /// How the game ended, for people: `seat 1 (perfect) won: three in a row: row 0`, `draw: board
 /// full, no three in a row`, `seat 1 (hunter) won: seat 0 (my-bot) lost by illegal_move at turn
 /// 23` (the failure panel has the details), `not solved: turn cap of 500 reached`.
-fn result_line(outcome: &Outcome, players: &[PlayerInfo], seats: usize) -> String {
+fn result_line(outcome: &MatchOutcome, players: &[PlayerInfo], seats: usize) -> String {
     let why = match &outcome.fault {
         Some(fault) => format!(
             "{} lost by {} at turn {}",
@@ -301,7 +301,9 @@ fn result_line(outcome: &Outcome, players: &[PlayerInfo], seats: usize) -> Strin
 mod tests {
     use botlens_battleships::Battleships;
     use botlens_engine::runner::play_match;
-    use botlens_engine::{FailureKind, Limits, MatchRecord, SeedRng, Stream, TRACE_FORMAT_VERSION};
+    use botlens_engine::{
+        FailureKind, MatchLimits, MatchRecord, SeedRng, Stream, TRACE_FORMAT_VERSION,
+    };
     use botlens_klotski::Klotski;
     use serde_json::json;
 
@@ -511,8 +513,12 @@ mod tests {
         let hunter = Battleships::reference_players().iter().find(|p| p.name == "hunter");
         let mut hunter =
             (hunter.expect("hunter exists").create)(SeedRng::new(2, Stream::Player(1)));
-        let record =
-            play_match::<Battleships>(&(), 2, &mut [&mut bot, &mut *hunter], &Limits::default());
+        let record = play_match::<Battleships>(
+            &(),
+            2,
+            &mut [&mut bot, &mut *hunter],
+            &MatchLimits::default(),
+        );
         let trace = record.to_trace(vec![], json!(null));
         let replay = Replay::from_trace(&trace, None).expect("replays");
         assert_frames_render_each_position(&record, &replay);
@@ -540,8 +546,12 @@ mod tests {
     #[test]
     fn an_unsolved_puzzle_says_so() {
         let mut idle = Typed::<Klotski>::new(&[]);
-        let record =
-            play_match::<Klotski>(&Default::default(), 1, &mut [&mut idle], &Limits::default());
+        let record = play_match::<Klotski>(
+            &Default::default(),
+            1,
+            &mut [&mut idle],
+            &MatchLimits::default(),
+        );
         let replay = Replay::from_trace(&record.to_trace(vec![], json!(null)), None).expect("ok");
         assert_eq!(replay.result, "not solved: seat 0 lost by no_move at turn 1");
     }

@@ -1,4 +1,4 @@
-//! Settings: [`SandboxConfig`] for the sandbox as a whole, [`Limits`] for each game.
+//! Settings: [`SandboxConfig`] for the sandbox as a whole, [`SandboxLimits`] for each game.
 //!
 //! Limits are part of the determinism contract (a game replays exactly only under the same
 //! limits), so they serialize into traces. The sandbox configuration does not change what a game
@@ -36,16 +36,16 @@ pub struct SandboxConfig {
 /// unknown fields are an error:
 ///
 /// ```
-/// use botlens_sandbox::Limits;
+/// use botlens_sandbox::SandboxLimits;
 ///
-/// let limits: Limits = serde_json::from_str(r#"{"fuel_per_turn": 5000000}"#).unwrap();
+/// let limits: SandboxLimits = serde_json::from_str(r#"{"fuel_per_turn": 5000000}"#).unwrap();
 /// assert_eq!(limits.fuel_per_turn, 5_000_000);
-/// assert_eq!(limits.fuel_per_game, Limits::default().fuel_per_game);
-/// assert!(serde_json::from_str::<Limits>(r#"{"fuel": 1}"#).is_err());
+/// assert_eq!(limits.fuel_per_game, SandboxLimits::default().fuel_per_game);
+/// assert!(serde_json::from_str::<SandboxLimits>(r#"{"fuel": 1}"#).is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct Limits {
+pub struct SandboxLimits {
     /// Fuel for one turn. By default 5,000,000,000: about a second, like the old arena's one
     /// second per move, but reproducible (wasmtime burns roughly 3 to 8 billion fuel per second
     /// on a 2.8 GHz x86-64 core, depending on the code).
@@ -57,7 +57,7 @@ pub struct Limits {
     /// `memory_limit`. By default 64 MiB.
     pub memory_bytes: u64,
     /// Cap on the WebAssembly call stack in bytes; deeper recursion stops the bot with
-    /// `stack_overflow`. Between [`Limits::MIN_STACK_BYTES`] and [`Limits::MAX_STACK_BYTES`]
+    /// `stack_overflow`. Between [`SandboxLimits::MIN_STACK_BYTES`] and [`SandboxLimits::MAX_STACK_BYTES`]
     /// (the bot runs on the host thread's stack). By default 512 KiB.
     pub stack_bytes: u64,
     /// Bytes of output (stdout, stderr and `log` lines) kept per turn; the rest is dropped and
@@ -69,19 +69,19 @@ pub struct Limits {
     pub wall_clock_ms_per_turn: u64,
 }
 
-impl Limits {
-    /// The smallest accepted [`Limits::stack_bytes`]: 64 KiB.
+impl SandboxLimits {
+    /// The smallest accepted [`SandboxLimits::stack_bytes`]: 64 KiB.
     pub const MIN_STACK_BYTES: u64 = 64 << 10;
-    /// The largest accepted [`Limits::stack_bytes`]: 1 MiB, leaving room on a 2 MiB host thread.
+    /// The largest accepted [`SandboxLimits::stack_bytes`]: 1 MiB, leaving room on a 2 MiB host thread.
     pub const MAX_STACK_BYTES: u64 = 1 << 20;
 
     /// Whether these limits can be used; the message says which field is out of range.
     ///
     /// ```
-    /// use botlens_sandbox::Limits;
+    /// use botlens_sandbox::SandboxLimits;
     ///
-    /// assert!(Limits::default().check().is_ok());
-    /// let huge = Limits { stack_bytes: 64 << 20, ..Limits::default() };
+    /// assert!(SandboxLimits::default().check().is_ok());
+    /// let huge = SandboxLimits { stack_bytes: 64 << 20, ..SandboxLimits::default() };
     /// assert!(huge.check().unwrap_err().contains("stack_bytes"));
     /// ```
     pub fn check(&self) -> Result<(), String> {
@@ -103,9 +103,9 @@ impl Limits {
     }
 }
 
-impl Default for Limits {
+impl Default for SandboxLimits {
     fn default() -> Self {
-        Limits {
+        SandboxLimits {
             fuel_per_turn: 5_000_000_000,
             fuel_per_game: 125_000_000_000,
             memory_bytes: 64 << 20,
@@ -122,18 +122,22 @@ mod tests {
 
     #[test]
     fn limits_round_trip_through_json_with_every_field_named() {
-        let json = serde_json::to_string(&Limits::default()).unwrap();
+        let json = serde_json::to_string(&SandboxLimits::default()).unwrap();
         assert_eq!(
             json,
             r#"{"fuel_per_turn":5000000000,"fuel_per_game":125000000000,"memory_bytes":67108864,"stack_bytes":524288,"output_bytes_per_turn":65536,"wall_clock_ms_per_turn":10000}"#
         );
-        assert_eq!(serde_json::from_str::<Limits>(&json).unwrap(), Limits::default());
+        assert_eq!(serde_json::from_str::<SandboxLimits>(&json).unwrap(), SandboxLimits::default());
     }
 
     #[test]
     fn check_refuses_zero_fuel_and_a_zero_backstop() {
-        assert!(Limits { fuel_per_game: 0, ..Limits::default() }.check().is_err());
-        assert!(Limits { wall_clock_ms_per_turn: 0, ..Limits::default() }.check().is_err());
-        assert!(Limits { stack_bytes: 1024, ..Limits::default() }.check().is_err());
+        assert!(SandboxLimits { fuel_per_game: 0, ..SandboxLimits::default() }.check().is_err());
+        assert!(
+            SandboxLimits { wall_clock_ms_per_turn: 0, ..SandboxLimits::default() }
+                .check()
+                .is_err()
+        );
+        assert!(SandboxLimits { stack_bytes: 1024, ..SandboxLimits::default() }.check().is_err());
     }
 }

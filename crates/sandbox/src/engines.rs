@@ -1,7 +1,7 @@
 //! wasmtime engines, the in-memory module cache and the wall-clock ticker.
 //!
 //! wasmtime fixes the wasm stack cap per engine, so there is one engine per distinct
-//! [`Limits::stack_bytes`](crate::Limits::stack_bytes) in use (in practice one). Engines are
+//! [`SandboxLimits::stack_bytes`](crate::SandboxLimits::stack_bytes) in use (in practice one). Engines are
 //! shared by every sandbox of the process: each holds a pool of instance slots, address space
 //! reserved once, and one ticker thread advances all their epochs. Every engine is configured
 //! for determinism: fuel, NaN canonicalization, deterministic relaxed SIMD, no threads.
@@ -18,7 +18,7 @@ use wasmtime::{
 use crate::error::SandboxError;
 
 /// How often the ticker advances every engine's epoch; the wall-clock backstop of
-/// [`Limits::wall_clock_ms_per_turn`](crate::Limits::wall_clock_ms_per_turn) counts these ticks.
+/// [`SandboxLimits::wall_clock_ms_per_turn`](crate::SandboxLimits::wall_clock_ms_per_turn) counts these ticks.
 pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(10);
 
 /// Compiled modules kept in memory per engine; older ones are dropped first (loaded

@@ -10,9 +10,9 @@
 //! # Example
 //!
 //! ```no_run
-//! use botlens_engine::runner::{self, Limits as TurnCap};
+//! use botlens_engine::runner::{self, MatchLimits};
 //! use botlens_engine::{Game, SeedRng, Stream};
-//! use botlens_sandbox::{Limits, Sandbox, SandboxConfig};
+//! use botlens_sandbox::{SandboxLimits, Sandbox, SandboxConfig};
 //! use botlens_tictactoe::TicTacToe;
 //!
 //! let sandbox = Sandbox::new(SandboxConfig {
@@ -20,7 +20,7 @@
 //!     ..SandboxConfig::default()
 //! })?;
 //! let bot = sandbox.load_file("target/wasm32-wasip1/release/my_bot.wasm")?;
-//! let limits = Limits::default();
+//! let limits = SandboxLimits::default();
 //! let reference = TicTacToe::reference_players()[0];
 //! for seed in 0..100 {
 //!     let mut wasm = bot.player::<TicTacToe>(seed, 0, &limits);
@@ -29,7 +29,7 @@
 //!         &(),
 //!         seed,
 //!         &mut [&mut wasm, opponent.as_mut()],
-//!         &TurnCap::default(),
+//!         &MatchLimits::default(),
 //!     );
 //!     if let Some(fault) = &record.outcome.fault {
 //!         println!("seed {seed}: {}", fault.failure); // e.g. "illegal_move: … at src/lib.rs:42:9"
@@ -51,7 +51,7 @@
 //! - [`WasmPlayer`]: the bot in one game, a [`Player`](botlens_engine::Player). Owns a fresh
 //!   store and instance, created on its first turn from a pre-linked `InstancePre` in a pooled
 //!   slot (about twenty microseconds), dropped with the player. `Send`, not shared.
-//! - [`Limits`]: what a bot may use per game; serialized into traces.
+//! - [`SandboxLimits`]: what a bot may use per game; serialized into traces.
 //!
 //! # Determinism
 //!
@@ -89,7 +89,7 @@ mod wasi;
 
 pub use abi::ABI_VERSION;
 pub use botlens_protocol::Encoding;
-pub use config::{Limits, SandboxConfig};
+pub use config::{SandboxConfig, SandboxLimits};
 pub use error::{LoadError, SandboxError};
 pub use module::{BotModule, Sandbox};
 pub use player::{PlayerStats, WasmPlayer};

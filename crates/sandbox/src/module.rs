@@ -10,7 +10,7 @@ use botlens_protocol::Encoding;
 use wasmtime::{Engine, ExternType, Linker, Module};
 
 use crate::cache::{DiskCache, hex, sha256};
-use crate::config::{Limits, SandboxConfig};
+use crate::config::{SandboxConfig, SandboxLimits};
 use crate::engines::{self, ModuleCache};
 use crate::error::{LoadError, SandboxError};
 use crate::host::{self, Host};
@@ -54,7 +54,7 @@ impl Sandbox {
     /// and the ticker thread if this is the process's first sandbox.
     pub fn new(config: SandboxConfig) -> Result<Sandbox, SandboxError> {
         let disk = config.cache_dir.as_deref().map(DiskCache::new).transpose()?;
-        engines::engine(Limits::default().stack_bytes)?;
+        engines::engine(SandboxLimits::default().stack_bytes)?;
         Ok(Sandbox { shared: Arc::new(Shared { modules: ModuleCache::default(), disk }) })
     }
 
@@ -78,7 +78,7 @@ impl Sandbox {
         let sections = Sections::read(&binary).map_err(|message| LoadError::Invalid { message })?;
         abi::check_version(&sections)?;
         let encoding = abi::encoding(&sections)?;
-        let stack = Limits::default().stack_bytes;
+        let stack = SandboxLimits::default().stack_bytes;
         let engine = engines::engine(stack)
             .map_err(|error| LoadError::Invalid { message: error.to_string() })?;
         let module = self.compile(&engine, &sha, &binary)?;
@@ -216,19 +216,19 @@ impl BotModule {
     /// A player for one game of `G`, in `seat`, with WASI randomness from `seed`.
     ///
     /// Never fails: if the module cannot be instantiated for these limits (or the limits are
-    /// invalid, see [`Limits::check`]), the player's first turn fails the game with
+    /// invalid, see [`SandboxLimits::check`]), the player's first turn fails the game with
     /// `bad_module`. The instance is created on the first turn.
     ///
     /// ```no_run
     /// # fn demo(bot: &botlens_sandbox::BotModule) {
-    /// use botlens_sandbox::Limits;
+    /// use botlens_sandbox::SandboxLimits;
     /// use botlens_tictactoe::TicTacToe;
     ///
-    /// let player = bot.player::<TicTacToe>(42, 0, &Limits::default());
+    /// let player = bot.player::<TicTacToe>(42, 0, &SandboxLimits::default());
     /// # drop(player);
     /// # }
     /// ```
-    pub fn player<G: Game>(&self, seed: u64, seat: Seat, limits: &Limits) -> WasmPlayer<G> {
+    pub fn player<G: Game>(&self, seed: u64, seat: Seat, limits: &SandboxLimits) -> WasmPlayer<G> {
         let recipe = limits
             .check()
             .map_err(|message| {

@@ -12,7 +12,7 @@ use botlens_engine::{Failure, FailureKind, Game, Player, Seat, SeedRng, Stream, 
 use wasmtime::{Extern, InstancePre, Module, ModuleExport, Store, Trap, TypedFunc, WasmBacktrace};
 
 use crate::abi::{INITIALIZE, NEW, PLAY};
-use crate::config::Limits;
+use crate::config::SandboxLimits;
 use crate::host::{Host, Limiter, Stop};
 use crate::module::BotModule;
 use crate::output::Output;
@@ -24,20 +24,20 @@ use crate::output::Output;
 ///
 /// ```no_run
 /// # fn demo(bot: &botlens_sandbox::BotModule, opponent: &mut dyn botlens_engine::Player<botlens_tictactoe::TicTacToe>) {
-/// use botlens_engine::runner::{self, Limits as TurnCap};
-/// use botlens_sandbox::Limits;
+/// use botlens_engine::runner::{self, MatchLimits};
+/// use botlens_sandbox::SandboxLimits;
 /// use botlens_tictactoe::TicTacToe;
 ///
 /// let seed = 7;
-/// let mut wasm = bot.player::<TicTacToe>(seed, 0, &Limits::default());
-/// let record = runner::play_match::<TicTacToe>(&(), seed, &mut [&mut wasm, opponent], &TurnCap::default());
+/// let mut wasm = bot.player::<TicTacToe>(seed, 0, &SandboxLimits::default());
+/// let record = runner::play_match::<TicTacToe>(&(), seed, &mut [&mut wasm, opponent], &MatchLimits::default());
 /// println!("{}", record.outcome.reason);
 /// # }
 /// ```
 pub struct WasmPlayer<G: Game> {
     module: BotModule,
     seat: Seat,
-    limits: Limits,
+    limits: SandboxLimits,
     /// Fuel spent so far and the wall-clock deadline of a turn.
     meter: Meter,
     state: State<G>,
@@ -126,7 +126,7 @@ impl<G: Game> WasmPlayer<G> {
         recipe: Result<Recipe<G>, Failure>,
         seed: u64,
         seat: Seat,
-        limits: Limits,
+        limits: SandboxLimits,
     ) -> Self {
         let rng = SeedRng::new(seed, Stream::BotRandom(seat));
         WasmPlayer {
@@ -319,7 +319,7 @@ impl Meter {
 
 /// Ticks of the wall-clock backstop for one turn (one more than the limit needs, since the
 /// current tick is already under way).
-fn deadline_ticks(limits: &Limits) -> u64 {
+fn deadline_ticks(limits: &SandboxLimits) -> u64 {
     let tick = crate::engines::EPOCH_TICK.as_nanos();
     let limit = u128::from(limits.wall_clock_ms_per_turn) * 1_000_000;
     u64::try_from(limit.div_ceil(tick)).unwrap_or(u64::MAX - 1) + 1

@@ -186,7 +186,7 @@ impl Game for TicTacToe {
 pub(crate) mod tests {
     use std::collections::HashSet;
 
-    use botlens_engine::{Limits, PlayerInfo, runner::play_match};
+    use botlens_engine::{MatchLimits, PlayerInfo, runner::play_match};
 
     use super::*;
 
@@ -416,7 +416,7 @@ pub(crate) mod tests {
         let mut a = (random.create)(SeedRng::new(seed, Stream::Player(0)));
         let mut b = (perfect.create)(SeedRng::new(seed, Stream::Player(1)));
         let record =
-            play_match::<TicTacToe>(&(), seed, &mut [&mut *a, &mut *b], &Limits::default());
+            play_match::<TicTacToe>(&(), seed, &mut [&mut *a, &mut *b], &MatchLimits::default());
         let players = vec![PlayerInfo::reference("random"), PlayerInfo::reference("perfect")];
         record.to_trace(players, serde_json::json!({})).to_json()
     }

@@ -85,7 +85,7 @@ mod tests {
     use std::collections::HashSet;
 
     use botlens_engine::{
-        Game, Limits, ReferencePlayer, Seat, SeatResult, Status, Stream, runner::play_match,
+        Game, MatchLimits, ReferencePlayer, Seat, SeatResult, Status, Stream, runner::play_match,
     };
     use botlens_protocol::tictactoe::Side;
 
@@ -134,8 +134,12 @@ mod tests {
         for seed in 0..300 {
             let mut a = (random.create)(SeedRng::new(seed, Stream::Player(0)));
             let mut b = (random.create)(SeedRng::new(seed, Stream::Player(1)));
-            let record =
-                play_match::<TicTacToe>(&(), seed, &mut [&mut *a, &mut *b], &Limits::default());
+            let record = play_match::<TicTacToe>(
+                &(),
+                seed,
+                &mut [&mut *a, &mut *b],
+                &MatchLimits::default(),
+            );
             assert_eq!(record.outcome.fault, None, "seed {seed}");
         }
     }
@@ -292,8 +296,12 @@ mod tests {
         for seed in 0..64 {
             let mut a = (perfect.create)(SeedRng::new(seed, Stream::Player(0)));
             let mut b = (perfect.create)(SeedRng::new(seed, Stream::Player(1)));
-            let record =
-                play_match::<TicTacToe>(&(), seed, &mut [&mut *a, &mut *b], &Limits::default());
+            let record = play_match::<TicTacToe>(
+                &(),
+                seed,
+                &mut [&mut *a, &mut *b],
+                &MatchLimits::default(),
+            );
             assert_eq!(
                 record.result_for(0),
                 SeatResult::Draw,

@@ -40,7 +40,7 @@ use botlens_harness::{BotProject, ProjectError};
 use notify::RecursiveMode;
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
-use crate::session::{Job, Outcome, Session};
+use crate::session::{Job, RunOutcome, WatchSession};
 
 /// How to watch.
 #[derive(Debug, Clone)]
@@ -96,7 +96,7 @@ enum Input {
     /// The watcher reported errors.
     WatchErrors(Vec<String>),
     /// A run ended.
-    Finished(u32, Outcome),
+    Finished(u32, RunOutcome),
     /// Stop was asked for.
     Stop,
 }
@@ -188,7 +188,7 @@ impl Watch {
 
     /// Runs the suite now and after every change, writing to `out`, until stopped.
     pub fn run(mut self, out: &mut dyn Write) -> Result<(), WatchError> {
-        let mut session = Session::new();
+        let mut session = WatchSession::new();
         let mut step = session.begin();
         loop {
             out.write_all(step.text.as_bytes())?;
@@ -287,15 +287,17 @@ fn run_once(
     root: &Path,
     options: &RunOptions,
     job: &Job,
-) -> Outcome {
+) -> RunOutcome {
     let project = match BotProject::load(root) {
         Ok(project) => project,
-        Err(e) => return Outcome::Failed(e.to_string()),
+        Err(e) => return RunOutcome::Failed(e.to_string()),
     };
     match pipeline::run_project(sandbox, &project, options, &|_| {}, &job.cancel) {
-        Ok(run) => Outcome::Report { report: Box::new(run.report), warnings: run.warnings.len() },
-        Err(RunError::Cancelled | RunError::Build(BuildError::Cancelled)) => Outcome::Cancelled,
-        Err(RunError::Build(BuildError::Compile(errors))) => Outcome::CompileErrors(errors),
-        Err(other) => Outcome::Failed(other.to_string()),
+        Ok(run) => {
+            RunOutcome::Report { report: Box::new(run.report), warnings: run.warnings.len() }
+        }
+        Err(RunError::Cancelled | RunError::Build(BuildError::Cancelled)) => RunOutcome::Cancelled,
+        Err(RunError::Build(BuildError::Compile(errors))) => RunOutcome::CompileErrors(errors),
+        Err(other) => RunOutcome::Failed(other.to_string()),
     }
 }

@@ -1,6 +1,6 @@
 //! The watch loop's state and what it prints, without threads or file systems.
 //!
-//! A [`Session`] hears about changed files, finished runs and stop requests, and answers each
+//! A [`WatchSession`] hears about changed files, finished runs and stop requests, and answers each
 //! with a [`Step`]: text for the terminal, perhaps a run to start, perhaps "done". At most one
 //! run is in flight: a change during a run cancels it, and the next run starts once the stale
 //! one has wound down (so two cargo builds never race for the same target directory).
@@ -22,7 +22,7 @@ const FILES_NAMED: usize = 3;
 
 /// How a run ended.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum RunOutcome {
     /// The suite was played.
     Report {
         /// Its report.
@@ -60,7 +60,7 @@ pub struct Step {
 
 /// The watch loop's state.
 #[derive(Debug, Default)]
-pub struct Session {
+pub struct WatchSession {
     started: u32,
     running: Option<Job>,
     pending: Option<BTreeSet<String>>,
@@ -68,10 +68,10 @@ pub struct Session {
     stopping: bool,
 }
 
-impl Session {
+impl WatchSession {
     /// A session that has run nothing.
-    pub fn new() -> Session {
-        Session::default()
+    pub fn new() -> WatchSession {
+        WatchSession::default()
     }
 
     /// The first run, when the watch starts.
@@ -99,7 +99,7 @@ impl Session {
     }
 
     /// Run `number` ended with `outcome`.
-    pub fn finished(&mut self, number: u32, outcome: Outcome) -> Step {
+    pub fn finished(&mut self, number: u32, outcome: RunOutcome) -> Step {
         let Some(job) = self.running.take_if(|job| job.number == number) else {
             return Step::default();
         };
@@ -150,10 +150,10 @@ impl Session {
     }
 
     /// The text for a run that finished (not cancelled).
-    fn describe(&mut self, number: u32, outcome: Outcome) -> String {
+    fn describe(&mut self, number: u32, outcome: RunOutcome) -> String {
         let mut text = String::new();
         match outcome {
-            Outcome::Report { report, warnings } => {
+            RunOutcome::Report { report, warnings } => {
                 if warnings > 0 {
                     let _ = writeln!(text, "built with {warnings} warning{}", plural(warnings));
                 }
@@ -166,7 +166,7 @@ impl Session {
                 }
                 self.last = Some((number, *report));
             }
-            Outcome::CompileErrors(errors) => {
+            RunOutcome::CompileErrors(errors) => {
                 let _ =
                     writeln!(text, "build failed: {} error{}", errors.len(), plural(errors.len()));
                 for error in errors.iter().take(ERRORS_SHOWN) {
@@ -177,10 +177,10 @@ impl Session {
                     let _ = writeln!(text, "… and {more} more error{}", plural(more));
                 }
             }
-            Outcome::Cancelled => {
+            RunOutcome::Cancelled => {
                 let _ = writeln!(text, "run {number} cancelled");
             }
-            Outcome::Failed(message) => {
+            RunOutcome::Failed(message) => {
                 let _ = writeln!(text, "run failed: {message}");
             }
         }
@@ -209,7 +209,7 @@ mod tests {
     use botlens_engine::FailureKind;
     use botlens_harness::report::{FailureGroup, OpponentSummary};
 
-    fn report(wins: u32, failing_line: Option<u32>) -> Outcome {
+    fn report(wins: u32, failing_line: Option<u32>) -> RunOutcome {
         let failures = failing_line
             .map(|line| FailureGroup {
                 kind: FailureKind::Panic,
@@ -248,7 +248,7 @@ mod tests {
             wasteful: Vec::new(),
             cancelled: false,
         };
-        Outcome::Report { report: Box::new(report), warnings: 0 }
+        RunOutcome::Report { report: Box::new(report), warnings: 0 }
     }
 
     fn error(n: usize) -> CompilerMessage {
@@ -271,7 +271,7 @@ mod tests {
 
     #[test]
     fn each_run_has_a_numbered_header_naming_what_changed() {
-        let mut session = Session::new();
+        let mut session = WatchSession::new();
         let first = session.begin();
         assert_eq!(first.text, "── run 1 (start) ──\n");
         assert_eq!(first.start.as_ref().map(|j| j.number), Some(1));
@@ -288,7 +288,7 @@ mod tests {
 
     #[test]
     fn a_change_during_a_run_cancels_it_and_starts_one_run_after_it_winds_down() {
-        let mut session = Session::new();
+        let mut session = WatchSession::new();
         let first = session.begin().start.unwrap();
         let change = session.changed(files(&["src/lib.rs"]));
         assert!(first.cancel.is_cancelled());
@@ -302,12 +302,15 @@ mod tests {
         let job = next.start.unwrap();
         assert_eq!(job.number, 2);
         assert!(!job.cancel.is_cancelled());
-        assert!(session.finished(1, Outcome::Cancelled).text.is_empty(), "run 1 is already over");
+        assert!(
+            session.finished(1, RunOutcome::Cancelled).text.is_empty(),
+            "run 1 is already over"
+        );
     }
 
     #[test]
     fn every_report_says_what_changed_since_the_previous_one() {
-        let mut session = Session::new();
+        let mut session = WatchSession::new();
         session.begin();
         session.finished(1, report(10, None));
         session.changed(files(&["src/lib.rs"]));
@@ -327,11 +330,12 @@ mod tests {
 
     #[test]
     fn a_failed_build_shows_its_first_errors_and_the_next_report_compares_with_the_last_one() {
-        let mut session = Session::new();
+        let mut session = WatchSession::new();
         session.begin();
         session.finished(1, report(10, None));
         session.changed(files(&["src/lib.rs"]));
-        let failed = session.finished(2, Outcome::CompileErrors((1..=5).map(error).collect())).text;
+        let failed =
+            session.finished(2, RunOutcome::CompileErrors((1..=5).map(error).collect())).text;
         assert!(failed.starts_with("build failed: 5 errors\nerror: error number 1\n"), "{failed}");
         assert!(failed.contains("error number 3"), "{failed}");
         assert!(!failed.contains("error number 4"), "{failed}");
@@ -344,14 +348,14 @@ mod tests {
 
     #[test]
     fn stopping_cancels_the_run_in_flight_and_waits_for_it() {
-        let mut session = Session::new();
+        let mut session = WatchSession::new();
         let job = session.begin().start.unwrap();
         let stop = session.stop();
         assert!(job.cancel.is_cancelled());
         assert!(!stop.done);
         assert!(session.changed(files(&["src/lib.rs"])).start.is_none(), "no runs while stopping");
-        assert!(session.finished(1, Outcome::Cancelled).done);
-        let mut idle = Session::new();
+        assert!(session.finished(1, RunOutcome::Cancelled).done);
+        let mut idle = WatchSession::new();
         assert!(idle.stop().done);
     }
 }

@@ -88,7 +88,7 @@ impl<S: Strategy> Player<Battleships> for Reference<S> {
 mod tests {
     use std::sync::OnceLock;
 
-    use botlens_engine::{Game, Limits, Stream, runner::play_match};
+    use botlens_engine::{Game, MatchLimits, Stream, runner::play_match};
     use botlens_protocol::battleships::{BOARD_SIZE, FLEET};
 
     use super::*;
@@ -123,7 +123,7 @@ mod tests {
                     &(),
                     seed,
                     &mut [player.as_mut(), &mut idle],
-                    &Limits::default(),
+                    &MatchLimits::default(),
                 );
                 assert_eq!(record.outcome.winner, Some(0), "{} seed {seed}", reference.name);
                 assert_eq!(record.wasteful_turns(0), Vec::<u32>::new(), "{}", reference.name);
@@ -194,7 +194,7 @@ mod tests {
                     &(),
                     seed,
                     &mut [a.as_mut(), b.as_mut()],
-                    &Limits::default(),
+                    &MatchLimits::default(),
                 );
                 record.moves.iter().map(|m| m.action).collect::<Vec<_>>()
             };

@@ -1,12 +1,12 @@
-//! `botlens play klotski`: the terminal side of a [`Session`]. Reads lines from stdin, prints
+//! `botlens play klotski`: the terminal side of a [`PlaySession`]. Reads lines from stdin, prints
 //! what the session answers; the end of input leaves cleanly. All game logic, commands and
-//! messages live in `botlens_klotski::Session`.
+//! messages live in `botlens_klotski::PlaySession`.
 
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use botlens_klotski::{Labels, Layout, Session};
+use botlens_klotski::{Labels, Layout, PlaySession};
 
 use super::solve::load_layout;
 
@@ -18,7 +18,7 @@ pub fn run(layout: Option<&Path>, ascii: bool) -> anyhow::Result<ExitCode> {
         None => Layout::default(),
     };
     let labels = if ascii { Labels::Codes } else { Labels::Names };
-    let mut session = Session::new(layout, labels);
+    let mut session = PlaySession::new(layout, labels);
     let mut input = io::stdin().lock();
     let mut out = io::stdout().lock();
     writeln!(out, "{}", session.welcome())?;

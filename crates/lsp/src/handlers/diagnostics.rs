@@ -15,7 +15,7 @@ use tower_lsp_server::ls_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri,
 };
 
-use crate::position::{self, Encoding};
+use crate::position::{self, PositionEncoding};
 use crate::session::canonical;
 
 /// The `source` of every botlens diagnostic.
@@ -111,7 +111,7 @@ pub fn failure_diagnostics(
     root: &Path,
     report: &SuiteReport,
     lost: &[LostGame],
-    encoding: Encoding,
+    encoding: PositionEncoding,
     uri_for: &dyn Fn(&Path) -> Option<Uri>,
 ) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
     let mut files: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
@@ -156,7 +156,7 @@ pub fn failure_diagnostics(
 /// Compiler errors as diagnostics, by file (warnings are rust-analyzer's business).
 pub fn build_diagnostics(
     messages: &[CompilerMessage],
-    encoding: Encoding,
+    encoding: PositionEncoding,
 ) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
     let mut files: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
     for m in messages.iter().filter(|m| m.level == "error") {
@@ -361,7 +361,8 @@ mod tests {
         ];
         let games = [lost("hunter", 4, FailureKind::IllegalMove, (2, 16))];
         let uri_for = |p: &Path| Uri::from_file_path(p);
-        let files = failure_diagnostics(&root, &report(groups), &games, Encoding::Utf16, &uri_for);
+        let files =
+            failure_diagnostics(&root, &report(groups), &games, PositionEncoding::Utf16, &uri_for);
         let [(path, diagnostics)] = files.iter().collect::<Vec<_>>()[..] else {
             panic!("{files:?}")
         };
@@ -383,7 +384,7 @@ mod tests {
             &root,
             &report(vec![group(FailureKind::IllegalMove, "m", "src/lib.rs", 2, 16)]),
             &games,
-            Encoding::Utf8,
+            PositionEncoding::Utf8,
             &uri_for,
         );
         assert_eq!(files.values().next().unwrap()[0].range.start.character, 16);
@@ -402,7 +403,8 @@ mod tests {
             end_line: 5,
             end_column: 10,
         };
-        let files = build_diagnostics(&[message("error"), message("warning")], Encoding::Utf16);
+        let files =
+            build_diagnostics(&[message("error"), message("warning")], PositionEncoding::Utf16);
         let diagnostics = &files[Path::new("/no/such/lib.rs")];
         assert_eq!(diagnostics.len(), 1);
         assert_eq!(diagnostics[0].message, "build failed: cannot find value `x` in this scope");

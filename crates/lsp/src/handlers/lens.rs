@@ -13,7 +13,7 @@ use tower_lsp_server::ls_types::{
 
 use super::diagnostics::scores;
 use super::run::schedule;
-use crate::session::{Outcome, Session, canonical, uri_path};
+use crate::session::{LatestRun, ServerSession, canonical, uri_path};
 
 /// Reruns a project: arguments `[project dir]`, or none for every project.
 pub const RERUN: &str = "botlens.rerun";
@@ -36,7 +36,7 @@ pub fn entry_line(text: &str) -> Option<u32> {
 /// `textDocument/codeLens`: scores and commands above the entry point of a project's
 /// `src/lib.rs`; nothing elsewhere.
 pub async fn code_lens(
-    session: Arc<Session>,
+    session: Arc<ServerSession>,
     params: CodeLensParams,
 ) -> jsonrpc::Result<Option<Vec<CodeLens>>> {
     let Some(path) = uri_path(&params.text_document.uri) else { return Ok(None) };
@@ -65,7 +65,7 @@ pub async fn code_lens(
     };
     let mut lenses = Vec::new();
     match latest.as_deref() {
-        Some(Outcome::Played { report, .. }) => {
+        Some(LatestRun::Played { report, .. }) => {
             lenses.push(lens(format!("botlens: {}", scores(report)), RERUN));
             if let Some(worst) = report.failures.first() {
                 let title = format!(
@@ -75,7 +75,7 @@ pub async fn code_lens(
                 lenses.push(lens(title, REPLAY));
             }
         }
-        Some(Outcome::Failed(why)) => lenses.push(lens(format!("botlens: {why} — rerun"), RERUN)),
+        Some(LatestRun::Failed(why)) => lenses.push(lens(format!("botlens: {why} — rerun"), RERUN)),
         None if running => lenses.push(lens("botlens: running…".into(), RERUN)),
         None => lenses.push(lens("botlens: not run yet — run the suite".into(), RERUN)),
     }
@@ -85,7 +85,7 @@ pub async fn code_lens(
 /// `workspace/executeCommand`: `botlens.rerun` schedules runs and answers null;
 /// `botlens.replay` answers the command line as a string.
 pub async fn execute_command(
-    session: Arc<Session>,
+    session: Arc<ServerSession>,
     params: ExecuteCommandParams,
 ) -> jsonrpc::Result<Option<Value>> {
     let project =
@@ -125,7 +125,7 @@ pub async fn execute_command(
             let latest =
                 state.project_of(&dir).and_then(|root| state.projects[&root].latest.clone());
             match latest.as_deref() {
-                Some(Outcome::Played { report, .. }) => match report.failures.first() {
+                Some(LatestRun::Played { report, .. }) => match report.failures.first() {
                     Some(worst) => Ok(Some(json!(worst.replay))),
                     None => Err(invalid(format!(
                         "{REPLAY}: no game was lost by a fault in the latest run"

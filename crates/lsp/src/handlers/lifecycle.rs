@@ -18,8 +18,8 @@ use tower_lsp_server::ls_types::{
 
 use super::lens::COMMANDS;
 use super::run::schedule;
-use crate::position::Encoding;
-use crate::session::{ClientSupport, Session, canonical, uri_path};
+use crate::position::PositionEncoding;
+use crate::session::{ClientSupport, ServerSession, canonical, uri_path};
 use crate::settings::Settings;
 
 /// Folders never searched for projects.
@@ -27,11 +27,11 @@ const SKIPPED: [&str; 3] = ["target", "node_modules", ".git"];
 
 /// `initialize`: negotiates, reads settings, finds projects and announces the capabilities.
 pub async fn initialize(
-    session: Arc<Session>,
+    session: Arc<ServerSession>,
     params: InitializeParams,
 ) -> jsonrpc::Result<InitializeResult> {
     let capabilities = &params.capabilities;
-    let encoding = Encoding::negotiate(
+    let encoding = PositionEncoding::negotiate(
         capabilities.general.as_ref().and_then(|g| g.position_encodings.as_deref()),
     );
     let workspace = capabilities.workspace.as_ref();
@@ -140,7 +140,7 @@ fn visit(dir: &Path, depth: u32, found: &mut Vec<BotProject>) {
 }
 
 /// `initialized`: says which projects were found and asks for file events when it may.
-pub async fn initialized(session: Arc<Session>, _params: InitializedParams) {
+pub async fn initialized(session: Arc<ServerSession>, _params: InitializedParams) {
     let (names, watch) = {
         let state = session.state();
         let names: Vec<String> = state
@@ -177,7 +177,7 @@ pub async fn initialized(session: Arc<Session>, _params: InitializedParams) {
 }
 
 /// `shutdown`: cancels runs in flight.
-pub async fn shutdown(session: Arc<Session>) -> jsonrpc::Result<()> {
+pub async fn shutdown(session: Arc<ServerSession>) -> jsonrpc::Result<()> {
     for project in session.state().projects.values() {
         project.cancel.cancel();
     }
@@ -186,7 +186,10 @@ pub async fn shutdown(session: Arc<Session>) -> jsonrpc::Result<()> {
 
 /// `workspace/didChangeConfiguration`: takes the new settings and reruns the projects that have
 /// results; bad settings are reported and the old ones kept.
-pub async fn did_change_configuration(session: Arc<Session>, params: DidChangeConfigurationParams) {
+pub async fn did_change_configuration(
+    session: Arc<ServerSession>,
+    params: DidChangeConfigurationParams,
+) {
     match Settings::from_json(&params.settings) {
         Ok(settings) => {
             let rerun: Vec<PathBuf> = {
@@ -216,7 +219,7 @@ pub async fn did_change_configuration(session: Arc<Session>, params: DidChangeCo
 }
 
 /// A malformed message from the client: logged as an error; the server reads on.
-pub async fn malformed_message(session: Arc<Session>, params: Value) {
+pub async fn malformed_message(session: Arc<ServerSession>, params: Value) {
     let error = params.get("error").and_then(Value::as_str).unwrap_or("unreadable message");
     let text = format!("botlens: ignored a malformed message from the client: {error}");
     session.client.log_message(MessageType::ERROR, text).await;

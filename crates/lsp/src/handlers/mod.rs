@@ -1,4 +1,4 @@
-//! Handlers: free functions over the [`Session`], one module per feature.
+//! Handlers: free functions over the [`ServerSession`], one module per feature.
 //!
 //! Every handler runs on its own task through [`guard`] (requests) or [`guard_notification`]
 //! (notifications), so a panic in one becomes an LSP error or a logged message and the server
@@ -17,7 +17,7 @@ use std::sync::Arc;
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::MessageType;
 
-use crate::session::Session;
+use crate::session::ServerSession;
 
 /// Runs a request handler on its own task; a panic becomes an internal error naming `method`.
 pub async fn guard<T, F>(method: &str, work: F) -> jsonrpc::Result<T>
@@ -33,7 +33,7 @@ where
 }
 
 /// Runs a notification handler on its own task; a panic is logged to the client.
-pub async fn guard_notification<F>(session: &Arc<Session>, method: &str, work: F)
+pub async fn guard_notification<F>(session: &Arc<ServerSession>, method: &str, work: F)
 where
     F: Future<Output = ()> + Send + 'static,
 {

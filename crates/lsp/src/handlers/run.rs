@@ -24,8 +24,8 @@ use tower_lsp_server::ls_types::{
 };
 
 use super::diagnostics::{self, LostGame};
-use crate::position::Encoding;
-use crate::session::{Outcome, Session, uri_path};
+use crate::position::PositionEncoding;
+use crate::session::{LatestRun, ServerSession, uri_path};
 use crate::settings::Settings;
 
 /// How long a save waits for more saves before the run starts.
@@ -33,7 +33,7 @@ pub const DEBOUNCE: Duration = Duration::from_millis(150);
 
 /// `textDocument/didOpen`: remembers the client's URI; the first open in a project that never
 /// ran starts a run, so results show without a save.
-pub async fn did_open(session: Arc<Session>, params: DidOpenTextDocumentParams) {
+pub async fn did_open(session: Arc<ServerSession>, params: DidOpenTextDocumentParams) {
     let Some(path) = uri_path(&params.text_document.uri) else { return };
     let root = {
         let mut state = session.state();
@@ -46,21 +46,24 @@ pub async fn did_open(session: Arc<Session>, params: DidOpenTextDocumentParams) 
 }
 
 /// `textDocument/didSave`: reruns the project of the saved file.
-pub async fn did_save(session: Arc<Session>, params: DidSaveTextDocumentParams) {
+pub async fn did_save(session: Arc<ServerSession>, params: DidSaveTextDocumentParams) {
     let Some(path) = uri_path(&params.text_document.uri) else { return };
     session.state().uris.insert(path.clone(), params.text_document.uri);
     changed(&session, &[path]).await;
 }
 
 /// `workspace/didChangeWatchedFiles`: reruns the projects of the changed files.
-pub async fn did_change_watched_files(session: Arc<Session>, params: DidChangeWatchedFilesParams) {
+pub async fn did_change_watched_files(
+    session: Arc<ServerSession>,
+    params: DidChangeWatchedFilesParams,
+) {
     let paths: Vec<PathBuf> = params.changes.iter().filter_map(|c| uri_path(&c.uri)).collect();
     changed(&session, &paths).await;
 }
 
 /// Schedules a run of every project containing one of `paths` (build output under `target/`
 /// does not count), finding projects not seen before.
-async fn changed(session: &Arc<Session>, paths: &[PathBuf]) {
+async fn changed(session: &Arc<ServerSession>, paths: &[PathBuf]) {
     let mut roots = BTreeSet::new();
     let mut outside = Vec::new();
     for path in paths {
@@ -95,7 +98,7 @@ async fn changed(session: &Arc<Session>, paths: &[PathBuf]) {
 }
 
 /// Starts a new run of the project at `root`, cancelling the one in flight.
-pub fn schedule(session: &Arc<Session>, root: &Path) {
+pub fn schedule(session: &Arc<ServerSession>, root: &Path) {
     let ticket = {
         let mut state = session.state();
         let Some(project) = state.projects.get_mut(root) else { return };
@@ -109,19 +112,19 @@ pub fn schedule(session: &Arc<Session>, root: &Path) {
 }
 
 /// Whether `generation` is still the project's latest.
-fn current(session: &Session, root: &Path, generation: u64) -> bool {
+fn current(session: &ServerSession, root: &Path, generation: u64) -> bool {
     session.state().projects.get(root).is_some_and(|p| p.generation == generation)
 }
 
 /// What a run on the blocking thread hands back to publish.
 struct Finished {
     files: BTreeMap<PathBuf, Vec<Diagnostic>>,
-    outcome: Outcome,
+    outcome: LatestRun,
     log: String,
     problem: Option<String>,
 }
 
-async fn run(session: Arc<Session>, root: PathBuf, generation: u64, cancel: CancelToken) {
+async fn run(session: Arc<ServerSession>, root: PathBuf, generation: u64, cancel: CancelToken) {
     tokio::time::sleep(DEBOUNCE).await;
     if !current(&session, &root, generation) {
         return;
@@ -161,7 +164,7 @@ async fn run(session: Arc<Session>, root: PathBuf, generation: u64, cancel: Canc
         }
         Err(error) => Finished {
             files: BTreeMap::new(),
-            outcome: Outcome::Failed("the run crashed".into()),
+            outcome: LatestRun::Failed("the run crashed".into()),
             log: String::new(),
             problem: Some(format!("the run crashed: {}", super::panic_message(error))),
         },
@@ -178,7 +181,7 @@ async fn run(session: Arc<Session>, root: PathBuf, generation: u64, cancel: Canc
 fn play(
     project: &BotProject,
     settings: &Settings,
-    encoding: Encoding,
+    encoding: PositionEncoding,
     uris: &BTreeMap<PathBuf, tower_lsp_server::ls_types::Uri>,
     progress: &(dyn Fn(Stage) + Sync),
     cancel: &CancelToken,
@@ -190,7 +193,7 @@ fn play(
     let failed = |files, problem: String| {
         Some(Finished {
             files,
-            outcome: Outcome::Failed(problem.lines().next().unwrap_or_default().to_owned()),
+            outcome: LatestRun::Failed(problem.lines().next().unwrap_or_default().to_owned()),
             log: String::new(),
             problem: Some(format!("{}: {problem}", project.name)),
         })
@@ -217,7 +220,7 @@ fn play(
 fn played(
     project: &BotProject,
     run: ProjectRun,
-    encoding: Encoding,
+    encoding: PositionEncoding,
     uris: &BTreeMap<PathBuf, tower_lsp_server::ls_types::Uri>,
 ) -> Finished {
     let root = &project.root;
@@ -261,7 +264,12 @@ fn played(
         diagnostics::scores(&run.report),
         run.report.failures.len(),
     );
-    Finished { files, outcome: Outcome::Played { report: run.report, hovers }, log, problem: None }
+    Finished {
+        files,
+        outcome: LatestRun::Played { report: run.report, hovers },
+        log,
+        problem: None,
+    }
 }
 
 /// The hover of a group: its first game replayed to the failing move.
@@ -285,7 +293,7 @@ fn hover_for(
 
 /// Publishes a finished run if it is still the latest, clearing files that had diagnostics
 /// before and have none now.
-async fn publish(session: &Session, root: &Path, generation: u64, finished: Finished) {
+async fn publish(session: &ServerSession, root: &Path, generation: u64, finished: Finished) {
     let _order = session.publishing.lock().await;
     let sends = {
         let mut state = session.state();
@@ -337,13 +345,13 @@ fn stage_text(stage: Stage) -> String {
 
 /// Work-done progress of one run; silent when the client does not support it.
 struct Reporter<'a> {
-    session: &'a Session,
+    session: &'a ServerSession,
     token: Option<NumberOrString>,
 }
 
 impl<'a> Reporter<'a> {
     async fn begin(
-        session: &'a Session,
+        session: &'a ServerSession,
         supported: bool,
         name: &str,
         generation: u64,

@@ -2,7 +2,7 @@
 //! another one; WASI randomness follows the seed.
 
 use botlens_engine::{MatchRecord, PlayerInfo, SeedRng, Stream, Trace};
-use botlens_sandbox::Limits;
+use botlens_sandbox::SandboxLimits;
 use botlens_tictactoe::TicTacToe;
 
 use crate::support::{guest, play};
@@ -10,7 +10,7 @@ use crate::support::{guest, play};
 /// The trace of one game of the `chatty` guest (which logs, prints and uses its rng).
 fn chatty_trace(seed: u64) -> String {
     let bot = guest("chatty");
-    let limits = Limits::default();
+    let limits = SandboxLimits::default();
     let record: MatchRecord<TicTacToe> = play(&bot, seed, &limits);
     let wasm = PlayerInfo {
         name: "chatty".into(),
@@ -65,7 +65,7 @@ fn the_same_seed_gives_a_byte_identical_trace_in_another_process() {
 /// What `chatty` prints first: its SDK rng's first number, seeded from 8 bytes of WASI
 /// `random_get`.
 fn first_log_line(seed: u64) -> String {
-    let record = play(&guest("chatty"), seed, &Limits::default());
+    let record = play(&guest("chatty"), seed, &SandboxLimits::default());
     let first = record.moves.iter().find(|m| m.seat == 0).expect("a bot turn");
     first.logs[0].clone()
 }

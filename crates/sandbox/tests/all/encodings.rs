@@ -2,7 +2,7 @@
 //! the compact binary form and must send theirs in it; other bots keep JSON.
 
 use botlens_engine::{FailureKind, Game};
-use botlens_sandbox::{Encoding, Limits, LoadError};
+use botlens_sandbox::{Encoding, LoadError, SandboxLimits};
 
 use crate::support::{assert_next_game_runs, play, sandbox, wat, wat_bot};
 
@@ -49,7 +49,7 @@ fn a_compact_bot_reads_and_writes_binary_messages_for_whole_games() {
     let bot = wat(&compact_bot(COMPACT_MARK, ""));
     assert_eq!(bot.encoding(), Encoding::Compact);
     for seed in 0..10 {
-        let record = play(&bot, seed, &Limits::default());
+        let record = play(&bot, seed, &SandboxLimits::default());
         assert!(record.outcome.fault.is_none(), "seed {seed}: {}", record.outcome.reason);
         for turn in record.moves.iter().filter(|m| m.seat == 0) {
             let mark = turn.action.expect("a mark");
@@ -63,7 +63,7 @@ fn a_compact_bot_reads_and_writes_binary_messages_for_whole_games() {
 #[test]
 fn a_compact_bot_that_sends_json_loses_with_the_bytes_shown() {
     let json = r#"(i32.store8 (i32.const 256) (i32.const 123)) (i32.const 13)"#;
-    let record = play(&wat(&compact_bot(json, "")), 11, &Limits::default());
+    let record = play(&wat(&compact_bot(json, "")), 11, &SandboxLimits::default());
     let failure = record.outcome.fault.expect("the bot lost").failure;
     assert_eq!(failure.kind, FailureKind::MalformedMessage);
     assert!(

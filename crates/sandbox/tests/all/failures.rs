@@ -2,14 +2,14 @@
 //! own source, past the SDK and the standard library; the next game runs normally.
 
 use botlens_engine::FailureKind;
-use botlens_sandbox::Limits;
+use botlens_sandbox::SandboxLimits;
 
 use crate::support::{assert_at, assert_next_game_runs, fault, guest, play};
 
 #[test]
 fn an_illegal_move_in_a_rare_branch_is_located_in_exactly_the_games_it_happens() {
     let bot = guest("rare_illegal");
-    let records: Vec<_> = (0..30).map(|seed| play(&bot, seed, &Limits::default())).collect();
+    let records: Vec<_> = (0..30).map(|seed| play(&bot, seed, &SandboxLimits::default())).collect();
     let failed: Vec<_> = records.iter().filter(|r| r.outcome.fault.is_some()).collect();
     assert!(!failed.is_empty() && failed.len() < records.len(), "{} of 30 failed", failed.len());
     for record in failed {
@@ -23,7 +23,7 @@ fn an_illegal_move_in_a_rare_branch_is_located_in_exactly_the_games_it_happens()
 
 #[test]
 fn a_panic_reports_its_message_at_the_panicking_line() {
-    let record = play(&guest("panicky"), 1, &Limits::default());
+    let record = play(&guest("panicky"), 1, &SandboxLimits::default());
     let failure = fault(&record);
     assert_eq!(
         (failure.kind, failure.message.as_str()),
@@ -35,7 +35,7 @@ fn a_panic_reports_its_message_at_the_panicking_line() {
 
 #[test]
 fn an_endless_loop_runs_out_of_fuel_inside_the_loop() {
-    let limits = Limits { fuel_per_turn: 20_000_000, ..Limits::default() };
+    let limits = SandboxLimits { fuel_per_turn: 20_000_000, ..SandboxLimits::default() };
     let record = play(&guest("spinner"), 1, &limits);
     let failure = fault(&record);
     assert_eq!(failure.kind, FailureKind::OutOfFuel);
@@ -48,7 +48,7 @@ fn an_endless_loop_runs_out_of_fuel_inside_the_loop() {
 
 #[test]
 fn a_forgotten_move_points_at_play() {
-    let record = play(&guest("forgetful"), 1, &Limits::default());
+    let record = play(&guest("forgetful"), 1, &SandboxLimits::default());
     let failure = fault(&record);
     assert_eq!(failure.kind, FailureKind::NoMove);
     assert_eq!(failure.message, "`play` returned without making a move");
@@ -58,7 +58,7 @@ fn a_forgotten_move_points_at_play() {
 
 #[test]
 fn a_second_move_is_located_at_the_second_call() {
-    let record = play(&guest("double"), 1, &Limits::default());
+    let record = play(&guest("double"), 1, &SandboxLimits::default());
     let failure = fault(&record);
     assert_eq!(failure.kind, FailureKind::SecondMove);
     assert!(failure.message.starts_with("second action mark("), "{failure}");

@@ -2,17 +2,17 @@
 //! panics nor hangs, and the next game runs normally.
 
 use botlens_engine::FailureKind;
-use botlens_sandbox::Limits;
+use botlens_sandbox::SandboxLimits;
 
 use crate::support::{assert_next_game_runs, fault, play, wat, wat_bot};
 
 /// Limits that make runaway bots fail fast.
-fn tight() -> Limits {
-    Limits { fuel_per_turn: 5_000_000, ..Limits::default() }
+fn tight() -> SandboxLimits {
+    SandboxLimits { fuel_per_turn: 5_000_000, ..SandboxLimits::default() }
 }
 
 /// Plays one game of `module` under `limits` and returns its failure's kind and message.
-fn lose(module: &str, limits: &Limits) -> (FailureKind, String) {
+fn lose(module: &str, limits: &SandboxLimits) -> (FailureKind, String) {
     let record = play(&wat(module), 11, limits);
     let failure = fault(&record);
     assert!(failure.location.is_none(), "WAT without DWARF has no source location: {failure}");
@@ -33,7 +33,11 @@ fn an_endless_loop_runs_out_of_its_turn_fuel() {
 #[test]
 fn a_bot_that_thinks_a_little_every_turn_runs_out_of_its_game_fuel() {
     let busy = "(local.set $i (i32.const 4000)) (loop $work (br_if $work (local.tee $i (i32.sub (local.get $i) (i32.const 1)))))";
-    let limits = Limits { fuel_per_turn: 1_000_000, fuel_per_game: 30_000, ..Limits::default() };
+    let limits = SandboxLimits {
+        fuel_per_turn: 1_000_000,
+        fuel_per_game: 30_000,
+        ..SandboxLimits::default()
+    };
     let record = play(&wat(&wat_bot(busy, "")), 11, &limits);
     let failure = fault(&record);
     assert_eq!(failure.kind, FailureKind::OutOfFuel);
@@ -51,7 +55,7 @@ fn a_bot_that_thinks_a_little_every_turn_runs_out_of_its_game_fuel() {
 #[test]
 fn growing_memory_past_the_cap_is_a_memory_limit() {
     let grow = "(loop $grow (br_if $grow (i32.ne (memory.grow (i32.const 16)) (i32.const -1))))";
-    let limits = Limits { memory_bytes: 4 << 20, ..tight() };
+    let limits = SandboxLimits { memory_bytes: 4 << 20, ..tight() };
     let (kind, message) = lose(&wat_bot(grow, ""), &limits);
     assert_eq!(kind, FailureKind::MemoryLimit);
     assert_eq!(
@@ -65,7 +69,8 @@ fn growing_memory_past_the_cap_is_a_memory_limit() {
 fn an_initial_memory_above_the_cap_fails_the_first_turn() {
     let big = wat_bot("", "")
         .replace(r#"(memory (export "memory") 1)"#, r#"(memory (export "memory") 100)"#);
-    let record = play(&wat(&big), 11, &Limits { memory_bytes: 1 << 20, ..Limits::default() });
+    let record =
+        play(&wat(&big), 11, &SandboxLimits { memory_bytes: 1 << 20, ..SandboxLimits::default() });
     assert_eq!(fault(&record).kind, FailureKind::MemoryLimit);
     assert_next_game_runs();
 }
@@ -106,9 +111,9 @@ fn the_stack_cap_is_a_per_game_limit() {
         (if (result i32) (i32.eqz (local.get 0)) (then (i32.const 0))
             (else (i32.add (call $down (i32.sub (local.get 0) (i32.const 1))) (i32.const 1)))))";
     let bot = wat(&wat_bot("(drop (call $down (i32.const 8000)))", bounded));
-    let small = Limits { stack_bytes: Limits::MIN_STACK_BYTES, ..tight() };
+    let small = SandboxLimits { stack_bytes: SandboxLimits::MIN_STACK_BYTES, ..tight() };
     assert_eq!(fault(&play(&bot, 11, &small)).kind, FailureKind::StackOverflow);
-    let large = Limits { stack_bytes: Limits::MAX_STACK_BYTES, ..tight() };
+    let large = SandboxLimits { stack_bytes: SandboxLimits::MAX_STACK_BYTES, ..tight() };
     let record = play(&bot, 11, &large);
     assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
 }
@@ -132,7 +137,7 @@ fn megabytes_of_output_are_capped_per_turn_and_the_game_goes_on() {
            (br_if $flood (local.tee $i (i32.sub (local.get $i) (i32.const 1)))))
          (local.set $i (i32.const 0))"
     );
-    let limits = Limits { output_bytes_per_turn: 1000, ..Limits::default() };
+    let limits = SandboxLimits { output_bytes_per_turn: 1000, ..SandboxLimits::default() };
     let record = play(&wat(&wat_bot(&prelude, &extra)), 11, &limits);
     assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
     for turn in record.moves.iter().filter(|m| m.seat == 0) {
@@ -240,7 +245,7 @@ fn host_calls_charge_fuel_for_the_memory_they_touch() {
         );
         wat(&wat_bot(&prelude, extra))
     };
-    let limits = Limits { fuel_per_turn: 1_000_000, ..Limits::default() };
+    let limits = SandboxLimits { fuel_per_turn: 1_000_000, ..SandboxLimits::default() };
     assert!(play(&bot(100), 11, &limits).outcome.fault.is_none(), "100 calls fit in the budget");
     let record = play(&bot(300), 11, &limits);
     let failure = fault(&record);

@@ -1,7 +1,7 @@
 //! Loading: every way a module is refused comes back as its own typed error; the caches.
 
 use botlens_engine::FailureKind;
-use botlens_sandbox::{Limits, LoadError, Sandbox, SandboxConfig};
+use botlens_sandbox::{LoadError, Sandbox, SandboxConfig, SandboxLimits};
 
 use crate::support::{fault, guest_bytes, play, sandbox, wat, wat_bot};
 
@@ -131,7 +131,7 @@ fn the_module_hash_is_the_sha256_of_the_bytes_loaded() {
 #[test]
 fn invalid_limits_fail_the_first_turn_as_bad_module() {
     let bot = wat(&wat_bot("", ""));
-    let record = play(&bot, 1, &Limits { stack_bytes: 1, ..Limits::default() });
+    let record = play(&bot, 1, &SandboxLimits { stack_bytes: 1, ..SandboxLimits::default() });
     let failure = fault(&record);
     assert_eq!(failure.kind, FailureKind::BadModule);
     assert!(failure.message.starts_with("invalid sandbox limits: stack_bytes = 1"), "{failure}");
@@ -158,32 +158,33 @@ fn the_disk_cache_is_written_once_reused_by_a_new_sandbox_and_rewritten_when_cor
     let second = Sandbox::new(config()).unwrap().load(bytes).unwrap();
     assert_eq!(std::fs::metadata(&entry).unwrap().ino(), inode, "a hit does not rewrite the entry");
     assert_eq!(entries().len(), 1);
-    let (a, b) = (play(&first, 5, &Limits::default()), play(&second, 5, &Limits::default()));
+    let (a, b) =
+        (play(&first, 5, &SandboxLimits::default()), play(&second, 5, &SandboxLimits::default()));
     assert_eq!(format!("{:?}", a.moves), format!("{:?}", b.moves));
 
     std::fs::write(&entry, b"corrupt").unwrap();
     let third = Sandbox::new(config()).unwrap().load(bytes).unwrap();
     assert_ne!(std::fs::read(&entry).unwrap(), b"corrupt", "a rejected entry is compiled again");
-    assert!(play(&third, 5, &Limits::default()).outcome.fault.is_none());
+    assert!(play(&third, 5, &SandboxLimits::default()).outcome.fault.is_none());
 }
 
 #[test]
 fn wall_clock_timings_are_kept_only_when_asked_for() {
-    use botlens_engine::runner::{self, Limits as TurnCap};
+    use botlens_engine::runner::{self, MatchLimits};
     use botlens_engine::{Game, SeedRng, Stream};
     use botlens_tictactoe::TicTacToe;
 
     let bot = wat(&wat_bot("", ""));
     let random = TicTacToe::reference_players().iter().find(|p| p.name == "random").unwrap();
     let play_one = |timed: bool| {
-        let player = bot.player::<TicTacToe>(3, 0, &Limits::default());
+        let player = bot.player::<TicTacToe>(3, 0, &SandboxLimits::default());
         let mut wasm = if timed { player.timed() } else { player };
         let mut opponent = (random.create)(SeedRng::new(3, Stream::Player(1)));
         runner::play_match::<TicTacToe>(
             &(),
             3,
             &mut [&mut wasm, opponent.as_mut()],
-            &TurnCap::default(),
+            &MatchLimits::default(),
         );
         wasm.stats()
     };

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use botlens_engine::runner::{self, Limits as TurnCap};
+use botlens_engine::runner::{self, MatchLimits};
 use botlens_engine::{Failure, Game, MatchRecord, SeedRng, Stream};
-use botlens_sandbox::{BotModule, Limits, Sandbox, SandboxConfig};
+use botlens_sandbox::{BotModule, Sandbox, SandboxConfig, SandboxLimits};
 use botlens_tictactoe::TicTacToe;
 
 use crate::guests::{self, guests_dir};
@@ -66,7 +66,7 @@ pub fn wat(text: &str) -> BotModule {
 }
 
 /// One Tic-tac-toe game: the bot in seat 0 against the reference `random` player in seat 1.
-pub fn play(bot: &BotModule, seed: u64, limits: &Limits) -> MatchRecord<TicTacToe> {
+pub fn play(bot: &BotModule, seed: u64, limits: &SandboxLimits) -> MatchRecord<TicTacToe> {
     let mut wasm = bot.player::<TicTacToe>(seed, 0, limits);
     let random =
         TicTacToe::reference_players().iter().find(|p| p.name == "random").expect("random");
@@ -75,7 +75,7 @@ pub fn play(bot: &BotModule, seed: u64, limits: &Limits) -> MatchRecord<TicTacTo
         &(),
         seed,
         &mut [&mut wasm, opponent.as_mut()],
-        &TurnCap::default(),
+        &MatchLimits::default(),
     )
 }
 
@@ -138,7 +138,7 @@ pub fn wat_bot(prelude: &str, extra: &str) -> String {
 /// Asserts that the sandbox still plays a normal game to its end after whatever came before.
 pub fn assert_next_game_runs() {
     let good = wat(&wat_bot("", ""));
-    let record = play(&good, 3, &Limits::default());
+    let record = play(&good, 3, &SandboxLimits::default());
     assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
     assert!(record.actions_by(0) >= 2);
 }

@@ -1,13 +1,13 @@
 //! Deterministic WASI for Rust guests: clocks driven by fuel, output captured per turn in order.
 
-use botlens_sandbox::Limits;
+use botlens_sandbox::SandboxLimits;
 
 use crate::support::{guest, play};
 
 #[test]
 fn clocks_start_in_2024_and_advance_with_fuel_so_timed_loops_end_identically() {
-    let a = play(&guest("chatty"), 3, &Limits::default());
-    let b = play(&guest("chatty"), 3, &Limits::default());
+    let a = play(&guest("chatty"), 3, &SandboxLimits::default());
+    let b = play(&guest("chatty"), 3, &SandboxLimits::default());
     let first = a.moves.iter().find(|m| m.seat == 0).unwrap();
     assert_eq!(first.logs[1], "unix time 1704067200");
     let thought =
@@ -22,7 +22,7 @@ fn clocks_start_in_2024_and_advance_with_fuel_so_timed_loops_end_identically() {
 
 #[test]
 fn stdout_stderr_and_log_lines_are_kept_per_turn_in_order() {
-    let record = play(&guest("chatty"), 4, &Limits::default());
+    let record = play(&guest("chatty"), 4, &SandboxLimits::default());
     let turns: Vec<_> = record.moves.iter().filter(|m| m.seat == 0).collect();
     assert!(turns.len() >= 2);
     for (n, turn) in turns.iter().enumerate() {

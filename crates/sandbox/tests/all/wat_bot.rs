@@ -2,7 +2,7 @@
 //! plays whole games.
 
 use botlens_engine::Game;
-use botlens_sandbox::Limits;
+use botlens_sandbox::SandboxLimits;
 
 use crate::support::{play, wat};
 
@@ -18,7 +18,7 @@ fn documented_bot() -> String {
 fn the_documented_wat_bot_plays_whole_games_and_logs_every_turn() {
     let bot = wat(&documented_bot());
     for seed in 0..20 {
-        let record = play(&bot, seed, &Limits::default());
+        let record = play(&bot, seed, &SandboxLimits::default());
         assert!(record.outcome.fault.is_none(), "seed {seed}: {}", record.outcome.reason);
         for turn in record.moves.iter().filter(|m| m.seat == 0) {
             assert_eq!(turn.logs, ["marking the first free square"]);
@@ -44,7 +44,7 @@ fn a_view_too_long_for_the_buffer_is_not_written_and_can_be_read_again_with_repl
                    (data (i32.const 2048) "ZZZZ")"#;
     let bot = wat(&wat_bot(checked, extra));
     for seed in 0..5 {
-        let record = play(&bot, seed, &Limits::default());
+        let record = play(&bot, seed, &SandboxLimits::default());
         assert!(record.outcome.fault.is_none(), "seed {seed}: {}", record.outcome.reason);
     }
 }
