@@ -9,7 +9,7 @@ use botlens_engine::{Game, MatchLimits, SeedRng, Stream, runner};
 use botlens_games::GameKind;
 use botlens_harness::pipeline::{self, RunOptions};
 use botlens_harness::{
-    BotProject, CancelToken, Contender, KeepTraces, SeedRange, Suite, WasmBot, run_suite,
+    CancelToken, Contender, KeepTraces, SeedRange, Suite, Target, WasmBot, run_suite,
 };
 use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
@@ -123,11 +123,17 @@ impl Pairing {
                 return Ok((bot, None));
             }
         };
-        let project = BotProject::load(&dir)?;
-        let wasm = botlens_harness::build::build(&project, &CancelToken::new())?.wasm;
-        let label = self.label();
-        let bot = pipeline::load_wasm(sandbox, &wasm, &label, &label)?;
-        Ok((bot, Some(wasm)))
+        let prepared = pipeline::prepare(
+            sandbox,
+            &Target::project(dir),
+            &RunOptions::default(),
+            &|_| {},
+            &CancelToken::new(),
+        )?;
+        let Contender::Wasm(bot) = prepared.suite.bot else {
+            bail!("{} is a project, so its bot is a module", self.label());
+        };
+        Ok((WasmBot { name: self.label(), source: self.label(), ..bot }, prepared.wasm))
     }
 }
 
@@ -161,7 +167,7 @@ fn copy_changed(from: &Path, to: &Path) -> anyhow::Result<()> {
 
 /// Runs every measurement; `say` hears what is going on (for a progress line).
 pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<BenchReport> {
-    botlens_harness::build::ensure_wasm_target(say)?;
+    pipeline::ensure_wasm_target(&mut || say("installing the wasm32-wasip1 target (once)…"))?;
     let cache = tempfile::tempdir()?;
     let sandbox = Sandbox::new(SandboxConfig { cache_dir: Some(cache.path().to_path_buf()) })?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -366,11 +372,11 @@ fn compile_times(wasm: &Path) -> anyhow::Result<CompileTimes> {
 }
 
 fn suite_scaling(project_dir: &Path, cores: usize) -> anyhow::Result<SuiteScaling> {
-    let project = BotProject::load(project_dir)?;
-    let sandbox = pipeline::sandbox_for(&project.root)?;
+    let sandbox = pipeline::sandbox()?;
+    let target = Target::project(project_dir);
     let run = |jobs: usize| {
         let options = RunOptions { jobs, ..RunOptions::default() };
-        pipeline::run_project(&sandbox, &project, &options, &|_| {}, &CancelToken::new())
+        pipeline::run(&sandbox, &target, &options, &|_| {}, &CancelToken::new())
     };
     run(0)?; // Warm up: the no-op build, the module cache and the instantiation recipe.
     let started = Instant::now();
@@ -396,12 +402,12 @@ fn suite_scaling(project_dir: &Path, cores: usize) -> anyhow::Result<SuiteScalin
 /// Edits a scratch copy of a sample three times and times each rebuild-and-run.
 fn loop_latency(sample: &Path, scratch: &Path) -> anyhow::Result<LoopLatency> {
     let project_dir = scratch_copy(sample, scratch)?;
-    let project = BotProject::load(&project_dir)?;
+    let target = Target::project(&project_dir);
     // A cache of this run's own: every edit below makes a module no earlier run has compiled.
     let cache = tempfile::tempdir()?;
     let sandbox = Sandbox::new(SandboxConfig { cache_dir: Some(cache.path().to_path_buf()) })?;
     let options = RunOptions::default();
-    let run = || pipeline::run_project(&sandbox, &project, &options, &|_| {}, &CancelToken::new());
+    let run = || pipeline::run(&sandbox, &target, &options, &|_| {}, &CancelToken::new());
     run()?; // The first build compiles the SDK and serde: not what an edit costs.
     let source = project_dir.join("src").join("lib.rs");
     let original = std::fs::read_to_string(&source)?;

@@ -6,7 +6,7 @@
 //! the one before it the same way.
 //!
 //! A failure is "the same" in two reports when its kind and source location (file, line,
-//! column) are: that is how reports group failures. Not for: running suites or rendering the
+//! column) are. Not for: running suites or rendering the
 //! report itself (see [`crate::report`]).
 //!
 //! # JSON (`"comparison"` in `botlens run --baseline NAME --json`)
@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use botlens_engine::FailureKind;
+use botlens_engine::{FailureKind, SourceLocation};
 use serde::{Deserialize, Serialize};
 
 use crate::SuiteReport;
@@ -215,10 +215,10 @@ pub struct Comparison {
     pub opponents: Vec<OpponentDelta>,
 }
 
-type FailureKey = (FailureKind, Option<String>, Option<u32>, Option<u32>);
+type FailureKey = (FailureKind, Option<SourceLocation>);
 
 fn key(group: &FailureGroup) -> FailureKey {
-    (group.kind, group.file.clone(), group.line, group.column)
+    (group.kind, group.location.clone())
 }
 
 impl Comparison {
@@ -283,7 +283,7 @@ impl Comparison {
             }
             let _ = writeln!(out, "  {title}");
             for g in groups {
-                let _ = writeln!(out, "    {} ×{}  {}", g.kind, g.count, g.location(base));
+                let _ = writeln!(out, "    {} ×{}  {}", g.kind, g.count, g.location_text(base));
                 let _ = writeln!(out, "      {}", g.message);
             }
         }
@@ -336,9 +336,7 @@ mod tests {
         FailureGroup {
             kind,
             message: format!("{kind} at line {line}"),
-            file: Some("src/lib.rs".into()),
-            line: Some(line),
-            column: Some(5),
+            location: Some(SourceLocation { file: "src/lib.rs".into(), line, column: 5 }),
             count,
             seeds: (0..u64::from(count)).collect(),
             opponents: vec!["random".into()],
@@ -375,7 +373,9 @@ mod tests {
             vec![failure(FailureKind::Panic, 10, 7), failure(FailureKind::Panic, 30, 1)],
         );
         let comparison = Comparison::between(&before, &after);
-        let lines = |groups: &[FailureGroup]| groups.iter().map(|g| g.line).collect::<Vec<_>>();
+        let lines = |groups: &[FailureGroup]| {
+            groups.iter().map(|g| g.location.as_ref().map(|l| l.line)).collect::<Vec<_>>()
+        };
         assert_eq!(lines(&comparison.new_failures), [Some(30)]);
         assert_eq!(lines(&comparison.fixed_failures), [Some(20)]);
         let text = comparison.render("run 1", Path::new("/"));

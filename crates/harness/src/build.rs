@@ -70,18 +70,31 @@ pub enum BuildError {
         "cargo built {0} but produced no .wasm module; a bot crate needs `[lib] crate-type = [\"cdylib\"]`"
     )]
     NoArtifact(String),
-    /// A newer change cancelled the build.
-    #[error("build cancelled")]
+}
+
+/// Why [`build`] stopped without a module: it failed, or it was cancelled (which is not a build
+/// error; the pipeline reports it as its own `Cancelled`).
+#[derive(Debug)]
+pub enum Stopped {
+    /// The build failed.
+    Failed(BuildError),
+    /// The cancel token was cancelled; cargo was killed.
     Cancelled,
+}
+
+impl From<BuildError> for Stopped {
+    fn from(error: BuildError) -> Self {
+        Stopped::Failed(error)
+    }
 }
 
 fn render_messages(messages: &[CompilerMessage]) -> String {
     messages.iter().map(|m| m.rendered.trim_end()).collect::<Vec<_>>().join("\n")
 }
 
-/// Makes sure the `wasm32-wasip1` target is installed, installing it with rustup if not.
-/// `say` receives a line for the user before a long install.
-pub fn ensure_wasm_target(say: &mut dyn FnMut(&str)) -> Result<(), BuildError> {
+/// Makes sure the `wasm32-wasip1` target is installed, installing it with rustup if not;
+/// `installing` is called before a long install, so the user can be told.
+pub fn ensure_wasm_target(installing: &mut dyn FnMut()) -> Result<(), BuildError> {
     let installed =
         Command::new("rustup").args(["target", "list", "--installed"]).output().map_err(|e| {
             BuildError::Tool(format!("cannot run rustup to check for {WASM_TARGET}: {e}"))
@@ -89,9 +102,7 @@ pub fn ensure_wasm_target(say: &mut dyn FnMut(&str)) -> Result<(), BuildError> {
     if String::from_utf8_lossy(&installed.stdout).lines().any(|l| l.trim() == WASM_TARGET) {
         return Ok(());
     }
-    say(&format!(
-        "installing the {WASM_TARGET} target with `rustup target add {WASM_TARGET}` (once)…"
-    ));
+    installing();
     let status = Command::new("rustup")
         .args(["target", "add", WASM_TARGET])
         .stdout(Stdio::null())
@@ -106,8 +117,8 @@ pub fn ensure_wasm_target(say: &mut dyn FnMut(&str)) -> Result<(), BuildError> {
     }
 }
 
-/// Builds `project` to wasm. Cancelling `cancel` kills cargo and returns [`BuildError::Cancelled`].
-pub fn build(project: &BotProject, cancel: &CancelToken) -> Result<BuildOutput, BuildError> {
+/// Builds `project` to wasm. Cancelling `cancel` kills cargo and returns [`Stopped::Cancelled`].
+pub fn build(project: &BotProject, cancel: &CancelToken) -> Result<BuildOutput, Stopped> {
     let started = Instant::now();
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut child = Command::new(cargo)
@@ -137,12 +148,12 @@ pub fn build(project: &BotProject, cancel: &CancelToken) -> Result<BuildOutput, 
         if cancel.is_cancelled() {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(BuildError::Cancelled);
+            return Err(Stopped::Cancelled);
         }
         match child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return Err(BuildError::Tool(format!("waiting for cargo: {e}"))),
+            Err(e) => return Err(BuildError::Tool(format!("waiting for cargo: {e}")).into()),
         }
     };
     let parsed =
@@ -153,12 +164,13 @@ pub fn build(project: &BotProject, cancel: &CancelToken) -> Result<BuildOutput, 
 
     if !status.success() {
         if !errors.is_empty() {
-            return Err(BuildError::Compile(errors));
+            return Err(BuildError::Compile(errors).into());
         }
         return Err(BuildError::Tool(format!(
             "cargo build failed ({status}):\n{}",
             stderr_text.trim_end()
-        )));
+        ))
+        .into());
     }
     let wasm = parsed.wasm.ok_or_else(|| BuildError::NoArtifact(project.name.clone()))?;
     Ok(BuildOutput { wasm, duration: started.elapsed(), warnings })

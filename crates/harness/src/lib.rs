@@ -1,8 +1,11 @@
 //! Bot projects and suites: everything between a saved file and a report.
 //!
+//! - [`target`]: what the user names as the bot — a project, a module file or a reference
+//!   player — resolved once;
+//! - [`pipeline`]: the one road from a target to a report: build or load, play, report, stage
+//!   by stage, cancellable;
 //! - [`project`]: a bot project is a Cargo package with `[package.metadata.botlens]`;
 //! - [`build`]: cargo builds it for `wasm32-wasip1`, compiler errors come back as data;
-//! - [`pipeline`]: build, load, play and report in one call, stage by stage;
 //! - [`suite`]: the bot plays its opponents over a range of seeds, in parallel;
 //! - [`report`]: scores per opponent and failures grouped by kind and source location;
 //! - [`traces`]: traces written atomically for `botlens replay`.
@@ -18,16 +21,18 @@ pub mod report;
 pub mod scaffold;
 mod seeds;
 pub mod suite;
+pub mod target;
 pub mod traces;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-pub use pipeline::{ProjectRun, RunError, RunOptions, Stage, run_project};
+pub use pipeline::{RunError, RunOptions, Stage, SuiteRun};
 pub use project::{BotConfig, BotProject, ProjectError};
 pub use report::SuiteReport;
 pub use seeds::{SeedRange, SeedRangeError};
 pub use suite::{Contender, KeepTraces, Suite, WasmBot, run_suite};
+pub use target::Target;
 
 /// A flag that asks long work (a build, a suite) to stop; cheap to clone and share.
 #[derive(Debug, Clone, Default)]

@@ -1,22 +1,39 @@
-//! The whole job for one bot project: build it, load the module, play its suite, report.
+//! The one road from a [`Target`] to a report: build or load the bot, resolve its opponents,
+//! play the suite, summarise it.
 //!
-//! This is what `botlens run`, `botlens watch` and the language server call on every save.
-//! Each stage is reported through a progress callback and each can be cancelled; a failure at
-//! any stage comes back as a [`RunError`] naming the stage.
+//! `botlens run`, `botlens replay`, `botlens watch`, the language server and `botlens bench`
+//! all come here. [`run`] is the whole job; it is [`prepare`] (everything up to a [`Suite`]
+//! ready to play) followed by [`play`]. Each stage is reported through a progress callback, each
+//! can be cancelled, and a failure at any stage comes back as a [`RunError`] naming it.
+//!
+//! ```no_run
+//! use botlens_harness::pipeline::{self, RunOptions};
+//! use botlens_harness::{CancelToken, Target};
+//!
+//! let sandbox = pipeline::sandbox()?;
+//! let target = Target::parse("samples/battleships-hunter", None)?;
+//! let run = pipeline::run(&sandbox, &target, &RunOptions::default(), &|_| {}, &CancelToken::new())?;
+//! print!("{}", run.report.render(&std::env::current_dir()?));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Not for: presenting the report (the CLI, `watch` and the language server do that).
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use botlens_engine::MatchLimits;
 use botlens_games::GameKind;
-use botlens_sandbox::{Sandbox, SandboxLimits};
+use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
 use crate::build::{self, BuildError, CompilerMessage};
 use crate::report::SuiteReport;
 use crate::suite::{self, Contender, KeepTraces, Suite, SuiteError, SuiteResults, WasmBot};
-use crate::{BotProject, CancelToken, SeedRange};
+use crate::target::{Target, TargetError, is_module_path};
+use crate::{BotProject, CancelToken, ProjectError, SeedRange};
 
-/// Overrides of the project's configuration (the command line's `--vs`, `--seeds`, …).
+/// Overrides of the target's suite (the command line's `--vs`, `--seeds`, …).
 #[derive(Debug, Clone, Default)]
 pub struct RunOptions {
     /// Opponents instead of the project's (reference names, `.wasm` paths, board names).
@@ -31,9 +48,24 @@ pub struct RunOptions {
     pub keep_traces: KeepTraces,
 }
 
+impl RunOptions {
+    /// The options that re-play one game: `opponent` on `seed`, its trace kept.
+    pub fn one_game(opponent: &str, seed: u64) -> RunOptions {
+        RunOptions {
+            opponents: Some(vec![opponent.to_owned()]),
+            seeds: Some(SeedRange::new(seed, seed).expect("one seed is a range")),
+            jobs: 1,
+            keep_traces: KeepTraces::All,
+            ..RunOptions::default()
+        }
+    }
+}
+
 /// Where a run is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
+    /// The `wasm32-wasip1` target is being installed with rustup (once per machine).
+    InstallingTarget,
     /// cargo is building the bot.
     Building,
     /// The module is being loaded and compiled (or fetched from the cache).
@@ -50,27 +82,40 @@ pub enum Stage {
 /// How long each stage took.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Timings {
-    /// cargo build.
+    /// cargo build (zero for a module or a reference player).
     pub build: Duration,
-    /// Loading and compiling the module.
+    /// Loading and compiling the module, and resolving the opponents.
     pub load: Duration,
     /// Playing the suite.
     pub games: Duration,
 }
 
-/// A finished run of a project.
+/// A suite ready to play: the target built and loaded, its opponents resolved.
 #[derive(Debug, Clone)]
-pub struct ProjectRun {
+pub struct Prepared {
+    /// The suite.
+    pub suite: Suite,
+    /// Compiler warnings of the build (none unless the target is a project).
+    pub warnings: Vec<CompilerMessage>,
+    /// The module the bot was loaded from, when it is one.
+    pub wasm: Option<PathBuf>,
+    /// How long building and loading took.
+    pub timings: Timings,
+}
+
+/// A played suite and its report.
+#[derive(Debug, Clone)]
+pub struct SuiteRun {
     /// The suite that was played.
     pub suite: Suite,
-    /// Every game's result (with traces of the failed games).
+    /// Every game's result (with the traces [`RunOptions::keep_traces`] asked for).
     pub results: SuiteResults,
-    /// The summary.
+    /// The summary, with replay command lines naming the target as it was given.
     pub report: SuiteReport,
     /// Compiler warnings of the build.
     pub warnings: Vec<CompilerMessage>,
-    /// The module that was played.
-    pub wasm: PathBuf,
+    /// The module the bot was loaded from, when it is one.
+    pub wasm: Option<PathBuf>,
     /// Stage timings.
     pub timings: Timings,
 }
@@ -78,116 +123,252 @@ pub struct ProjectRun {
 /// Why a run did not produce a report.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// What the user named is not a bot.
+    #[error(transparent)]
+    Target(#[from] TargetError),
+    /// The project directory is not a usable bot project.
+    #[error(transparent)]
+    Project(#[from] ProjectError),
+    /// The project plays another game than `--game` says.
+    #[error("{dir} plays {plays}, not {asked}", dir = .dir.display())]
+    WrongGame {
+        /// The project directory.
+        dir: PathBuf,
+        /// The project's game.
+        plays: GameKind,
+        /// The game asked for.
+        asked: GameKind,
+    },
     /// The build failed (compile errors are in [`BuildError::Compile`]).
     #[error(transparent)]
-    Build(#[from] BuildError),
-    /// The module or an opponent module could not be loaded.
+    Build(BuildError),
+    /// The module or an opponent module could not be loaded, or the sandbox could not start.
     #[error("{0}")]
     Load(String),
     /// The suite could not start (unknown opponent, bad limits).
     #[error(transparent)]
     Suite(#[from] SuiteError),
-    /// A newer change cancelled the run.
+    /// The run was cancelled (a newer change, Ctrl-C).
     #[error("run cancelled")]
     Cancelled,
 }
 
-/// The sandbox for runs in `project_dir`: modules cached under `target/botlens/cache`.
-pub fn sandbox_for(project_dir: &Path) -> Result<Sandbox, RunError> {
-    Sandbox::new(botlens_sandbox::SandboxConfig {
-        cache_dir: Some(project_dir.join("target").join("botlens").join("cache")),
-    })
-    .map_err(|e| RunError::Load(e.to_string()))
+/// The process's sandbox, made on first use and shared by every run after it, so modules
+/// compiled once stay compiled. Compiled modules are cached on disk in [`module_cache_dir`]
+/// when there is one.
+pub fn sandbox() -> Result<Sandbox, RunError> {
+    static SANDBOX: OnceLock<Result<Sandbox, String>> = OnceLock::new();
+    SANDBOX
+        .get_or_init(|| {
+            Sandbox::new(SandboxConfig { cache_dir: module_cache_dir() }).map_err(|e| e.to_string())
+        })
+        .clone()
+        .map_err(RunError::Load)
 }
 
-/// Builds `project`, then plays its suite. `progress` hears about every stage.
-pub fn run_project(
+/// Where compiled modules are cached: `modules/` in botlens's cache directory — the directory
+/// `BOTLENS_CACHE_DIR` names, else `$XDG_CACHE_HOME/botlens`, else `~/.cache/botlens`; `None`
+/// (no disk cache) when none of these is set.
+pub fn module_cache_dir() -> Option<PathBuf> {
+    cache_dir_from(&|name| std::env::var_os(name))
+}
+
+/// [`module_cache_dir`] with the environment given.
+fn cache_dir_from(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let var = |name: &str| env(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let root = var("BOTLENS_CACHE_DIR")
+        .or_else(|| var("XDG_CACHE_HOME").map(|dir| dir.join("botlens")))
+        .or_else(|| var("HOME").map(|home| home.join(".cache").join("botlens")))?;
+    Some(root.join("modules"))
+}
+
+/// Builds or loads `target` and resolves its suite, then plays it: the whole job.
+/// `progress` hears about every stage; cancelling stops the build or the suite.
+pub fn run(
     sandbox: &Sandbox,
-    project: &BotProject,
+    target: &Target,
     options: &RunOptions,
     progress: &(dyn Fn(Stage) + Sync),
     cancel: &CancelToken,
-) -> Result<ProjectRun, RunError> {
-    progress(Stage::Building);
-    let built = build::build(project, cancel)?;
-    if cancel.is_cancelled() {
-        return Err(RunError::Cancelled);
-    }
-    progress(Stage::Loading);
-    let load_started = Instant::now();
-    let bot = load_wasm(sandbox, &built.wasm, &project.name, &project.root.display().to_string())?;
-    let sandbox_limits = sandbox_limits(project)?;
-    let config = &project.config;
-    let opponents = options.opponents.clone().unwrap_or_else(|| {
-        if config.opponents.is_empty() {
-            project.game.default_opponents()
-        } else {
-            config.opponents.clone()
+) -> Result<SuiteRun, RunError> {
+    let prepared = prepare(sandbox, target, options, progress, cancel)?;
+    play(prepared, target, progress, cancel)
+}
+
+/// Everything before the games: a project is loaded, checked and built, a module loaded, the
+/// opponents resolved, the limits checked.
+pub fn prepare(
+    sandbox: &Sandbox,
+    target: &Target,
+    options: &RunOptions,
+    progress: &(dyn Fn(Stage) + Sync),
+    cancel: &CancelToken,
+) -> Result<Prepared, RunError> {
+    match target {
+        Target::Project { dir, game } => {
+            prepare_project(sandbox, dir, *game, options, progress, cancel)
         }
-    });
-    let suite = Suite {
-        game: project.game,
-        bot: Contender::Wasm(bot),
-        opponents: resolve_opponents(sandbox, &opponents, &project.root)?,
-        seeds: options.seeds.unwrap_or(config.seeds),
-        limits: MatchLimits { max_turns: options.max_turns.or(config.max_turns) },
-        sandbox_limits,
-        jobs: options.jobs,
-        keep_traces: options.keep_traces,
-    };
-    let load = load_started.elapsed();
+        Target::Module { path, game } => {
+            progress(Stage::Loading);
+            let started = Instant::now();
+            let name = path.file_stem().map_or_else(
+                || path.display().to_string(),
+                |stem| stem.to_string_lossy().into_owned(),
+            );
+            let source = path.display().to_string();
+            let bot = Contender::Wasm(load_wasm(sandbox, path, &name, &source)?);
+            let suite = suite_of(sandbox, *game, bot, &Defaults::of(*game)?, options)?;
+            let timings = Timings { load: started.elapsed(), ..Timings::default() };
+            Ok(Prepared { suite, warnings: Vec::new(), wasm: Some(path.clone()), timings })
+        }
+        Target::Reference { name, game } => {
+            let started = Instant::now();
+            let bot = Contender::Reference(name.clone());
+            let suite = suite_of(sandbox, *game, bot, &Defaults::of(*game)?, options)?;
+            let timings = Timings { load: started.elapsed(), ..Timings::default() };
+            Ok(Prepared { suite, warnings: Vec::new(), wasm: None, timings })
+        }
+    }
+}
+
+fn prepare_project(
+    sandbox: &Sandbox,
+    dir: &Path,
+    game: Option<GameKind>,
+    options: &RunOptions,
+    progress: &(dyn Fn(Stage) + Sync),
+    cancel: &CancelToken,
+) -> Result<Prepared, RunError> {
+    let project = BotProject::load(dir)?;
+    if let Some(asked) = game.filter(|asked| *asked != project.game) {
+        return Err(RunError::WrongGame { dir: dir.to_owned(), plays: project.game, asked });
+    }
+    // The project's own settings are checked before the (long) build.
+    let defaults = Defaults::of_project(&project)?;
+    check_opponents(project.game, &opponent_names(&defaults, options))?;
+    ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
+    progress(Stage::Building);
+    let built = build::build(&project, cancel).map_err(|error| match error {
+        build::Stopped::Cancelled => RunError::Cancelled,
+        build::Stopped::Failed(error) => RunError::Build(error),
+    })?;
+    progress(Stage::Loading);
+    let started = Instant::now();
+    let source = project.root.display().to_string();
+    let bot = Contender::Wasm(load_wasm(sandbox, &built.wasm, &project.name, &source)?);
+    let suite = suite_of(sandbox, project.game, bot, &defaults, options)?;
+    let timings = Timings { build: built.duration, load: started.elapsed(), games: Duration::ZERO };
+    Ok(Prepared { suite, warnings: built.warnings, wasm: Some(built.wasm), timings })
+}
+
+/// Plays a prepared suite and reports it; the report's replay lines name `target`.
+pub fn play(
+    prepared: Prepared,
+    target: &Target,
+    progress: &(dyn Fn(Stage) + Sync),
+    cancel: &CancelToken,
+) -> Result<SuiteRun, RunError> {
+    let Prepared { suite, warnings, wasm, mut timings } = prepared;
     let results =
         suite::run_suite(&suite, &|done, total| progress(Stage::Playing { done, total }), cancel)?;
     if results.cancelled {
         return Err(RunError::Cancelled);
     }
-    let report = SuiteReport::new(&suite, &results, &project.root.display().to_string());
-    let timings = Timings { build: built.duration, load, games: results.duration };
-    Ok(ProjectRun { suite, results, report, warnings: built.warnings, wasm: built.wasm, timings })
+    timings.games = results.duration;
+    let report = SuiteReport::new(&suite, &results, target);
+    Ok(SuiteRun { suite, results, report, warnings, wasm, timings })
 }
 
-/// The suite for a bot that is not a project: a `.wasm` module (loaded through `sandbox`) or a
-/// reference player's name, against `opponents` (default: the game's) with `options`.
-/// Modules are resolved relative to `base`.
-pub fn single_suite(
+/// The suite's settings before the command line's overrides: a project's
+/// `[package.metadata.botlens]`, or the game's defaults.
+struct Defaults {
+    opponents: Vec<String>,
+    seeds: SeedRange,
+    max_turns: Option<u32>,
+    limits: SandboxLimits,
+    /// Where opponent module paths start: the project, or the working directory.
+    base: PathBuf,
+}
+
+impl Defaults {
+    fn of(game: GameKind) -> Result<Defaults, RunError> {
+        let base = std::env::current_dir()
+            .map_err(|e| RunError::Load(format!("the working directory: {e}")))?;
+        Ok(Defaults {
+            opponents: game.default_opponents(),
+            seeds: SeedRange::default(),
+            max_turns: None,
+            limits: SandboxLimits::default(),
+            base,
+        })
+    }
+
+    fn of_project(project: &BotProject) -> Result<Defaults, RunError> {
+        let config = &project.config;
+        let opponents = if config.opponents.is_empty() {
+            project.game.default_opponents()
+        } else {
+            config.opponents.clone()
+        };
+        Ok(Defaults {
+            opponents,
+            seeds: config.seeds,
+            max_turns: config.max_turns,
+            limits: sandbox_limits(project)?,
+            base: project.root.clone(),
+        })
+    }
+}
+
+fn opponent_names(defaults: &Defaults, options: &RunOptions) -> Vec<String> {
+    options.opponents.clone().unwrap_or_else(|| defaults.opponents.clone())
+}
+
+/// Refuses unknown reference opponents and boards (modules are checked when loaded).
+fn check_opponents(game: GameKind, names: &[String]) -> Result<(), RunError> {
+    let references: Vec<String> = names.iter().filter(|n| !is_module_path(n)).cloned().collect();
+    Ok(suite::check_references(game, &references)?)
+}
+
+fn suite_of(
     sandbox: &Sandbox,
     game: GameKind,
-    bot: &str,
+    bot: Contender,
+    defaults: &Defaults,
     options: &RunOptions,
-    base: &Path,
 ) -> Result<Suite, RunError> {
-    let bot = contender(sandbox, bot, base)?;
-    let opponents = options.opponents.clone().unwrap_or_else(|| game.default_opponents());
+    let opponents = opponent_names(defaults, options)
+        .iter()
+        .map(|name| contender(sandbox, name, &defaults.base))
+        .collect::<Result<_, _>>()?;
     Ok(Suite {
         game,
         bot,
-        opponents: resolve_opponents(sandbox, &opponents, base)?,
-        seeds: options.seeds.unwrap_or_default(),
-        limits: MatchLimits { max_turns: options.max_turns },
-        sandbox_limits: SandboxLimits::default(),
+        opponents,
+        seeds: options.seeds.unwrap_or(defaults.seeds),
+        limits: MatchLimits { max_turns: options.max_turns.or(defaults.max_turns) },
+        sandbox_limits: defaults.limits,
         jobs: options.jobs,
         keep_traces: options.keep_traces,
     })
 }
 
 /// The project's sandbox limits: defaults overridden by `[package.metadata.botlens.limits]`.
-pub fn sandbox_limits(project: &BotProject) -> Result<SandboxLimits, RunError> {
+fn sandbox_limits(project: &BotProject) -> Result<SandboxLimits, RunError> {
+    let manifest = project.root.join("Cargo.toml");
+    let table = "[package.metadata.botlens.limits]";
     let limits: SandboxLimits =
         project.config.limits.clone().try_into().map_err(|e: toml::de::Error| {
-            RunError::Load(format!(
-                "{}: [package.metadata.botlens.limits]: {}",
-                project.root.join("Cargo.toml").display(),
-                e.message()
-            ))
+            RunError::Load(format!("{}: {table}: {}", manifest.display(), e.message()))
         })?;
-    limits.check().map_err(|message| {
-        RunError::Load(format!("[package.metadata.botlens.limits]: {message}"))
-    })?;
+    limits
+        .check()
+        .map_err(|message| RunError::Load(format!("{}: {table}: {message}", manifest.display())))?;
     Ok(limits)
 }
 
-/// Loads a `.wasm` file as a contender named `name`.
-pub fn load_wasm(
+/// Loads a `.wasm` (or `.wat`) file as a contender named `name`, recording `source` in traces.
+fn load_wasm(
     sandbox: &Sandbox,
     path: &Path,
     name: &str,
@@ -198,24 +379,8 @@ pub fn load_wasm(
     Ok(WasmBot { name: name.to_owned(), module, source: source.to_owned() })
 }
 
-/// Whether a bot or opponent name is a module file: `.wasm`, or WebAssembly text in `.wat`.
-pub fn is_module_path(name: &str) -> bool {
-    name.ends_with(".wasm") || name.ends_with(".wat")
-}
-
-/// Turns opponent names into contenders: module files (see [`is_module_path`]) are loaded
-/// (relative to `base`), anything else is a reference player or board name, checked when the
-/// suite starts.
-pub fn resolve_opponents(
-    sandbox: &Sandbox,
-    names: &[String],
-    base: &Path,
-) -> Result<Vec<Contender>, RunError> {
-    names.iter().map(|name| contender(sandbox, name, base)).collect()
-}
-
-/// One contender by name: a module file (relative to `base`, named after its file stem), or a
-/// reference player or board name.
+/// One opponent by name: a module file (relative to `base`, named after its file stem), or a
+/// reference player or board name (checked when the suite starts).
 fn contender(sandbox: &Sandbox, name: &str, base: &Path) -> Result<Contender, RunError> {
     if !is_module_path(name) {
         return Ok(Contender::Reference(name.to_owned()));
@@ -223,4 +388,68 @@ fn contender(sandbox: &Sandbox, name: &str, base: &Path) -> Result<Contender, Ru
     let path = base.join(name);
     let stem = path.file_stem().map_or(name.to_owned(), |s| s.to_string_lossy().into());
     load_wasm(sandbox, &path, &stem, &path.display().to_string()).map(Contender::Wasm)
+}
+
+/// Makes sure the `wasm32-wasip1` target is installed (once per process: later calls are free);
+/// [`run`] does it before every build, front ends may do it up front.
+/// `installing` is called before a long install, so the user can be told.
+pub fn ensure_wasm_target(installing: &mut dyn FnMut()) -> Result<(), RunError> {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    if INSTALLED.get().is_some() {
+        return Ok(());
+    }
+    build::ensure_wasm_target(installing).map_err(RunError::Build)?;
+    let _ = INSTALLED.set(());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reference_target_plays_its_games_defaults_and_names_itself_in_replays() {
+        let target = Target::parse("random", Some("tictactoe")).unwrap();
+        let options = RunOptions { seeds: Some("0..6".parse().unwrap()), ..RunOptions::default() };
+        let sandbox = sandbox().unwrap();
+        let played = run(&sandbox, &target, &options, &|_| {}, &CancelToken::new()).unwrap();
+        assert_eq!(played.report.games, 12, "random and perfect, six seeds each");
+        assert!(played.wasm.is_none() && played.warnings.is_empty());
+        let one = RunOptions::one_game("perfect", 3);
+        let game = run(&sandbox, &target, &one, &|_| {}, &CancelToken::new()).unwrap();
+        let [played] = game.results.games.as_slice() else { panic!("{:?}", game.results.games) };
+        assert_eq!((played.seed, game.suite.opponents[0].name()), (3, "perfect"));
+        assert!(played.trace.is_some(), "the one game's trace is kept");
+    }
+
+    #[test]
+    fn unknown_opponents_and_a_cancelled_suite_are_errors() {
+        let target = Target::parse("hunter", Some("battleships")).unwrap();
+        let sandbox = sandbox().unwrap();
+        let nobody = RunOptions { opponents: Some(vec!["nobody".into()]), ..RunOptions::default() };
+        let error = run(&sandbox, &target, &nobody, &|_| {}, &CancelToken::new()).unwrap_err();
+        assert!(error.to_string().contains("no reference player `nobody`"), "{error}");
+        let cancel = CancelToken::new();
+        cancel.cancel();
+        let error = run(&sandbox, &target, &RunOptions::default(), &|_| {}, &cancel).unwrap_err();
+        assert!(matches!(error, RunError::Cancelled), "{error}");
+    }
+
+    #[test]
+    fn the_module_cache_lives_in_the_users_cache_directory() {
+        let dir = |vars: &[(&str, &str)]| {
+            let vars: Vec<(String, String)> =
+                vars.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+            cache_dir_from(&|name| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.into()))
+        };
+        let all = [("BOTLENS_CACHE_DIR", "/b"), ("XDG_CACHE_HOME", "/x"), ("HOME", "/h")];
+        assert_eq!(dir(&all), Some("/b/modules".into()));
+        assert_eq!(dir(&all[1..]), Some("/x/botlens/modules".into()));
+        assert_eq!(dir(&all[2..]), Some("/h/.cache/botlens/modules".into()));
+        assert_eq!(
+            dir(&[("BOTLENS_CACHE_DIR", ""), ("HOME", "/h")]),
+            Some("/h/.cache/botlens/modules".into())
+        );
+        assert_eq!(dir(&[]), None);
+    }
 }

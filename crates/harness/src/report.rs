@@ -21,10 +21,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use botlens_engine::{FailureKind, SeatResult};
+use botlens_engine::{FailureKind, SeatResult, SourceLocation};
 use serde::{Deserialize, Serialize};
 
 use crate::suite::{GameResult, Suite, SuiteResults};
+use crate::target::Target;
 
 /// Scores against one opponent (or one board).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -47,19 +48,18 @@ pub struct OpponentSummary {
     pub faults: u32,
 }
 
-/// Identical failures (same kind, same file and line) across games; `column` is the first one's.
+/// Identical failures (same kind, same file and line) across games; the column is the first
+/// one's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailureGroup {
     /// Failure kind.
     pub kind: FailureKind,
     /// The first occurrence's message.
     pub message: String,
-    /// Source file, when located.
-    pub file: Option<String>,
-    /// 1-based line, when located.
-    pub line: Option<u32>,
-    /// 1-based column, when located.
-    pub column: Option<u32>,
+    /// Where in the bot's source, when located (the first occurrence's column). In JSON three
+    /// fields, `file`, `line` and `column`, null when not located.
+    #[serde(flatten, with = "flat_location")]
+    pub location: Option<SourceLocation>,
     /// Games lost this way.
     pub count: u32,
     /// Their seeds, in order.
@@ -80,20 +80,57 @@ pub struct FailureGroup {
     pub replay: String,
 }
 
+/// A location as the report's JSON has always written it: `file`, `line` and `column` beside
+/// the other fields, each null when there is no location.
+mod flat_location {
+    use botlens_engine::SourceLocation;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Flat {
+        #[serde(default)]
+        file: Option<String>,
+        #[serde(default)]
+        line: Option<u32>,
+        #[serde(default)]
+        column: Option<u32>,
+    }
+
+    pub fn serialize<S: Serializer>(
+        location: &Option<SourceLocation>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let flat = Flat {
+            file: location.as_ref().map(|l| l.file.clone()),
+            line: location.as_ref().map(|l| l.line),
+            column: location.as_ref().map(|l| l.column),
+        };
+        flat.serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<SourceLocation>, D::Error> {
+        let Flat { file, line, column } = Flat::deserialize(deserializer)?;
+        Ok(file.zip(line).map(|(file, line)| SourceLocation {
+            file,
+            line,
+            column: column.unwrap_or(0),
+        }))
+    }
+}
+
 impl FailureGroup {
     /// Where the failures happened, `file:line:column`, with the file relative to `base` when
     /// it lies inside it (as printed for a terminal run from `base`).
-    pub fn location(&self, base: &Path) -> String {
-        let (Some(file), Some(line)) = (&self.file, self.line) else {
+    pub fn location_text(&self, base: &Path) -> String {
+        let Some(location) = &self.location else {
             return "(no source location)".to_owned();
         };
-        let file = Path::new(file)
+        let file = Path::new(&location.file)
             .strip_prefix(base)
-            .map_or_else(|_| file.clone(), |relative| relative.display().to_string());
-        match self.column {
-            Some(column) if column > 0 => format!("{file}:{line}:{column}"),
-            _ => format!("{file}:{line}"),
-        }
+            .map_or_else(|_| location.file.clone(), |relative| relative.display().to_string());
+        SourceLocation { file, ..location.clone() }.to_string()
     }
 
     /// Each opponent with the seeds lost against it: `random (seeds 8, 10), hunter (seed 8)`
@@ -146,9 +183,8 @@ pub struct SuiteReport {
 }
 
 impl SuiteReport {
-    /// Summarises results. `replay_target` is what `botlens replay` is given to re-run a game
-    /// (a project directory or module path).
-    pub fn new(suite: &Suite, results: &SuiteResults, replay_target: &str) -> SuiteReport {
+    /// Summarises results; replay command lines name `target` (as the user named it).
+    pub fn new(suite: &Suite, results: &SuiteResults, target: &Target) -> SuiteReport {
         let opponents = suite
             .opponents
             .iter()
@@ -181,7 +217,7 @@ impl SuiteReport {
             games: results.games.len() as u32,
             duration_ms: results.duration.as_millis() as u64,
             opponents,
-            failures: group_failures(suite, results, replay_target),
+            failures: group_failures(suite, results, target),
             wasteful: wasteful(suite, results),
             cancelled: results.cancelled,
         }
@@ -238,7 +274,7 @@ impl SuiteReport {
         } else {
             let _ = writeln!(out, "\nfailures");
             for f in &self.failures {
-                let _ = writeln!(out, "  {} ×{}  {}", f.kind, f.count, f.location(base));
+                let _ = writeln!(out, "  {} ×{}  {}", f.kind, f.count, f.location_text(base));
                 let _ = writeln!(out, "    {}", f.message);
                 let _ = writeln!(
                     out,
@@ -292,7 +328,7 @@ pub fn seeds_phrase(seeds: &[u64]) -> String {
 
 /// Groups faults by kind, file and line. The column is left out of the key: where an endless
 /// loop runs out of fuel varies within its line, and it is the same bug.
-fn group_failures(suite: &Suite, results: &SuiteResults, replay_target: &str) -> Vec<FailureGroup> {
+fn group_failures(suite: &Suite, results: &SuiteResults, target: &Target) -> Vec<FailureGroup> {
     type Key = (FailureKind, Option<String>, Option<u32>);
     let mut groups: BTreeMap<Key, FailureGroup> = BTreeMap::new();
     for game in &results.games {
@@ -303,9 +339,7 @@ fn group_failures(suite: &Suite, results: &SuiteResults, replay_target: &str) ->
         let group = groups.entry(key.clone()).or_insert_with(|| FailureGroup {
             kind: key.0,
             message: fault.failure.message.clone(),
-            file: key.1.clone(),
-            line: key.2,
-            column: location.map(|l| l.column),
+            location: location.cloned(),
             count: 0,
             seeds: Vec::new(),
             opponents: Vec::new(),
@@ -313,7 +347,7 @@ fn group_failures(suite: &Suite, results: &SuiteResults, replay_target: &str) ->
             first_seed: game.seed,
             first_opponent: opponent.clone(),
             first_turn: fault.turn,
-            replay: format!("botlens replay {replay_target} --vs {opponent} --seed {}", game.seed),
+            replay: target.replay_command(&opponent, game.seed),
         });
         group.count += 1;
         group.seeds.push(game.seed);
@@ -374,7 +408,8 @@ mod tests {
             keep_traces: KeepTraces::Failures,
         };
         let results = run_suite(&suite, &|_, _| {}, &CancelToken::new()).unwrap();
-        let report = SuiteReport::new(&suite, &results, "perfect");
+        let target = Target::parse("perfect", Some("tictactoe")).unwrap();
+        let report = SuiteReport::new(&suite, &results, &target);
         let [row] = report.opponents.as_slice() else { panic!() };
         assert_eq!((row.games, row.losses, row.faults), (10, 0, 0));
         assert_eq!(row.wins + row.draws, 10);
@@ -392,9 +427,11 @@ mod tests {
         let group = FailureGroup {
             kind: FailureKind::IllegalMove,
             message: "illegal move".into(),
-            file: Some("/home/me/bot/src/lib.rs".into()),
-            line: Some(82),
-            column: Some(25),
+            location: Some(SourceLocation {
+                file: "/home/me/bot/src/lib.rs".into(),
+                line: 82,
+                column: 25,
+            }),
             count: 5,
             seeds: vec![8, 10, 8, 16, 16],
             opponents: vec!["random".into(), "hunter".into()],
@@ -404,8 +441,19 @@ mod tests {
             first_turn: 35,
             replay: String::new(),
         };
-        assert_eq!(group.location(Path::new("/home/me")), "bot/src/lib.rs:82:25");
-        assert_eq!(group.location(Path::new("/elsewhere")), "/home/me/bot/src/lib.rs:82:25");
+        assert_eq!(group.location_text(Path::new("/home/me")), "bot/src/lib.rs:82:25");
+        assert_eq!(group.location_text(Path::new("/elsewhere")), "/home/me/bot/src/lib.rs:82:25");
+        let unlocated = FailureGroup { location: None, ..group.clone() };
+        assert_eq!(unlocated.location_text(Path::new("/")), "(no source location)");
+        // The JSON has the location's three fields beside the others, null when unlocated.
+        let json = serde_json::to_value(&group).unwrap();
+        assert_eq!(
+            (&json["file"], &json["line"], &json["column"]),
+            (&"/home/me/bot/src/lib.rs".into(), &82.into(), &25.into())
+        );
+        let json = serde_json::to_value(&unlocated).unwrap();
+        assert!(json["file"].is_null() && json["line"].is_null() && json["column"].is_null());
+        assert_eq!(serde_json::from_value::<FailureGroup>(json).unwrap(), unlocated);
         assert_eq!(group.opponents_and_seeds(), "random (seeds 8, 10, 16), hunter (seeds 8, 16)");
         let single = FailureGroup { seeds_by_opponent: vec![vec![3], vec![4]], ..group.clone() };
         assert_eq!(single.opponents_and_seeds(), "random (seed 3), hunter (seed 4)");
@@ -415,6 +463,50 @@ mod tests {
         let mut json = serde_json::to_value(&old).unwrap();
         json.as_object_mut().unwrap().remove("seeds_by_opponent");
         assert_eq!(serde_json::from_value::<FailureGroup>(json).unwrap(), old);
+    }
+
+    #[test]
+    fn faults_on_one_line_are_one_group_whatever_their_columns() {
+        let suite = Suite {
+            game: GameKind::Battleships,
+            bot: Contender::Reference("random".into()),
+            opponents: vec![
+                Contender::Reference("random".into()),
+                Contender::Reference("hunter".into()),
+            ],
+            seeds: SeedRange::new(0, 9).unwrap(),
+            limits: MatchLimits::default(),
+            sandbox_limits: botlens_sandbox::SandboxLimits::default(),
+            jobs: 1,
+            keep_traces: KeepTraces::Failures,
+        };
+        let lost = |opponent: usize, seed: u64, column: u32| GameResult {
+            opponent,
+            seed,
+            result: SeatResult::Loss,
+            moves: 3,
+            par: None,
+            turns: 6,
+            fault: Some(botlens_engine::Fault {
+                seat: 0,
+                turn: 6,
+                failure: botlens_engine::Failure::new(FailureKind::OutOfFuel, "out of fuel")
+                    .at(Some(SourceLocation { file: "src/lib.rs".into(), line: 12, column })),
+            }),
+            wasteful_turns: Vec::new(),
+            trace: None,
+        };
+        let results = SuiteResults {
+            games: vec![lost(0, 2, 5), lost(0, 7, 9), lost(1, 2, 17)],
+            duration: std::time::Duration::ZERO,
+            cancelled: false,
+        };
+        let report = SuiteReport::new(&suite, &results, &Target::project("bots/x"));
+        let [group] = report.failures.as_slice() else { panic!("{:?}", report.failures) };
+        assert_eq!(group.count, 3);
+        assert_eq!(group.location.as_ref().map(|l| l.column), Some(5), "the first game's column");
+        assert_eq!(group.seeds_by_opponent, [vec![2, 7], vec![2]]);
+        assert_eq!(group.replay, "botlens replay bots/x --vs random --seed 2");
     }
 
     #[test]

@@ -229,23 +229,48 @@ impl GameVisitor for RunSuite<'_> {
 }
 
 fn validate<G: Scored>(suite: &Suite) -> Result<(), SuiteError> {
+    if suite.opponents.is_empty() {
+        return Err(SuiteError::BadContender("the suite has no opponents".into()));
+    }
     let first_seed = suite.seeds.iter().next().unwrap_or_default();
     suite
         .bot
         .player::<G>(first_seed, 0, &suite.sandbox_limits)
         .map_err(SuiteError::BadContender)?;
     for opponent in &suite.opponents {
-        let checked = if G::OPPONENTS_ARE_BOARDS {
-            G::config_for(opponent.name(), first_seed).map(drop)
-        } else {
-            opponent.player::<G>(first_seed, 1, &suite.sandbox_limits).map(drop)
-        };
-        checked.map_err(SuiteError::BadContender)?;
-    }
-    if suite.opponents.is_empty() {
-        return Err(SuiteError::BadContender("the suite has no opponents".into()));
+        check_opponent::<G>(opponent, first_seed, &suite.sandbox_limits)?;
     }
     Ok(())
+}
+
+/// Whether `opponent` can sit in seat 1 (or, in a puzzle, names a board).
+fn check_opponent<G: Scored>(
+    opponent: &Contender,
+    seed: u64,
+    limits: &SandboxLimits,
+) -> Result<(), SuiteError> {
+    let checked = if G::OPPONENTS_ARE_BOARDS {
+        G::config_for(opponent.name(), seed).map(drop)
+    } else {
+        opponent.player::<G>(seed, 1, limits).map(drop)
+    };
+    checked.map_err(SuiteError::BadContender)
+}
+
+/// Refuses reference-player or board names that `game` does not have — before anything is
+/// built, so a typo in a project's opponents does not wait for cargo.
+pub fn check_references(game: GameKind, names: &[String]) -> Result<(), SuiteError> {
+    struct Check<'a>(&'a [String]);
+    impl GameVisitor for Check<'_> {
+        type Output = Result<(), SuiteError>;
+        fn visit<G: Scored>(self) -> Self::Output {
+            let limits = SandboxLimits::default();
+            self.0.iter().try_for_each(|name| {
+                check_opponent::<G>(&Contender::Reference(name.clone()), 0, &limits)
+            })
+        }
+    }
+    game.visit(Check(names))
 }
 
 /// Plays one game of the suite; every failure to set it up becomes a result, never a panic.

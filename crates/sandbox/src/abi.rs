@@ -1,17 +1,16 @@
 //! The botlens ABI, version 1, as the host checks it (the specification is `docs/abi.md`): the
-//! version section, the required exports and the signatures of every import the host provides.
+//! version and encoding sections, the required exports, and the names and signatures of the
+//! host functions (the imports are checked against them and WASI's in [`crate::imports`]).
 //!
 //! Checks run once per module, when it is loaded, so a module that passes them can only fail a
 //! game by what it does, never by how it is shaped.
 
-use std::fmt;
-
 use botlens_protocol::Encoding;
-use wasmtime::{ExternType, FuncType, Module, ValType};
+use wasmtime::{ExternType, Module};
 
 use crate::error::LoadError;
 use crate::sections::Sections;
-use crate::wasi;
+use crate::sig::{Sig, Ty, describe, wrong};
 
 /// The version of the botlens ABI this host speaks.
 pub const ABI_VERSION: u32 = 1;
@@ -29,68 +28,6 @@ pub(crate) const ENCODING_SECTION: &str = "botlens_encoding";
 
 /// The import module of the host functions.
 pub(crate) const HOST_MODULE: &str = "botlens";
-
-/// A WebAssembly value type in an ABI signature.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Ty {
-    I32,
-    I64,
-}
-
-/// A function signature of the ABI.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Sig {
-    pub params: &'static [Ty],
-    pub results: &'static [Ty],
-}
-
-impl Sig {
-    fn matches(&self, ty: &FuncType) -> bool {
-        same(self.params, ty.params()) && same(self.results, ty.results())
-    }
-
-    pub fn param_types(&self) -> impl ExactSizeIterator<Item = ValType> + '_ {
-        self.params.iter().map(|t| t.val_type())
-    }
-
-    pub fn result_types(&self) -> impl ExactSizeIterator<Item = ValType> + '_ {
-        self.results.iter().map(|t| t.val_type())
-    }
-}
-
-impl Ty {
-    fn val_type(self) -> ValType {
-        match self {
-            Ty::I32 => ValType::I32,
-            Ty::I64 => ValType::I64,
-        }
-    }
-}
-
-fn same(expected: &[Ty], found: impl ExactSizeIterator<Item = ValType>) -> bool {
-    expected.len() == found.len()
-        && expected.iter().zip(found).all(|(t, v)| match t {
-            Ty::I32 => matches!(v, ValType::I32),
-            Ty::I64 => matches!(v, ValType::I64),
-        })
-}
-
-impl fmt::Display for Sig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names = |types: &[Ty]| types.iter().map(|t| t.val_type().to_string()).collect();
-        f.write_str(&func_text(names(self.params), names(self.results)))
-    }
-}
-
-/// `func (i32, i32) -> i32`, as the docs and error messages write signatures.
-fn func_text(params: Vec<String>, results: Vec<String>) -> String {
-    let mut text = format!("func ({})", params.join(", "));
-    if !results.is_empty() {
-        text.push_str(" -> ");
-        text.push_str(&results.join(", "));
-    }
-    text
-}
 
 const I: Ty = Ty::I32;
 
@@ -174,49 +111,6 @@ pub(crate) fn check_exports(module: &Module) -> Result<(), LoadError> {
         }
     }
     Ok(())
-}
-
-/// Checks the imports: only `botlens.*` and WASI preview 1 functions, with their signatures.
-pub(crate) fn check_imports(module: &Module) -> Result<(), LoadError> {
-    for import in module.imports() {
-        let sig = match import.module() {
-            HOST_MODULE => {
-                HOST_FUNCTIONS.iter().find(|(n, _)| *n == import.name()).map(|(_, s)| *s)
-            }
-            wasi::MODULE => wasi::signature(import.name()),
-            _ => None,
-        };
-        let Some(sig) = sig else {
-            return Err(unknown(import.module(), import.name()));
-        };
-        let full_name = format!("{}.{}", import.module(), import.name());
-        match import.ty() {
-            ExternType::Func(ty) if sig.matches(&ty) => {}
-            other => return Err(wrong("import", &full_name, sig.to_string(), describe(&other))),
-        }
-    }
-    Ok(())
-}
-
-fn unknown(module: &str, name: &str) -> LoadError {
-    LoadError::UnknownImport { module: module.into(), name: name.into() }
-}
-
-fn wrong(what: &'static str, name: &str, expected: String, found: String) -> LoadError {
-    LoadError::WrongSignature { what, name: name.into(), expected, found }
-}
-
-fn describe(ty: &ExternType) -> String {
-    match ty {
-        ExternType::Func(func) => func_text(
-            func.params().map(|v| v.to_string()).collect(),
-            func.results().map(|v| v.to_string()).collect(),
-        ),
-        ExternType::Memory(_) => "a memory".into(),
-        ExternType::Table(_) => "a table".into(),
-        ExternType::Global(_) => "a global".into(),
-        ExternType::Tag(_) => "a tag".into(),
-    }
 }
 
 #[cfg(test)]

@@ -80,11 +80,13 @@ mod dwarf;
 mod engines;
 mod error;
 mod host;
+mod imports;
 mod locate;
 mod module;
 mod output;
 mod player;
 mod sections;
+mod sig;
 mod wasi;
 
 pub use abi::ABI_VERSION;

@@ -5,9 +5,9 @@ use std::any::{Any, TypeId};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use botlens_engine::{Failure, FailureKind, Game, Seat};
+use botlens_engine::{Failure, FailureKind, Game};
 use botlens_protocol::Encoding;
-use wasmtime::{Engine, ExternType, Linker, Module};
+use wasmtime::{Engine, ExternType, InstancePre, Linker, Module, ModuleExport};
 
 use crate::cache::{DiskCache, hex, sha256};
 use crate::config::{SandboxConfig, SandboxLimits};
@@ -15,9 +15,8 @@ use crate::engines::{self, ModuleCache};
 use crate::error::{LoadError, SandboxError};
 use crate::host::{self, Host};
 use crate::locate::Locator;
-use crate::player::{Exports, Recipe, WasmPlayer};
 use crate::sections::Sections;
-use crate::{abi, wasi};
+use crate::{abi, imports, wasi};
 
 /// The host for WebAssembly bots: module caches over the process's engines.
 ///
@@ -83,7 +82,7 @@ impl Sandbox {
             .map_err(|error| LoadError::Invalid { message: error.to_string() })?;
         let module = self.compile(&engine, &sha, &binary)?;
         abi::check_exports(&module)?;
-        abi::check_imports(&module)?;
+        imports::check_imports(&module)?;
         let imported_functions =
             module.imports().filter(|i| matches!(i.ty(), ExternType::Func(_))).count() as u32;
         let locator = Arc::new(Locator::new(Arc::clone(&binary), &sections, imported_functions));
@@ -213,31 +212,6 @@ impl BotModule {
         &self.inner.sha_hex
     }
 
-    /// A player for one game of `G`, in `seat`, with WASI randomness from `seed`.
-    ///
-    /// Never fails: if the module cannot be instantiated for these limits (or the limits are
-    /// invalid, see [`SandboxLimits::check`]), the player's first turn fails the game with
-    /// `bad_module`. The instance is created on the first turn.
-    ///
-    /// ```no_run
-    /// # fn demo(bot: &botlens_sandbox::BotModule) {
-    /// use botlens_sandbox::SandboxLimits;
-    /// use botlens_tictactoe::TicTacToe;
-    ///
-    /// let player = bot.player::<TicTacToe>(42, 0, &SandboxLimits::default());
-    /// # drop(player);
-    /// # }
-    /// ```
-    pub fn player<G: Game>(&self, seed: u64, seat: Seat, limits: &SandboxLimits) -> WasmPlayer<G> {
-        let recipe = limits
-            .check()
-            .map_err(|message| {
-                Failure::new(FailureKind::BadModule, format!("invalid sandbox limits: {message}"))
-            })
-            .and_then(|()| self.recipe::<G>(limits.stack_bytes));
-        WasmPlayer::new(self.clone(), recipe, seed, seat, *limits)
-    }
-
     /// The encoding of the bot's messages, as its module declares (`docs/abi.md`).
     pub fn encoding(&self) -> Encoding {
         self.inner.encoding
@@ -249,7 +223,7 @@ impl BotModule {
     }
 
     /// The instantiation recipe for game `G` with a stack cap, made once.
-    fn recipe<G: Game>(&self, stack_bytes: u64) -> Result<Recipe<G>, Failure> {
+    pub(crate) fn recipe<G: Game>(&self, stack_bytes: u64) -> Result<Recipe<G>, Failure> {
         let bad = |message: String| Failure::new(FailureKind::BadModule, message);
         let inner = &self.inner;
         let mut compiled = inner.compiled.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -283,6 +257,40 @@ impl BotModule {
     }
 }
 
+/// How to start the bot in a game of `G`: its pre-linked instance and where its exports are.
+#[derive(Clone)]
+pub(crate) struct Recipe<G: Game> {
+    /// The module linked to the host functions, ready to instantiate.
+    pub pre: InstancePre<Host<G>>,
+    /// The exports a game calls.
+    pub exports: Exports,
+}
+
+/// The exports a game uses, found by name once per module instead of once per game.
+#[derive(Clone, Copy)]
+pub(crate) struct Exports {
+    /// `memory`.
+    pub memory: ModuleExport,
+    /// `_initialize`, when the module has one.
+    pub initialize: Option<ModuleExport>,
+    /// `botlens_new`.
+    pub new: ModuleExport,
+    /// `botlens_play`.
+    pub play: ModuleExport,
+}
+
+impl Exports {
+    /// The exports of `module`; `None` if a required one is missing (which loading refuses).
+    pub fn of(module: &Module) -> Option<Exports> {
+        Some(Exports {
+            memory: module.get_export_index("memory")?,
+            initialize: module.get_export_index(abi::INITIALIZE.0),
+            new: module.get_export_index(abi::NEW.0)?,
+            play: module.get_export_index(abi::PLAY.0)?,
+        })
+    }
+}
+
 /// The imports every bot of game `G` may use: `botlens.*` and WASI preview 1.
 fn linker<G: Game>(engine: &Engine) -> wasmtime::Result<Linker<Host<G>>> {
     let mut linker = Linker::new(engine);
@@ -294,12 +302,12 @@ fn linker<G: Game>(engine: &Engine) -> wasmtime::Result<Linker<Host<G>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sig::{Sig, Ty};
     use botlens_tictactoe::TicTacToe;
 
-    fn func_wat(sig: abi::Sig) -> String {
-        let types = |tys: &[abi::Ty]| {
-            tys.iter().map(|t| format!(" {t:?}").to_lowercase()).collect::<String>()
-        };
+    fn func_wat(sig: Sig) -> String {
+        let types =
+            |tys: &[Ty]| tys.iter().map(|t| format!(" {t:?}").to_lowercase()).collect::<String>();
         format!("(func (param{}) (result{}))", types(sig.params), types(sig.results))
     }
 
@@ -327,7 +335,7 @@ mod tests {
             .collect();
         let module = Module::new(&engine, format!("(module {imports})")).unwrap();
         assert_eq!(module.imports().len(), 5 + 46);
-        abi::check_imports(&module).unwrap();
+        imports::check_imports(&module).unwrap();
         linker::<TicTacToe>(&engine).unwrap().instantiate_pre(&module).unwrap();
     }
 }

@@ -9,12 +9,11 @@
 use std::time::{Duration, Instant};
 
 use botlens_engine::{Failure, FailureKind, Game, Player, Seat, SeedRng, Stream, Turn, TurnCost};
-use wasmtime::{Extern, InstancePre, Module, ModuleExport, Store, Trap, TypedFunc, WasmBacktrace};
+use wasmtime::{Extern, ModuleExport, Store, Trap, TypedFunc, WasmBacktrace};
 
-use crate::abi::{INITIALIZE, NEW, PLAY};
 use crate::config::SandboxLimits;
 use crate::host::{Host, Limiter, Stop};
-use crate::module::BotModule;
+use crate::module::{BotModule, Recipe};
 use crate::output::Output;
 
 /// A WebAssembly bot in one game; made by [`BotModule::player`].
@@ -62,36 +61,6 @@ pub struct PlayerStats {
     pub turns: u32,
 }
 
-/// How to start the bot in a game of `G`: its pre-linked instance and where its exports are.
-#[derive(Clone)]
-pub(crate) struct Recipe<G: Game> {
-    /// The module linked to the host functions, ready to instantiate.
-    pub pre: InstancePre<Host<G>>,
-    /// The exports a game calls.
-    pub exports: Exports,
-}
-
-/// The exports a game uses, found by name once per module instead of once per game.
-#[derive(Clone, Copy)]
-pub(crate) struct Exports {
-    memory: ModuleExport,
-    initialize: Option<ModuleExport>,
-    new: ModuleExport,
-    play: ModuleExport,
-}
-
-impl Exports {
-    /// The exports of `module`; `None` if a required one is missing (which loading refuses).
-    pub fn of(module: &Module) -> Option<Exports> {
-        Some(Exports {
-            memory: module.get_export_index("memory")?,
-            initialize: module.get_export_index(INITIALIZE.0),
-            new: module.get_export_index(NEW.0)?,
-            play: module.get_export_index(PLAY.0)?,
-        })
-    }
-}
-
 enum State<G: Game> {
     /// Not instantiated yet (or not instantiable: the failure to report).
     Ready(Result<Recipe<G>, Failure>),
@@ -118,6 +87,33 @@ impl<G: Game> std::fmt::Debug for WasmPlayer<G> {
 struct Budget {
     fuel: u64,
     game_bound: bool,
+}
+
+impl BotModule {
+    /// A player for one game of `G`, in `seat`, with WASI randomness from `seed`.
+    ///
+    /// Never fails: if the module cannot be instantiated for these limits (or the limits are
+    /// invalid, see [`SandboxLimits::check`]), the player's first turn fails the game with
+    /// `bad_module`. The instance is created on the first turn.
+    ///
+    /// ```no_run
+    /// # fn demo(bot: &botlens_sandbox::BotModule) {
+    /// use botlens_sandbox::SandboxLimits;
+    /// use botlens_tictactoe::TicTacToe;
+    ///
+    /// let player = bot.player::<TicTacToe>(42, 0, &SandboxLimits::default());
+    /// # drop(player);
+    /// # }
+    /// ```
+    pub fn player<G: Game>(&self, seed: u64, seat: Seat, limits: &SandboxLimits) -> WasmPlayer<G> {
+        let recipe = limits
+            .check()
+            .map_err(|message| {
+                Failure::new(FailureKind::BadModule, format!("invalid sandbox limits: {message}"))
+            })
+            .and_then(|()| self.recipe::<G>(limits.stack_bytes));
+        WasmPlayer::new(self.clone(), recipe, seed, seat, *limits)
+    }
 }
 
 impl<G: Game> WasmPlayer<G> {

@@ -19,9 +19,9 @@
 use botlens_engine::Game;
 use wasmtime::{Caller, FuncType, Linker, Val};
 
-use crate::abi::{Sig, Ty};
 use crate::host::{Host, Stop, charge, memory_of, region};
 use crate::output::Stream;
+use crate::sig::{Sig, Ty};
 
 /// The import module name of WASI preview 1.
 pub(crate) const MODULE: &str = "wasi_snapshot_preview1";

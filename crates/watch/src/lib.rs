@@ -15,7 +15,7 @@
 //! - The project directory is watched with `notify`, events debounced by
 //!   `notify-debouncer-full` ([`WatchOptions::debounce`]); only changes to sources, manifests
 //!   and opponent modules count, not `target/` nor editors' temporary files ([`filter`]).
-//! - Runs (`botlens_harness::run_project`: build, load, play) happen on one worker thread. A
+//! - Runs (`botlens_harness::pipeline::run`: build, load, play) happen on one worker thread. A
 //!   change during a run cancels it through its `CancelToken` (cargo is killed, the suite
 //!   stops) and a fresh run starts once the stale one has wound down.
 //! - Each run opens with a header line `── run N (what changed) ──`; a finished run prints the
@@ -36,7 +36,7 @@ use std::time::Duration;
 
 use botlens_harness::build::BuildError;
 use botlens_harness::pipeline::{self, RunError, RunOptions};
-use botlens_harness::{BotProject, ProjectError};
+use botlens_harness::{BotProject, ProjectError, Target};
 use notify::RecursiveMode;
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
@@ -130,7 +130,7 @@ impl Watch {
             .root
             .canonicalize()
             .map_err(|source| ProjectError::Read { path: project.root.clone(), source })?;
-        let sandbox = pipeline::sandbox_for(&root)?;
+        let sandbox = pipeline::sandbox()?;
         let (sender, inputs) = mpsc::channel();
         let events = sender.clone();
         let filter_root = root.clone();
@@ -281,22 +281,18 @@ fn input_from(root: &Path, result: DebounceEventResult) -> Input {
     }
 }
 
-/// One run: reload the project (its configuration may have changed), build, play.
+/// One run: build (the project is read afresh: its configuration may have changed) and play.
 fn run_once(
     sandbox: &botlens_sandbox::Sandbox,
     root: &Path,
     options: &RunOptions,
     job: &Job,
 ) -> RunOutcome {
-    let project = match BotProject::load(root) {
-        Ok(project) => project,
-        Err(e) => return RunOutcome::Failed(e.to_string()),
-    };
-    match pipeline::run_project(sandbox, &project, options, &|_| {}, &job.cancel) {
+    match pipeline::run(sandbox, &Target::project(root), options, &|_| {}, &job.cancel) {
         Ok(run) => {
             RunOutcome::Report { report: Box::new(run.report), warnings: run.warnings.len() }
         }
-        Err(RunError::Cancelled | RunError::Build(BuildError::Cancelled)) => RunOutcome::Cancelled,
+        Err(RunError::Cancelled) => RunOutcome::Cancelled,
         Err(RunError::Build(BuildError::Compile(errors))) => RunOutcome::CompileErrors(errors),
         Err(other) => RunOutcome::Failed(other.to_string()),
     }

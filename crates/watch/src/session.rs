@@ -206,7 +206,7 @@ fn reason(files: &BTreeSet<String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use botlens_engine::FailureKind;
+    use botlens_engine::{FailureKind, SourceLocation};
     use botlens_harness::report::{FailureGroup, OpponentSummary};
 
     fn report(wins: u32, failing_line: Option<u32>) -> RunOutcome {
@@ -214,9 +214,7 @@ mod tests {
             .map(|line| FailureGroup {
                 kind: FailureKind::Panic,
                 message: "boom".into(),
-                file: Some("src/lib.rs".into()),
-                line: Some(line),
-                column: Some(9),
+                location: Some(SourceLocation { file: "src/lib.rs".into(), line, column: 9 }),
                 count: 10 - wins,
                 seeds: (0..u64::from(10 - wins)).collect(),
                 opponents: vec!["random".into()],

@@ -10,12 +10,12 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use botlens_engine::Trace;
-use botlens_harness::pipeline::{self, RunOptions};
-use botlens_harness::{BotProject, CancelToken, KeepTraces, SeedRange, run_suite};
+use botlens_harness::pipeline::{self, RunOptions, Stage};
+use botlens_harness::{CancelToken, Target};
 use botlens_replay::{Output, ShowOptions};
 use clap::Args;
 
-use super::run::game_for_single;
+use super::run::INSTALLING;
 
 /// Arguments of `botlens replay`.
 #[derive(Debug, Args)]
@@ -93,29 +93,23 @@ fn replay_game(
     opponent: &str,
     seed: u64,
 ) -> anyhow::Result<Trace> {
-    let options = RunOptions {
-        opponents: Some(vec![opponent.to_owned()]),
-        seeds: Some(SeedRange::new(seed, seed).expect("a single seed is a range")),
-        keep_traces: KeepTraces::All,
-        jobs: 1,
-        ..RunOptions::default()
+    let target = Target::parse(target, game)?;
+    let progress = |stage| match stage {
+        Stage::InstallingTarget => eprintln!("{INSTALLING}"),
+        Stage::Building => {
+            eprintln!("botlens: building the bot to re-play seed {seed} vs {opponent}…")
+        }
+        Stage::Loading | Stage::Playing { .. } => {}
     };
-    let cancel = CancelToken::new();
-    let path = Path::new(target);
-    let games = if path.is_dir() {
-        let project = BotProject::load(path)?;
-        botlens_harness::build::ensure_wasm_target(&mut |line| eprintln!("botlens: {line}"))?;
-        let sandbox = pipeline::sandbox_for(&project.root)?;
-        eprintln!("botlens: building {} and re-playing seed {seed} vs {opponent}…", project.name);
-        pipeline::run_project(&sandbox, &project, &options, &|_| {}, &cancel)?.results.games
-    } else {
-        let game = game_for_single(target, game)?;
-        let cwd = std::env::current_dir()?;
-        let sandbox = pipeline::sandbox_for(&cwd)?;
-        let suite = pipeline::single_suite(&sandbox, game, target, &options, &cwd)?;
-        run_suite(&suite, &|_, _| {}, &cancel)?.games
-    };
-    games
+    let run = pipeline::run(
+        &pipeline::sandbox()?,
+        &target,
+        &RunOptions::one_game(opponent, seed),
+        &progress,
+        &CancelToken::new(),
+    )?;
+    run.results
+        .games
         .into_iter()
         .next()
         .and_then(|game| game.trace)

@@ -1,19 +1,17 @@
 //! `botlens run`: build a bot, play its suite, print the table and the grouped failures.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use botlens_games::GameKind;
 use botlens_harness::baseline::{self, Comparison};
-use botlens_harness::pipeline::{self, RunOptions, Stage};
-use botlens_harness::suite::SuiteResults;
-use botlens_harness::{BotProject, CancelToken, KeepTraces, Suite, SuiteReport, run_suite, traces};
+use botlens_harness::pipeline::{self, Stage};
+use botlens_harness::{CancelToken, KeepTraces, Target, traces};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 
 use super::suite_args::SuiteArgs;
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// Arguments of `botlens run`.
 #[derive(Debug, Args)]
@@ -61,8 +59,8 @@ pub struct RunArgs {
 
 /// Runs `botlens run`.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let path = Path::new(&args.bot);
-    let project_root = path.is_dir().then_some(path);
+    let target = Target::parse(&args.bot, args.game.as_deref())?;
+    let project_root = target.project_dir();
     if project_root.is_none() && (args.baseline.is_some() || args.save_baseline.is_some()) {
         bail!(
             "baselines belong to a bot project: `{}` is not a project directory, so --baseline and --save-baseline cannot be used",
@@ -74,25 +72,34 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         (Some(root), Some(name)) => Some((name, baseline::load(root, name)?)),
         _ => None,
     };
-    let (suite, results, replay_target) =
-        if path.is_dir() { run_project_dir(path, &args)? } else { run_single(&args)? };
+    let keep_traces = if args.trace_dir.is_some() { KeepTraces::All } else { KeepTraces::Failures };
+    let progress = StageProgress::new(args.json);
+    let run = pipeline::run(
+        &pipeline::sandbox()?,
+        &target,
+        &args.suite.options(keep_traces),
+        &|stage| progress.show(stage),
+        &CancelToken::new(),
+    );
+    progress.finish();
+    let run = run?;
 
     if let Some(dir) = &args.trace_dir {
-        for game in &results.games {
+        for game in &run.results.games {
             if let Some(trace) = &game.trace {
-                let name = traces::file_name(suite.opponents[game.opponent].name(), game.seed);
+                let name = traces::file_name(run.suite.opponents[game.opponent].name(), game.seed);
                 traces::write_atomically(dir, &name, trace)
                     .with_context(|| format!("writing a trace into {}", dir.display()))?;
             }
         }
     }
 
-    let report = SuiteReport::new(&suite, &results, &replay_target);
+    let report = &run.report;
     let comparison =
-        baseline.as_ref().map(|(name, before)| (name, Comparison::between(before, &report)));
+        baseline.as_ref().map(|(name, before)| (name, Comparison::between(before, report)));
     let mut stdout = std::io::stdout().lock();
     if args.json {
-        let mut json = serde_json::to_value(&report)?;
+        let mut json = serde_json::to_value(report)?;
         if let (Some((_, comparison)), Some(object)) = (&comparison, json.as_object_mut()) {
             object.insert("comparison".into(), serde_json::to_value(comparison)?);
         }
@@ -106,73 +113,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if let (Some(root), Some(name)) = (project_root, &args.save_baseline) {
-        let file = baseline::save(root, name, &report)?;
+        let file = baseline::save(root, name, report)?;
         eprintln!("botlens: saved baseline `{name}` in {}", file.display());
     }
     Ok(if report.has_faults() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-fn options(args: &RunArgs) -> RunOptions {
-    args.suite.options(if args.trace_dir.is_some() {
-        KeepTraces::All
-    } else {
-        KeepTraces::Failures
-    })
-}
-
-/// A bot project: build, load, play.
-fn run_project_dir(dir: &Path, args: &RunArgs) -> anyhow::Result<(Suite, SuiteResults, String)> {
-    let project = BotProject::load(dir)?;
-    if let Some(game) = &args.game
-        && game != project.game.name()
-    {
-        bail!("{} plays {}, not {game}", dir.display(), project.game);
-    }
-    botlens_harness::build::ensure_wasm_target(&mut |line| eprintln!("botlens: {line}"))?;
-    let sandbox = pipeline::sandbox_for(&project.root)?;
-    let progress = StageProgress::new(args.json);
-    let run = pipeline::run_project(
-        &sandbox,
-        &project,
-        &options(args),
-        &|stage| progress.show(stage),
-        &CancelToken::new(),
-    );
-    progress.finish();
-    let run = run?;
-    Ok((run.suite, run.results, dir.display().to_string()))
-}
-
-/// A `.wasm` module or a reference player, with `--game`.
-fn run_single(args: &RunArgs) -> anyhow::Result<(Suite, SuiteResults, String)> {
-    let game = game_for_single(&args.bot, args.game.as_deref())?;
-    let cwd = std::env::current_dir()?;
-    let sandbox = pipeline::sandbox_for(&cwd)?;
-    let suite = pipeline::single_suite(&sandbox, game, &args.bot, &options(args), &cwd)?;
-    let progress = StageProgress::new(args.json);
-    let results = run_suite(
-        &suite,
-        &|done, total| progress.show(Stage::Playing { done, total }),
-        &CancelToken::new(),
-    );
-    progress.finish();
-    Ok((suite, results?, format!("{} --game {game}", args.bot)))
-}
-
-/// The game of a bot given as a module or reference name: `--game` is required.
-pub fn game_for_single(bot: &str, game: Option<&str>) -> anyhow::Result<GameKind> {
-    let Some(game_name) = game else {
-        if pipeline::is_module_path(bot) {
-            bail!("say which game {bot} plays with --game battleships|tictactoe|klotski");
-        }
-        bail!(
-            "`{bot}` is not a bot project directory; give a project, a .wasm module with --game, or a reference player with --game"
-        );
-    };
-    GameKind::from_name(game_name).with_context(|| {
-        format!("unknown game `{game_name}` (known: battleships, tictactoe, klotski)")
-    })
-}
+/// What a user is told before rustup installs the wasm target.
+pub const INSTALLING: &str =
+    "botlens: installing the wasm32-wasip1 target with `rustup target add wasm32-wasip1` (once)…";
 
 /// Progress on stderr when it is a terminal and the output is for people.
 struct StageProgress {
@@ -191,6 +140,7 @@ impl StageProgress {
 
     fn show(&self, stage: Stage) {
         match stage {
+            Stage::InstallingTarget => self.bar.suspend(|| eprintln!("{INSTALLING}")),
             Stage::Building => self.bar.set_message("building the bot with cargo…"),
             Stage::Loading => self.bar.set_message("loading the module…"),
             Stage::Playing { done, total } => {

@@ -9,6 +9,7 @@ use botlens_harness::KeepTraces;
 use botlens_watch::{Watch, WatchOptions};
 use clap::Args;
 
+use super::run::INSTALLING;
 use super::suite_args::SuiteArgs;
 
 /// Arguments of `botlens watch`.
@@ -41,7 +42,7 @@ pub fn run(args: WatchArgs) -> anyhow::Result<ExitCode> {
         run: args.suite.options(KeepTraces::Failures),
         debounce: Duration::from_millis(args.debounce),
     };
-    botlens_harness::build::ensure_wasm_target(&mut |line| eprintln!("botlens: {line}"))?;
+    botlens_harness::pipeline::ensure_wasm_target(&mut || eprintln!("{INSTALLING}"))?;
     let watch = Watch::new(&args.project, options)?;
     watch.stop_on_ctrl_c()?;
     println!("watching {} (Ctrl-C to stop)", watch.root().display());

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use botlens_engine::FailureKind;
 use botlens_harness::build::CompilerMessage;
 use botlens_harness::report::{FailureGroup, SEEDS_SHOWN, SuiteReport, seeds_phrase};
 use serde_json::json;
@@ -20,19 +19,6 @@ use crate::session::canonical;
 
 /// The `source` of every botlens diagnostic.
 pub const SOURCE: &str = "botlens";
-
-/// A game the bot lost by a fault, reduced to what grouping needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LostGame {
-    /// The opponent's name.
-    pub opponent: String,
-    /// The seed.
-    pub seed: u64,
-    /// The failure kind.
-    pub kind: FailureKind,
-    /// Where, as recorded (file, 1-based line, 1-based column).
-    pub location: Option<(String, u32, u32)>,
-}
 
 /// One opponent's share of a failure group.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,32 +33,18 @@ pub struct Share {
     pub seeds: Vec<u64>,
 }
 
-/// Each opponent's share of `group`, in the report's opponent order.
-pub fn shares(group: &FailureGroup, report: &SuiteReport, lost: &[LostGame]) -> Vec<Share> {
-    let location =
-        group.file.clone().zip(group.line).map(|(f, l)| (f, l, group.column.unwrap_or(0)));
-    report
+/// Each opponent's share of `group` (as the report split its seeds), in the report's
+/// opponent order.
+pub fn shares(group: &FailureGroup, report: &SuiteReport) -> Vec<Share> {
+    group
         .opponents
         .iter()
-        .filter_map(|opponent| {
-            let seeds: Vec<u64> = lost
-                .iter()
-                .filter(|g| g.opponent == opponent.name && g.kind == group.kind)
-                .filter(|g| match (&g.location, &location) {
-                    (Some((file, line, column)), Some((f, l, c))) => {
-                        file == f && line == l && column == c
-                    }
-                    (None, None) => true,
-                    _ => false,
-                })
-                .map(|g| g.seed)
-                .collect();
-            (!seeds.is_empty()).then(|| Share {
-                opponent: opponent.name.clone(),
-                lost: seeds.len() as u32,
-                played: opponent.games,
-                seeds,
-            })
+        .zip(&group.seeds_by_opponent)
+        .map(|(opponent, seeds)| Share {
+            opponent: opponent.clone(),
+            lost: seeds.len() as u32,
+            played: report.opponents.iter().find(|o| o.name == *opponent).map_or(0, |o| o.games),
+            seeds: seeds.clone(),
         })
         .collect()
 }
@@ -110,18 +82,17 @@ pub fn resolve(root: &Path, file: &str) -> PathBuf {
 pub fn failure_diagnostics(
     root: &Path,
     report: &SuiteReport,
-    lost: &[LostGame],
     encoding: PositionEncoding,
     uri_for: &dyn Fn(&Path) -> Option<Uri>,
 ) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
     let mut files: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
     let mut texts: BTreeMap<PathBuf, Option<String>> = BTreeMap::new();
     for group in &report.failures {
-        let (Some(file), Some(line)) = (&group.file, group.line) else { continue };
-        let path = resolve(root, file);
+        let Some(location) = &group.location else { continue };
+        let path = resolve(root, &location.file);
         let text = texts.entry(path.clone()).or_insert_with(|| position::read(&path));
-        let range = encoding.line_range(text.as_deref(), line, group.column.unwrap_or(0));
-        let shares = shares(group, report, lost);
+        let range = encoding.line_range(text.as_deref(), location.line, location.column);
+        let shares = shares(group, report);
         let related = uri_for(&path).map(|uri| {
             shares
                 .iter()
@@ -232,6 +203,7 @@ pub fn scores(report: &SuiteReport) -> String {
 
 #[cfg(test)]
 mod tests {
+    use botlens_engine::{FailureKind, SourceLocation};
     use botlens_harness::report::OpponentSummary;
 
     use super::*;
@@ -259,9 +231,7 @@ mod tests {
         FailureGroup {
             kind,
             message: message.into(),
-            file: Some(file.into()),
-            line: Some(line),
-            column: Some(column),
+            location: Some(SourceLocation { file: file.into(), line, column }),
             count: 3,
             seeds: vec![4, 17, 31],
             opponents: vec!["hunter".into()],
@@ -290,15 +260,6 @@ mod tests {
         }
     }
 
-    fn lost(opponent: &str, seed: u64, kind: FailureKind, (line, column): (u32, u32)) -> LostGame {
-        LostGame {
-            opponent: opponent.into(),
-            seed,
-            kind,
-            location: Some(("src/lib.rs".into(), line, column)),
-        }
-    }
-
     #[test]
     fn the_message_says_what_failed_and_which_games_it_lost() {
         let g = group(
@@ -308,8 +269,7 @@ mod tests {
             7,
             9,
         );
-        let games = [4, 17, 31].map(|s| lost("hunter", s, FailureKind::IllegalMove, (7, 9)));
-        let shares = shares(&g, &report(vec![g.clone()]), &games);
+        let shares = shares(&g, &report(vec![g.clone()]));
         assert_eq!(
             message(&g, &shares),
             "illegal move attack(10, 3): x out of range — lost 3/50 vs hunter (seeds 4, 17, 31), first at turn 23"
@@ -318,16 +278,16 @@ mod tests {
 
     #[test]
     fn kinds_are_named_once_and_opponents_get_their_own_seeds() {
-        let g = group(FailureKind::Panic, "X opens on a corner or an edge", "src/lib.rs", 7, 9);
-        let games = [
-            lost("random", 47, FailureKind::Panic, (7, 9)),
-            lost("hunter", 51, FailureKind::Panic, (7, 9)),
-            lost("hunter", 57, FailureKind::Panic, (7, 9)),
-            // Another location and another kind do not belong to the group.
-            lost("hunter", 60, FailureKind::Panic, (8, 9)),
-            lost("hunter", 61, FailureKind::Trap, (7, 9)),
-        ];
-        let shares = shares(&g, &report(vec![g.clone()]), &games);
+        // The report's grouping is the editor's: games lost at two columns of one line are one
+        // group, and the diagnostic counts all of them, as the terminal does.
+        let g = FailureGroup {
+            opponents: vec!["random".into(), "hunter".into()],
+            seeds_by_opponent: vec![vec![47], vec![51, 57]],
+            seeds: vec![47, 51, 57],
+            ..group(FailureKind::Panic, "X opens on a corner or an edge", "src/lib.rs", 7, 9)
+        };
+        let shares = shares(&g, &report(vec![g.clone()]));
+        assert_eq!(shares.iter().map(|s| s.lost).sum::<u32>(), g.count);
         assert_eq!(
             message(&g, &shares),
             "panic: X opens on a corner or an edge — lost 1/50 vs random (seed 47), 2/50 vs hunter (seeds 51, 57), first at turn 23"
@@ -352,17 +312,10 @@ mod tests {
                 16,
             ),
             group(FailureKind::Panic, "boom", &absolute, 3, 1),
-            FailureGroup {
-                file: None,
-                line: None,
-                column: None,
-                ..group(FailureKind::NoMove, "no move", "", 0, 0)
-            },
+            FailureGroup { location: None, ..group(FailureKind::NoMove, "no move", "", 0, 0) },
         ];
-        let games = [lost("hunter", 4, FailureKind::IllegalMove, (2, 16))];
         let uri_for = |p: &Path| Uri::from_file_path(p);
-        let files =
-            failure_diagnostics(&root, &report(groups), &games, PositionEncoding::Utf16, &uri_for);
+        let files = failure_diagnostics(&root, &report(groups), PositionEncoding::Utf16, &uri_for);
         let [(path, diagnostics)] = files.iter().collect::<Vec<_>>()[..] else {
             panic!("{files:?}")
         };
@@ -383,7 +336,6 @@ mod tests {
         let files = failure_diagnostics(
             &root,
             &report(vec![group(FailureKind::IllegalMove, "m", "src/lib.rs", 2, 16)]),
-            &games,
             PositionEncoding::Utf8,
             &uri_for,
         );

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use botlens_harness::Target;
 use serde_json::{Value, json};
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{
@@ -142,7 +143,7 @@ pub async fn execute_command(
 
 /// The command that replays one game of a project.
 pub fn replay_line(project: &Path, opponent: &str, seed: u64) -> String {
-    format!("botlens replay {} --vs {opponent} --seed {seed}", project.display())
+    Target::project(project).replay_command(opponent, seed)
 }
 
 fn describe(project: Option<&Path>) -> String {

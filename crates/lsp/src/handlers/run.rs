@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use botlens_harness::build::BuildError;
 use botlens_harness::report::FailureGroup;
-use botlens_harness::{BotProject, CancelToken, ProjectRun, RunError, Stage, pipeline};
+use botlens_harness::{BotProject, CancelToken, RunError, Stage, SuiteRun, Target, pipeline};
 use botlens_replay::Replay;
 use tokio::sync::mpsc;
 use tower_lsp_server::ls_types::notification::Progress;
@@ -23,7 +23,7 @@ use tower_lsp_server::ls_types::{
     WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport,
 };
 
-use super::diagnostics::{self, LostGame};
+use super::diagnostics;
 use crate::position::PositionEncoding;
 use crate::session::{LatestRun, ServerSession, uri_path};
 use crate::settings::Settings;
@@ -177,7 +177,8 @@ async fn run(session: Arc<ServerSession>, root: PathBuf, generation: u64, cancel
     progress.end(&summary).await;
 }
 
-/// Builds and plays on the blocking thread; `None` when cancelled.
+/// Builds and plays on the blocking thread, in the process's one sandbox (so modules compiled
+/// for an earlier save stay compiled); `None` when cancelled.
 fn play(
     project: &BotProject,
     settings: &Settings,
@@ -186,9 +187,9 @@ fn play(
     progress: &(dyn Fn(Stage) + Sync),
     cancel: &CancelToken,
 ) -> Option<Finished> {
-    let root = &project.root;
-    let result = pipeline::sandbox_for(root).and_then(|sandbox| {
-        pipeline::run_project(&sandbox, project, &settings.run_options(), progress, cancel)
+    let target = Target::project(&project.root);
+    let result = pipeline::sandbox().and_then(|sandbox| {
+        pipeline::run(&sandbox, &target, &settings.run_options(), progress, cancel)
     });
     let failed = |files, problem: String| {
         Some(Finished {
@@ -200,7 +201,7 @@ fn play(
     };
     match result {
         Ok(run) => Some(played(project, run, encoding, uris)),
-        Err(RunError::Cancelled | RunError::Build(BuildError::Cancelled)) => None,
+        Err(RunError::Cancelled) => None,
         Err(RunError::Build(BuildError::Compile(messages))) => {
             let errors = messages.iter().filter(|m| m.level == "error").count();
             let files = if settings.publish_build_errors {
@@ -219,39 +220,20 @@ fn play(
 /// Turns a finished run into diagnostics, hovers and a log line.
 fn played(
     project: &BotProject,
-    run: ProjectRun,
+    run: SuiteRun,
     encoding: PositionEncoding,
     uris: &BTreeMap<PathBuf, tower_lsp_server::ls_types::Uri>,
 ) -> Finished {
     let root = &project.root;
-    let name = |index: usize| run.suite.opponents[index].name().to_owned();
-    let lost: Vec<LostGame> = run
-        .results
-        .games
-        .iter()
-        .filter_map(|game| {
-            let fault = game.fault.as_ref()?;
-            Some(LostGame {
-                opponent: name(game.opponent),
-                seed: game.seed,
-                kind: fault.failure.kind,
-                location: fault
-                    .failure
-                    .location
-                    .as_ref()
-                    .map(|l| (l.file.clone(), l.line, l.column)),
-            })
-        })
-        .collect();
     let uri_for = |path: &Path| {
         uris.get(path).cloned().or_else(|| tower_lsp_server::ls_types::Uri::from_file_path(path))
     };
-    let files = diagnostics::failure_diagnostics(root, &run.report, &lost, encoding, &uri_for);
+    let files = diagnostics::failure_diagnostics(root, &run.report, encoding, &uri_for);
     let mut hovers = BTreeMap::new();
     for group in &run.report.failures {
-        let (Some(file), Some(line)) = (&group.file, group.line) else { continue };
-        let key = (diagnostics::resolve(root, file), line.saturating_sub(1));
-        hovers.entry(key).or_insert_with(|| hover_for(root, &run, group, &name));
+        let Some(location) = &group.location else { continue };
+        let key = (diagnostics::resolve(root, &location.file), location.line.saturating_sub(1));
+        hovers.entry(key).or_insert_with(|| hover_for(root, &run, group));
     }
     let t = run.timings;
     let log = format!(
@@ -273,14 +255,10 @@ fn played(
 }
 
 /// The hover of a group: its first game replayed to the failing move.
-fn hover_for(
-    root: &Path,
-    run: &ProjectRun,
-    group: &FailureGroup,
-    name: &dyn Fn(usize) -> String,
-) -> String {
+fn hover_for(root: &Path, run: &SuiteRun, group: &FailureGroup) -> String {
     let trace = run.results.games.iter().find_map(|g| {
-        let first = g.seed == group.first_seed && name(g.opponent) == group.first_opponent;
+        let opponent = run.suite.opponents[g.opponent].name();
+        let first = g.seed == group.first_seed && opponent == group.first_opponent;
         if first && g.fault.is_some() { g.trace.as_ref() } else { None }
     });
     let replay = trace.and_then(|t| Replay::from_trace(t, Some(root)).ok());
@@ -326,10 +304,11 @@ async fn publish(session: &ServerSession, root: &Path, generation: u64, finished
     }
 }
 
-/// The percentage shown for a stage: building 0, loading 10, playing 10–100.
+/// The percentage shown for a stage: installing the target and building 0, loading 10,
+/// playing 10–100.
 fn stage_percent(stage: Stage) -> u32 {
     match stage {
-        Stage::Building => 0,
+        Stage::InstallingTarget | Stage::Building => 0,
         Stage::Loading => 10,
         Stage::Playing { done, total } => 10 + (90 * done / total.max(1)) as u32,
     }
@@ -337,6 +316,7 @@ fn stage_percent(stage: Stage) -> u32 {
 
 fn stage_text(stage: Stage) -> String {
     match stage {
+        Stage::InstallingTarget => "installing the wasm32-wasip1 target (once)".to_owned(),
         Stage::Building => "building".to_owned(),
         Stage::Loading => "loading the module".to_owned(),
         Stage::Playing { done, total } => format!("playing {done}/{total} games"),

@@ -1,0 +1,202 @@
+//! What a user names as the bot to play, resolved once: a bot project directory, a module file
+//! (`.wasm`, or WebAssembly text in `.wat`), or a reference player of a game.
+//!
+//! Every front end turns what it was given into a [`Target`] here — the command line from its
+//! argument and `--game`, `watch` and the language server from a project directory — and hands
+//! it to [`crate::pipeline`], which plays it. A target also names itself in the command that
+//! replays one of its games ([`Target::replay_command`]), so reports, the editor and the
+//! terminal print the same line.
+//!
+//! Not for: loading, building or playing (see [`crate::pipeline`]).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use botlens_games::GameKind;
+
+/// A bot to play, as the user named it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A bot project: a Cargo package with `[package.metadata.botlens]`, built with cargo.
+    Project {
+        /// The directory, as named (relative paths stay relative, so replay lines read as typed).
+        dir: PathBuf,
+        /// The game the user said it plays (`--game`), checked against the project's own.
+        game: Option<GameKind>,
+    },
+    /// A module file: `.wasm`, or WebAssembly text in `.wat`.
+    Module {
+        /// The file, as named.
+        path: PathBuf,
+        /// The game it plays.
+        game: GameKind,
+    },
+    /// A reference player of a game, by name (`hunter`, `perfect`, `optimal`, …).
+    Reference {
+        /// The player's name.
+        name: String,
+        /// Its game.
+        game: GameKind,
+    },
+}
+
+/// Why a name is not a bot botlens can play.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TargetError {
+    /// `--game` names no game.
+    #[error("unknown game `{0}` (known: {known})", known = GameKind::names())]
+    UnknownGame(String),
+    /// A module file without `--game`.
+    #[error("say which game {0} plays with --game {choices}", choices = game_choices())]
+    ModuleWithoutGame(String),
+    /// Neither a directory nor a module file, and no `--game` to make it a reference player.
+    #[error(
+        "`{0}` is not a bot project directory; give a project, a .wasm module with --game, or a reference player with --game"
+    )]
+    Unknown(String),
+}
+
+fn game_choices() -> String {
+    GameKind::ALL.map(GameKind::name).join("|")
+}
+
+/// Whether a bot or opponent name is a module file: `.wasm`, or WebAssembly text in `.wat`.
+pub fn is_module_path(name: &str) -> bool {
+    name.ends_with(".wasm") || name.ends_with(".wat")
+}
+
+impl Target {
+    /// The target `text` names, with the game of `--game` if given: a directory is a project,
+    /// a `.wasm`/`.wat` name a module, anything else a reference player. Modules and reference
+    /// players need the game.
+    ///
+    /// ```
+    /// use botlens_harness::target::Target;
+    ///
+    /// let perfect = Target::parse("perfect", Some("tictactoe")).unwrap();
+    /// assert_eq!(perfect.replay_command("random", 3), "botlens replay perfect --game tictactoe --vs random --seed 3");
+    /// assert!(Target::parse("bot.wasm", None).unwrap_err().to_string().contains("--game"));
+    /// ```
+    pub fn parse(text: &str, game: Option<&str>) -> Result<Target, TargetError> {
+        let game = game
+            .map(|name| {
+                GameKind::from_name(name).ok_or_else(|| TargetError::UnknownGame(name.to_owned()))
+            })
+            .transpose()?;
+        if Path::new(text).is_dir() {
+            return Ok(Target::Project { dir: text.into(), game });
+        }
+        match game {
+            Some(game) if is_module_path(text) => Ok(Target::Module { path: text.into(), game }),
+            Some(game) => Ok(Target::Reference { name: text.to_owned(), game }),
+            None if is_module_path(text) => Err(TargetError::ModuleWithoutGame(text.to_owned())),
+            None => Err(TargetError::Unknown(text.to_owned())),
+        }
+    }
+
+    /// The bot project in `dir` (as `watch` and the language server name theirs).
+    pub fn project(dir: impl Into<PathBuf>) -> Target {
+        Target::Project { dir: dir.into(), game: None }
+    }
+
+    /// The project directory, for a project.
+    pub fn project_dir(&self) -> Option<&Path> {
+        match self {
+            Target::Project { dir, .. } => Some(dir),
+            _ => None,
+        }
+    }
+
+    /// The command line that re-plays the game against `opponent` on `seed` and steps through
+    /// it; words a shell would split are quoted.
+    ///
+    /// ```
+    /// use botlens_harness::target::Target;
+    ///
+    /// let bot = Target::project("my bots/sinker");
+    /// assert_eq!(bot.replay_command("hunter", 4), "botlens replay 'my bots/sinker' --vs hunter --seed 4");
+    /// ```
+    pub fn replay_command(&self, opponent: &str, seed: u64) -> String {
+        format!("botlens replay {self} --vs {} --seed {seed}", shell_word(opponent))
+    }
+}
+
+/// The target as the command line names it: `samples/bot`, `bot.wasm --game tictactoe`.
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Target::Project { dir, .. } => f.write_str(&shell_word(&dir.display().to_string())),
+            Target::Module { path, game } => {
+                write!(f, "{} --game {game}", shell_word(&path.display().to_string()))
+            }
+            Target::Reference { name, game } => write!(f, "{} --game {game}", shell_word(name)),
+        }
+    }
+}
+
+/// `word` as one word for a POSIX shell: as is when it is plain, else in single quotes.
+///
+/// ```
+/// use botlens_harness::target::shell_word;
+///
+/// assert_eq!(shell_word("bots/my-bot"), "bots/my-bot");
+/// assert_eq!(shell_word("it's"), "'it'\\''s'");
+/// ```
+pub fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:@%+=,".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directories_are_projects_and_other_names_need_a_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = dir.path().display().to_string();
+        assert_eq!(Target::parse(&text, None).unwrap(), Target::project(&text));
+        assert_eq!(
+            Target::parse(&text, Some("klotski")).unwrap(),
+            Target::Project { dir: text.clone().into(), game: Some(GameKind::Klotski) }
+        );
+        assert_eq!(
+            Target::parse("x.wat", Some("battleships")).unwrap(),
+            Target::Module { path: "x.wat".into(), game: GameKind::Battleships }
+        );
+        assert_eq!(
+            Target::parse("hunter", Some("battleships")).unwrap(),
+            Target::Reference { name: "hunter".into(), game: GameKind::Battleships }
+        );
+        assert_eq!(
+            Target::parse("bot.wasm", None).unwrap_err().to_string(),
+            "say which game bot.wasm plays with --game battleships|tictactoe|klotski"
+        );
+        assert!(
+            Target::parse("nowhere", None).unwrap_err().to_string().contains("not a bot project")
+        );
+        assert_eq!(
+            Target::parse("hunter", Some("chess")).unwrap_err().to_string(),
+            "unknown game `chess` (known: battleships, tictactoe, klotski)"
+        );
+    }
+
+    #[test]
+    fn replay_commands_name_the_target_as_typed_and_quote_what_a_shell_would_split() {
+        let module = Target::Module { path: "bots/x.wasm".into(), game: GameKind::TicTacToe };
+        assert_eq!(
+            module.replay_command("other bot.wasm", 0),
+            "botlens replay bots/x.wasm --game tictactoe --vs 'other bot.wasm' --seed 0"
+        );
+        assert_eq!(
+            Target::project(".").replay_command("random", 9),
+            "botlens replay . --vs random --seed 9"
+        );
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_word("~/bots"), "'~/bots'", "a quoted path is not expanded again");
+    }
+}
