@@ -7,6 +7,7 @@
 //! no cycles among a crate's modules (`cycles`). Each check also runs on planted input, to show
 //! that it fails when it should.
 
+mod abi;
 mod manifests;
 mod source;
 
