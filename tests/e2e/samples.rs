@@ -2,6 +2,9 @@
 //! game by a fault, each buggy one fails in exactly its one way, at its line, on some seeds
 //! only. And `botlens new` scaffolds projects that build and run as they are.
 //!
+//! A buggy sample marks the line botlens reports with the comment line
+//! `// botlens reports the <kind> on the next line` above it; the READMEs must name that line.
+//!
 //! Every test builds one bot project to WebAssembly with cargo (the first build of a project
 //! compiles the SDK and serde too), so the deadlines are generous.
 
@@ -10,7 +13,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::support::{Output, botlens_with_input};
+use crate::support::{Output, botlens_with_input, line_after_marker, repo_root};
 
 /// Deadline for a `botlens` run that builds a bot project from scratch on a busy machine.
 const BUILD_DEADLINE: Duration = Duration::from_secs(600);
@@ -38,13 +41,35 @@ fn rows(report: &Value) -> &[Value] {
 struct Bug {
     sample: &'static str,
     kind: &'static str,
-    line: u64,
     message: &'static str,
 }
 
+/// The line of the sample's `src/lib.rs` its marker comment says botlens reports `kind` at,
+/// checked against the two READMEs that name it: the sample's own (its `reported at` row) and
+/// the table of `samples/README.md`.
+fn marked_line(sample: &str, kind: &str) -> u64 {
+    let dir = repo_root().join("samples").join(sample);
+    let marker = format!("botlens reports the {kind} on the next line");
+    let line = line_after_marker(&dir.join("src/lib.rs"), &marker);
+    let named = format!("`src/lib.rs:{line}");
+    let names_it = |row: &str| {
+        row.match_indices(&named)
+            .any(|(at, _)| matches!(row[at + named.len()..].chars().next(), Some('`' | ':')))
+    };
+    let own = std::fs::read_to_string(dir.join("README.md")).expect("the sample's README");
+    let row = own.lines().find(|row| row.starts_with("| reported at |"));
+    assert!(row.is_some_and(names_it), "{sample}/README.md: `reported at` should name {named}`");
+    let all = std::fs::read_to_string(repo_root().join("samples/README.md")).expect("README");
+    let row = all.lines().find(|row| row.starts_with(&format!("| [{sample}]")));
+    assert!(row.is_some_and(names_it), "samples/README.md: the {sample} row should name {named}`");
+    line
+}
+
 /// Runs the sample's default suite and checks that it fails as `bug` says and no other way:
-/// one failure group, at the sample's `src/lib.rs` and the line, on some seeds but not all.
+/// one failure group, at the sample's `src/lib.rs` and its marked line, on some seeds but not
+/// all.
 fn fails_only_as(bug: Bug) {
+    let line = marked_line(bug.sample, bug.kind);
     let project = format!("samples/{}", bug.sample);
     let (code, report) = run_project(&project);
     assert_eq!(code, Some(1), "{project}: {report:#}");
@@ -55,7 +80,7 @@ fn fails_only_as(bug: Bug) {
     assert_eq!(failure["kind"], bug.kind, "{failure:#}");
     let file = failure["file"].as_str().unwrap_or_else(|| panic!("not located: {failure:#}"));
     assert!(Path::new(file).ends_with(format!("{project}/src/lib.rs")), "{failure:#}");
-    assert_eq!(failure["line"], bug.line, "{failure:#}");
+    assert_eq!(failure["line"], line, "{failure:#}");
     let message = failure["message"].as_str().expect("a message");
     assert!(message.contains(bug.message), "{message}");
     let count = failure["count"].as_u64().expect("a count");
@@ -74,7 +99,6 @@ fn battleships_offbyone_fires_off_the_grid_on_some_seeds() {
     fails_only_as(Bug {
         sample: "battleships-offbyone",
         kind: "illegal_move",
-        line: 82,
         message: "x out of range 0..=9",
     });
 }
@@ -84,7 +108,6 @@ fn battleships_spinner_runs_out_of_fuel_in_its_hunt_loop_on_some_seeds() {
     fails_only_as(Bug {
         sample: "battleships-spinner",
         kind: "out_of_fuel",
-        line: 49,
         message: "the turn budget of 20000000 is used up",
     });
 }
@@ -94,7 +117,6 @@ fn battleships_doubletap_moves_twice_on_some_seeds() {
     fails_only_as(Bug {
         sample: "battleships-doubletap",
         kind: "second_move",
-        line: 72,
         message: "in one turn",
     });
 }
@@ -104,7 +126,6 @@ fn tictactoe_panicky_panics_when_x_opens_in_the_centre() {
     fails_only_as(Bug {
         sample: "tictactoe-panicky",
         kind: "panic",
-        line: 39,
         message: "X opens on a corner or an edge",
     });
 }
@@ -114,7 +135,6 @@ fn tictactoe_forgetful_makes_no_move_when_it_faces_a_fork() {
     fails_only_as(Bug {
         sample: "tictactoe-forgetful",
         kind: "no_move",
-        line: 60,
         message: "without making a move",
     });
 }

@@ -1,4 +1,5 @@
-//! Helpers for driving the `botlens` binary: run it with a deadline and collect its output.
+//! Helpers for driving the `botlens` binary (run it with a deadline and collect its output) and
+//! for finding the lines of sources that tests point at.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -69,4 +70,24 @@ pub fn botlens_with_input(args: &[&str], stdin: &str, limit: Duration) -> Output
 /// Runs `botlens args…` with empty stdin and a one-minute deadline.
 pub fn botlens(args: &[&str]) -> Output {
     botlens_with_input(args, "", Duration::from_secs(60))
+}
+
+/// The 1-based number of the line that follows the comment line `// {marker}` in `path`, the
+/// line a test expects something at: sources mark it rather than tests pinning a number. Fails
+/// the test unless exactly one line is that comment (surrounding whitespace aside).
+pub fn line_after_marker(path: &Path, marker: &str) -> u64 {
+    let source =
+        std::fs::read_to_string(path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    let needle = format!("// {marker}");
+    let marked: Vec<usize> = source
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| line.trim() == needle)
+        .map(|(i, _)| i)
+        .collect();
+    match marked[..] {
+        // Index `i` is line `i + 1`; the marked line is the next one.
+        [i] => i as u64 + 2,
+        _ => panic!("{}: {} lines are `{needle}`, expected one", path.display(), marked.len()),
+    }
 }

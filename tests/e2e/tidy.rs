@@ -1,35 +1,27 @@
-//! Tidy: cheap checks that keep the codebase's habits (STYLE.md item 14).
+//! Tidy: cheap checks that keep the codebase's habits and the promises of its documents.
 //!
-//! Every Rust file opens with a `//!` comment; no `dbg!`, `todo!`, `unimplemented!` or
-//! ignore attributes anywhere.
+//! Here: every Rust file opens with a `//!` comment; no `dbg!`, `todo!`, `unimplemented!` or
+//! ignore attributes anywhere. In the submodules: the dependency invariants of ARCHITECTURE.md
+//! against every crate's manifest (`manifests`), the host imports of docs/abi.md against the
+//! sandbox and the SDK (`abi`), no file naming a document the repository lacks (`links`), and
+//! no cycles among a crate's modules (`cycles`). Each check also runs on planted input, to show
+//! that it fails when it should.
 
-use std::path::{Path, PathBuf};
+mod abi;
+mod cycles;
+mod links;
+mod manifests;
+mod source;
 
 use crate::support::repo_root;
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if path.is_dir() {
-            if !["target", "node_modules", ".git"].contains(&name.as_ref()) {
-                rust_files(&path, out);
-            }
-        } else if name.ends_with(".rs") {
-            out.push(path);
-        }
-    }
-}
 
 #[test]
 fn every_rust_file_opens_with_a_module_comment_and_has_no_leftovers() {
     let root = repo_root();
-    let mut files = Vec::new();
-    for dir in ["crates", "tests", "samples"] {
-        rust_files(&root.join(dir), &mut files);
-    }
+    let files: Vec<_> = ["crates", "tests", "samples"]
+        .iter()
+        .flat_map(|dir| source::files_with(&root.join(dir), &["rs"]))
+        .collect();
     assert!(files.len() > 10, "found only {} files", files.len());
     // Spelled in pieces so this file does not flag itself.
     let banned = [
@@ -40,8 +32,8 @@ fn every_rust_file_opens_with_a_module_comment_and_has_no_leftovers() {
     ];
     let mut problems = Vec::new();
     for file in &files {
-        let text = std::fs::read_to_string(file).expect("readable");
-        let relative = file.strip_prefix(&root).unwrap_or(file).display().to_string();
+        let text = source::read(file);
+        let relative = source::relative(&root, file);
         if !text.trim_start().starts_with("//!") {
             problems.push(format!("{relative}: does not open with a `//!` module comment"));
         }

@@ -1,5 +1,5 @@
 //! The registry of games: find a game by name and run code that is generic over
-//! [`Game`](botlens_engine::Game) for it.
+//! [`Game`] for it.
 //!
 //! Everything above the game crates (harness, replay, language server, CLI) reaches a game
 //! through [`GameKind::visit`], so adding a game means adding it here and nowhere else. This

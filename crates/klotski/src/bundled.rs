@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn the_classic_matches_the_old_program_one_based_positions() {
-        // DESIGN.md gives 1-based (x, y) of each piece's top-left cell.
+        // The old program gives each piece's top-left cell as a 1-based (x, y).
         let expected = [
             ("cc", (2, 1)),
             ("zf", (1, 1)),

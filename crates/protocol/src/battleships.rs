@@ -68,7 +68,7 @@ impl ShipKind {
     }
 }
 
-/// Every player's fleet: 7 ships, 18 cells (DESIGN.md's "19 cells" is a miscount of this list).
+/// Every player's fleet: 7 ships, 18 cells (5 + 4 + 3 + 2 + 2 + 1 + 1).
 pub const FLEET: [ShipKind; 7] = [
     ShipKind::Carrier,
     ShipKind::Warship,
@@ -403,7 +403,7 @@ mod tests {
             r#"{"result":"already_attacked"}"#
         );
         assert_eq!(serde_json::to_string(&Attack { x: -1, y: 9 }).unwrap(), r#"{"x":-1,"y":9}"#);
-        // DESIGN.md lists these seven ships and calls them 19 cells; they add up to 18.
+        // The seven ships add up to 18 cells.
         assert_eq!(FLEET.iter().map(|k| k.size()).sum::<usize>(), 18);
     }
 }

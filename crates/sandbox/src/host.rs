@@ -1,7 +1,7 @@
 //! The host side of one game: the store data every host function sees, and the `botlens`
 //! imports (`view`, `act`, `reply`, `log`, `panic`) of ABI version 1.
 //!
-//! Every pointer and length the bot passes is checked against its memory before use (STYLE 13):
+//! Every pointer and length the bot passes is checked against its memory before use:
 //! a bad one ends the game with `malformed_message`, never a host panic. A call that loses the
 //! game (illegal or second move, malformed message, panic) records the located failure on the
 //! turn and returns [`Stop::Failed`], which unwinds the bot at once.

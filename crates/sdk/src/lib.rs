@@ -287,7 +287,7 @@ pub mod __private {
     /// The encoding of the SDK's messages.
     const ENCODING: Encoding = Encoding::Compact;
 
-    /// The bytes of the `botlens_encoding` custom section: the name of [`ENCODING`].
+    /// The bytes of the `botlens_encoding` custom section: the name of `ENCODING`.
     pub type EncodingSection = [u8; ENCODING.name().len()];
 
     /// See [`EncodingSection`].

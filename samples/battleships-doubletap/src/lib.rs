@@ -69,6 +69,7 @@ impl Bot for DoubleTap {
         if board.view.enemy_ships_left.len() == 1 && !around.is_empty() {
             log!("the last ship is wounded: firing all around it");
             for (x, y) in around {
+                // botlens reports the second_move on the next line
                 turn.attack(x as i32, y as i32);
             }
             return;

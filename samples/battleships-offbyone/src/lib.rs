@@ -79,6 +79,7 @@ impl Bot for OffByOne {
             let open: Vec<(usize, usize)> = squares.filter(|&(x, y)| open(view, x, y)).collect();
             *self.rng.choose(&open).expect("a ship is afloat, so a square is open")
         });
+        // botlens reports the illegal_move on the next line
         let shot = turn.attack(x as i32, y as i32);
         log!("{x},{y}: {shot:?}");
     }

@@ -46,6 +46,7 @@ impl Spinner {
             (everywhere || (x + y) % 2 == self.colour) && worth_a_shot(view, x, y)
         });
         let mut square = self.rng.index(N * N);
+        // botlens reports the out_of_fuel on the next line
         while !huntable[square] {
             square = (square + 1) % (N * N);
         }

@@ -57,6 +57,7 @@ impl Bot for Forgetful {
         Forgetful
     }
 
+    // botlens reports the no_move on the next line
     fn play(&mut self, turn: &mut Turn<TicTacToe>) {
         let view = turn.view();
         let me = view.you;

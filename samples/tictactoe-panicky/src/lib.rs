@@ -36,6 +36,7 @@ fn completing(board: &[Option<Side>; 9], side: Side) -> Option<usize> {
 /// O's answer to X's first mark on `x_square`: the centre against a corner, the next corner
 /// clockwise against an edge.
 fn answer_opening(x_square: usize) -> usize {
+    // botlens reports the panic on the next line
     let at = RING.iter().position(|&s| s == x_square).expect("X opens on a corner or an edge");
     if at % 2 == 0 { CENTRE } else { RING[(at + 1) % RING.len()] }
 }

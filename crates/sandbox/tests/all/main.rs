@@ -1,4 +1,4 @@
-//! Integration tests of the sandbox: one binary, one module per feature (STYLE 6).
+//! Integration tests of the sandbox: one binary, one module per feature.
 //!
 //! Rust guest bots live in `tests/guests/<name>/` (standalone packages, built here for
 //! `wasm32-wasip1`); hostile hand-written modules are WAT inside the tests.
