@@ -6,29 +6,16 @@
 //! file module the path enters, the longest module path it starts with
 //! (`crate::opponents::density::X` uses `opponents::density`). A `super` first climbs out of
 //! the inline modules around it (`mod tests { … }`), then out of the file's module. Paths
-//! through `self::` and plain paths to child modules do not count. The crate root (`lib.rs`,
-//! `main.rs`) is left out: it declares and re-exports everything. A cycle is reported as the
-//! chain of module names, from its first module in sorted order back to it.
+//! through `self::` and plain paths to child modules do not count, nor does code in an inline
+//! module marked `#[cfg(test)]` (tests may share helpers across modules; the library's own
+//! structure is what must not loop). The crate root (`lib.rs`, `main.rs`) is left out: it
+//! declares and re-exports everything. A cycle is reported as the chain of module names, from
+//! its first module in sorted order back to it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::source::{Keep, blank, closing, files_with, is_ident_char, read, relative};
 use crate::support::repo_root;
-
-/// The cycles the check finds on this branch, as it reports them. An entry goes when its cycle
-/// does (the test names the entries whose cycles are gone); a new cycle is never added here.
-const KNOWN_CYCLES: &[&str] = &[
-    // The sandbox's, which another branch is removing.
-    "crates/sandbox: abi → wasi → abi",
-    "crates/sandbox: abi → wasi → host → abi",
-    "crates/sandbox: abi → wasi → host → locate → abi",
-    "crates/sandbox: module → player → module",
-    // Through test code and a macro: `compact`'s tests use `wire::tests`, and the message macro
-    // in `wire` expands to `$crate::compact` paths.
-    "crates/protocol: compact → wire → compact",
-    // `players`' tests use `game::tests::position`.
-    "crates/tictactoe: game → players → game",
-];
 
 /// A module path under the crate root: `["opponents", "density"]` for `opponents::density`.
 type ModulePath = Vec<String>;
@@ -44,8 +31,15 @@ fn module_of(path_in_src: &str) -> Option<ModulePath> {
     (!root).then_some(parts)
 }
 
-/// The byte ranges of the bodies of inline `mod name { … }` items in blanked code.
-fn inline_modules(code: &str) -> Vec<(usize, usize)> {
+/// An inline module's body: its byte range in blanked code, and whether it is test-only
+/// (`#[cfg(test)]` right before it).
+struct Inline {
+    body: std::ops::Range<usize>,
+    test_only: bool,
+}
+
+/// The inline `mod name { … }` items in blanked code.
+fn inline_modules(code: &str) -> Vec<Inline> {
     let mut ranges = Vec::new();
     for (at, _) in code.match_indices("mod ") {
         if code[..at].chars().next_back().is_some_and(is_ident_char) {
@@ -56,7 +50,10 @@ fn inline_modules(code: &str) -> Vec<(usize, usize)> {
         let rest = &after[name_len..];
         if name_len > 0 && rest.trim_start().starts_with('{') {
             let open = at + "mod ".len() + name_len + (rest.len() - rest.trim_start().len());
-            ranges.extend(closing(code, open).map(|end| (open, end)));
+            let declared = code[..at].trim_end();
+            let declared = declared.strip_suffix("pub(crate)").unwrap_or(declared).trim_end();
+            let test_only = declared.ends_with("#[cfg(test)]");
+            ranges.extend(closing(code, open).map(|end| Inline { body: open..end, test_only }));
         }
     }
     ranges
@@ -154,7 +151,11 @@ fn module_cycles(files: &[(String, String)]) -> Vec<String> {
             {
                 continue;
             }
-            let depth = inline.iter().filter(|(open, end)| (*open..*end).contains(&at)).count();
+            let around = || inline.iter().filter(|m| m.body.contains(&at));
+            if around().any(|m| m.test_only) {
+                continue;
+            }
+            let depth = around().count();
             let mut cursor = at;
             for path in use_tree(&code, &mut cursor) {
                 if let Some(used) =
@@ -197,7 +198,7 @@ fn extend<'a>(
 }
 
 #[test]
-fn the_modules_of_each_crate_form_no_cycle_but_the_known_ones() {
+fn the_modules_of_each_crate_form_no_cycle() {
     let root = repo_root();
     let mut found = BTreeSet::new();
     let crates = std::fs::read_dir(root.join("crates")).expect("crates/");
@@ -211,11 +212,8 @@ fn the_modules_of_each_crate_form_no_cycle_but_the_known_ones() {
             found.insert(format!("{}: {cycle}", relative(&root, dir)));
         }
     }
-    let known: BTreeSet<String> = KNOWN_CYCLES.iter().map(|c| (*c).to_owned()).collect();
-    let new: Vec<&str> = found.difference(&known).map(String::as_str).collect();
-    let gone: Vec<&str> = known.difference(&found).map(String::as_str).collect();
-    assert!(new.is_empty(), "module cycles:\n{}", new.join("\n"));
-    assert!(gone.is_empty(), "cycles gone, to delete from KNOWN_CYCLES:\n{}", gone.join("\n"));
+    let found: Vec<&str> = found.iter().map(String::as_str).collect();
+    assert!(found.is_empty(), "module cycles:\n{}", found.join("\n"));
 }
 
 #[test]
@@ -230,15 +228,16 @@ fn planted_cycles_are_reported_as_chains_and_other_uses_are_not() {
             "c.rs",
             "use super::a::A;\nconst S: &str = \"crate::b::ignored\";\nmod tests { use super::*; }",
         ),
-        // d and its child use each other; the child's test module reaches d with two `super`s.
+        // d and its child use each other: the child's inline module reaches d with two `super`s.
+        // A test module's uses do not count: `g` uses `a` only in its tests.
         file(
             "d/mod.rs",
             "mod e;\nmod f;\npub use crate::d::f::F;\npub fn h() { crate::d::e::k() }",
         ),
-        file("d/e.rs", "pub fn k() {}\n#[cfg(test)]\nmod tests { use super::super::h; }"),
+        file("d/e.rs", "pub fn k() {}\nmod inner { use super::super::h; }"),
         // `super::super` from `d::f` is the root: a use of `b`, not of `d` (no cycle with `d`).
         file("d/f.rs", "use super::super::b::B;\npub struct F;"),
-        file("g.rs", ""),
+        file("g.rs", "#[cfg(test)]\nmod tests { use crate::a::A; }"),
     ];
     assert_eq!(module_cycles(&files), ["a → b → c → a", "d → d::e → d"]);
 }
