@@ -1,5 +1,5 @@
 //! Loading bots: [`Sandbox`] checks and compiles modules (once per module hash, cached in memory
-//! and on disk) into [`BotModule`]s, which make a fresh [`WasmPlayer`] for every game.
+//! and on disk) into [`BotModule`]s, which make a fresh [`WasmPlayer`](crate::WasmPlayer) for every game.
 
 use std::any::{Any, TypeId};
 use std::path::Path;
@@ -173,7 +173,7 @@ fn to_binary(bytes: &[u8]) -> Result<Vec<u8>, LoadError> {
 /// A loaded, checked and compiled bot.
 ///
 /// Cheap to clone (a reference count), `Send` and `Sync`: share it between the threads that play
-/// games. Each game gets its own [`WasmPlayer`] from [`BotModule::player`], with a fresh
+/// games. Each game gets its own [`WasmPlayer`](crate::WasmPlayer) from [`BotModule::player`], with a fresh
 /// instance, so nothing survives from one game to the next.
 #[derive(Clone)]
 pub struct BotModule {
