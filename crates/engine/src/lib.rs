@@ -23,6 +23,7 @@ mod game;
 mod player;
 pub mod runner;
 pub mod seed;
+pub mod text;
 pub mod trace;
 
 #[cfg(test)]
