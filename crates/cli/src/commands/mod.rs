@@ -1,6 +1,7 @@
 //! The command line: one module per subcommand, each with its clap arguments and a `run`.
 
 mod bench;
+mod game_arg;
 mod generate;
 mod lsp;
 mod new;
