@@ -6,7 +6,6 @@ mod generate;
 mod lsp;
 mod new;
 mod play;
-mod play_duel;
 mod play_klotski;
 mod replay;
 mod run;
