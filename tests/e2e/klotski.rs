@@ -1,4 +1,5 @@
-//! Klotski from the command line: `solve`, `generate` and `play klotski`, with good and bad input.
+//! Klotski from the command line: `solve`, `generate` and `play klotski`, with good and bad input;
+//! and `play` of the two-player games, which goes through the engine's runner.
 
 use std::time::Duration;
 
@@ -82,5 +83,26 @@ fn play_tictactoe_against_perfect_ends_cleanly_on_eof() {
         Duration::from_secs(30),
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    assert!(!out.stdout.is_empty());
+    let stdout = &out.stdout;
+    assert!(stdout.starts_with("tictactoe against perfect, seed 2: "), "{stdout}");
+    assert!(stdout.contains("you: mark(1, 1) -> Marked"), "{stdout}");
+    assert!(stdout.contains("not a move: expected a square"), "{stdout}");
+    assert!(stdout.contains("illegal move mark(9, 9): x out of range 0..=2"), "{stdout}");
+    assert!(stdout.ends_with("\nend of input: you left the game\n"), "{stdout}");
+}
+
+#[test]
+fn play_refuses_unknown_games_and_opponents_with_the_names_there_are() {
+    let deadline = Duration::from_secs(30);
+    let game = botlens_with_input(&["play", "chess"], "", deadline);
+    assert_eq!(game.code, Some(2), "{}", game.stderr);
+    assert!(
+        game.stderr.contains("unknown game `chess` (known: battleships, tictactoe, klotski)"),
+        "{}",
+        game.stderr
+    );
+    let opponent = botlens_with_input(&["play", "battleships", "--vs", "?"], "", deadline);
+    assert_eq!(opponent.code, Some(2), "{}", opponent.stderr);
+    let known = "battleships has no reference player `?` (known: random, hunter, parity, density)";
+    assert!(opponent.stderr.contains(known), "{}", opponent.stderr);
 }

@@ -11,6 +11,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use botlens_games::GameKind;
 use serde_json::Value;
 
 use crate::support::{Output, botlens_with_input, line_after_marker, repo_root};
@@ -183,7 +184,7 @@ fn klotski_solver_solves_every_board_at_par() {
 #[test]
 fn a_new_project_of_every_game_builds_and_runs_as_is() {
     let tmp = tempfile::tempdir().expect("temp dir");
-    for game in ["tictactoe", "battleships", "klotski"] {
+    for game in GameKind::ALL.map(GameKind::name) {
         let dir = tmp.path().join(format!("my-{game}-bot"));
         let dir = dir.to_str().expect("a UTF-8 temp path");
         let made = botlens_building(&["new", game, dir]);

@@ -7,7 +7,8 @@
 //!
 //! This crate knows nothing of WebAssembly, of the language server, of the file system or of any
 //! particular game: those live in `botlens-sandbox`, `botlens-lsp`, `botlens-harness` and the game
-//! crates. It deliberately has no I/O at all.
+//! crates. It deliberately has no I/O of its own: the one player that talks to a person,
+//! [`human`], reads and writes only the reader and writer its caller hands it.
 //!
 //! # Example
 //!
@@ -20,6 +21,7 @@
 
 mod failure;
 mod game;
+pub mod human;
 mod player;
 pub mod runner;
 pub mod seed;

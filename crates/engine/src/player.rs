@@ -1,7 +1,7 @@
 //! Players and turns: the [`Player`] trait every bot implements (native reference opponents here,
 //! WebAssembly bots in `botlens-sandbox`), and the [`Turn`] through which it makes its one action.
 
-use crate::{Failure, FailureKind, Game, Seat, SeedRng};
+use crate::{Failure, FailureKind, Game, IllegalMove, Seat, SeedRng};
 use serde::{Deserialize, Serialize};
 
 /// What a turn cost, filled in by the sandbox for wasm bots. Only deterministic quantities live
@@ -72,6 +72,14 @@ impl<G: Game> Turn<G> {
     /// Appends [`Turn::view`] in `encoding` to `out`.
     pub fn write_view(&self, encoding: botlens_protocol::Encoding, out: &mut Vec<u8>) {
         self.game.write_view(self.seat, encoding, out);
+    }
+
+    /// What [`Turn::act`] would answer to `action`, without acting: the action is tried on a copy
+    /// of the game and the turn stays as it was, still waiting for its one action. For players
+    /// that must not lose by a slip: a person whose typo or illegal move is refused with a
+    /// message before it counts (see [`human`](crate::human)).
+    pub fn trial(&self, action: &G::Action) -> Result<G::Response, IllegalMove> {
+        self.game.clone().apply(self.seat, action)
     }
 
     /// Makes the turn's action and returns the game's answer.
@@ -201,6 +209,17 @@ pub struct ReferencePlayer<G: Game> {
     pub create: fn(rng: SeedRng) -> Box<dyn Player<G>>,
 }
 
+impl<G: Game> ReferencePlayer<G> {
+    /// The game's reference player called `name`, or an error listing the names there are.
+    pub fn find(name: &str) -> Result<ReferencePlayer<G>, String> {
+        let players = G::reference_players();
+        players.iter().copied().find(|player| player.name == name).ok_or_else(|| {
+            let known: Vec<&str> = players.iter().map(|player| player.name).collect();
+            format!("{} has no reference player `{name}` (known: {})", G::NAME, known.join(", "))
+        })
+    }
+}
+
 impl<G: Game> Clone for ReferencePlayer<G> {
     fn clone(&self) -> Self {
         *self
@@ -228,6 +247,26 @@ mod tests {
         assert_eq!(turn.action(), Some(&CountAction::Add(2)));
         assert_eq!(turn.response(), Some(&2));
         assert_eq!(turn.into_game().totals, [2, 0]);
+    }
+
+    #[test]
+    fn a_trial_answers_as_the_action_would_and_leaves_the_turn_waiting() {
+        let mut turn = Turn::new(Count::default(), 0, 1);
+        assert_eq!(turn.trial(&CountAction::Add(2)), Ok(2));
+        assert_eq!(
+            turn.trial(&CountAction::Add(5)),
+            Err(IllegalMove("at most 2 at a time".into()))
+        );
+        assert!(!turn.has_acted() && turn.failure().is_none(), "a trial is no action");
+        assert_eq!(turn.act(CountAction::Add(1)), Ok(1), "the turn still has its one action");
+        assert_eq!(turn.into_game().totals, [1, 0]);
+    }
+
+    #[test]
+    fn reference_players_are_found_by_name_and_a_wrong_name_lists_them() {
+        assert_eq!(ReferencePlayer::<Count>::find("steady").map(|p| p.name), Ok("steady"));
+        let error = ReferencePlayer::<Count>::find("nobody").unwrap_err();
+        assert_eq!(error, "count has no reference player `nobody` (known: steady, idle)");
     }
 
     #[test]

@@ -7,7 +7,8 @@ use botlens_protocol::wire::{Reader, Wire};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    Ending, Failure, FailureKind, Game, IllegalMove, Player, Seat, SourceLocation, Status, Turn,
+    Ending, Failure, FailureKind, Game, IllegalMove, Player, ReferencePlayer, Seat, SourceLocation,
+    Status, Turn,
 };
 
 /// Each seat adds 0–2 to its own counter; the first to reach 3 wins.
@@ -106,10 +107,24 @@ impl Game for Count {
     fn parse_action(text: &str) -> Result<CountAction, String> {
         text.trim().parse().map(CountAction::Add).map_err(|_| "a number".to_string())
     }
-    fn reference_players() -> &'static [crate::ReferencePlayer<Self>] {
-        &[]
+    fn reference_players() -> &'static [ReferencePlayer<Self>] {
+        &COUNT_PLAYERS
     }
 }
+
+/// `steady` adds 1 every turn; `idle` never moves (and so loses by fault).
+static COUNT_PLAYERS: [ReferencePlayer<Count>; 2] = [
+    ReferencePlayer {
+        name: "steady",
+        summary: "adds 1 every turn",
+        create: |_| Box::new(Scripted::new(vec![vec![CountAction::Add(1)]; 100])),
+    },
+    ReferencePlayer {
+        name: "idle",
+        summary: "ends every turn without a move",
+        create: |_| Box::new(Scripted::new(vec![])),
+    },
+];
 
 /// Plays a fixed list of actions per turn.
 pub struct Scripted {

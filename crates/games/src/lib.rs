@@ -2,11 +2,14 @@
 //! [`Game`] for it.
 //!
 //! Everything above the game crates (harness, replay, language server, CLI) reaches a game
-//! through [`GameKind::visit`], so adding a game means adding it here and nowhere else. This
-//! crate holds no rules and no I/O; it only connects names to types, plus the few per-game facts
-//! generic code needs ([`Scored`]).
+//! through [`GameKind::visit`], and lists the games with [`GameKind::ALL`] and
+//! [`GameKind::names`], so adding a game means adding it here and nowhere else. This crate holds
+//! no rules and no I/O; it only connects names to types, plus the few per-game facts generic code
+//! needs ([`Scored`], and [`GameInfo`] for code that is not generic): a title for prose, the
+//! seeds and the starting bot of a new bot project (`templates/<game>.rs`).
 
 use std::fmt;
+use std::str::FromStr;
 
 use botlens_battleships::Battleships;
 use botlens_engine::{Game, MatchRecord, Seat};
@@ -32,8 +35,22 @@ pub trait GameVisitor {
     fn visit<G: Scored>(self) -> Self::Output;
 }
 
-/// Per-game facts that generic reports need beyond wins and losses.
+/// Per-game facts that generic code needs beyond the rules: for reports (par, moves), for
+/// `--vs` (opponents or boards) and for new bot projects (title, seeds, starting bot).
 pub trait Scored: Game {
+    /// The game's name for prose, e.g. in a new project's README: `Tic-tac-toe`.
+    const TITLE: &'static str;
+
+    /// The seeds a new bot project (`botlens new`) plays by default: few, so its first run is
+    /// quick.
+    const STARTER_SEEDS: &'static str = "0..20";
+
+    /// The `src/lib.rs` of a new bot project: a simple bot on the botlens SDK that only makes
+    /// legal moves, with comments that teach the SDK; `{{name}}` stands for the crate's name.
+    /// Kept as text (`templates/<game>.rs`): this crate does not depend on the SDK, the new
+    /// project does.
+    const STARTER_BOT: &'static str;
+
     /// What `--vs` names for this game: opponents to play, or (puzzles) boards to solve.
     const OPPONENTS_ARE_BOARDS: bool = false;
 
@@ -57,6 +74,9 @@ pub trait Scored: Game {
 }
 
 impl Scored for Battleships {
+    const TITLE: &'static str = "Battleships";
+    const STARTER_BOT: &'static str = include_str!("../templates/battleships.rs");
+
     fn par(_config: &()) -> Option<u32> {
         None
     }
@@ -67,6 +87,9 @@ impl Scored for Battleships {
 }
 
 impl Scored for TicTacToe {
+    const TITLE: &'static str = "Tic-tac-toe";
+    const STARTER_BOT: &'static str = include_str!("../templates/tictactoe.rs");
+
     fn par(_config: &()) -> Option<u32> {
         None
     }
@@ -83,6 +106,11 @@ pub const GENERATED_BOARD: &str = "generated";
 const GENERATED_MIN_STEPS: u32 = 30;
 
 impl Scored for Klotski {
+    const TITLE: &'static str = "Klotski (Huarong Dao)";
+    /// A Klotski board does not depend on the seed (only the bot's random choices do), so fewer
+    /// seeds than a two-player game.
+    const STARTER_SEEDS: &'static str = "0..4";
+    const STARTER_BOT: &'static str = include_str!("../templates/klotski.rs");
     const OPPONENTS_ARE_BOARDS: bool = true;
 
     /// A bundled board by name or alias, or `generated`: a board generated from the seed.
@@ -117,7 +145,12 @@ impl GameKind {
 
     /// The game's name, as in traces and `botlens.toml`.
     pub fn name(self) -> &'static str {
-        self.visit(NameOf)
+        self.info().name
+    }
+
+    /// What code that is not generic over the game needs to know of it.
+    pub fn info(self) -> GameInfo {
+        self.visit(InfoOf)
     }
 
     /// Every game's name, comma-separated, for messages that list them:
@@ -126,7 +159,8 @@ impl GameKind {
         GameKind::ALL.map(GameKind::name).join(", ")
     }
 
-    /// Looks a game up by name (`battleships`, `tictactoe`, `klotski`).
+    /// Looks a game up by name (`battleships`, `tictactoe`, `klotski`); `str::parse` does the
+    /// same with an error that lists the games.
     pub fn from_name(name: &str) -> Option<GameKind> {
         GameKind::ALL.into_iter().find(|kind| kind.name() == name)
     }
@@ -157,12 +191,58 @@ impl fmt::Display for GameKind {
     }
 }
 
-struct NameOf;
+/// ```
+/// use botlens_games::GameKind;
+///
+/// assert_eq!("klotski".parse::<GameKind>(), Ok(GameKind::Klotski));
+/// let error = "chess".parse::<GameKind>().unwrap_err();
+/// assert_eq!(error.to_string(), "unknown game `chess` (known: battleships, tictactoe, klotski)");
+/// ```
+impl FromStr for GameKind {
+    type Err = UnknownGame;
 
-impl GameVisitor for NameOf {
-    type Output = &'static str;
-    fn visit<G: Scored>(self) -> &'static str {
-        G::NAME
+    fn from_str(name: &str) -> Result<GameKind, UnknownGame> {
+        GameKind::from_name(name).ok_or_else(|| UnknownGame(name.to_owned()))
+    }
+}
+
+/// A game name botlens does not have; the message lists the games it has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownGame(pub String);
+
+impl fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown game `{}` (known: {})", self.0, GameKind::names())
+    }
+}
+
+impl std::error::Error for UnknownGame {}
+
+/// The facts of one game that code not generic over it needs ([`GameKind::info`]); see
+/// [`Scored`] for what each means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameInfo {
+    /// [`Game::NAME`]: `tictactoe`.
+    pub name: &'static str,
+    /// [`Scored::TITLE`]: `Tic-tac-toe`.
+    pub title: &'static str,
+    /// [`Scored::STARTER_SEEDS`]: `0..20`.
+    pub starter_seeds: &'static str,
+    /// [`Scored::STARTER_BOT`]: the source of a new project's `src/lib.rs`.
+    pub starter_bot: &'static str,
+}
+
+struct InfoOf;
+
+impl GameVisitor for InfoOf {
+    type Output = GameInfo;
+    fn visit<G: Scored>(self) -> GameInfo {
+        GameInfo {
+            name: G::NAME,
+            title: G::TITLE,
+            starter_seeds: G::STARTER_SEEDS,
+            starter_bot: G::STARTER_BOT,
+        }
     }
 }
 
@@ -192,8 +272,10 @@ mod tests {
     fn names_round_trip() {
         for kind in GameKind::ALL {
             assert_eq!(GameKind::from_name(kind.name()), Some(kind));
+            assert_eq!(kind.name().parse(), Ok(kind));
         }
         assert_eq!(GameKind::from_name("chess"), None);
+        assert_eq!("Klotski".parse::<GameKind>(), Err(UnknownGame("Klotski".into())));
     }
 
     #[test]
@@ -205,6 +287,32 @@ mod tests {
         assert!(Klotski::par(&a).is_some_and(|p| p >= GENERATED_MIN_STEPS));
         let err = Klotski::config_for("nowhere", 0).unwrap_err();
         assert!(err.contains("hengdaolima"), "{err}");
+    }
+
+    /// The last segment of the game type's path: `TicTacToe`, as the SDK names the game too.
+    struct TypeName;
+
+    impl GameVisitor for TypeName {
+        type Output = &'static str;
+        fn visit<G: Scored>(self) -> &'static str {
+            std::any::type_name::<G>().rsplit("::").next().unwrap_or_default()
+        }
+    }
+
+    #[test]
+    fn every_game_has_a_title_seeds_and_a_starting_bot_of_its_own() {
+        for kind in GameKind::ALL {
+            let info = kind.info();
+            assert_eq!(info.name, kind.name());
+            assert!(!info.title.is_empty(), "{kind} has no title");
+            let range = info.starter_seeds.split_once("..");
+            let bounds =
+                range.and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)));
+            assert!(bounds.is_some_and(|(a, b)| a < b), "{kind}: seeds `{}`", info.starter_seeds);
+            assert!(info.starter_bot.starts_with("//! {{name}}: "), "{kind}: {}", info.starter_bot);
+            let plays = format!("type Game = {};", kind.visit(TypeName));
+            assert!(info.starter_bot.contains(&plays), "{kind}'s starting bot lacks `{plays}`");
+        }
     }
 
     #[test]

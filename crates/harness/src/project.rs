@@ -2,7 +2,7 @@
 //!
 //! ```toml
 //! [package.metadata.botlens]
-//! game = "battleships"                 # battleships | tictactoe | klotski
+//! game = "battleships"                 # a game of the registry: botlens_games::GameKind::names
 //! opponents = ["random", "hunter"]     # by default every reference opponent of the game
 //! seeds = "0..100"                     # by default 0..100 (100 seeds)
 //! max_turns = 400                      # by default the game's own cap
@@ -18,7 +18,7 @@
 
 use std::path::{Path, PathBuf};
 
-use botlens_games::GameKind;
+use botlens_games::{GameKind, UnknownGame};
 use serde::Deserialize;
 
 use crate::SeedRange;
@@ -86,12 +86,12 @@ pub enum ProjectError {
     )]
     NotABot(PathBuf),
     /// The metadata names a game botlens does not have.
-    #[error("{path}: unknown game `{game}` (known: battleships, tictactoe, klotski)")]
+    #[error("{path}: {source}")]
     UnknownGame {
         /// The manifest path.
         path: PathBuf,
-        /// The name given.
-        game: String,
+        /// The name given, and the games there are.
+        source: UnknownGame,
     },
 }
 
@@ -157,10 +157,10 @@ impl BotProject {
         let config: BotConfig = table.try_into().map_err(|e: toml::de::Error| {
             malformed(format!("[package.metadata.botlens]: {}", e.message()))
         })?;
-        let game = GameKind::from_name(&config.game).ok_or_else(|| ProjectError::UnknownGame {
-            path: path.into(),
-            game: config.game.clone(),
-        })?;
+        let game: GameKind = config
+            .game
+            .parse()
+            .map_err(|source| ProjectError::UnknownGame { path: path.into(), source })?;
         Ok(BotProject { root: root.to_path_buf(), name: package.name, game, config })
     }
 }
@@ -197,7 +197,8 @@ mod tests {
             parse("[package]\nname = \"x\"\n[package.metadata.botlens]\ngame = \"chess\"\n")
                 .unwrap_err()
                 .to_string();
-        assert!(unknown.contains("unknown game `chess`"), "{unknown}");
+        let listed = "Cargo.toml: unknown game `chess` (known: battleships, tictactoe, klotski)";
+        assert!(unknown.ends_with(listed), "{unknown}");
         let typo = parse(
             "[package]\nname = \"x\"\n[package.metadata.botlens]\ngame = \"klotski\"\nsedes = \"1\"\n",
         )

@@ -5,15 +5,15 @@
 //! - `Cargo.toml`: a `cdylib` crate named after the directory (see [`crate_name`]), the SDK as a
 //!   path dependency, line tables in release builds, an empty `[workspace]` table so the bot
 //!   stands alone, and `[package.metadata.botlens]` naming the game and a short suite;
-//! - `src/lib.rs`: a simple bot that only makes legal moves (Battleships: a random unknown
-//!   square; Tic-tac-toe: the first free square; Klotski: a random legal slide), with comments
-//!   that teach the SDK;
+//! - `src/lib.rs`: the game's starting bot, a simple bot that only makes legal moves, with
+//!   comments that teach the SDK;
 //! - `README.md` (how to run it) and `.gitignore` (`target/`).
 //!
-//! The files come from the `templates/` directory of this crate, compiled in, with `{{name}}`
-//! placeholders filled. The SDK's path is written relative to the project when both are in the
-//! same botlens checkout (the SDK at `<checkout>/crates/sdk`), so the checkout can move; else
-//! absolute.
+//! `Cargo.toml` and `README.md` come from the `templates/` directory of this crate, compiled in;
+//! the bot, the game's title and its seeds come from the games registry ([`GameKind::info`]);
+//! `{{name}}` and the other placeholders are filled. The SDK's path is written relative to the
+//! project when both are in the same botlens checkout (the SDK at `<checkout>/crates/sdk`), so
+//! the checkout can move; else absolute.
 //!
 //! Not for: building or running the new project (see [`crate::build`] and
 //! [`crate::pipeline`]).
@@ -29,33 +29,6 @@ const CARGO_TOML: &str = include_str!("../templates/Cargo.toml.in");
 const README: &str = include_str!("../templates/README.md.in");
 /// The `.gitignore` written as is.
 const GITIGNORE: &str = "target/\n";
-
-/// The starting bot of each game.
-fn bot_template(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Battleships => include_str!("../templates/battleships.rs"),
-        GameKind::TicTacToe => include_str!("../templates/tictactoe.rs"),
-        GameKind::Klotski => include_str!("../templates/klotski.rs"),
-    }
-}
-
-/// The seeds a new project plays by default: few, so the first run is quick. A Klotski board
-/// does not depend on the seed (only the bot's random choices do), so fewer still.
-fn default_seeds(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Battleships | GameKind::TicTacToe => "0..20",
-        GameKind::Klotski => "0..4",
-    }
-}
-
-/// A human name of the game for the README.
-fn title(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Battleships => "Battleships",
-        GameKind::TicTacToe => "Tic-tac-toe",
-        GameKind::Klotski => "Klotski (Huarong Dao)",
-    }
-}
 
 /// A project [`scaffold`] wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,9 +48,6 @@ pub struct Scaffold {
 /// Why no project was written.
 #[derive(Debug, thiserror::Error)]
 pub enum ScaffoldError {
-    /// The game name is not one botlens has.
-    #[error("unknown game `{0}` (known: {known})", known = game_names())]
-    UnknownGame(String),
     /// The SDK directory has no `Cargo.toml`.
     #[error("the botlens SDK is not at {0} (no Cargo.toml there)")]
     NoSdk(PathBuf),
@@ -102,23 +72,6 @@ pub enum ScaffoldError {
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ScaffoldError + '_ {
     move |source| ScaffoldError::Io { path: path.to_path_buf(), source }
-}
-
-/// `battleships, tictactoe, klotski`.
-fn game_names() -> String {
-    GameKind::ALL.map(GameKind::name).join(", ")
-}
-
-/// The game called `name`, or an error listing the games there are.
-///
-/// ```
-/// use botlens_harness::scaffold::parse_game;
-///
-/// assert_eq!(parse_game("klotski").unwrap().name(), "klotski");
-/// assert!(parse_game("chess").unwrap_err().to_string().contains("battleships, tictactoe, klotski"));
-/// ```
-pub fn parse_game(name: &str) -> Result<GameKind, ScaffoldError> {
-    GameKind::from_name(name).ok_or_else(|| ScaffoldError::UnknownGame(name.to_owned()))
 }
 
 /// The SDK of the botlens that was built: `crates/sdk` beside this crate in the checkout it
@@ -193,22 +146,23 @@ pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, Scaf
     let root = dir.canonicalize().map_err(io_error(dir))?;
     let sdk_path = sdk_dependency(&root, &sdk);
 
+    let info = game.info();
     let opponents = game.default_opponents();
     let quoted: Vec<String> = opponents.iter().map(|o| format!("\"{o}\"")).collect();
     let fill = |template: &str| {
         template
             .replace("{{name}}", &crate_name)
-            .replace("{{game}}", game.name())
-            .replace("{{title}}", title(game))
+            .replace("{{game}}", info.name)
+            .replace("{{title}}", info.title)
             .replace("{{sdk}}", &toml_string(&sdk_path))
-            .replace("{{seeds}}", default_seeds(game))
+            .replace("{{seeds}}", info.starter_seeds)
             .replace("{{opponents}}", &opponents.join(", "))
             .replace("{{opponent_list}}", &quoted.join(", "))
             .replace("{{opponent}}", &opponents[0])
     };
     let files = [
         ("Cargo.toml", fill(CARGO_TOML)),
-        ("src/lib.rs", fill(bot_template(game))),
+        ("src/lib.rs", fill(info.starter_bot)),
         ("README.md", fill(README)),
         (".gitignore", GITIGNORE.to_owned()),
     ];
@@ -353,7 +307,7 @@ mod tests {
     }
 
     #[test]
-    fn a_file_a_missing_sdk_and_an_unknown_game_are_refused() {
+    fn a_file_and_a_missing_sdk_are_refused() {
         let (tmp, sdk) = checkout();
         let file = tmp.path().join("file");
         std::fs::write(&file, "").unwrap();
@@ -364,8 +318,6 @@ mod tests {
         let error = scaffold(GameKind::TicTacToe, &target, &nowhere).unwrap_err();
         assert!(error.to_string().contains("SDK is not at"), "{error}");
         assert!(!target.exists(), "nothing is written when the SDK is missing");
-        let error = parse_game("chess").unwrap_err().to_string();
-        assert_eq!(error, "unknown game `chess` (known: battleships, tictactoe, klotski)");
     }
 
     #[test]

@@ -77,19 +77,12 @@ impl Contender {
     ) -> Result<Box<dyn Player<G>>, String> {
         match self {
             Contender::Reference(name) => {
-                let reference = find_reference::<G>(name)?;
+                let reference = ReferencePlayer::<G>::find(name)?;
                 Ok((reference.create)(SeedRng::new(seed, Stream::Player(seat))))
             }
             Contender::Wasm(bot) => Ok(Box::new(bot.module.player::<G>(seed, seat, limits))),
         }
     }
-}
-
-fn find_reference<G: Scored>(name: &str) -> Result<ReferencePlayer<G>, String> {
-    G::reference_players().iter().copied().find(|p| p.name == name).ok_or_else(|| {
-        let known: Vec<_> = G::reference_players().iter().map(|p| p.name).collect();
-        format!("{} has no reference player `{name}` (known: {})", G::NAME, known.join(", "))
-    })
 }
 
 /// Which traces a suite keeps in its results.

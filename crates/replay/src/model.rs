@@ -133,7 +133,7 @@ impl Replay {
         }
         let kind = GameKind::from_name(&trace.game).ok_or_else(|| ReplayError::UnknownGame {
             name: trace.game.clone(),
-            known: GameKind::ALL.map(GameKind::name).join(", "),
+            known: GameKind::names(),
         })?;
         kind.visit(Build { trace, source_root })
     }

@@ -70,55 +70,20 @@
 //! `docs/abi.md` of the botlens repository, for bots written without this crate.
 
 mod abi;
+pub mod battleships;
+pub mod klotski;
 mod log;
 mod rng;
 mod runtime;
+pub mod tictactoe;
 mod turn;
 
+pub use battleships::Battleships;
+pub use klotski::Klotski;
 pub use log::log;
 pub use rng::Rng;
-pub use turn::{Battleships, Game, Klotski, TicTacToe, Turn};
-
-/// Battleships messages: what [`Turn::attack`] takes and returns and what the view shows.
-///
-/// ```
-/// use botlens_sdk::battleships::{BOARD_SIZE, FLEET, Shot, ShipKind};
-///
-/// assert_eq!(BOARD_SIZE, 10);
-/// assert_eq!(FLEET.iter().filter(|&&k| k == ShipKind::Cruiser).count(), 2);
-/// let shot: Shot = serde_json::from_str(r#"{"result":"hit"}"#).unwrap();
-/// assert_eq!(shot, Shot::Hit);
-/// ```
-pub mod battleships {
-    pub use botlens_protocol::battleships::{
-        Attack, BOARD_SIZE, BattleshipsView, Direction, FLEET, Ship, ShipKind, Shot, Target,
-    };
-}
-
-/// Tic-tac-toe messages: what [`Turn::mark`] takes and returns and what the view shows.
-///
-/// ```
-/// use botlens_sdk::tictactoe::{Side, TicTacToeView};
-///
-/// let view = TicTacToeView { board: "X...O....".into(), you: Side::X };
-/// assert_eq!(view.at(1, 1), Some(Side::O));
-/// assert_eq!(view.at(2, 2), None);
-/// ```
-pub mod tictactoe {
-    pub use botlens_protocol::tictactoe::{Mark, Marked, Side, TicTacToeView};
-}
-
-/// Klotski messages: what [`Turn::slide`] takes and returns and what the view shows.
-///
-/// ```
-/// use botlens_sdk::klotski::Dir;
-///
-/// assert_eq!(Dir::Left.delta(), (-1, 0));
-/// assert_eq!(Dir::ALL.len(), 4);
-/// ```
-pub mod klotski {
-    pub use botlens_protocol::klotski::{Dir, Goal, KlotskiView, PieceView, Slid, Slide};
-}
+pub use tictactoe::TicTacToe;
+pub use turn::{Game, Turn};
 
 /// The version of the botlens ABI this SDK speaks; the host refuses modules of another version.
 ///

@@ -1,11 +1,11 @@
 //! The command line: one module per subcommand, each with its clap arguments and a `run`.
 
 mod bench;
+mod game_arg;
 mod generate;
 mod lsp;
 mod new;
 mod play;
-mod play_duel;
 mod play_klotski;
 mod replay;
 mod run;

@@ -8,8 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::bail;
+use botlens_games::GameKind;
 use botlens_harness::scaffold::{self, ScaffoldError};
 use clap::Args;
+
+use super::game_arg::GameArg;
 
 /// Arguments of `botlens new`.
 #[derive(Debug, Args)]
@@ -21,8 +24,9 @@ Examples:
   botlens new battleships my-bot
   botlens new klotski ~/bots/huarong --sdk ~/src/botlens/crates/sdk")]
 pub struct NewArgs {
-    /// The game: battleships, tictactoe or klotski.
-    game: String,
+    /// The game the bot plays.
+    #[arg(value_parser = GameArg)]
+    game: GameKind,
     /// Where to create the project: a new or empty directory.
     dir: PathBuf,
     /// The botlens SDK crate to depend on [default: crates/sdk of the checkout botlens was
@@ -33,7 +37,7 @@ pub struct NewArgs {
 
 /// Runs `botlens new`.
 pub fn run(args: NewArgs) -> anyhow::Result<ExitCode> {
-    let game = scaffold::parse_game(&args.game)?;
+    let game = args.game;
     let sdk = args.sdk.clone().unwrap_or_else(scaffold::default_sdk_dir);
     let made = match scaffold::scaffold(game, &args.dir, &sdk) {
         Ok(made) => made,

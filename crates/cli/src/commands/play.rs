@@ -1,44 +1,77 @@
-//! `botlens play`: a human at the keyboard, against a reference opponent or a Klotski board.
+//! `botlens play <game>`: a person at the keyboard. Klotski keeps a session of its own
+//! (`play_klotski`: undo, hints, layouts from files); every other game the registry has is the
+//! engine's match runner with the person as a player (`botlens_engine::human`), against a
+//! reference opponent, or alone in a game of one seat. Terminal glue only: stdin, stdout and
+//! the exit code, 0 however the game ends (played out, `quit` or the end of input).
 
+use std::io::{self, BufReader};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
+use anyhow::anyhow;
+use botlens_engine::{ReferencePlayer, human};
+use botlens_games::{GameKind, GameVisitor, Scored};
+use clap::Args;
 
-use super::{play_duel, play_klotski};
+use super::game_arg::GameArg;
+use super::play_klotski;
 
 /// Arguments of `botlens play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// The game to play.
-    game: GameName,
-    /// Reference opponent (battleships: random, hunter, parity, density; tictactoe: random,
-    /// perfect).
-    #[arg(long, default_value = "random")]
-    vs: String,
-    /// Game seed: decides the fleets, who starts and the opponent's choices.
+    #[arg(value_parser = GameArg)]
+    game: GameKind,
+    /// The reference opponent to play [default: the game's first]. A name the game does not
+    /// have is refused with the list of those it has (`--vs ?` shows them).
+    #[arg(long)]
+    vs: Option<String>,
+    /// Game seed: decides everything random in the game (who starts, the board, the opponent's
+    /// choices).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Klotski board: a bundled layout name or a layout file.
     #[arg(long)]
     layout: Option<PathBuf>,
-    /// Draw boards with ASCII only (no CJK piece names).
+    /// Draw Klotski boards with ASCII only (no CJK piece names).
     #[arg(long)]
     ascii: bool,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum GameName {
-    Klotski,
-    Tictactoe,
-    Battleships,
-}
-
 /// Runs `botlens play`.
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
-    match args.game {
-        GameName::Klotski => play_klotski::run(args.layout.as_deref(), args.ascii),
-        GameName::Tictactoe => play_duel::tictactoe(&args.vs, args.seed),
-        GameName::Battleships => play_duel::battleships(&args.vs, args.seed),
+    if args.game == GameKind::Klotski {
+        return play_klotski::run(args.layout.as_deref(), args.ascii);
+    }
+    args.game.visit(AtTheKeyboard { vs: args.vs, seed: args.seed })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One game of the visited type between the person on stdin/stdout and what `--vs` names: a
+/// reference opponent, or (in a game whose `--vs` names boards) the board to play alone.
+struct AtTheKeyboard {
+    vs: Option<String>,
+    seed: u64,
+}
+
+impl GameVisitor for AtTheKeyboard {
+    type Output = anyhow::Result<()>;
+
+    fn visit<G: Scored>(self) -> anyhow::Result<()> {
+        let vs = match self.vs {
+            Some(vs) => vs,
+            None => G::default_opponents()
+                .into_iter()
+                .next()
+                .ok_or_else(|| anyhow!("{} has nothing to play by default", G::NAME))?,
+        };
+        let config = G::config_for(&vs, self.seed).map_err(anyhow::Error::msg)?;
+        let opponent = if G::OPPONENTS_ARE_BOARDS {
+            None
+        } else {
+            Some(ReferencePlayer::<G>::find(&vs).map_err(anyhow::Error::msg)?)
+        };
+        human::play::<G>(&config, self.seed, opponent, BufReader::new(io::stdin()), io::stdout())?;
+        Ok(())
     }
 }
