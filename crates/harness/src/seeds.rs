@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// A non-empty, inclusive range of game seeds.
+/// A non-empty, inclusive range of game seeds, of at most [`SeedRange::MAX_LEN`] seeds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SeedRange {
     first: u64,
@@ -13,9 +13,19 @@ pub struct SeedRange {
 }
 
 impl SeedRange {
-    /// Seeds `first..=last`; `None` when empty.
+    /// The most seeds a range holds: ten million (a suite plays each against every opponent;
+    /// at tens of thousands of games a second that is minutes to hours of games, and a range
+    /// beyond it is a typo, not a plan).
+    pub const MAX_LEN: u64 = 10_000_000;
+
+    /// Seeds `first..=last`; `None` when empty or longer than [`SeedRange::MAX_LEN`].
     pub fn new(first: u64, last: u64) -> Option<SeedRange> {
-        (first <= last).then_some(SeedRange { first, last })
+        (first <= last && last - first < Self::MAX_LEN).then_some(SeedRange { first, last })
+    }
+
+    /// The first seed.
+    pub fn first(&self) -> u64 {
+        self.first
     }
 
     /// The default suite: 100 seeds, 0–99.
@@ -71,7 +81,10 @@ impl FromStr for SeedRange {
             let seed = number(trimmed)?;
             (seed, seed)
         };
-        SeedRange::new(first, last).ok_or_else(|| err("the range is empty"))
+        if first > last {
+            return Err(err("the range is empty"));
+        }
+        SeedRange::new(first, last).ok_or_else(|| err("more than 10,000,000 seeds"))
     }
 }
 
@@ -114,9 +127,13 @@ mod tests {
 
     #[test]
     fn bad_ranges_say_what_was_expected() {
-        for bad in ["", "a..b", "5..5", "9..=2", "0..0", "-1..3"] {
+        for bad in ["", "a..b", "5..5", "9..=2", "0..0", "-1..3", "0..=18446744073709551615"] {
             let err = bad.parse::<SeedRange>().unwrap_err().to_string();
             assert!(err.contains("expected `A..B`"), "{bad}: {err}");
         }
+        let huge = "0..300000000".parse::<SeedRange>().unwrap_err().to_string();
+        assert!(huge.contains("more than 10,000,000 seeds"), "{huge}");
+        assert_eq!("5..10000005".parse::<SeedRange>().unwrap().len(), SeedRange::MAX_LEN);
+        assert!(SeedRange::new(0, u64::MAX).is_none());
     }
 }

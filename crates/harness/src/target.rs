@@ -12,7 +12,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use botlens_games::GameKind;
+use botlens_games::{GameKind, UnknownGame};
 
 /// A bot to play, as the user named it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,8 +44,8 @@ pub enum Target {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TargetError {
     /// `--game` names no game.
-    #[error("unknown game `{0}` (known: {known})", known = GameKind::names())]
-    UnknownGame(String),
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGame),
     /// A module file without `--game`.
     #[error("say which game {0} plays with --game {choices}", choices = game_choices())]
     ModuleWithoutGame(String),
@@ -78,11 +78,7 @@ impl Target {
     /// assert!(Target::parse("bot.wasm", None).unwrap_err().to_string().contains("--game"));
     /// ```
     pub fn parse(text: &str, game: Option<&str>) -> Result<Target, TargetError> {
-        let game = game
-            .map(|name| {
-                GameKind::from_name(name).ok_or_else(|| TargetError::UnknownGame(name.to_owned()))
-            })
-            .transpose()?;
+        let game = game.map(str::parse::<GameKind>).transpose()?;
         if Path::new(text).is_dir() {
             return Ok(Target::Project { dir: text.into(), game });
         }

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 use botlens_games::GameKind;
 use botlens_harness::scaffold::{self, ScaffoldError};
+use botlens_harness::target::shell_word;
 use clap::Args;
 
 use super::game_arg::GameArg;
@@ -61,28 +62,4 @@ pub fn run(args: NewArgs) -> anyhow::Result<ExitCode> {
     writeln!(out, "  botlens run {dir}")?;
     writeln!(out, "    builds the bot and plays its suite; then improve {lib} and run again")?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// `word` as one word for a POSIX shell: as is when it is plain, else in single quotes.
-fn shell_word(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:@%+=,".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shell_word;
-
-    #[test]
-    fn paths_are_quoted_only_when_a_shell_would_split_them() {
-        assert_eq!(shell_word("bots/my-bot"), "bots/my-bot");
-        assert_eq!(shell_word("My Bot"), "'My Bot'");
-        assert_eq!(shell_word("it's"), "'it'\\''s'");
-        assert_eq!(shell_word(""), "''");
-        assert_eq!(shell_word("~/bots"), "'~/bots'", "a quoted path is not expanded again");
-    }
 }

@@ -1,0 +1,271 @@
+//! What a suite counts as its games finish, in memory that does not grow with the number of
+//! games: per opponent, wins, losses, draws, moves and faults; per failure group (kind, file,
+//! line), how many games it lost, the smallest of their seeds, and the first of them.
+//!
+//! Games finish in any order on any number of threads; every figure here is a sum, a minimum or
+//! a "smallest N", so the tally is the same whatever the order, and so is the report made from
+//! it. Two things are bounded, with the bounds documented on [`MAX_GROUPS`] and
+//! [`SEEDS_LISTED`]: how many distinct failure locations are told apart, and how many seeds a
+//! group lists (its count is always exact).
+//!
+//! Not for: playing games ([`crate::suite`]) or presenting them ([`crate::report`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use botlens_engine::{Fault, FailureKind, SeatResult, SourceLocation};
+
+/// The most failure groups (distinct kinds and source locations) a tally tells apart. The
+/// groups kept are those with the smallest (kind, file, line); failures anywhere else are
+/// counted in one group per kind without a location. An honest bot has a handful of groups; a
+/// bot reporting locations of its own making cannot make the tally grow without bound.
+pub const MAX_GROUPS: usize = 256;
+
+/// The most seeds a failure group lists per opponent: the smallest ones (its count stays exact).
+pub const SEEDS_LISTED: usize = 1_000;
+
+/// Where a game sits in a suite: its opponent's index, then its seed. The smallest position of
+/// a group's games is its "first" game.
+pub type Position = (usize, u64);
+
+/// One opponent's figures.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OpponentTally {
+    /// Games played.
+    pub games: u32,
+    /// Games won (puzzles: solved).
+    pub wins: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// The bot's moves, summed over the games.
+    pub moves: u64,
+    /// Par (puzzles: optimal steps) summed over the games that have one, and how many did.
+    pub par: (u64, u32),
+    /// Games lost by a bot fault.
+    pub faults: u32,
+    /// Games with at least one wasted move, and the wasted moves in all.
+    pub wasteful: (u32, u32),
+}
+
+/// What identifies a failure group: its kind and, when located, its file and line (the column
+/// is left out: where an endless loop runs out of fuel varies within its line).
+pub type GroupKey = (FailureKind, Option<(String, u32)>);
+
+/// The games one failure group lost.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailureTally {
+    /// The fault of its first game (smallest position): its message, location and turn.
+    pub first: Fault,
+    /// Where its first game sits.
+    pub first_at: Position,
+    /// Games lost this way.
+    pub count: u32,
+    /// Per opponent index, the smallest [`SEEDS_LISTED`] seeds lost this way.
+    pub seeds: BTreeMap<usize, BTreeSet<u64>>,
+}
+
+impl FailureTally {
+    fn new(fault: &Fault, at: Position) -> FailureTally {
+        let mut tally =
+            FailureTally { first: fault.clone(), first_at: at, count: 0, seeds: BTreeMap::new() };
+        tally.add(fault, at);
+        tally
+    }
+
+    fn add(&mut self, fault: &Fault, at: Position) {
+        self.count += 1;
+        if at < self.first_at {
+            self.first_at = at;
+            self.first = fault.clone();
+        }
+        let seeds = self.seeds.entry(at.0).or_default();
+        seeds.insert(at.1);
+        if seeds.len() > SEEDS_LISTED {
+            seeds.pop_last();
+        }
+    }
+
+    fn merge(&mut self, other: FailureTally) {
+        self.count += other.count;
+        if other.first_at < self.first_at {
+            self.first_at = other.first_at;
+            self.first = other.first;
+        }
+        for (opponent, seeds) in other.seeds {
+            let mine = self.seeds.entry(opponent).or_default();
+            mine.extend(seeds);
+            while mine.len() > SEEDS_LISTED {
+                mine.pop_last();
+            }
+        }
+    }
+}
+
+/// Everything a suite counted; see the module docs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Per opponent, in suite order.
+    pub opponents: Vec<OpponentTally>,
+    /// Failure groups by key (at most [`MAX_GROUPS`] located ones).
+    pub groups: BTreeMap<GroupKey, FailureTally>,
+    /// Per kind, the located failures whose location is not among the [`MAX_GROUPS`] kept.
+    pub overflow: BTreeMap<FailureKind, FailureTally>,
+}
+
+/// One finished game as the tally needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct Counted<'a> {
+    /// Where the game sits.
+    pub at: Position,
+    /// The bot's result.
+    pub result: SeatResult,
+    /// The bot's moves.
+    pub moves: u32,
+    /// The board's par, if any.
+    pub par: Option<u32>,
+    /// The fault that lost the game for the bot, if one did.
+    pub fault: Option<&'a Fault>,
+    /// The bot's wasted moves.
+    pub wasted: u32,
+}
+
+/// The group key of a fault.
+pub fn key_of(fault: &Fault) -> GroupKey {
+    let location = fault.failure.location.as_ref();
+    (fault.failure.kind, location.map(|l: &SourceLocation| (l.file.clone(), l.line)))
+}
+
+impl Tally {
+    /// An empty tally for `opponents` opponents.
+    pub fn new(opponents: usize) -> Tally {
+        Tally {
+            opponents: vec![OpponentTally::default(); opponents],
+            groups: BTreeMap::new(),
+            overflow: BTreeMap::new(),
+        }
+    }
+
+    /// Counts one game.
+    pub fn add(&mut self, game: Counted<'_>) {
+        let row = &mut self.opponents[game.at.0];
+        row.games += 1;
+        match game.result {
+            SeatResult::Win => row.wins += 1,
+            SeatResult::Loss => row.losses += 1,
+            SeatResult::Draw => row.draws += 1,
+        }
+        row.moves += u64::from(game.moves);
+        if let Some(par) = game.par {
+            row.par = (row.par.0 + u64::from(par), row.par.1 + 1);
+        }
+        if game.wasted > 0 {
+            row.wasteful = (row.wasteful.0 + 1, row.wasteful.1 + game.wasted);
+        }
+        let Some(fault) = game.fault else { return };
+        row.faults += 1;
+        self.add_failure(key_of(fault), fault, game.at);
+    }
+
+    fn add_failure(&mut self, key: GroupKey, fault: &Fault, at: Position) {
+        if let Some(group) = self.groups.get_mut(&key) {
+            group.add(fault, at);
+            return;
+        }
+        let located = self.groups.keys().filter(|key| key.1.is_some()).count();
+        if key.1.is_none() || located < MAX_GROUPS {
+            self.groups.insert(key, FailureTally::new(fault, at));
+            return;
+        }
+        // Full: the largest located key goes to its kind's overflow group, unless the new key
+        // is larger still. Either way the groups kept are the smallest keys seen, and a key once
+        // folded is never among them again (as many smaller ones are kept).
+        let largest = self
+            .groups
+            .keys()
+            .filter(|key| key.1.is_some())
+            .next_back()
+            .cloned()
+            .expect("the tally is full of located groups");
+        let (kind, folded) = if key < largest {
+            let evicted = self.groups.remove(&largest).expect("the key was just found");
+            self.groups.insert(key, FailureTally::new(fault, at));
+            (largest.0, evicted)
+        } else {
+            (key.0, FailureTally::new(fault, at))
+        };
+        match self.overflow.get_mut(&kind) {
+            Some(existing) => existing.merge(folded),
+            None => {
+                self.overflow.insert(kind, folded);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use botlens_engine::Failure;
+
+    fn fault(line: u32) -> Fault {
+        let location = SourceLocation { file: "src/lib.rs".into(), line, column: 3 };
+        Fault { seat: 0, turn: 5, failure: Failure::new(FailureKind::Panic, "boom").at(Some(location)) }
+    }
+
+    fn lost(at: Position, fault: &Fault) -> Counted<'_> {
+        Counted { at, result: SeatResult::Loss, moves: 4, par: None, fault: Some(fault), wasted: 0 }
+    }
+
+    #[test]
+    fn the_same_games_in_any_order_give_the_same_tally() {
+        let faults: Vec<Fault> = (0..40).map(|i| fault(1 + i % 3)).collect();
+        let games: Vec<(Position, &Fault)> =
+            faults.iter().enumerate().map(|(i, f)| ((i % 2, i as u64), f)).collect();
+        let mut forward = Tally::new(2);
+        let mut backward = Tally::new(2);
+        for (at, fault) in &games {
+            forward.add(lost(*at, fault));
+        }
+        for (at, fault) in games.iter().rev() {
+            backward.add(lost(*at, fault));
+        }
+        assert_eq!(forward, backward);
+        let group = &forward.groups[&(FailureKind::Panic, Some(("src/lib.rs".into(), 1)))];
+        assert_eq!((group.count, group.first_at), (14, (0, 0)));
+        assert_eq!(forward.opponents[0].faults + forward.opponents[1].faults, 40);
+    }
+
+    #[test]
+    fn locations_beyond_the_bound_fold_into_one_group_and_the_smallest_are_kept() {
+        let faults: Vec<Fault> = (0..MAX_GROUPS as u32 + 50).map(fault).collect();
+        let mut tally = Tally::new(1);
+        // The largest lines first: they are the ones that end up folded.
+        for (i, fault) in faults.iter().enumerate().rev() {
+            tally.add(lost((0, i as u64), fault));
+        }
+        let located: Vec<u32> =
+            tally.groups.keys().filter_map(|key| key.1.as_ref().map(|(_, line)| *line)).collect();
+        assert_eq!(located, (0..MAX_GROUPS as u32).collect::<Vec<_>>());
+        let [overflow] = tally.overflow.values().collect::<Vec<_>>()[..] else {
+            panic!("one overflow group per kind")
+        };
+        assert_eq!(overflow.count, 50);
+        assert_eq!(overflow.first_at, (0, MAX_GROUPS as u64));
+        let total: u32 = tally.groups.values().chain(tally.overflow.values()).map(|g| g.count).sum();
+        assert_eq!(total, faults.len() as u32, "every failure is counted once");
+    }
+
+    #[test]
+    fn a_group_lists_its_smallest_seeds_and_counts_them_all() {
+        let fault = fault(7);
+        let mut tally = Tally::new(1);
+        for seed in (0..SEEDS_LISTED as u64 + 10).rev() {
+            tally.add(lost((0, seed), &fault));
+        }
+        let group = tally.groups.values().next().unwrap();
+        assert_eq!(group.count as usize, SEEDS_LISTED + 10);
+        let seeds = &group.seeds[&0];
+        assert_eq!((seeds.len(), seeds.first(), seeds.last()), (SEEDS_LISTED, Some(&0), Some(&999)));
+    }
+}
