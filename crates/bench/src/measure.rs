@@ -230,6 +230,7 @@ fn one_core_suite(game: GameKind, bot: Contender, opponent: &str, games: u64) ->
         sandbox_limits: SandboxLimits::default(),
         jobs: 1,
         keep_traces: KeepTraces::Failures,
+        trace_dir: None,
     }
 }
 
@@ -254,7 +255,7 @@ fn game_speed(pairing: &Pairing, bot: &WasmBot, games: u64) -> anyhow::Result<Ga
     for _ in 0..ROUNDS {
         let native_results = run_suite(&native, &|_, _| {}, &CancelToken::new())?;
         let wasm_results = run_suite(&wasm, &|_, _| {}, &CancelToken::new())?;
-        if let Some(fault) = wasm_results.games.iter().find_map(|g| g.fault.as_ref()) {
+        if let Some(fault) = wasm_results.kept.iter().find_map(|g| g.fault.as_ref()) {
             bail!(
                 "{} lost a game by a fault while benchmarking: {}",
                 pairing.label(),
@@ -263,7 +264,7 @@ fn game_speed(pairing: &Pairing, bot: &WasmBot, games: u64) -> anyhow::Result<Ga
         }
         native_games_per_s = native_games_per_s.max(per_s(native_results.duration));
         wasm_games_per_s = wasm_games_per_s.max(per_s(wasm_results.duration));
-        turns = wasm_results.games.iter().map(|g| u64::from(g.turns)).sum::<u64>();
+        turns = wasm_results.tally.opponents.iter().map(|o| o.turns).sum::<u64>();
     }
     Ok(GameSpeed {
         game: pairing.game.name().to_owned(),

@@ -23,6 +23,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use botlens_engine::text::printable_lines;
 use botlens_engine::{FailureKind, SourceLocation};
 use serde::{Deserialize, Serialize};
 
@@ -261,6 +262,7 @@ impl Comparison {
 
     /// The comparison for a terminal; `since` names the old report (`baseline \`main\``,
     /// `run 3`); file paths inside `base` (the working directory) are shown relative to it.
+    /// Control characters from bots' names and messages are escaped.
     pub fn render(&self, since: &str, base: &Path) -> String {
         let mut out = String::new();
         if self.is_unchanged() {
@@ -307,7 +309,7 @@ impl Comparison {
                 let _ = writeln!(out, "    {:width$}  {detail}", o.name);
             }
         }
-        out
+        printable_lines(&out).into_owned()
     }
 }
 

@@ -65,6 +65,11 @@ pub enum BuildError {
     /// cargo or rustup could not be run, or failed for a reason other than the code.
     #[error("{0}")]
     Tool(String),
+    /// The build took longer than its timeout (seconds); cargo and what it started were stopped.
+    #[error(
+        "the build took longer than {0} s and was stopped (a build script that never returns? raise `build_timeout_secs` in [package.metadata.botlens] if the build is just slow)"
+    )]
+    Timeout(u64),
     /// cargo finished without reporting a `.wasm` artifact (e.g. the crate is not a cdylib).
     #[error(
         "cargo built {0} but produced no .wasm module; a bot crate needs `[lib] crate-type = [\"cdylib\"]`"
@@ -117,11 +122,24 @@ pub fn ensure_wasm_target(installing: &mut dyn FnMut()) -> Result<(), BuildError
     }
 }
 
-/// Builds `project` to wasm. Cancelling `cancel` kills cargo and returns [`Stopped::Cancelled`].
+/// How long a build may take unless the project says otherwise
+/// (`[package.metadata.botlens] build_timeout_secs`): ten minutes, room for a first build that
+/// compiles every dependency on a slow machine, and an end to a build script that never returns.
+pub const DEFAULT_BUILD_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// Builds `project` to wasm. Cancelling `cancel` kills cargo and everything it started, and
+/// returns [`Stopped::Cancelled`]; so does a build past its timeout, with
+/// [`BuildError::Timeout`].
 pub fn build(project: &BotProject, cancel: &CancelToken) -> Result<BuildOutput, Stopped> {
     let started = Instant::now();
+    let timeout =
+        project.config.build_timeout_secs.map_or(DEFAULT_BUILD_TIMEOUT, Duration::from_secs);
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut child = Command::new(cargo)
+    let mut command = Command::new(cargo);
+    // Its own process group, so that stopping the build stops rustc and build scripts too.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = command
         .args(["build", "--release", "--target", WASM_TARGET, "--message-format=json"])
         .arg("--manifest-path")
         .arg(project.root.join("Cargo.toml"))
@@ -146,9 +164,12 @@ pub fn build(project: &BotProject, cancel: &CancelToken) -> Result<BuildOutput, 
 
     let status = loop {
         if cancel.is_cancelled() {
-            let _ = child.kill();
-            let _ = child.wait();
+            stop(&mut child);
             return Err(Stopped::Cancelled);
+        }
+        if started.elapsed() > timeout {
+            stop(&mut child);
+            return Err(BuildError::Timeout(timeout.as_secs()).into());
         }
         match child.try_wait() {
             Ok(Some(status)) => break status,
@@ -174,6 +195,20 @@ pub fn build(project: &BotProject, cancel: &CancelToken) -> Result<BuildOutput, 
     }
     let wasm = parsed.wasm.ok_or_else(|| BuildError::NoArtifact(project.name.clone()))?;
     Ok(BuildOutput { wasm, duration: started.elapsed(), warnings })
+}
+
+/// Kills cargo and every process of its group (rustc, build scripts), then reaps cargo.
+fn stop(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: `kill` takes plain integers and touches no memory of ours; `-pid` names the
+        // process group `build` put cargo at the head of, which only cargo's descendants share.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 struct ParsedOutput {
@@ -268,6 +303,43 @@ fn compiler_message(diagnostic: RustcDiagnostic, root: Option<&Path>) -> Compile
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_build_script_that_never_returns_is_stopped_at_the_timeout_with_everything_it_started() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let pid_file = root.join("build-script.pid");
+        std::fs::write(
+            root.join("Cargo.toml"),
+            "[package]\nname = \"hangs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[lib]\ncrate-type = [\"cdylib\"]\n[workspace]\n[package.metadata.botlens]\ngame = \"tictactoe\"\nbuild_timeout_secs = 8\n",
+        )
+        .unwrap();
+        std::fs::create_dir(root.join("src")).unwrap();
+        std::fs::write(root.join("src/lib.rs"), "").unwrap();
+        let script = format!(
+            "fn main() {{ std::fs::write({:?}, std::process::id().to_string()).unwrap(); loop {{ std::thread::sleep(std::time::Duration::from_secs(1)); }} }}",
+            pid_file.display().to_string()
+        );
+        std::fs::write(root.join("build.rs"), script).unwrap();
+        let project = BotProject::load(root).unwrap();
+        let started = Instant::now();
+        let stopped = build(&project, &CancelToken::new());
+        assert!(matches!(stopped, Err(Stopped::Failed(BuildError::Timeout(8)))), "{stopped:?}");
+        assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        // Gone, or a zombie waiting for whoever adopted it to reap it: not running either way.
+        let running = || {
+            let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()));
+            stat.is_ok_and(|stat| {
+                stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+            })
+        };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while running() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(!running(), "the build script {pid} outlived the build");
+    }
 
     #[test]
     fn cargo_json_becomes_located_messages_and_an_artifact() {

@@ -7,6 +7,7 @@
 //! - [`project`]: a bot project is a Cargo package with `[package.metadata.botlens]`;
 //! - [`build`]: cargo builds it for `wasm32-wasip1`, compiler errors come back as data;
 //! - [`suite`]: the bot plays its opponents over a range of seeds, in parallel;
+//! - [`tally`]: what the games add up to, counted as they finish;
 //! - [`report`]: scores per opponent and failures grouped by kind and source location;
 //! - [`traces`]: traces written atomically for `botlens replay`.
 //!
@@ -21,6 +22,7 @@ pub mod report;
 pub mod scaffold;
 mod seeds;
 pub mod suite;
+pub mod tally;
 pub mod target;
 pub mod traces;
 

@@ -46,6 +46,8 @@ pub struct RunOptions {
     pub jobs: usize,
     /// Which traces to keep in the results.
     pub keep_traces: KeepTraces,
+    /// A directory to write every game's trace into as the game ends.
+    pub trace_dir: Option<PathBuf>,
 }
 
 impl RunOptions {
@@ -243,9 +245,22 @@ fn prepare_project(
     if let Some(asked) = game.filter(|asked| *asked != project.game) {
         return Err(RunError::WrongGame { dir: dir.to_owned(), plays: project.game, asked });
     }
-    // The project's own settings are checked before the (long) build.
+    // The project's own settings are checked before the (long) build, naming the file they are
+    // in; the command line's, without one.
     let defaults = Defaults::of_project(&project)?;
-    check_opponents(project.game, &opponent_names(&defaults, options))?;
+    let in_manifest = |error: SuiteError| {
+        let table = "[package.metadata.botlens]";
+        RunError::Load(format!("{}: {table}: {error}", project.root.join("Cargo.toml").display()))
+    };
+    suite::check_turn_cap(defaults.max_turns).map_err(in_manifest)?;
+    suite::check_turn_cap(options.max_turns)?;
+    match &options.opponents {
+        Some(names) => check_opponents(project.game, names)?,
+        None => check_opponents(project.game, &defaults.opponents).map_err(|e| match e {
+            RunError::Suite(error) => in_manifest(error),
+            other => other,
+        })?,
+    }
     ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
     progress(Stage::Building);
     let built = build::build(&project, cancel).map_err(|error| match error {
@@ -350,6 +365,7 @@ fn suite_of(
         sandbox_limits: defaults.limits,
         jobs: options.jobs,
         keep_traces: options.keep_traces,
+        trace_dir: options.trace_dir.clone(),
     })
 }
 
@@ -417,7 +433,7 @@ mod tests {
         assert!(played.wasm.is_none() && played.warnings.is_empty());
         let one = RunOptions::one_game("perfect", 3);
         let game = run(&sandbox, &target, &one, &|_| {}, &CancelToken::new()).unwrap();
-        let [played] = game.results.games.as_slice() else { panic!("{:?}", game.results.games) };
+        let [played] = game.results.kept.as_slice() else { panic!("{:?}", game.results.kept) };
         assert_eq!((played.seed, game.suite.opponents[0].name()), (3, "perfect"));
         assert!(played.trace.is_some(), "the one game's trace is kept");
     }

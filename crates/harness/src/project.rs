@@ -5,7 +5,8 @@
 //! game = "battleships"                 # a game of the registry: botlens_games::GameKind::names
 //! opponents = ["random", "hunter"]     # by default every reference opponent of the game
 //! seeds = "0..100"                     # by default 0..100 (100 seeds)
-//! max_turns = 400                      # by default the game's own cap
+//! max_turns = 400                      # by default the game's own cap (at most 100,000)
+//! build_timeout_secs = 600             # by default ten minutes
 //!
 //! [package.metadata.botlens.limits]    # sandbox limits; see `botlens_sandbox::SandboxLimits`
 //! fuel_per_turn = 50_000_000
@@ -41,6 +42,9 @@ pub struct BotConfig {
     /// Sandbox limits, passed through to the sandbox as written.
     #[serde(default)]
     pub limits: toml::Table,
+    /// Seconds a build may take; by default [`DEFAULT_BUILD_TIMEOUT`](crate::build::DEFAULT_BUILD_TIMEOUT).
+    #[serde(default)]
+    pub build_timeout_secs: Option<u64>,
 }
 
 /// A bot project on disk.

@@ -13,18 +13,19 @@
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
 //! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault) |
-//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence), `file`, `line`, `column` (null when unknown), `count`, `seeds`, `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_turn`, `replay` (the command that steps through the first game) |
+//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_turn`, `replay` (the command that steps through the first game). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
 //! | `wasteful[]` | per opponent with wasted moves: `opponent`, `games`, `moves` |
 //! | `cancelled` | true when the suite stopped early |
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use botlens_engine::{FailureKind, SeatResult, SourceLocation};
+use botlens_engine::text::printable_lines;
+use botlens_engine::{FailureKind, SourceLocation};
 use serde::{Deserialize, Serialize};
 
-use crate::suite::{GameResult, Suite, SuiteResults};
+use crate::suite::{Suite, SuiteResults};
+use crate::tally::{FailureTally, MAX_GROUPS};
 use crate::target::Target;
 
 /// Scores against one opponent (or one board).
@@ -62,7 +63,9 @@ pub struct FailureGroup {
     pub location: Option<SourceLocation>,
     /// Games lost this way.
     pub count: u32,
-    /// Their seeds, in order.
+    /// Their seeds, opponent by opponent, in order (at most
+    /// [`SEEDS_LISTED`](crate::tally::SEEDS_LISTED) per opponent, the smallest; `count` counts
+    /// them all).
     pub seeds: Vec<u64>,
     /// Opponents they were lost against (distinct, in suite order).
     pub opponents: Vec<String>,
@@ -121,6 +124,39 @@ mod flat_location {
 }
 
 impl FailureGroup {
+    /// The group a tally counted; `folded` when it stands for failures at locations beyond the
+    /// tally's bound ([`crate::tally::MAX_GROUPS`]), which are then not named.
+    fn of(
+        group: &FailureTally,
+        folded: bool,
+        name: &dyn Fn(usize) -> String,
+        target: &Target,
+    ) -> FailureGroup {
+        let (first_opponent, first_seed) = group.first_at;
+        let opponents: Vec<String> = group.seeds.keys().map(|&index| name(index)).collect();
+        let seeds_by_opponent: Vec<Vec<u64>> =
+            group.seeds.values().map(|seeds| seeds.iter().copied().collect()).collect();
+        let mut message = group.first.failure.message.clone();
+        if folded {
+            message.push_str(&format!(
+                " (and failures at more than {MAX_GROUPS} other locations, counted together)"
+            ));
+        }
+        FailureGroup {
+            kind: group.first.failure.kind,
+            message,
+            location: if folded { None } else { group.first.failure.location.clone() },
+            count: group.count,
+            seeds: seeds_by_opponent.concat(),
+            opponents,
+            seeds_by_opponent,
+            first_seed,
+            first_opponent: name(first_opponent),
+            first_turn: group.first.turn,
+            replay: target.replay_command(&name(first_opponent), first_seed),
+        }
+    }
+
     /// Where the failures happened, `file:line:column`, with the file relative to `base` when
     /// it lies inside it (as printed for a terminal run from `base`).
     pub fn location_text(&self, base: &Path) -> String {
@@ -185,40 +221,54 @@ pub struct SuiteReport {
 impl SuiteReport {
     /// Summarises results; replay command lines name `target` (as the user named it).
     pub fn new(suite: &Suite, results: &SuiteResults, target: &Target) -> SuiteReport {
-        let opponents = suite
+        let tally = &results.tally;
+        let name = |index: usize| suite.opponents[index].name().to_owned();
+        let opponents = tally
             .opponents
             .iter()
             .enumerate()
-            .map(|(index, opponent)| {
-                let games: Vec<&GameResult> =
-                    results.games.iter().filter(|g| g.opponent == index).collect();
-                let count = |r: SeatResult| games.iter().filter(|g| g.result == r).count() as u32;
-                let total_moves: u64 = games.iter().map(|g| u64::from(g.moves)).sum();
-                OpponentSummary {
-                    name: opponent.name().to_owned(),
-                    games: games.len() as u32,
-                    wins: count(SeatResult::Win),
-                    losses: count(SeatResult::Loss),
-                    draws: count(SeatResult::Draw),
-                    mean_moves: if games.is_empty() {
-                        0.0
-                    } else {
-                        total_moves as f64 / games.len() as f64
-                    },
-                    par: mean(games.iter().filter_map(|g| g.par)),
-                    faults: games.iter().filter(|g| g.fault.is_some()).count() as u32,
-                }
+            .map(|(index, row)| OpponentSummary {
+                name: name(index),
+                games: row.games,
+                wins: row.wins,
+                losses: row.losses,
+                draws: row.draws,
+                mean_moves: if row.games == 0 {
+                    0.0
+                } else {
+                    row.moves as f64 / f64::from(row.games)
+                },
+                par: (row.par.1 > 0).then(|| row.par.0 as f64 / f64::from(row.par.1)),
+                faults: row.faults,
+            })
+            .collect();
+        let located = tally.groups.values().map(|group| (group, false));
+        let folded = tally.overflow.values().map(|group| (group, true));
+        let mut failures: Vec<FailureGroup> = located
+            .chain(folded)
+            .map(|(group, folded)| FailureGroup::of(group, folded, &name, target))
+            .collect();
+        failures.sort_by_key(|g| std::cmp::Reverse(g.count));
+        let wasteful = tally
+            .opponents
+            .iter()
+            .enumerate()
+            .filter(|(_, row)| row.wasteful.0 > 0)
+            .map(|(index, row)| WastefulSummary {
+                opponent: name(index),
+                games: row.wasteful.0,
+                moves: row.wasteful.1,
             })
             .collect();
         SuiteReport {
             game: suite.game.name().to_owned(),
             bot: suite.bot.name().to_owned(),
             seeds: suite.seeds.to_string(),
-            games: results.games.len() as u32,
+            games: results.played as u32,
             duration_ms: results.duration.as_millis() as u64,
             opponents,
-            failures: group_failures(suite, results, target),
-            wasteful: wasteful(suite, results),
+            failures,
+            wasteful,
             cancelled: results.cancelled,
         }
     }
@@ -229,7 +279,9 @@ impl SuiteReport {
     }
 
     /// The report as a table and grouped failures, for a terminal; file paths inside `base` (the
-    /// working directory) are shown relative to it.
+    /// working directory) are shown relative to it. Names, messages and paths come from bots and
+    /// may hold anything: control characters are escaped
+    /// ([`printable_lines`](botlens_engine::text::printable_lines)).
     pub fn render(&self, base: &Path) -> String {
         let mut out = String::new();
         let puzzle = self.opponents.iter().any(|o| o.par.is_some());
@@ -292,13 +344,8 @@ impl SuiteReport {
                 w.moves, w.games, w.opponent
             );
         }
-        out
+        printable_lines(&out).into_owned()
     }
-}
-
-fn mean(values: impl Iterator<Item = u32>) -> Option<f64> {
-    let (sum, count) = values.fold((0u64, 0u32), |(s, c), v| (s + u64::from(v), c + 1));
-    (count > 0).then(|| sum as f64 / f64::from(count))
 }
 
 /// How many seeds [`seeds_phrase`] lists before it says how many more there are.
@@ -326,71 +373,11 @@ pub fn seeds_phrase(seeds: &[u64]) -> String {
     }
 }
 
-/// Groups faults by kind, file and line. The column is left out of the key: where an endless
-/// loop runs out of fuel varies within its line, and it is the same bug.
-fn group_failures(suite: &Suite, results: &SuiteResults, target: &Target) -> Vec<FailureGroup> {
-    type Key = (FailureKind, Option<String>, Option<u32>);
-    let mut groups: BTreeMap<Key, FailureGroup> = BTreeMap::new();
-    for game in &results.games {
-        let Some(fault) = &game.fault else { continue };
-        let location = fault.failure.location.as_ref();
-        let key = (fault.failure.kind, location.map(|l| l.file.clone()), location.map(|l| l.line));
-        let opponent = suite.opponents[game.opponent].name().to_owned();
-        let group = groups.entry(key.clone()).or_insert_with(|| FailureGroup {
-            kind: key.0,
-            message: fault.failure.message.clone(),
-            location: location.cloned(),
-            count: 0,
-            seeds: Vec::new(),
-            opponents: Vec::new(),
-            seeds_by_opponent: Vec::new(),
-            first_seed: game.seed,
-            first_opponent: opponent.clone(),
-            first_turn: fault.turn,
-            replay: target.replay_command(&opponent, game.seed),
-        });
-        group.count += 1;
-        group.seeds.push(game.seed);
-        let at = match group.opponents.iter().position(|o| *o == opponent) {
-            Some(at) => at,
-            None => {
-                group.opponents.push(opponent);
-                group.seeds_by_opponent.push(Vec::new());
-                group.opponents.len() - 1
-            }
-        };
-        group.seeds_by_opponent[at].push(game.seed);
-    }
-    let mut groups: Vec<FailureGroup> = groups.into_values().collect();
-    groups.sort_by_key(|g| std::cmp::Reverse(g.count));
-    groups
-}
-
-fn wasteful(suite: &Suite, results: &SuiteResults) -> Vec<WastefulSummary> {
-    suite
-        .opponents
-        .iter()
-        .enumerate()
-        .filter_map(|(index, opponent)| {
-            let wasted: Vec<usize> = results
-                .games
-                .iter()
-                .filter(|g| g.opponent == index && !g.wasteful_turns.is_empty())
-                .map(|g| g.wasteful_turns.len())
-                .collect();
-            (!wasted.is_empty()).then(|| WastefulSummary {
-                opponent: opponent.name().to_owned(),
-                games: wasted.len() as u32,
-                moves: wasted.iter().sum::<usize>() as u32,
-            })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::suite::{Contender, KeepTraces, run_suite};
+    use crate::tally::{Counted, Tally};
     use crate::{CancelToken, SeedRange};
     use botlens_engine::MatchLimits;
     use botlens_games::GameKind;
@@ -406,6 +393,7 @@ mod tests {
             sandbox_limits: botlens_sandbox::SandboxLimits::default(),
             jobs: 1,
             keep_traces: KeepTraces::Failures,
+            trace_dir: None,
         };
         let results = run_suite(&suite, &|_, _| {}, &CancelToken::new()).unwrap();
         let target = Target::parse("perfect", Some("tictactoe")).unwrap();
@@ -443,6 +431,21 @@ mod tests {
         };
         assert_eq!(group.location_text(Path::new("/home/me")), "bot/src/lib.rs:82:25");
         assert_eq!(group.location_text(Path::new("/elsewhere")), "/home/me/bot/src/lib.rs:82:25");
+        // What a bot wrote reaches a terminal with its control characters escaped.
+        let hostile = SuiteReport {
+            game: "battleships".into(),
+            bot: "bot\u{1b}]0;owned\u{7}".into(),
+            seeds: "0..=9".into(),
+            games: 5,
+            duration_ms: 1,
+            opponents: Vec::new(),
+            failures: vec![FailureGroup { message: "boom\u{1b}[2J".into(), ..group.clone() }],
+            wasteful: Vec::new(),
+            cancelled: false,
+        };
+        let text = hostile.render(Path::new("/"));
+        assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{text:?}");
+        assert!(text.contains("boom\\u{1b}[2J"), "{text}");
         let unlocated = FailureGroup { location: None, ..group.clone() };
         assert_eq!(unlocated.location_text(Path::new("/")), "(no source location)");
         // The JSON has the location's three fields beside the others, null when unlocated.
@@ -479,25 +482,31 @@ mod tests {
             sandbox_limits: botlens_sandbox::SandboxLimits::default(),
             jobs: 1,
             keep_traces: KeepTraces::Failures,
+            trace_dir: None,
         };
-        let lost = |opponent: usize, seed: u64, column: u32| GameResult {
-            opponent,
-            seed,
-            result: SeatResult::Loss,
-            moves: 3,
-            par: None,
-            turns: 6,
-            fault: Some(botlens_engine::Fault {
-                seat: 0,
-                turn: 6,
-                failure: botlens_engine::Failure::new(FailureKind::OutOfFuel, "out of fuel")
-                    .at(Some(SourceLocation { file: "src/lib.rs".into(), line: 12, column })),
-            }),
-            wasteful_turns: Vec::new(),
-            trace: None,
+        let fault = |column| botlens_engine::Fault {
+            seat: 0,
+            turn: 6,
+            failure: botlens_engine::Failure::new(FailureKind::OutOfFuel, "out of fuel")
+                .at(Some(SourceLocation { file: "src/lib.rs".into(), line: 12, column })),
         };
+        let faults = [((0, 7), fault(9)), ((1, 2), fault(17)), ((0, 2), fault(5))];
+        let mut tally = Tally::new(2);
+        for (at, fault) in &faults {
+            tally.add(Counted {
+                at: *at,
+                result: botlens_engine::SeatResult::Loss,
+                moves: 3,
+                turns: 6,
+                par: None,
+                fault: Some(fault),
+                wasted: 0,
+            });
+        }
         let results = SuiteResults {
-            games: vec![lost(0, 2, 5), lost(0, 7, 9), lost(1, 2, 17)],
+            played: 3,
+            tally,
+            kept: Vec::new(),
             duration: std::time::Duration::ZERO,
             cancelled: false,
         };
@@ -506,7 +515,9 @@ mod tests {
         assert_eq!(group.count, 3);
         assert_eq!(group.location.as_ref().map(|l| l.column), Some(5), "the first game's column");
         assert_eq!(group.seeds_by_opponent, [vec![2, 7], vec![2]]);
+        assert_eq!(group.seeds, [2, 7, 2]);
         assert_eq!(group.replay, "botlens replay bots/x --vs random --seed 2");
+        assert_eq!((report.opponents[0].faults, report.opponents[1].games), (2, 1));
     }
 
     #[test]

@@ -4,13 +4,16 @@
 //! first, so a suite plays both sides. In a puzzle (Klotski) there is no opponent seat: each
 //! "opponent" names a board, and the bot is measured against its par.
 //!
-//! Games are independent, so they are spread over worker threads; results come back in a fixed
-//! order (opponent, then seed) whatever the scheduling, so reports are deterministic.
+//! Games are independent, so they are spread over worker threads; each result is tallied as it
+//! comes ([`crate::tally`]: sums, minimums and smallest-N lists, the same in any order), so
+//! reports are deterministic whatever the scheduling and memory does not grow with the games.
 //!
 //! Not for: building (see [`crate::build`]) or presenting results (see [`crate::report`]).
 
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use botlens_engine::{
@@ -21,7 +24,8 @@ use botlens_games::{GameKind, GameVisitor, Scored};
 use botlens_sandbox::{BotModule, SandboxLimits};
 use serde_json::json;
 
-use crate::{CancelToken, SeedRange};
+use crate::tally::{Counted, Position, Tally};
+use crate::{CancelToken, SeedRange, traces};
 
 /// The most worker threads a suite runs: each holds up to two wasm instances at a time, and
 /// the sandbox's instance pool has room for many more than twice this.
@@ -85,15 +89,25 @@ impl Contender {
     }
 }
 
-/// Which traces a suite keeps in its results.
+/// Which traces a suite keeps in memory, in [`SuiteResults::kept`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum KeepTraces {
-    /// Only games the bot lost by a fault (the default: cheap, and all a report points at).
+    /// The first game (smallest opponent, then seed) of each failure group: what a report's
+    /// replay lines and the editor's hovers point at. The default.
     #[default]
     Failures,
-    /// Every game.
+    /// Every game; for small suites only (at most [`MAX_KEPT_GAMES`] games), such as the one
+    /// game `botlens replay` plays again. Write big suites' traces to a directory instead
+    /// ([`Suite::trace_dir`]).
     All,
 }
+
+/// The most games a suite keeps every trace of in memory ([`KeepTraces::All`]).
+pub const MAX_KEPT_GAMES: u64 = 1_000;
+
+/// The highest turn cap a suite accepts: a game's record grows with its turns, and every worker
+/// holds one game in flight.
+pub const MAX_TURN_CAP: u32 = 100_000;
 
 /// A suite to play.
 #[derive(Debug, Clone)]
@@ -106,14 +120,18 @@ pub struct Suite {
     pub opponents: Vec<Contender>,
     /// Seeds to play against each opponent.
     pub seeds: SeedRange,
-    /// Engine limits (turn cap).
+    /// Engine limits (turn cap, at most [`MAX_TURN_CAP`]).
     pub limits: MatchLimits,
     /// Sandbox limits for WebAssembly contenders (fuel, memory, …).
     pub sandbox_limits: SandboxLimits,
     /// Worker threads; 0 means one per core; at most [`MAX_JOBS`].
     pub jobs: usize,
-    /// Which traces to keep.
+    /// Which traces to keep in memory.
     pub keep_traces: KeepTraces,
+    /// A directory to write every game's trace into as soon as the game ends (atomically, one
+    /// file per game, named by [`traces::file_name`]), so an interrupted suite keeps what it
+    /// played.
+    pub trace_dir: Option<PathBuf>,
 }
 
 /// One finished game of a suite, from the bot's point of view.
@@ -139,27 +157,77 @@ pub struct GameResult {
     pub trace: Option<Trace>,
 }
 
-/// Everything a suite produced.
+impl GameResult {
+    fn counted(&self) -> Counted<'_> {
+        Counted {
+            at: (self.opponent, self.seed),
+            result: self.result,
+            moves: self.moves,
+            turns: self.turns,
+            par: self.par,
+            fault: self.fault.as_ref(),
+            wasted: self.wasteful_turns.len() as u32,
+        }
+    }
+}
+
+/// Everything a suite produced: its tally, and the games whose traces were kept.
 #[derive(Debug, Clone)]
 pub struct SuiteResults {
-    /// Every game, ordered by opponent then seed.
-    pub games: Vec<GameResult>,
+    /// Games played.
+    pub played: u64,
+    /// What the games add up to (scores per opponent, failure groups).
+    pub tally: Tally,
+    /// The games kept with their traces ([`KeepTraces`]), ordered by opponent then seed.
+    pub kept: Vec<GameResult>,
     /// Wall-clock time of the whole suite.
     pub duration: Duration,
     /// True when cancelled before every game was played.
     pub cancelled: bool,
 }
 
-/// Why a suite could not start.
+impl SuiteResults {
+    /// The kept game against opponent `opponent` (an index into [`Suite::opponents`]) on `seed`.
+    pub fn kept_game(&self, opponent: usize, seed: u64) -> Option<&GameResult> {
+        self.kept.iter().find(|game| (game.opponent, game.seed) == (opponent, seed))
+    }
+}
+
+/// Why a suite could not start or finish.
 #[derive(Debug, thiserror::Error)]
 pub enum SuiteError {
     /// An opponent or board name that does not exist, or a bad bot name.
     #[error("{0}")]
     BadContender(String),
+    /// A turn cap of 0 or above [`MAX_TURN_CAP`].
+    #[error("a turn cap of {0} is out of range 1..={MAX_TURN_CAP}")]
+    TurnCap(u32),
+    /// Every trace kept in memory for more than [`MAX_KEPT_GAMES`] games.
+    #[error(
+        "keeping every trace in memory is for suites of at most {MAX_KEPT_GAMES} games, not {0}; write them to a directory instead"
+    )]
+    TooManyTraces(u64),
+    /// A trace could not be written into the trace directory; the suite stopped.
+    #[error("writing the trace {}: {error}", .path.display())]
+    TraceWrite {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+}
+
+/// Refuses a turn cap of 0 or above [`MAX_TURN_CAP`] (`None`, the game's own cap, is fine).
+pub fn check_turn_cap(max_turns: Option<u32>) -> Result<(), SuiteError> {
+    match max_turns {
+        Some(cap) if cap == 0 || cap > MAX_TURN_CAP => Err(SuiteError::TurnCap(cap)),
+        _ => Ok(()),
+    }
 }
 
 /// Plays the suite. `progress(done, total)` is called after every game (from worker threads);
-/// cancelling stops after the games in flight.
+/// cancelling stops after the games in flight. Memory does not grow with the number of games:
+/// each result is tallied as it comes and only the traces [`KeepTraces`] asks for stay.
 pub fn run_suite(
     suite: &Suite,
     progress: &(dyn Fn(usize, usize) + Sync),
@@ -174,6 +242,40 @@ struct RunSuite<'a> {
     cancel: &'a CancelToken,
 }
 
+/// What the workers share: the tally and the kept games, under one lock.
+struct Collected {
+    tally: Tally,
+    kept: BTreeMap<Position, GameResult>,
+    played: u64,
+    error: Option<SuiteError>,
+}
+
+impl Collected {
+    fn add(&mut self, game: GameResult, keep: KeepTraces) {
+        self.played += 1;
+        self.tally.add(game.counted());
+        let at = (game.opponent, game.seed);
+        match keep {
+            KeepTraces::All => {
+                self.kept.insert(at, game);
+            }
+            KeepTraces::Failures if game.fault.is_some() => {
+                self.kept.insert(at, game);
+                // Only each group's first game stays.
+                let firsts: BTreeSet<Position> = self
+                    .tally
+                    .groups
+                    .values()
+                    .chain(self.tally.overflow.values())
+                    .map(|group| group.first_at)
+                    .collect();
+                self.kept.retain(|at, _| firsts.contains(at));
+            }
+            KeepTraces::Failures => {}
+        }
+    }
+}
+
 impl GameVisitor for RunSuite<'_> {
     type Output = Result<SuiteResults, SuiteError>;
 
@@ -181,49 +283,91 @@ impl GameVisitor for RunSuite<'_> {
         let suite = self.suite;
         let started = Instant::now();
         validate::<G>(suite)?;
-        let jobs: Vec<(usize, u64)> = (0..suite.opponents.len())
-            .flat_map(|opponent| suite.seeds.iter().map(move |seed| (opponent, seed)))
-            .collect();
-        let total = jobs.len();
-        let next = AtomicUsize::new(0);
-        let done = AtomicUsize::new(0);
-        let slots: Vec<Mutex<Option<GameResult>>> = (0..total).map(|_| Mutex::new(None)).collect();
+        let per_opponent = suite.seeds.len();
+        let total = suite.opponents.len() as u64 * per_opponent;
+        let next = AtomicU64::new(0);
+        let stop = CancelToken::new();
+        let collected = Mutex::new(Collected {
+            tally: Tally::new(suite.opponents.len()),
+            kept: BTreeMap::new(),
+            played: 0,
+            error: None,
+        });
         let workers = match suite.jobs {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
         }
         .min(MAX_JOBS)
-        .min(total.max(1));
+        .min(total.max(1) as usize);
 
         std::thread::scope(|scope| {
             for _ in 0..workers {
                 scope.spawn(|| {
-                    loop {
-                        if self.cancel.is_cancelled() {
+                    while !self.cancel.is_cancelled() && !stop.is_cancelled() {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        if index >= total {
                             break;
                         }
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&(opponent, seed)) = jobs.get(index) else { break };
+                        let opponent = (index / per_opponent) as usize;
+                        let seed = suite.seeds.first() + index % per_opponent;
                         let result = play_one::<G>(suite, opponent, seed);
-                        *slots[index].lock().expect("no panics while holding the slot") =
-                            Some(result);
-                        (self.progress)(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                        let written = write_trace(suite, &result);
+                        let mut shared = collected.lock().unwrap_or_else(|p| p.into_inner());
+                        if let Err(error) = written {
+                            shared.error.get_or_insert(error);
+                            stop.cancel();
+                            break;
+                        }
+                        let result = if suite.trace_dir.is_some() && !keeps(suite, &result) {
+                            GameResult { trace: None, ..result }
+                        } else {
+                            result
+                        };
+                        shared.add(result, suite.keep_traces);
+                        let done = shared.played as usize;
+                        drop(shared);
+                        (self.progress)(done, total as usize);
                     }
                 });
             }
         });
 
-        let games: Vec<GameResult> = slots
-            .into_iter()
-            .filter_map(|slot| slot.into_inner().expect("slot lock is never poisoned"))
-            .collect();
-        Ok(SuiteResults { cancelled: games.len() < total, games, duration: started.elapsed() })
+        let collected = collected.into_inner().unwrap_or_else(|p| p.into_inner());
+        if let Some(error) = collected.error {
+            return Err(error);
+        }
+        Ok(SuiteResults {
+            cancelled: collected.played < total,
+            played: collected.played,
+            tally: collected.tally,
+            kept: collected.kept.into_values().collect(),
+            duration: started.elapsed(),
+        })
     }
+}
+
+/// Whether a game's trace may stay in memory at all under the suite's policy.
+fn keeps(suite: &Suite, game: &GameResult) -> bool {
+    suite.keep_traces == KeepTraces::All || game.fault.is_some()
+}
+
+/// Writes the game's trace into the suite's trace directory, if it has one.
+fn write_trace(suite: &Suite, game: &GameResult) -> Result<(), SuiteError> {
+    let (Some(dir), Some(trace)) = (&suite.trace_dir, &game.trace) else { return Ok(()) };
+    let name = traces::file_name(suite.opponents[game.opponent].name(), game.seed);
+    traces::write_atomically(dir, &name, trace)
+        .map(drop)
+        .map_err(|error| SuiteError::TraceWrite { path: dir.join(name), error })
 }
 
 fn validate<G: Scored>(suite: &Suite) -> Result<(), SuiteError> {
     if suite.opponents.is_empty() {
         return Err(SuiteError::BadContender("the suite has no opponents".into()));
+    }
+    check_turn_cap(suite.limits.max_turns)?;
+    let games = suite.opponents.len() as u64 * suite.seeds.len();
+    if suite.keep_traces == KeepTraces::All && games > MAX_KEPT_GAMES {
+        return Err(SuiteError::TooManyTraces(games));
     }
     let first_seed = suite.seeds.iter().next().unwrap_or_default();
     suite
@@ -290,7 +434,7 @@ fn play_one<G: Scored>(suite: &Suite, opponent_index: usize, seed: u64) -> GameR
     let seats: &[&Contender] =
         if G::OPPONENTS_ARE_BOARDS { &[&suite.bot] } else { &[&suite.bot, opponent] };
     let fault = record.outcome.fault.clone().filter(|f| f.seat == 0);
-    let keep = fault.is_some() || suite.keep_traces == KeepTraces::All;
+    let keep = fault.is_some() || suite.keep_traces == KeepTraces::All || suite.trace_dir.is_some();
     GameResult {
         opponent: opponent_index,
         seed,
@@ -326,28 +470,52 @@ mod tests {
             sandbox_limits: SandboxLimits::default(),
             jobs: 2,
             keep_traces: KeepTraces::Failures,
+            trace_dir: None,
         }
     }
 
-    #[test]
-    fn results_are_ordered_and_deterministic_whatever_the_threads() {
-        let spec = suite(GameKind::TicTacToe, "random", &["random", "perfect"], "0..20");
-        let a = run_suite(&spec, &|_, _| {}, &CancelToken::new()).unwrap();
-        let b = run_suite(&Suite { jobs: 1, ..spec }, &|_, _| {}, &CancelToken::new()).unwrap();
-        let key = |r: &SuiteResults| -> Vec<_> {
-            r.games.iter().map(|g| (g.opponent, g.seed, g.result, g.moves)).collect()
-        };
-        assert_eq!(key(&a), key(&b));
-        assert_eq!(a.games.len(), 40);
-        assert!(a.games.iter().filter(|g| g.opponent == 1).all(|g| g.result != SeatResult::Win));
+    fn play(spec: &Suite) -> SuiteResults {
+        run_suite(spec, &|_, _| {}, &CancelToken::new()).unwrap()
     }
 
     #[test]
-    fn unknown_names_are_refused_before_playing() {
+    fn results_are_the_same_whatever_the_threads() {
+        let spec = suite(GameKind::TicTacToe, "random", &["random", "perfect"], "0..20");
+        let all = Suite { keep_traces: KeepTraces::All, ..spec.clone() };
+        let (a, b) = (play(&all), play(&Suite { jobs: 1, ..all }));
+        assert_eq!(a.tally, b.tally);
+        let key = |r: &SuiteResults| -> Vec<_> {
+            r.kept
+                .iter()
+                .map(|g| (g.opponent, g.seed, g.result, g.trace.clone().map(|t| t.to_json())))
+                .collect()
+        };
+        assert_eq!(key(&a), key(&b), "every trace kept, in (opponent, seed) order");
+        assert_eq!((a.played, a.kept.len()), (40, 40));
+        assert_eq!(a.tally.opponents[1].wins, 0, "nobody beats perfect");
+        assert!(play(&spec).kept.is_empty(), "no failure, no trace kept by default");
+    }
+
+    #[test]
+    fn unknown_names_and_out_of_range_caps_are_refused_before_playing() {
         let spec = suite(GameKind::Battleships, "hunter", &["nobody"], "0..2");
         let err = run_suite(&spec, &|_, _| {}, &CancelToken::new()).unwrap_err().to_string();
         assert!(err.contains("no reference player `nobody`"), "{err}");
         assert!(err.contains("hunter"), "lists the known names: {err}");
+        for cap in [0, MAX_TURN_CAP + 1, u32::MAX] {
+            let spec = Suite {
+                limits: MatchLimits { max_turns: Some(cap) },
+                ..suite(GameKind::Klotski, "optimal", &["hengdaolima"], "0")
+            };
+            let err = run_suite(&spec, &|_, _| {}, &CancelToken::new()).unwrap_err();
+            assert!(matches!(err, SuiteError::TurnCap(c) if c == cap), "{err}");
+        }
+        let many = Suite {
+            keep_traces: KeepTraces::All,
+            ..suite(GameKind::TicTacToe, "random", &["random"], "0..1001")
+        };
+        let err = run_suite(&many, &|_, _| {}, &CancelToken::new()).unwrap_err().to_string();
+        assert!(err.contains("at most 1000 games"), "{err}");
     }
 
     #[test]
@@ -365,6 +533,61 @@ mod tests {
         )
         .unwrap();
         assert!(results.cancelled);
-        assert!(results.games.len() < 500);
+        assert!(results.played < 500);
+    }
+
+    #[test]
+    fn every_trace_is_written_as_its_game_ends_and_none_stays_in_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = Suite {
+            trace_dir: Some(dir.path().join("traces")),
+            ..suite(GameKind::TicTacToe, "random", &["perfect"], "0..30")
+        };
+        let results = play(&spec);
+        assert!(results.kept.is_empty());
+        let files = std::fs::read_dir(dir.path().join("traces")).unwrap().count();
+        assert_eq!(files, 30);
+        let text = std::fs::read_to_string(
+            dir.path().join("traces").join(traces::file_name("perfect", 7)),
+        )
+        .unwrap();
+        assert!(Trace::from_json(&text).is_ok(), "{text}");
+        // A directory that cannot be written stops the suite with the file named.
+        let blocked =
+            Suite { trace_dir: Some(dir.path().join("traces/perfect-seed7.json")), ..spec };
+        let err = run_suite(&blocked, &|_, _| {}, &CancelToken::new()).unwrap_err();
+        assert!(matches!(err, SuiteError::TraceWrite { .. }), "{err}");
+    }
+
+    #[test]
+    fn only_the_first_failing_game_of_each_group_keeps_its_trace() {
+        let failure = |line| {
+            let location =
+                botlens_engine::SourceLocation { file: "src/lib.rs".into(), line, column: 1 };
+            Fault {
+                seat: 0,
+                turn: 3,
+                failure: botlens_engine::Failure::new(botlens_engine::FailureKind::Panic, "boom")
+                    .at(Some(location)),
+            }
+        };
+        let game = |seed: u64, line: Option<u32>| GameResult {
+            opponent: 0,
+            seed,
+            result: SeatResult::Loss,
+            moves: 1,
+            par: None,
+            turns: 3,
+            fault: line.map(failure),
+            wasteful_turns: Vec::new(),
+            trace: None,
+        };
+        let mut collected =
+            Collected { tally: Tally::new(1), kept: BTreeMap::new(), played: 0, error: None };
+        for (seed, line) in [(9, Some(4)), (5, Some(4)), (7, Some(8)), (2, None), (6, Some(4))] {
+            collected.add(game(seed, line), KeepTraces::Failures);
+        }
+        assert_eq!(collected.kept.keys().copied().collect::<Vec<_>>(), [(0, 5), (0, 7)]);
+        assert_eq!(collected.played, 5);
     }
 }

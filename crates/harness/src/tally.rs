@@ -12,7 +12,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use botlens_engine::{Fault, FailureKind, SeatResult, SourceLocation};
+use botlens_engine::{FailureKind, Fault, SeatResult, SourceLocation};
 
 /// The most failure groups (distinct kinds and source locations) a tally tells apart. The
 /// groups kept are those with the smallest (kind, file, line); failures anywhere else are
@@ -40,6 +40,8 @@ pub struct OpponentTally {
     pub draws: u32,
     /// The bot's moves, summed over the games.
     pub moves: u64,
+    /// Turns played (both seats), summed over the games.
+    pub turns: u64,
     /// Par (puzzles: optimal steps) summed over the games that have one, and how many did.
     pub par: (u64, u32),
     /// Games lost by a bot fault.
@@ -122,6 +124,8 @@ pub struct Counted<'a> {
     pub result: SeatResult,
     /// The bot's moves.
     pub moves: u32,
+    /// Turns played, both seats.
+    pub turns: u32,
     /// The board's par, if any.
     pub par: Option<u32>,
     /// The fault that lost the game for the bot, if one did.
@@ -156,6 +160,7 @@ impl Tally {
             SeatResult::Draw => row.draws += 1,
         }
         row.moves += u64::from(game.moves);
+        row.turns += u64::from(game.turns);
         if let Some(par) = game.par {
             row.par = (row.par.0 + u64::from(par), row.par.1 + 1);
         }
@@ -183,8 +188,7 @@ impl Tally {
         let largest = self
             .groups
             .keys()
-            .filter(|key| key.1.is_some())
-            .next_back()
+            .rfind(|key| key.1.is_some())
             .cloned()
             .expect("the tally is full of located groups");
         let (kind, folded) = if key < largest {
@@ -210,11 +214,23 @@ mod tests {
 
     fn fault(line: u32) -> Fault {
         let location = SourceLocation { file: "src/lib.rs".into(), line, column: 3 };
-        Fault { seat: 0, turn: 5, failure: Failure::new(FailureKind::Panic, "boom").at(Some(location)) }
+        Fault {
+            seat: 0,
+            turn: 5,
+            failure: Failure::new(FailureKind::Panic, "boom").at(Some(location)),
+        }
     }
 
     fn lost(at: Position, fault: &Fault) -> Counted<'_> {
-        Counted { at, result: SeatResult::Loss, moves: 4, par: None, fault: Some(fault), wasted: 0 }
+        Counted {
+            at,
+            result: SeatResult::Loss,
+            moves: 4,
+            turns: 8,
+            par: None,
+            fault: Some(fault),
+            wasted: 0,
+        }
     }
 
     #[test]
@@ -252,7 +268,8 @@ mod tests {
         };
         assert_eq!(overflow.count, 50);
         assert_eq!(overflow.first_at, (0, MAX_GROUPS as u64));
-        let total: u32 = tally.groups.values().chain(tally.overflow.values()).map(|g| g.count).sum();
+        let total: u32 =
+            tally.groups.values().chain(tally.overflow.values()).map(|g| g.count).sum();
         assert_eq!(total, faults.len() as u32, "every failure is counted once");
     }
 
@@ -266,6 +283,9 @@ mod tests {
         let group = tally.groups.values().next().unwrap();
         assert_eq!(group.count as usize, SEEDS_LISTED + 10);
         let seeds = &group.seeds[&0];
-        assert_eq!((seeds.len(), seeds.first(), seeds.last()), (SEEDS_LISTED, Some(&0), Some(&999)));
+        assert_eq!(
+            (seeds.len(), seeds.first(), seeds.last()),
+            (SEEDS_LISTED, Some(&0), Some(&999))
+        );
     }
 }

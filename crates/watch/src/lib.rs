@@ -34,6 +34,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use botlens_engine::text::printable_lines;
 use botlens_harness::build::BuildError;
 use botlens_harness::pipeline::{self, RunError, RunOptions};
 use botlens_harness::{BotProject, ProjectError, Target};
@@ -191,7 +192,9 @@ impl Watch {
         let mut session = WatchSession::new();
         let mut step = session.begin();
         loop {
-            out.write_all(step.text.as_bytes())?;
+            // Reports and compiler output quote the bot: no control character reaches the
+            // terminal as it is.
+            out.write_all(printable_lines(&step.text).as_bytes())?;
             out.flush()?;
             if let Some(job) = step.start.take() {
                 // The worker lives as long as `self.jobs`; a send fails only if it panicked.

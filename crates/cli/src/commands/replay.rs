@@ -109,7 +109,7 @@ fn replay_game(
         &CancelToken::new(),
     )?;
     run.results
-        .games
+        .kept
         .into_iter()
         .next()
         .and_then(|game| game.trace)

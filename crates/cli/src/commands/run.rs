@@ -4,10 +4,10 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use botlens_harness::baseline::{self, Comparison};
-use botlens_harness::pipeline::{self, Stage};
-use botlens_harness::{CancelToken, KeepTraces, Target, traces};
+use botlens_harness::pipeline::{self, RunOptions, Stage};
+use botlens_harness::{CancelToken, Target};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -41,7 +41,8 @@ pub struct RunArgs {
     game: Option<String>,
     #[command(flatten)]
     suite: SuiteArgs,
-    /// Write the trace of every game into this directory (atomically, one file per game).
+    /// Write the trace of every game into this directory as the game ends (atomically, one file
+    /// per game, `<opponent>-seed<N>.json`).
     #[arg(long)]
     trace_dir: Option<PathBuf>,
     /// Print one JSON object (documented in `botlens_harness::report`) instead of the table;
@@ -72,27 +73,17 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         (Some(root), Some(name)) => Some((name, baseline::load(root, name)?)),
         _ => None,
     };
-    let keep_traces = if args.trace_dir.is_some() { KeepTraces::All } else { KeepTraces::Failures };
+    let options = RunOptions { trace_dir: args.trace_dir.clone(), ..args.suite.options() };
     let progress = StageProgress::new(args.json);
     let run = pipeline::run(
         &pipeline::sandbox()?,
         &target,
-        &args.suite.options(keep_traces),
+        &options,
         &|stage| progress.show(stage),
         &CancelToken::new(),
     );
     progress.finish();
     let run = run?;
-
-    if let Some(dir) = &args.trace_dir {
-        for game in &run.results.games {
-            if let Some(trace) = &game.trace {
-                let name = traces::file_name(run.suite.opponents[game.opponent].name(), game.seed);
-                traces::write_atomically(dir, &name, trace)
-                    .with_context(|| format!("writing a trace into {}", dir.display()))?;
-            }
-        }
-    }
 
     let report = &run.report;
     let comparison =

@@ -1,8 +1,8 @@
 //! The suite flags `run` and `watch` share: which opponents, which seeds, how long, how many
 //! threads. Each overrides the project's `[package.metadata.botlens]`.
 
+use botlens_harness::SeedRange;
 use botlens_harness::pipeline::RunOptions;
-use botlens_harness::{KeepTraces, SeedRange};
 use clap::Args;
 
 /// Overrides of a project's suite.
@@ -15,7 +15,7 @@ pub struct SuiteArgs {
     /// Seeds: `A..B` (A to B-1), `A..=B`, or one seed `N` [default: the project's, else 0..100].
     #[arg(long)]
     pub seeds: Option<SeedRange>,
-    /// Turn cap per game [default: the project's, else the game's own].
+    /// Turn cap per game, 1 to 100000 [default: the project's, else the game's own].
     #[arg(long)]
     pub max_turns: Option<u32>,
     /// Worker threads, 1 to 256 [default: one per core].
@@ -33,14 +33,14 @@ fn jobs(text: &str) -> Result<usize, String> {
 }
 
 impl SuiteArgs {
-    /// The harness options these flags ask for.
-    pub fn options(&self, keep_traces: KeepTraces) -> RunOptions {
+    /// The harness options these flags ask for (the traces of failed games kept in memory).
+    pub fn options(&self) -> RunOptions {
         RunOptions {
             opponents: (!self.vs.is_empty()).then(|| self.vs.clone()),
             seeds: self.seeds,
             max_turns: self.max_turns,
             jobs: self.jobs.unwrap_or(0),
-            keep_traces,
+            ..RunOptions::default()
         }
     }
 }

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use botlens_harness::KeepTraces;
 use botlens_watch::{Watch, WatchOptions};
 use clap::Args;
 
@@ -38,10 +37,8 @@ pub struct WatchArgs {
 
 /// Runs `botlens watch` until Ctrl-C.
 pub fn run(args: WatchArgs) -> anyhow::Result<ExitCode> {
-    let options = WatchOptions {
-        run: args.suite.options(KeepTraces::Failures),
-        debounce: Duration::from_millis(args.debounce),
-    };
+    let options =
+        WatchOptions { run: args.suite.options(), debounce: Duration::from_millis(args.debounce) };
     botlens_harness::pipeline::ensure_wasm_target(&mut || eprintln!("{INSTALLING}"))?;
     let watch = Watch::new(&args.project, options)?;
     watch.stop_on_ctrl_c()?;

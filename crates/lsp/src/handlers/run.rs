@@ -256,11 +256,10 @@ fn played(
 
 /// The hover of a group: its first game replayed to the failing move.
 fn hover_for(root: &Path, run: &SuiteRun, group: &FailureGroup) -> String {
-    let trace = run.results.games.iter().find_map(|g| {
-        let opponent = run.suite.opponents[g.opponent].name();
-        let first = g.seed == group.first_seed && opponent == group.first_opponent;
-        if first && g.fault.is_some() { g.trace.as_ref() } else { None }
-    });
+    let opponent = run.suite.opponents.iter().position(|o| o.name() == group.first_opponent);
+    let trace = opponent
+        .and_then(|opponent| run.results.kept_game(opponent, group.first_seed))
+        .and_then(|game| game.trace.as_ref());
     let replay = trace.and_then(|t| Replay::from_trace(t, Some(root)).ok());
     let frame = replay.as_ref().and_then(|r| r.frames.get(r.failure_frame()?));
     match frame {
