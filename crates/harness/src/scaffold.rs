@@ -88,9 +88,14 @@ const RESERVED: &str = "abstract alloc as async await become box break build con
     return self static std struct super test trait true try type typeof unsafe unsized use \
     virtual where while yield";
 
+/// The packages a new bot depends on (the SDK and everything it pulls in): a bot of the same
+/// name would depend on itself, which Cargo refuses. Cargo treats `-` and `_` alike.
+const DEPENDENCIES: &str = "botlens-sdk botlens-protocol serde serde_derive serde_core proc-macro2 quote syn unicode-ident";
+
 /// A valid Cargo package name made from a directory name: lower-case ASCII letters, digits,
 /// `-` and `_`; any other run of characters becomes one `-`. A name that would start with a
-/// digit gets `bot-` in front, an empty or reserved one (`test`, `fn`, …) `-bot` after.
+/// digit gets `bot-` in front, an empty or reserved one (`test`, `fn`, …) or the name of a
+/// package the bot depends on (`botlens-sdk`, `serde`, …) `-bot` after.
 ///
 /// ```
 /// use botlens_harness::scaffold::crate_name;
@@ -98,6 +103,7 @@ const RESERVED: &str = "abstract alloc as async await become box break build con
 /// assert_eq!(crate_name("My Bot!"), "my-bot");
 /// assert_eq!(crate_name("2048"), "bot-2048");
 /// assert_eq!(crate_name("test"), "test-bot");
+/// assert_eq!(crate_name("botlens_sdk"), "botlens_sdk-bot");
 /// ```
 pub fn crate_name(dir_name: &str) -> String {
     let mut name = String::new();
@@ -113,7 +119,9 @@ pub fn crate_name(dir_name: &str) -> String {
         "bot".to_owned()
     } else if name.starts_with(|c: char| c.is_ascii_digit()) {
         format!("bot-{name}")
-    } else if RESERVED.split_whitespace().any(|reserved| reserved == name) {
+    } else if RESERVED.split_whitespace().any(|reserved| reserved == name)
+        || DEPENDENCIES.split_whitespace().any(|dependency| dependency == name.replace('_', "-"))
+    {
         format!("{name}-bot")
     } else {
         name.to_owned()
@@ -339,6 +347,10 @@ mod tests {
             ("fn", "fn-bot"),
             ("build", "build-bot"),
             ("proc-macro", "proc-macro-bot"),
+            // A bot may not share a name with a package it depends on.
+            ("botlens-sdk", "botlens-sdk-bot"),
+            ("Botlens_Protocol", "botlens_protocol-bot"),
+            ("serde", "serde-bot"),
         ];
         for (dir, expected) in cases {
             assert_eq!(crate_name(dir), expected, "{dir:?}");
