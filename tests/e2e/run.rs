@@ -96,6 +96,46 @@ fn bad_names_and_ranges_are_clear_errors() {
 }
 
 #[test]
+fn ranges_and_caps_too_big_to_play_are_refused_at_once() {
+    for seeds in ["0..=18446744073709551615", "0..300000000"] {
+        let out = botlens(&["run", "--game", "tictactoe", "perfect", "--seeds", seeds]);
+        assert_eq!(out.code, Some(2), "{seeds}: {}", out.stderr);
+        assert!(out.stderr.contains("more than 10,000,000 seeds"), "{}", out.stderr);
+    }
+    for cap in ["0", "100001", "4294967295"] {
+        let out = botlens(&["run", "--game", "klotski", "optimal", "--max-turns", cap]);
+        assert_eq!(out.code, Some(2), "{cap}: {}", out.stderr);
+        assert!(out.stderr.contains("out of range 1..=100000"), "{}", out.stderr);
+    }
+}
+
+#[test]
+fn a_projects_bad_settings_are_named_in_its_manifest_before_any_build() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let manifest = dir.path().join("Cargo.toml");
+    let write = |table: &str| {
+        std::fs::write(
+            &manifest,
+            format!("[package]\nname = \"never-built\"\nversion = \"0.1.0\"\n[package.metadata.botlens]\ngame = \"battleships\"\n{table}"),
+        )
+        .expect("manifest written")
+    };
+    let project = dir.path().to_str().unwrap();
+    for (table, says) in [
+        ("opponents = [\"hunter\", \"nobody\"]\n", "no reference player `nobody`"),
+        ("max_turns = 0\n", "out of range 1..=100000"),
+        ("[package.metadata.botlens.limits]\nfuel_per_turn = 0\n", "fuel_per_turn"),
+    ] {
+        write(table);
+        let out = botlens(&["run", project]);
+        assert_eq!(out.code, Some(2), "{table}: {}", out.stderr);
+        assert!(out.stderr.contains(&manifest.display().to_string()), "{}", out.stderr);
+        assert!(out.stderr.contains(says), "{}", out.stderr);
+        assert!(!dir.path().join("target").exists(), "nothing was built for {table}");
+    }
+}
+
+#[test]
 fn a_saved_baseline_compares_with_the_next_run() {
     use std::time::Duration;
     let project = "samples/tictactoe-minimax";
@@ -159,4 +199,42 @@ fn botlens_perfmap_lists_the_bot_code_for_perf() {
     let listed = run(true).expect("a perf map was written");
     assert!(listed.lines().any(|l| l.contains("wasm[0]::")), "{listed}");
     assert_eq!(run(false), None, "no map unless asked for");
+}
+
+#[test]
+fn traces_written_before_an_interrupt_are_whole_and_kept() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let traces = dir.path().join("traces");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_botlens"))
+        .args(["run", "--game", "battleships", "random", "--vs", "random", "--seeds", "0..5000000"])
+        .arg("--trace-dir")
+        .arg(&traces)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("botlens starts");
+    let count = || std::fs::read_dir(&traces).map_or(0, |entries| entries.count());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while count() < 50 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let interrupted = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(interrupted.success());
+    let status = child.wait().expect("botlens ends");
+    assert!(!status.success(), "interrupted, not finished: {status}");
+    let mut whole = 0;
+    for entry in std::fs::read_dir(&traces).expect("traces were written") {
+        let path = entry.expect("an entry").path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.ends_with(".json") && !name.starts_with('.') {
+            let text = std::fs::read_to_string(&path).expect("readable");
+            botlens_engine::Trace::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            whole += 1;
+        }
+    }
+    assert!(whole >= 50, "only {whole} traces");
 }
