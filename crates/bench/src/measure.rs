@@ -9,7 +9,7 @@ use botlens_engine::{Game, MatchLimits, SeedRng, Stream, runner};
 use botlens_games::GameKind;
 use botlens_harness::pipeline::{self, RunOptions};
 use botlens_harness::{
-    CancelToken, Contender, KeepTraces, SeedRange, Suite, Target, WasmBot, run_suite,
+    CancelToken, Contender, KeepTraces, SeedRange, Suite, Target, WasmBot, bundled, run_suite,
 };
 use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
@@ -22,8 +22,11 @@ use crate::report::{
 pub struct BenchOptions {
     /// Games per games-per-second figure (Klotski plays a tenth of them: each game solves).
     pub games: u64,
-    /// The `samples/` directory holding the sample bots.
+    /// The directory holding the sample bots (`battleships-hunter`, `tictactoe-minimax`,
+    /// `klotski-solver`).
     pub samples: PathBuf,
+    /// The SDK the template and scratch projects depend on.
+    pub sdk: PathBuf,
     /// Whether to measure the save-to-report loop (builds a scratch copy of a sample).
     pub latency: bool,
     /// Where scratch projects live between runs (their builds are reused).
@@ -113,8 +116,7 @@ impl Pairing {
             WasmSource::Sample(name) => options.samples.join(name),
             WasmSource::Template => {
                 let dir = options.scratch.join(format!("template-{}", self.game));
-                let sdk = options.samples.join("../crates/sdk");
-                refresh_template(self.game, &dir, &sdk)?;
+                refresh_template(self.game, &dir, &options.sdk)?;
                 dir
             }
             WasmSource::Floor => {
@@ -204,7 +206,8 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
     let suite = suite_scaling(&options.samples.join("battleships-hunter"), cores)?;
     let save_to_report = if options.latency {
         say("measuring save → report after edits…");
-        Some(loop_latency(&options.samples.join("battleships-hunter"), &options.scratch)?)
+        let sample = options.samples.join("battleships-hunter");
+        Some(loop_latency(&sample, &options.scratch, &options.sdk)?)
     } else {
         None
     };
@@ -401,8 +404,8 @@ fn suite_scaling(project_dir: &Path, cores: usize) -> anyhow::Result<SuiteScalin
 }
 
 /// Edits a scratch copy of a sample three times and times each rebuild-and-run.
-fn loop_latency(sample: &Path, scratch: &Path) -> anyhow::Result<LoopLatency> {
-    let project_dir = scratch_copy(sample, scratch)?;
+fn loop_latency(sample: &Path, scratch: &Path, sdk: &Path) -> anyhow::Result<LoopLatency> {
+    let project_dir = scratch_copy(sample, scratch, sdk)?;
     let target = Target::project(&project_dir);
     // A cache of this run's own: every edit below makes a module no earlier run has compiled.
     let cache = tempfile::tempdir()?;
@@ -439,17 +442,15 @@ fn loop_latency(sample: &Path, scratch: &Path) -> anyhow::Result<LoopLatency> {
     })
 }
 
-/// Copies a sample's manifest, lock file and sources into `scratch`, pointing its SDK path at
-/// the SDK next to the sample (absolute), and returns the copy's directory.
-fn scratch_copy(sample: &Path, scratch: &Path) -> anyhow::Result<PathBuf> {
+/// Copies a sample's manifest, lock file and sources into `scratch`, its SDK dependency at
+/// `sdk`, and returns the copy's directory.
+fn scratch_copy(sample: &Path, scratch: &Path, sdk: &Path) -> anyhow::Result<PathBuf> {
     let sample = sample.canonicalize().with_context(|| format!("{}", sample.display()))?;
     let name = sample.file_name().context("a sample directory has a name")?;
     let copy = scratch.join(name);
     std::fs::create_dir_all(copy.join("src"))?;
-    let sdk = sample.join("../../crates/sdk").canonicalize().context("the SDK next to samples/")?;
-    let manifest = std::fs::read_to_string(sample.join("Cargo.toml"))?
-        .replace("\"../../crates/sdk\"", &format!("{:?}", sdk.display().to_string()));
-    std::fs::write(copy.join("Cargo.toml"), manifest)?;
+    let manifest = std::fs::read_to_string(sample.join("Cargo.toml"))?;
+    std::fs::write(copy.join("Cargo.toml"), bundled::manifest_with_sdk(&manifest, sdk))?;
     if sample.join("Cargo.lock").exists() {
         std::fs::copy(sample.join("Cargo.lock"), copy.join("Cargo.lock"))?;
     }
@@ -501,10 +502,10 @@ mod tests {
     fn the_scratch_copy_points_at_the_sdk_by_absolute_path() {
         let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/tictactoe-minimax");
         let scratch = tempfile::tempdir().unwrap();
-        let copy = scratch_copy(&samples, scratch.path()).unwrap();
+        let copy = scratch_copy(&samples, scratch.path(), Path::new("/abs/sdk")).unwrap();
         let manifest = std::fs::read_to_string(copy.join("Cargo.toml")).unwrap();
         assert!(!manifest.contains("\"../../crates/sdk\""), "{manifest}");
-        assert!(manifest.contains("crates/sdk\""), "{manifest}");
+        assert!(manifest.contains("botlens-sdk = { path = \"/abs/sdk\" }"), "{manifest}");
         assert!(copy.join("src/lib.rs").is_file());
     }
 }

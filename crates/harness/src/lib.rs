@@ -9,13 +9,15 @@
 //! - [`suite`]: the bot plays its opponents over a range of seeds, in parallel;
 //! - [`tally`]: what the games add up to, counted as they finish;
 //! - [`report`]: scores per opponent and failures grouped by kind and source location;
-//! - [`traces`]: traces written atomically for `botlens replay`.
+//! - [`traces`]: traces written atomically for `botlens replay`;
+//! - [`bundled`]: the SDK and the bench's samples, carried in the binary and unpacked on demand.
 //!
 //! This crate knows nothing of the terminal or of LSP: the CLI and the language server present
 //! what it returns. It reaches games only through `botlens-games`.
 
 pub mod baseline;
 pub mod build;
+pub mod bundled;
 pub mod pipeline;
 pub mod project;
 pub mod report;

@@ -168,20 +168,10 @@ pub fn sandbox() -> Result<Sandbox, RunError> {
         .map_err(RunError::Load)
 }
 
-/// Where compiled modules are cached: `modules/` in botlens's cache directory — the directory
-/// `BOTLENS_CACHE_DIR` names, else `$XDG_CACHE_HOME/botlens`, else `~/.cache/botlens`; `None`
-/// (no disk cache) when none of these is set.
+/// Where compiled modules are cached: `modules/` in botlens's cache directory
+/// ([`crate::bundled::cache_root`]); `None` (no disk cache) when there is none.
 pub fn module_cache_dir() -> Option<PathBuf> {
-    cache_dir_from(&|name| std::env::var_os(name))
-}
-
-/// [`module_cache_dir`] with the environment given.
-fn cache_dir_from(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
-    let var = |name: &str| env(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let root = var("BOTLENS_CACHE_DIR")
-        .or_else(|| var("XDG_CACHE_HOME").map(|dir| dir.join("botlens")))
-        .or_else(|| var("HOME").map(|home| home.join(".cache").join("botlens")))?;
-    Some(root.join("modules"))
+    crate::bundled::cache_root().map(|root| root.join("modules"))
 }
 
 /// Builds or loads `target` and resolves its suite, then plays it: the whole job.
@@ -449,23 +439,5 @@ mod tests {
         cancel.cancel();
         let error = run(&sandbox, &target, &RunOptions::default(), &|_| {}, &cancel).unwrap_err();
         assert!(matches!(error, RunError::Cancelled), "{error}");
-    }
-
-    #[test]
-    fn the_module_cache_lives_in_the_users_cache_directory() {
-        let dir = |vars: &[(&str, &str)]| {
-            let vars: Vec<(String, String)> =
-                vars.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
-            cache_dir_from(&|name| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.into()))
-        };
-        let all = [("BOTLENS_CACHE_DIR", "/b"), ("XDG_CACHE_HOME", "/x"), ("HOME", "/h")];
-        assert_eq!(dir(&all), Some("/b/modules".into()));
-        assert_eq!(dir(&all[1..]), Some("/x/botlens/modules".into()));
-        assert_eq!(dir(&all[2..]), Some("/h/.cache/botlens/modules".into()));
-        assert_eq!(
-            dir(&[("BOTLENS_CACHE_DIR", ""), ("HOME", "/h")]),
-            Some("/h/.cache/botlens/modules".into())
-        );
-        assert_eq!(dir(&[]), None);
     }
 }

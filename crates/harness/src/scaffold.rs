@@ -74,12 +74,6 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ScaffoldError + '_ {
     move |source| ScaffoldError::Io { path: path.to_path_buf(), source }
 }
 
-/// The SDK of the botlens that was built: `crates/sdk` beside this crate in the checkout it
-/// was compiled from.
-pub fn default_sdk_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("sdk")
-}
-
 /// Names Cargo refuses for a package, separated by spaces: Rust keywords, the standard crates,
 /// and the names of its own build directories.
 const RESERVED: &str = "abstract alloc as async await become box break build const continue \
@@ -129,7 +123,7 @@ pub fn crate_name(dir_name: &str) -> String {
 }
 
 /// Writes a new project for `game` into `dir` (created if missing, refused if not empty), with
-/// the SDK at `sdk` (see [`default_sdk_dir`]) as its dependency.
+/// the SDK at `sdk` (for example the bundled one, [`crate::bundled::sdk`]) as its dependency.
 pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, ScaffoldError> {
     if !sdk.join("Cargo.toml").is_file() {
         return Err(ScaffoldError::NoSdk(sdk.to_path_buf()));
@@ -326,11 +320,6 @@ mod tests {
         let error = scaffold(GameKind::TicTacToe, &target, &nowhere).unwrap_err();
         assert!(error.to_string().contains("SDK is not at"), "{error}");
         assert!(!target.exists(), "nothing is written when the SDK is missing");
-    }
-
-    #[test]
-    fn the_default_sdk_is_the_sdk_of_this_checkout() {
-        assert!(default_sdk_dir().join("Cargo.toml").is_file(), "{}", default_sdk_dir().display());
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use botlens_bench::BenchOptions;
+use botlens_harness::bundled;
 use clap::Args;
 
 /// Arguments of `botlens bench`.
@@ -14,10 +15,11 @@ players and wasm bots against the same opponents, on one core, each figure the b
 rounds; the wasm bots include a raw-ABI floor bot in WAT, which shows what the sandbox itself
 costs), the cost split of a wasm game, module compile times, the README's main job on one core
 and on all, the save → report loop after edits, and peak memory. Run it in release for
-meaningful figures:
+meaningful figures (a release build, e.g. `cargo install --path crates/cli`):
 
-  cargo run --release -p botlens -- bench
-  cargo run --release -p botlens -- bench --json --games 5000
+  botlens bench
+  botlens bench --json --games 5000
+  botlens bench --no-latency --samples samples/
 
 The method and the latest figures: docs/performance.md.")]
 pub struct BenchArgs {
@@ -27,7 +29,8 @@ pub struct BenchArgs {
     /// Skip the save → report measurement (it edits and rebuilds a scratch copy of a sample).
     #[arg(long)]
     no_latency: bool,
-    /// The directory of sample bots [default: samples/ of this botlens checkout].
+    /// The directory of sample bots [default: the samples bundled with this botlens, unpacked
+    /// into botlens's cache directory].
     #[arg(long)]
     samples: Option<PathBuf>,
     /// Print one JSON object (fields documented in `botlens_bench::BenchReport`).
@@ -40,19 +43,38 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.games == 0 {
         anyhow::bail!("--games must be at least 1");
     }
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let samples = args.samples.unwrap_or_else(|| repo.join("samples"));
-    if !samples.is_dir() {
-        anyhow::bail!(
-            "no sample bots at {}; pass --samples DIR (the samples/ folder of a botlens checkout)",
-            samples.display()
-        );
-    }
+    // Scratch projects and the bundled samples live in botlens's cache directory (their builds
+    // are reused by the next run), or in a temporary one without it.
+    let temporary;
+    let bench = match bundled::cache_root() {
+        Some(root) => root.join("bench"),
+        None => {
+            temporary = tempfile::tempdir()?;
+            temporary.path().to_path_buf()
+        }
+    };
+    let sdk = bundled::sdk()?;
+    let samples = match args.samples {
+        Some(samples) if samples.is_dir() => samples,
+        Some(samples) => anyhow::bail!(
+            "no sample bots at {}: --samples takes a directory holding {}",
+            samples.display(),
+            bundled::samples().join(", ")
+        ),
+        None => {
+            let dir = bench.join("samples");
+            for name in bundled::samples() {
+                bundled::sample(name, &dir.join(name), &sdk)?;
+            }
+            dir
+        }
+    };
     let options = BenchOptions {
         games: args.games,
         samples,
+        sdk,
         latency: !args.no_latency,
-        scratch: repo.join("target").join("botlens").join("bench"),
+        scratch: bench.join("scratch"),
     };
     let chatty = !args.json && std::io::stderr().is_terminal();
     let report = botlens_bench::run(&options, &mut |line| {

@@ -7,10 +7,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::bail;
 use botlens_games::GameKind;
-use botlens_harness::scaffold::{self, ScaffoldError};
 use botlens_harness::target::shell_word;
+use botlens_harness::{bundled, scaffold};
 use clap::Args;
 
 use super::game_arg::GameArg;
@@ -30,8 +29,8 @@ pub struct NewArgs {
     game: GameKind,
     /// Where to create the project: a new or empty directory.
     dir: PathBuf,
-    /// The botlens SDK crate to depend on [default: crates/sdk of the checkout botlens was
-    /// built from].
+    /// The botlens SDK crate to depend on [default: the SDK bundled with this botlens, unpacked
+    /// into botlens's cache directory].
     #[arg(long, value_name = "PATH")]
     sdk: Option<PathBuf>,
 }
@@ -39,15 +38,11 @@ pub struct NewArgs {
 /// Runs `botlens new`.
 pub fn run(args: NewArgs) -> anyhow::Result<ExitCode> {
     let game = args.game;
-    let sdk = args.sdk.clone().unwrap_or_else(scaffold::default_sdk_dir);
-    let made = match scaffold::scaffold(game, &args.dir, &sdk) {
-        Ok(made) => made,
-        Err(error @ ScaffoldError::NoSdk(_)) if args.sdk.is_none() => bail!(
-            "{error}: botlens was built from a checkout that has moved; pass --sdk with the \
-             crates/sdk directory of a botlens checkout"
-        ),
-        Err(error) => return Err(error.into()),
+    let sdk = match args.sdk.clone() {
+        Some(sdk) => sdk,
+        None => bundled::sdk()?,
     };
+    let made = scaffold::scaffold(game, &args.dir, &sdk)?;
     let dir = shell_word(&args.dir.display().to_string());
     let lib = shell_word(&args.dir.join("src").join("lib.rs").display().to_string());
     let mut out = std::io::stdout().lock();

@@ -1,0 +1,110 @@
+//! An installed `botlens` needs no checkout: the binary, copied out of the tree and run where
+//! the checkout cannot be seen (a private mount namespace lays an empty file system over it),
+//! scaffolds a bot, builds and plays it, writes a replay page and measures itself with its
+//! bundled SDK and samples.
+//!
+//! Needs `unshare` (util-linux) and the right to make a mount namespace (root, as in CI); it
+//! fails, saying so, where either is missing.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::support::repo_root;
+
+/// Runs `script` with `sh -e` in a mount namespace where the checkout is an empty directory;
+/// `$BOTLENS` is the copied binary and `$WORK` a scratch directory outside the checkout.
+fn without_checkout(botlens: &Path, work: &Path, cache: &Path, script: &str) -> (bool, String) {
+    let repo = repo_root();
+    let hidden = format!(
+        "mount -t tmpfs tmpfs {repo} && test -z \"$(ls -A {repo})\" && {script}",
+        repo = shell(&repo.display().to_string())
+    );
+    let out = Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "sh", "-e", "-c", &hidden])
+        .env("BOTLENS", botlens)
+        .env("WORK", work)
+        .env("BOTLENS_CACHE_DIR", cache)
+        .current_dir(work)
+        .output()
+        .expect("unshare runs (install util-linux)");
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.success(), text)
+}
+
+fn shell(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+#[test]
+fn a_copied_binary_scaffolds_builds_plays_replays_and_benches_without_the_checkout() {
+    let scratch = tempfile::tempdir().expect("a temporary directory outside the checkout");
+    assert!(!scratch.path().starts_with(repo_root()), "{}", scratch.path().display());
+    let botlens = scratch.path().join("bin").join("botlens");
+    std::fs::create_dir_all(botlens.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_botlens"), &botlens).expect("the binary copies");
+    let work = scratch.path().join("work");
+    let cache = scratch.path().join("cache");
+    std::fs::create_dir_all(&work).unwrap();
+
+    let (ok, out) = without_checkout(
+        &botlens,
+        &work,
+        &cache,
+        "\"$BOTLENS\" new tictactoe \"$WORK/bot\" \
+         && \"$BOTLENS\" run \"$WORK/bot\" --seeds 0..4 --json > \"$WORK/report.json\" \
+         && \"$BOTLENS\" replay \"$WORK/bot\" --vs perfect --seed 1 --html \"$WORK/game.html\"",
+    );
+    assert!(ok, "{out}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("report.json")).unwrap())
+            .expect("the report is JSON");
+    assert_eq!(report["games"], 8, "{report}");
+    let manifest = std::fs::read_to_string(work.join("bot/Cargo.toml")).unwrap();
+    let sdk = cache.join("sdk").display().to_string();
+    assert!(manifest.contains(&sdk), "the SDK comes from the cache:\n{manifest}");
+    assert!(std::fs::read_to_string(work.join("game.html")).unwrap().contains("<html"));
+
+    let (ok, out) = without_checkout(
+        &botlens,
+        &work,
+        &cache,
+        "\"$BOTLENS\" bench --games 10 --no-latency --json > \"$WORK/bench.json\"",
+    );
+    assert!(ok, "{out}");
+    let bench: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("bench.json")).unwrap())
+            .expect("the bench report is JSON");
+    check_bench(&bench);
+    assert!(cache.join("bench").is_dir(), "the bench's scratch is in the cache directory");
+}
+
+/// Every documented figure of a small `botlens bench --json` is there and positive.
+fn check_bench(report: &serde_json::Value) {
+    let speeds = report["speeds"].as_array().expect("speeds");
+    let games: Vec<&str> = speeds.iter().map(|s| s["game"].as_str().unwrap()).collect();
+    for game in ["battleships", "tictactoe", "klotski"] {
+        assert!(games.contains(&game), "a row for {game}: {games:?}");
+    }
+    let floor = speeds.iter().find(|s| s["wasm"].as_str().unwrap().contains("floor"));
+    assert!(floor.is_some(), "a row for the raw-ABI floor bot: {speeds:?}");
+    for row in speeds {
+        for field in ["native_games_per_s", "wasm_games_per_s", "native_over_wasm"] {
+            assert!(row[field].as_f64().is_some_and(|v| v > 0.0), "{field} in {row}");
+        }
+    }
+    for (section, field) in [
+        ("wasm_cost", "instantiate_us_per_game"),
+        ("wasm_cost", "guest_us_per_turn"),
+        ("wasm_cost", "floor_guest_us_per_turn"),
+        ("wasm_cost", "floor_fuel_per_turn"),
+        ("compile", "cold_ms"),
+        ("compile", "disk_cache_ms"),
+        ("suite", "one_core_ms"),
+        ("suite", "all_cores_ms"),
+    ] {
+        assert!(report[section][field].as_f64().is_some_and(|v| v > 0.0), "{section}.{field}");
+    }
+    assert!(report["save_to_report"].is_null(), "skipped with --no-latency");
+    assert!(report["peak_rss_mib"].as_f64().is_some_and(|v| v > 0.0));
+}
