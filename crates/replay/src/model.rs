@@ -121,11 +121,21 @@ impl FailurePanel {
 }
 
 impl Replay {
-    /// Builds the replay of `trace`, reading the failing source line from inside `source_root`
-    /// only (by default the faulting bot's project directory recorded in the trace when it lies
-    /// inside the current directory, else the current directory when it is a bot project; the
-    /// rules are in the `source` module's docs: a trace cannot make the replayer read a file
-    /// outside the root, whatever path it names).
+    /// Builds the replay of `trace`, reading the failing source line from one directory only,
+    /// the root:
+    ///
+    /// - `source_root` when given (the user's `--source-root`, the language server's project);
+    /// - else the faulting bot's `source` recorded in the trace — resolved from the current
+    ///   directory — when it lies inside the current directory and is a project directory (with
+    ///   a `Cargo.toml`) or a `.wasm`/`.wat` module (then the module's directory). Recorded
+    ///   outside the current directory, it is refused: the trace is untrusted, and may narrow
+    ///   what is read but never widen it. Recorded but absent (a trace from another machine), it
+    ///   counts as not recorded;
+    /// - else the current directory, when it is a project directory.
+    ///
+    /// The file is read only if its path stays inside the root (`..` and symlinks leading out
+    /// are refused), it is a regular file, and the line is within its first 4 MiB; otherwise
+    /// the failure panel shows the location and says why its text is not shown.
     ///
     /// Refuses, with a clear error, traces in a newer format, of a game this build does not know,
     /// or whose moves no longer replay (truncated or hand-edited).
