@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 use botlens_battleships::Battleships;
+use botlens_engine::text::printable;
 use botlens_engine::{
     Ending, Failure, FailureKind, Game, Player, Seat, SeedRng, Status, Stream, Turn,
 };
@@ -141,7 +142,8 @@ impl<G: Game> Duel<G> {
                     return Ok(Some(Finish::Quit));
                 }
                 text => match G::parse_action(text) {
-                    Err(expected) => writeln!(out, "not a move: {expected}")?,
+                    // The game's message quotes what was typed, escape sequences and all.
+                    Err(expected) => writeln!(out, "not a move: {}", printable(&expected))?,
                     Ok(action) => {
                         let mut trial = self.game.clone();
                         match trial.apply(HUMAN, &action) {
