@@ -1,4 +1,5 @@
-//! Klotski from the command line: `solve`, `generate` and `play klotski`, with good and bad input;
+//! Klotski from the command line: `solve`, `generate` and `play klotski`, with good and bad input
+//! (a byte-order mark, a FIFO as the layout, escape sequences in a layout or typed at the prompt);
 //! and `play` of the two-player games, which goes through the engine's runner.
 
 use std::time::Duration;
@@ -73,6 +74,63 @@ fn play_klotski_takes_commands_and_survives_garbage() {
     assert!(out.stdout.contains("cannot move down"), "{}", out.stdout);
     assert!(out.stdout.contains("Hint: 3 down"), "{}", out.stdout);
     assert!(out.stdout.contains("Bye."), "{}", out.stdout);
+    assert!(out.stdout.contains("Unknown command `\\u{1b}[a`"), "echoed escaped: {}", out.stdout);
+    assert!(!out.stdout.contains('\u{1b}'), "no escape reaches the terminal: {}", out.stdout);
+}
+
+/// A small solvable layout: Cao Cao one slide from the goal.
+const NEAR: &str = "name: near\nboard:\n  CC.\n  CC.\nlegend:\n  C cc 曹操\ngoal: cc 1 0\n";
+
+#[test]
+fn a_layout_with_a_byte_order_mark_solves() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("near.txt");
+    std::fs::write(&file, format!("\u{feff}{NEAR}")).unwrap();
+    let out = botlens(&["solve", file.to_str().unwrap()]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.starts_with("near: 1 step "), "{}", out.stdout);
+}
+
+#[test]
+fn escapes_in_a_layout_reach_no_terminal() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("hostile.txt");
+    std::fs::write(&file, NEAR.replace("C cc 曹操", "C cc 曹\u{1b}]0;owned\u{7}")).unwrap();
+    let out = botlens(&["solve", file.to_str().unwrap()]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("hostile.txt:6:8: piece name `曹\\u{1b}]0;owned\\u{7}`"),
+        "{}",
+        out.stderr
+    );
+    let play = botlens(&["play", "klotski", "--layout", file.to_str().unwrap()]);
+    assert_eq!(play.code, Some(2), "{}", play.stderr);
+    for output in [&out.stdout, &out.stderr, &play.stdout, &play.stderr] {
+        assert!(!output.contains('\u{1b}') && !output.contains('\u{7}'), "{output:?}");
+    }
+    // A file name is echoed too.
+    let named = dir.path().join("\u{1b}[2J.txt");
+    let missing = botlens(&["solve", named.to_str().unwrap()]);
+    assert_eq!(missing.code, Some(2));
+    assert!(missing.stderr.contains("\\u{1b}[2J.txt"), "{}", missing.stderr);
+    assert!(!missing.stderr.contains('\u{1b}'), "{:?}", missing.stderr);
+}
+
+#[test]
+fn a_fifo_as_the_layout_is_refused_within_a_second() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("layout.txt");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    for args in [
+        &["solve", fifo.to_str().unwrap()][..],
+        &["play", "klotski", "--layout", fifo.to_str().unwrap()],
+    ] {
+        let started = std::time::Instant::now();
+        let out = botlens_with_input(args, "", Duration::from_secs(10));
+        assert!(started.elapsed().as_secs_f64() < 1.0, "took {:?}", started.elapsed());
+        assert_eq!(out.code, Some(2), "{}", out.stderr);
+        assert!(out.stderr.contains("not a regular file (it is a named pipe)"), "{}", out.stderr);
+    }
 }
 
 #[test]

@@ -203,7 +203,10 @@ impl<G: Game, R: BufRead + Send, W: Write + Send> Player<G> for Person<'_, R, W>
                     return Err(left());
                 }
                 text => match G::parse_action(text) {
-                    Err(expected) => self.console.say(format_args!("not a move: {expected}\n")),
+                    // The game's message quotes what was typed, escape sequences and all.
+                    Err(expected) => self
+                        .console
+                        .say(format_args!("not a move: {}\n", crate::text::printable(&expected))),
                     Ok(action) => match turn.trial(&action) {
                         Err(illegal) => {
                             self.console.say(format_args!("illegal move {action}: {illegal}\n"));

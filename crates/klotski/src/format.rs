@@ -64,8 +64,8 @@ enum Section {
     Legend,
 }
 
-fn error(line: usize, column: usize, message: impl Into<String>) -> LayoutError {
-    LayoutError { at: Some(TextPos { line, column }), message: message.into() }
+fn error(line: usize, column: usize, message: impl AsRef<str>) -> LayoutError {
+    LayoutError::new(Some(TextPos { line, column }), message.as_ref())
 }
 
 /// The 1-based character column of byte offset `offset` in `line`.
@@ -90,7 +90,8 @@ fn header(line: &str) -> Option<(&str, usize)> {
 }
 
 impl Layout {
-    /// Parses a layout text (see `docs/layouts.md`); errors name the line and column.
+    /// Parses a layout text (see `docs/layouts.md`); errors name the line and column. A UTF-8
+    /// byte-order mark at the start (as some editors save) is skipped.
     pub fn parse(text: &str) -> Result<Layout, LayoutError> {
         parse(text)
     }
@@ -101,8 +102,10 @@ impl Layout {
     }
 }
 
-/// Parses a layout text (see the module docs and `docs/layouts.md`).
+/// Parses a layout text (see the module docs and `docs/layouts.md`); a UTF-8 byte-order mark
+/// at the start is skipped.
 fn parse(text: &str) -> Result<Layout, LayoutError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut section = Section::None;
     let mut name: Option<(String, usize, usize)> = None;
     let mut board_line: Option<usize> = None;
@@ -659,6 +662,43 @@ goal: big 1 1
     fn columns_count_characters_not_bytes() {
         let text = SMALL.replace("c s2 兵", "c 兵 兵");
         assert!(parse_err(&text).starts_with("9:5: code `兵` is not valid"));
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        assert_eq!(parse(&format!("\u{feff}{SMALL}")).unwrap(), parse(SMALL).unwrap());
+        let windows = format!("\u{feff}{}", SMALL.replace('\n', "\r\n"));
+        assert_eq!(parse(&windows).unwrap(), parse(SMALL).unwrap());
+        // Positions count from after the mark.
+        let text = format!("\u{feff}{}", SMALL.replace("name: tiny", "nmae: tiny"));
+        assert!(parse_err(&text).starts_with("2:1: expected `name:`"), "{}", parse_err(&text));
+        // Only at the start: elsewhere it is an ordinary character.
+        let inner = SMALL.replace("  ..c", "  .\u{feff}c");
+        assert!(parse_err(&inner).starts_with("5:4: piece character `\u{feff}`"));
+    }
+
+    #[test]
+    fn names_and_codes_echoed_in_errors_are_escaped() {
+        let title = "\u{1b}]0;owned\u{7}";
+        let name = SMALL.replace("c s2 兵", &format!("c s2 兵{title}"));
+        assert_eq!(
+            parse_err(&name),
+            "9:8: piece name `兵\\u{1b}]0;owned\\u{7}` contains a control or bidirectional \
+             formatting character"
+        );
+        let code = SMALL.replace("c s2 兵", "c s\u{1b}[2J 兵");
+        assert!(parse_err(&code).starts_with("9:5: code `s\\u{1b}[2J` is not valid"));
+        let goal = SMALL.replace("goal: big 1 1", "goal: \u{1b}[2J 1 1");
+        assert_eq!(
+            parse_err(&goal),
+            "10:7: the goal names `\\u{1b}[2J`, which is not a code in the legend"
+        );
+        let layout = SMALL.replace("name: tiny", "name: tiny\u{202e}");
+        assert!(parse_err(&layout).starts_with("2:7: layout name `tiny\\u{202e}` contains a"));
+        for text in [name, code, goal, layout] {
+            let err = parse_err(&text);
+            assert!(!err.chars().any(|c| c.is_control() || c == '\u{202e}'), "{err:?}");
+        }
     }
 
     #[test]

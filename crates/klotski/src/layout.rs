@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use botlens_engine::text::printable;
 use botlens_protocol::klotski::{Dir, KlotskiView, PieceView};
 use serde::{Deserialize, Serialize};
 
@@ -71,8 +72,17 @@ pub struct Goal {
 pub struct LayoutError {
     /// Where in the layout text, for parse errors.
     pub at: Option<TextPos>,
-    /// What is wrong, and what was expected.
+    /// What is wrong, and what was expected. Printable: whatever it quotes from the layout has
+    /// its control characters escaped (`botlens_engine::text::printable`), so a name in a
+    /// layout file cannot send escape sequences to the terminal that shows the error.
     pub message: String,
+}
+
+impl LayoutError {
+    /// The error `message` (made printable) at `at`.
+    pub(crate) fn new(at: Option<TextPos>, message: &str) -> LayoutError {
+        LayoutError { at, message: printable(message).into_owned() }
+    }
 }
 
 /// A 1-based line and column (in characters) of a layout text.
@@ -207,7 +217,7 @@ impl Layout {
         goal: Goal,
     ) -> Result<Layout, LayoutError> {
         Layout::checked(name, width, height, pieces, goal)
-            .map_err(|(_, message)| LayoutError { at: None, message })
+            .map_err(|(_, message)| LayoutError::new(None, &message))
     }
 
     /// Like [`Layout::new`], saying which part is wrong so the parser can point at it.
@@ -305,7 +315,7 @@ impl Layout {
     /// The same layout under another name.
     pub fn renamed(mut self, name: Option<String>) -> Result<Layout, LayoutError> {
         if let Some(name) = &name {
-            check_layout_name(name).map_err(|message| LayoutError { at: None, message })?;
+            check_layout_name(name).map_err(|message| LayoutError::new(None, &message))?;
         }
         self.name = name;
         Ok(self)
@@ -494,13 +504,14 @@ pub(crate) fn check_code(code: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks a piece's display name: 1–16 characters, no control characters, no surrounding
-/// spaces.
+/// Checks a piece's display name: 1–16 characters, no control or bidirectional formatting
+/// characters, no surrounding spaces.
 fn check_piece_name(name: &str) -> Result<(), String> {
     check_text(name, MAX_NAME_CHARS).map_err(|why| format!("piece name `{name}` {why}"))
 }
 
-/// Checks a layout name: 1–64 characters, no control characters, no surrounding spaces.
+/// Checks a layout name: 1–64 characters, no control or bidirectional formatting characters, no
+/// surrounding spaces.
 fn check_layout_name(name: &str) -> Result<(), String> {
     check_text(name, MAX_LAYOUT_NAME_CHARS).map_err(|why| format!("layout name `{name}` {why}"))
 }
@@ -512,8 +523,10 @@ fn check_text(text: &str, max: usize) -> Result<(), String> {
     if text.chars().count() > max {
         return Err(format!("is longer than {max} characters"));
     }
-    if text.chars().any(char::is_control) {
-        return Err("contains a control character".into());
+    // Whatever a terminal would not show as it is (an escape sequence, a right-to-left
+    // override): names are printed on boards and in messages.
+    if printable(text) != text {
+        return Err("contains a control or bidirectional formatting character".into());
     }
     if text.trim() != text {
         return Err("starts or ends with a space".into());

@@ -7,6 +7,8 @@
 //! `undo`, `hint`, `show`, `reset`, `help`, `quit`. Anything else gets a short message and
 //! changes nothing.
 
+use botlens_engine::text::printable;
+
 use crate::game::{parse_dir, plural};
 use crate::layout::Labels;
 use crate::solver::{self, Count, SolveError};
@@ -255,10 +257,12 @@ impl PlaySession {
     }
 }
 
-/// At most 24 characters of something the user typed, for echoing it back.
+/// At most 24 characters of something the user typed, for echoing it back, printable (an
+/// arrow key arrives as `ESC[A`; it is echoed as `\u{1b}[A`, not sent back to the terminal).
 fn clip(text: &str) -> String {
     let mut chars = text.chars();
     let head: String = chars.by_ref().take(24).collect();
+    let head = printable(&head).into_owned();
     if chars.next().is_some() { format!("{head}…") } else { head }
 }
 
@@ -345,6 +349,21 @@ mod tests {
         assert_eq!(session.handle("   "), "");
         assert_eq!(session.game(), &before);
         assert!(!session.is_finished());
+    }
+
+    #[test]
+    fn typed_escape_sequences_are_echoed_escaped() {
+        let mut session = classic(Labels::Names);
+        // Input is taken in lower case, hence the `a`.
+        assert_eq!(
+            session.handle("\u{1b}[A"),
+            "Unknown command `\\u{1b}[a`: type a piece code (cc, zf, zy, hz, mc, gy, 1, 2, 3, \
+             4), w/a/s/d, or help."
+        );
+        let title = session.handle("\u{1b}]0;owned\u{7} s");
+        assert!(title.starts_with("No piece `\\u{1b}]0;owned\\u{7}`"), "{title}");
+        let direction = session.handle("cc \u{1b}[2J");
+        assert!(direction.starts_with("`\\u{1b}[2j` is not a direction"), "{direction}");
     }
 
     #[test]

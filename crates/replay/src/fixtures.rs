@@ -1,10 +1,13 @@
 //! Test fixtures: traces played by the real engine — clean games between any game's reference
 //! players, and a tic-tac-toe bot that logs, then loses by an illegal move located in a source file
-//! that exists on disk.
+//! that exists on disk; the same game with hostile text planted in it; and a check that text is
+//! safe for a terminal.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use botlens_engine::runner::play_match;
+use botlens_engine::text::printable_lines;
 use botlens_engine::{
     Failure, Game, MatchLimits, MatchRecord, Player, PlayerInfo, SeedRng, SourceLocation, Stream,
     Trace, Turn,
@@ -21,12 +24,46 @@ pub(crate) fn bot_location() -> SourceLocation {
     SourceLocation { file: "src/lib.rs".into(), line: 3, column: 6 }
 }
 
-/// A bot project directory holding [`BOT_SOURCE`] as `src/lib.rs`.
+/// A bot project directory: a `Cargo.toml`, and [`BOT_SOURCE`] as `src/lib.rs`.
 pub(crate) fn bot_project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::create_dir(dir.path().join("src")).expect("src dir");
+    std::fs::write(dir.path().join("Cargo.toml"), "[package]\nname = \"my-bot\"\n")
+        .expect("manifest");
     std::fs::write(dir.path().join("src/lib.rs"), BOT_SOURCE).expect("bot source");
     dir
+}
+
+/// What a hostile bot or trace author plants in text: a terminal title change (`ESC]0;…BEL`), a
+/// screen clear (`ESC[2J`), a C1 control sequence introducer, a right-to-left override, and
+/// markup that would close the HTML page's script element.
+pub(crate) const HOSTILE: &str = "\u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m\u{202e}</script><b>x";
+
+/// [`failed_game`] with [`HOSTILE`] in the bot's name, the opponent's kind, the engine
+/// version, a log line of the failing move, the failure message (on a second line too) and the
+/// failure's file name (`src/<hostile>/../lib.rs`, the hostile directory made in `project`),
+/// and in the bot's source line itself.
+pub(crate) fn hostile_game(project: &Path) -> Trace {
+    let mut trace = failed_game(project);
+    trace.players[0].name = format!("my-bot{HOSTILE}");
+    trace.players[1].kind = HOSTILE.into();
+    trace.engine_version = format!("0.1{HOSTILE}");
+    trace.moves[4].logs.push(format!("log {HOSTILE}"));
+    let failure = trace.moves[4].failure.as_mut().expect("the bot's move failed");
+    failure.message = format!("boom {HOSTILE}\nsecond {HOSTILE}");
+    let location = failure.location.as_mut().expect("located");
+    let directory = HOSTILE.replace('/', "");
+    location.file = format!("src/{directory}/../lib.rs");
+    std::fs::create_dir(project.join("src").join(directory)).expect("hostile directory");
+    let source = BOT_SOURCE.replace("// taken!", &format!("// {HOSTILE}"));
+    std::fs::write(project.join("src/lib.rs"), source).expect("hostile source");
+    trace
+}
+
+/// Panics unless `text` is safe to print to a terminal: nothing in it that
+/// `botlens_engine::text::printable_lines` would escape.
+pub(crate) fn assert_printable(text: &str) {
+    assert!(matches!(printable_lines(text), Cow::Borrowed(_)), "unprintable: {text:?}");
 }
 
 /// A clean game of `G` between its reference players `names` (by seat) on `seed`, with the

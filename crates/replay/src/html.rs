@@ -248,11 +248,12 @@ mod tests {
     use botlens_engine::PlayerInfo;
 
     use super::*;
-    use crate::fixtures::{bot_project, failed_game};
+    use crate::fixtures::{assert_printable, bot_project, failed_game, hostile_game};
 
     fn failed_page() -> (Replay, String) {
         let project = bot_project();
-        let replay = Replay::from_trace(&failed_game(project.path()), None).expect("replays");
+        let replay = Replay::from_trace(&failed_game(project.path()), Some(project.path()))
+            .expect("replays");
         let html = page(&replay, 0);
         (replay, html)
     }
@@ -301,7 +302,7 @@ mod tests {
         let project = bot_project();
         let trace = failed_game(project.path());
         std::fs::remove_file(project.path().join("src/lib.rs")).expect("remove");
-        let html = page(&Replay::from_trace(&trace, None).expect("replays"), 0);
+        let html = page(&Replay::from_trace(&trace, Some(project.path())).expect("replays"), 0);
         assert!(html.contains("<p class=\"moved\">source missing: cannot read "), "{html}");
     }
 
@@ -333,6 +334,28 @@ mod tests {
         let data = embedded(&html);
         assert_eq!(data["start"], 3);
         assert_eq!(data["replay"]["frames"][1]["logs"][2], hostile, "the JSON keeps the text");
+    }
+
+    #[test]
+    fn a_hostile_trace_leaves_no_control_character_and_no_markup_of_its_own_in_the_page() {
+        let project = bot_project();
+        let replay = Replay::from_trace(&hostile_game(project.path()), Some(project.path()))
+            .expect("replays");
+        let html = page(&replay, 5);
+        assert_printable(&html);
+        assert_eq!(html.matches("</script>").count(), 2, "only the page's own scripts close");
+        assert!(!html.contains("<b>"), "raw markup leaked");
+        let shown = r"\u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m\u{202e}&lt;/script&gt;&lt;b&gt;x";
+        assert!(html.contains(&format!("seat 0: my-bot{shown} (wasm)")), "header: {html}");
+        assert!(html.contains(&format!("engine 0.1{shown}</p>")), "engine: {html}");
+        assert!(html.contains(&format!(": boom {shown}\nsecond {shown}</p>")), "message: {html}");
+        assert!(
+            html.contains(&format!("3 │     turn.mark(1, 1)?; // {shown}\n")),
+            "source: {html}"
+        );
+        let data = embedded(&html);
+        let logs = &data["replay"]["frames"][5]["logs"];
+        assert_eq!(logs[2], r"log \u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m\u{202e}</script><b>x");
     }
 
     #[test]

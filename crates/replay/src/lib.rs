@@ -23,8 +23,15 @@
 //!
 //! [`show`] takes a trace from anywhere — a file, or a game just played — and presents it.
 //!
+//! A trace is untrusted input, and so is everything a bot wrote into it. Loading reads only a
+//! regular file of at most [`TRACE_LIMIT`] bytes ([`read_text`], which the command line also uses
+//! for layout files); every string of the model is printable, terminal escapes made visible;
+//! and the failing source line is read only from inside the bot's project (the rules are on
+//! [`Replay::from_trace`]).
+//!
 //! Not for: playing games (the engine and harness do that) or reading traces of unknown games.
 
+mod file;
 mod html;
 mod model;
 mod source;
@@ -40,6 +47,7 @@ use std::path::{Path, PathBuf};
 
 use botlens_engine::{Trace, TraceError};
 
+pub use file::{ReadError, read_text};
 pub use html::page as html_page;
 pub use model::{FailurePanel, Frame, MoveEntry, Replay};
 pub use source::SourceLine;
@@ -47,19 +55,25 @@ pub use text::{write_game, write_one};
 pub use tui::draw;
 pub use viewer::{Control, Key, Speed, Viewer};
 
+/// The most bytes of a trace file [`load`] reads: traces of several MB are normal, and a file
+/// larger than this is refused rather than read into memory.
+pub const TRACE_LIMIT: u64 = 256 << 20;
+
 /// Why a game could not be replayed.
 ///
 /// Each message is complete on its own (it includes the underlying error), so the variants
-/// expose no `source()`: an error chain printed with `{:#}` says everything once.
+/// expose no `source()` — but for [`ReplayError::Print`], whose I/O error is its source so that
+/// the command line can tell a reader that closed the pipe: an error chain printed with `{:#}`
+/// says everything once.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
-    /// The trace file could not be read.
+    /// The trace file could not be read (or is not a regular file, or is too large).
     #[error("cannot read trace {path}: {error}")]
     Read {
         /// The file.
         path: PathBuf,
-        /// The I/O error.
-        error: std::io::Error,
+        /// Why not.
+        error: ReadError,
     },
     /// The trace is malformed, from a newer botlens, or its moves no longer replay.
     #[error("{context}{error}")]
@@ -93,9 +107,10 @@ pub enum ReplayError {
         /// The I/O error.
         error: std::io::Error,
     },
-    /// Printing to standard output failed.
-    #[error("cannot print the replay: {0}")]
-    Print(std::io::Error),
+    /// Printing to standard output failed (a closed pipe too: the caller decides what that
+    /// means).
+    #[error("cannot print the replay")]
+    Print(#[source] std::io::Error),
     /// The terminal viewer could not run.
     #[error("terminal: {0}")]
     Terminal(std::io::Error),
@@ -128,17 +143,19 @@ pub struct ShowOptions {
     /// One position only: as text, move `N` (0 is the start); with [`Output::Html`], the page
     /// opens there. By default every frame.
     pub at: Option<usize>,
-    /// Where the bot's relative source paths start; by default the project directory recorded in
-    /// the trace, else the current directory.
+    /// The directory source lines may be read from; by default the project directory recorded
+    /// in the trace when it lies inside the current directory, else the current directory when
+    /// it is a bot project (see [`Replay::from_trace`]).
     pub source_root: Option<PathBuf>,
 }
 
-/// Reads and parses a trace file, refusing newer formats and malformed files with an error that
-/// names the file.
+/// Reads and parses a trace file, refusing newer formats, malformed files, files that are not
+/// regular (a FIFO, a device) and files over [`TRACE_LIMIT`] with an error that names the file.
+/// A UTF-8 byte-order mark at the start is skipped.
 pub fn load(path: &Path) -> Result<Trace, ReplayError> {
-    let text = std::fs::read_to_string(path)
+    let text = read_text(path, TRACE_LIMIT)
         .map_err(|error| ReplayError::Read { path: path.to_path_buf(), error })?;
-    Trace::from_json(&text)
+    Trace::from_json(text.strip_prefix('\u{feff}').unwrap_or(&text))
         .map_err(|error| ReplayError::Trace { context: format!("{}: ", path.display()), error })
 }
 
@@ -158,17 +175,11 @@ pub fn show(trace: Trace, options: &ShowOptions) -> Result<(), ReplayError> {
         }
         Output::Auto | Output::Plain => {
             let mut out = std::io::stdout().lock();
-            let printed = match options.at {
+            match options.at {
                 Some(at) => write_one(&mut out, &replay, at),
                 None => write_game(&mut out, &replay).map_err(ReplayError::Print),
-            };
-            match printed.and_then(|()| out.flush().map_err(ReplayError::Print)) {
-                // A reader that stopped early (`| head`) is not an error.
-                Err(ReplayError::Print(err)) if err.kind() == std::io::ErrorKind::BrokenPipe => {
-                    Ok(())
-                }
-                other => other,
-            }
+            }?;
+            out.flush().map_err(ReplayError::Print)
         }
     }
 }
@@ -219,6 +230,42 @@ mod tests {
         }
         let missing = load(Path::new("/no/such/trace.json")).unwrap_err().to_string();
         assert!(missing.starts_with("cannot read trace /no/such/trace.json: "), "{missing}");
+    }
+
+    #[test]
+    fn a_trace_with_a_byte_order_mark_loads() {
+        let project = bot_project();
+        let trace = failed_game(project.path());
+        let (_dir, path) = trace_file(&format!("\u{feff}{}", trace.to_json()));
+        assert_eq!(load(&path).expect("loads"), trace);
+    }
+
+    #[test]
+    fn a_fifo_a_device_or_a_huge_file_is_refused_at_once() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fifo = crate::file::tests::fifo(dir.path(), "trace.json");
+        let huge = dir.path().join("huge.json");
+        std::fs::File::create(&huge)
+            .and_then(|file| file.set_len(TRACE_LIMIT + 1))
+            .expect("sparse file");
+        let started = std::time::Instant::now();
+        for (path, why) in [
+            (fifo.as_path(), "not a regular file (it is a named pipe)"),
+            (Path::new("/dev/zero"), "not a regular file (it is a device)"),
+            (&huge, "larger than 256 MiB, the most botlens reads of it"),
+        ] {
+            let err = load(path).unwrap_err().to_string();
+            assert_eq!(err, format!("cannot read trace {}: {why}", path.display()));
+        }
+        assert!(started.elapsed().as_secs() < 1, "took {:?}", started.elapsed());
+    }
+
+    #[test]
+    fn a_failed_print_keeps_the_io_error_as_its_source() {
+        let err = ReplayError::Print(std::io::ErrorKind::BrokenPipe.into());
+        let cause = err.source().and_then(|cause| cause.downcast_ref::<std::io::Error>());
+        assert_eq!(cause.map(std::io::Error::kind), Some(std::io::ErrorKind::BrokenPipe));
+        assert_eq!(err.to_string(), "cannot print the replay");
     }
 
     #[test]

@@ -4,9 +4,15 @@
 //! Built once from a [`Trace`]; everything the viewers show (terminal, text, HTML) is read from
 //! here, already as text, so no viewer knows any game. Not for drawing: see `tui`, `text` and
 //! `html`. The only I/O is reading the failing source line (see [`crate::source`]).
+//!
+//! Everything in a trace is untrusted (a bot writes its log lines and panic messages, and
+//! anyone can write a trace file), so every string of the model is made printable here, once
+//! (`botlens_engine::text`): a viewer may print any of it to a terminal as it is. The HTML
+//! page still escapes its own markup.
 
 use std::path::Path;
 
+use botlens_engine::text::{printable, printable_lines};
 use botlens_engine::{
     FailureKind, Game, MatchOutcome, PlayerInfo, Seat, SourceLocation, TRACE_FORMAT_VERSION, Trace,
     TraceError,
@@ -15,7 +21,7 @@ use botlens_games::{GameKind, GameVisitor, Scored};
 use serde::Serialize;
 
 use crate::ReplayError;
-use crate::source::SourceLine;
+use crate::source::{SourceLine, SourceRoot};
 
 /// A finished game ready to step through: the frames, the move list and the failure.
 ///
@@ -89,9 +95,9 @@ pub struct FailurePanel {
     pub who: String,
     /// What went wrong.
     pub kind: FailureKind,
-    /// The failure's message.
+    /// The failure's message (it may have several lines).
     pub message: String,
-    /// Where in the bot's source, when the failure was located.
+    /// Where in the bot's source, when the failure was located (its file name made printable).
     pub location: Option<SourceLocation>,
     /// The source line at the location, as read from disk when the replay was built.
     pub source: Option<SourceLine>,
@@ -101,10 +107,8 @@ impl FailurePanel {
     /// The panel as plain text lines: what failed, where, and the source line (or why it is not
     /// shown).
     pub fn lines(&self) -> Vec<String> {
-        let mut lines = vec![
-            format!("turn {} · {} · {}", self.turn, self.who, self.kind),
-            self.message.clone(),
-        ];
+        let mut lines = vec![format!("turn {} · {} · {}", self.turn, self.who, self.kind)];
+        lines.extend(self.message.lines().map(str::to_owned));
         match &self.location {
             Some(location) => lines.push(format!("at {location}")),
             None => lines.push("no source location recorded".into()),
@@ -117,9 +121,21 @@ impl FailurePanel {
 }
 
 impl Replay {
-    /// Builds the replay of `trace`, reading the failing source line relative to `source_root`
-    /// (by default the faulting bot's project directory when the trace names one, else the
-    /// current directory; absolute paths in the trace are used as they are).
+    /// Builds the replay of `trace`, reading the failing source line from one directory only,
+    /// the root:
+    ///
+    /// - `source_root` when given (the user's `--source-root`, the language server's project);
+    /// - else the faulting bot's `source` recorded in the trace — resolved from the current
+    ///   directory — when it lies inside the current directory and is a project directory (with
+    ///   a `Cargo.toml`) or a `.wasm`/`.wat` module (then the module's directory). Recorded
+    ///   outside the current directory, it is refused: the trace is untrusted, and may narrow
+    ///   what is read but never widen it. Recorded but absent (a trace from another machine), it
+    ///   counts as not recorded;
+    /// - else the current directory, when it is a project directory.
+    ///
+    /// The file is read only if its path stays inside the root (`..` and symlinks leading out
+    /// are refused), it is a regular file, and the line is within its first 4 MiB; otherwise
+    /// the failure panel shows the location and says why its text is not shown.
     ///
     /// Refuses, with a clear error, traces in a newer format, of a game this build does not know,
     /// or whose moves no longer replay (truncated or hand-edited).
@@ -183,7 +199,7 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
     frames.push(Frame {
         index: 0,
         title: "start".into(),
-        board: record.initial.render(),
+        board: printable_lines(&record.initial.render()).into_owned(),
         logs: Vec::new(),
         failed: false,
     });
@@ -196,11 +212,13 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             game.apply(played.seat, action)
                 .map_err(|illegal| TraceError::Diverged { turn: played.turn, reason: illegal.0 })?;
         }
-        let action =
-            played.action.as_ref().map_or_else(|| "no action".to_owned(), ToString::to_string);
-        let response = trace.moves[position].response.as_ref().map(ToString::to_string);
+        let action = played
+            .action
+            .as_ref()
+            .map_or_else(|| "no action".to_owned(), |action| line(&action.to_string()));
+        let response = trace.moves[position].response.as_ref().map(|r| line(&r.to_string()));
         let wasteful = played.response.as_ref().is_some_and(G::is_wasteful);
-        let player = trace.players.get(played.seat).map_or("", |p| p.name.as_str());
+        let player = trace.players.get(played.seat).map_or(String::new(), |p| line(&p.name));
         let mark = if played.failure.is_some() {
             "  ✗ "
         } else if wasteful {
@@ -227,32 +245,34 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
                 "move {index}/{total} · {} · {action}",
                 who(&trace.players, played.seat)
             ),
-            board: game.render(),
-            logs: played.logs.clone(),
+            board: printable_lines(&game.render()).into_owned(),
+            logs: played.logs.iter().map(|log| line(log)).collect(),
             failed: played.failure.is_some(),
         });
         if let (Some(found), None) = (&played.failure, &failure) {
-            let root = crate::source::root_for(source_root, trace.players.get(played.seat));
+            let cwd = std::env::current_dir().ok();
+            let root =
+                SourceRoot::choose(source_root, trace.players.get(played.seat), cwd.as_deref());
             failure = Some(FailurePanel {
                 index,
                 turn: played.turn,
                 seat: played.seat,
                 who: who(&trace.players, played.seat),
                 kind: found.kind,
-                message: found.message.clone(),
-                location: found.location.clone(),
-                source: found
-                    .location
-                    .as_ref()
-                    .map(|location| SourceLine::read(root.as_deref(), location)),
+                message: printable_lines(&found.message).into_owned(),
+                location: found.location.as_ref().map(|location| SourceLocation {
+                    file: line(&location.file),
+                    ..location.clone()
+                }),
+                source: found.location.as_ref().map(|location| SourceLine::read(&root, location)),
             });
         }
     }
 
     Ok(Replay {
-        game: trace.game.clone(),
+        game: line(&trace.game),
         seed: trace.seed,
-        engine_version: trace.engine_version.clone(),
+        engine_version: line(&trace.engine_version),
         seats: (0..record.initial.seats()).map(|seat| seat_line(&trace.players, seat)).collect(),
         result: result_line(&trace.outcome, &trace.players, record.initial.seats()),
         moves,
@@ -261,10 +281,15 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
     })
 }
 
+/// Untrusted text as one printable line.
+fn line(text: &str) -> String {
+    printable(text).into_owned()
+}
+
 /// `seat 1 (perfect)`, or `seat 1` when the trace does not say who sat there.
 fn who(players: &[PlayerInfo], seat: Seat) -> String {
     match players.get(seat) {
-        Some(player) => format!("seat {seat} ({})", player.name),
+        Some(player) => format!("seat {seat} ({})", line(&player.name)),
         None => format!("seat {seat}"),
     }
 }
@@ -272,7 +297,7 @@ fn who(players: &[PlayerInfo], seat: Seat) -> String {
 /// `seat 0: random (reference)`.
 fn seat_line(players: &[PlayerInfo], seat: Seat) -> String {
     match players.get(seat) {
-        Some(player) => format!("seat {seat}: {} ({})", player.name, player.kind),
+        Some(player) => format!("seat {seat}: {} ({})", line(&player.name), line(&player.kind)),
         None => format!("seat {seat}: unknown player"),
     }
 }
@@ -288,7 +313,7 @@ fn result_line(outcome: &MatchOutcome, players: &[PlayerInfo], seats: usize) -> 
             fault.failure.kind,
             fault.turn
         ),
-        None => outcome.reason.clone(),
+        None => line(&outcome.reason),
     };
     match outcome.winner {
         Some(seat) => format!("{} won: {why}", who(players, seat)),
@@ -309,7 +334,8 @@ mod tests {
 
     use super::*;
     use crate::fixtures::{
-        Typed, bot_location, bot_project, failed_game, reference_game, reference_trace,
+        HOSTILE, Typed, assert_printable, bot_location, bot_project, failed_game, hostile_game,
+        reference_game, reference_trace,
     };
 
     #[test]
@@ -366,7 +392,8 @@ mod tests {
     #[test]
     fn a_game_lost_by_a_fault_says_who_failed_and_when() {
         let project = bot_project();
-        let replay = Replay::from_trace(&failed_game(project.path()), None).expect("replays");
+        let replay = Replay::from_trace(&failed_game(project.path()), Some(project.path()))
+            .expect("replays");
         assert_eq!(
             replay.result,
             "seat 1 (scripted) won: seat 0 (my-bot) lost by illegal_move at turn 5"
@@ -376,7 +403,8 @@ mod tests {
     #[test]
     fn the_failing_move_carries_its_logs_and_the_source_line_from_disk() {
         let project = bot_project();
-        let replay = Replay::from_trace(&failed_game(project.path()), None).expect("replays");
+        let replay = Replay::from_trace(&failed_game(project.path()), Some(project.path()))
+            .expect("replays");
         assert_eq!(replay.move_count(), 5);
         assert_eq!(replay.failure_frame(), Some(5));
         let failing = &replay.frames[5];
@@ -417,9 +445,64 @@ mod tests {
         );
 
         std::fs::write(project.path().join("src/lib.rs"), "// rewritten\n").expect("edit");
-        let replay = Replay::from_trace(&trace, None).expect("replays");
+        let replay = Replay::from_trace(&trace, Some(project.path())).expect("replays");
         let source = replay.failure.and_then(|f| f.source).expect("a located failure");
         assert!(matches!(source, SourceLine::OutOfRange { line: 3, lines: 1, .. }), "{source:?}");
+    }
+
+    #[test]
+    fn by_default_a_project_outside_the_current_directory_is_not_read() {
+        // The tests run in the crate's directory; the project is a temporary directory.
+        let project = bot_project();
+        let replay = Replay::from_trace(&failed_game(project.path()), None).expect("replays");
+        let source = replay.failure.and_then(|f| f.source).expect("a located failure");
+        let SourceLine::Refused { path, reason } = &source else { panic!("{source:?}") };
+        assert_eq!(path, "src/lib.rs");
+        assert!(reason.contains("outside the current directory"), "{reason}");
+    }
+
+    #[test]
+    fn every_string_of_a_hostile_trace_is_printable_and_keeps_its_text() {
+        let project = bot_project();
+        let replay = Replay::from_trace(&hostile_game(project.path()), Some(project.path()))
+            .expect("replays");
+        let json = serde_json::to_value(&replay).expect("serializes");
+        let mut strings = Vec::new();
+        collect_strings(&json, &mut strings);
+        for text in &strings {
+            assert_printable(text);
+        }
+        let shown = HOSTILE.replace('\u{1b}', "\\u{1b}").replace('\u{7}', "\\u{7}");
+        let shown = shown.replace('\u{9b}', "\\u{9b}").replace('\u{202e}', "\\u{202e}");
+        let failure = replay.failure.as_ref().expect("failed");
+        assert_eq!(failure.message, format!("boom {shown}\nsecond {shown}"));
+        assert_eq!(failure.who, format!("seat 0 (my-bot{shown})"));
+        assert_eq!(replay.seats[1], format!("seat 1: scripted ({shown})"));
+        assert_eq!(replay.engine_version, format!("0.1{shown}"));
+        assert_eq!(replay.frames[5].logs.last(), Some(&format!("log {shown}")));
+        let directory = shown.replace('/', "");
+        let file = &failure.location.as_ref().expect("located").file;
+        assert_eq!(file, &format!("src/{directory}/../lib.rs"));
+        let lines = failure.lines();
+        assert_eq!(lines[1..3], [format!("boom {shown}"), format!("second {shown}")]);
+        assert_eq!(lines[4], format!("3 │     turn.mark(1, 1)?; // {shown}"), "the line is read");
+    }
+
+    /// Every string in `value`, keys included.
+    fn collect_strings(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::String(text) => out.push(text.clone()),
+            serde_json::Value::Array(items) => {
+                items.iter().for_each(|item| collect_strings(item, out))
+            }
+            serde_json::Value::Object(fields) => {
+                for (key, item) in fields {
+                    out.push(key.clone());
+                    collect_strings(item, out);
+                }
+            }
+            _ => {}
+        }
     }
 
     #[test]

@@ -76,11 +76,11 @@ fn write_frame(out: &mut dyn Write, replay: &Replay, index: usize) -> io::Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures::{bot_project, failed_game};
+    use crate::fixtures::{assert_printable, bot_project, failed_game, hostile_game};
 
     fn failed_replay() -> Replay {
         let project = bot_project();
-        Replay::from_trace(&failed_game(project.path()), None).expect("replays")
+        Replay::from_trace(&failed_game(project.path()), Some(project.path())).expect("replays")
     }
 
     #[test]
@@ -103,6 +103,20 @@ mod tests {
             replay.frames[2].board
         )));
         assert!(!text.contains("move 3/5"), "{text}");
+    }
+
+    #[test]
+    fn a_hostile_trace_prints_its_escapes_visibly_and_none_raw() {
+        let project = bot_project();
+        let trace = hostile_game(project.path());
+        let replay = Replay::from_trace(&trace, Some(project.path())).expect("replays");
+        let mut out = Vec::new();
+        write_game(&mut out, &replay).expect("writes to memory");
+        let text = String::from_utf8(out).expect("UTF-8");
+        assert_printable(&text);
+        let mut out = Vec::new();
+        write_one(&mut out, &replay, 5).expect("move 5 exists");
+        insta::assert_snapshot!(String::from_utf8(out).expect("UTF-8"));
     }
 
     #[test]

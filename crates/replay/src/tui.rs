@@ -295,12 +295,15 @@ mod tests {
     use botlens_klotski::Klotski;
 
     use super::*;
-    use crate::fixtures::{bot_project, failed_game, reference_trace};
+    use crate::fixtures::{
+        assert_printable, bot_project, failed_game, hostile_game, reference_trace,
+    };
 
     /// The screen (80×24) after pressing `keys` in a viewer of the failed fixture game.
     fn screen(keys: &[Key]) -> String {
         let project = bot_project();
-        let replay = Replay::from_trace(&failed_game(project.path()), None).expect("replays");
+        let replay = Replay::from_trace(&failed_game(project.path()), Some(project.path()))
+            .expect("replays");
         let mut viewer = Viewer::new(&replay, 0);
         for &key in keys {
             viewer.handle(key);
@@ -323,6 +326,19 @@ mod tests {
     #[test]
     fn the_failure_frame_shows_the_source_line() {
         insta::assert_snapshot!(screen(&[Key::Char('f')]));
+    }
+
+    #[test]
+    fn a_hostile_trace_draws_its_escapes_visibly_and_none_raw() {
+        let project = bot_project();
+        let trace = hostile_game(project.path());
+        let replay = Replay::from_trace(&trace, Some(project.path())).expect("replays");
+        let viewer = Viewer::new(&replay, 5);
+        let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("test terminal");
+        terminal.draw(|frame| draw(frame, &replay, &viewer)).expect("draws");
+        let cells = terminal.backend().buffer().content();
+        assert_printable(&cells.iter().map(|cell| cell.symbol()).collect::<String>());
+        insta::assert_snapshot!(terminal.backend().to_string());
     }
 
     #[test]
@@ -367,7 +383,7 @@ mod tests {
         let project = bot_project();
         let mut trace = failed_game(project.path());
         trace.moves[2].logs = (1..=30).map(|n| format!("log line {n}")).collect();
-        let replay = Replay::from_trace(&trace, None).expect("replays");
+        let replay = Replay::from_trace(&trace, Some(project.path())).expect("replays");
         let mut viewer = Viewer::new(&replay, 3);
         viewer.handle(Key::PageDown);
         let mut terminal = Terminal::new(TestBackend::new(80, 30)).expect("test terminal");
@@ -383,7 +399,8 @@ mod tests {
     #[test]
     fn a_tiny_terminal_draws_without_panicking() {
         let project = bot_project();
-        let replay = Replay::from_trace(&failed_game(project.path()), None).expect("replays");
+        let replay = Replay::from_trace(&failed_game(project.path()), Some(project.path()))
+            .expect("replays");
         let mut viewer = Viewer::new(&replay, 5);
         viewer.handle(Key::Char('?'));
         for (width, height) in [(1, 1), (10, 3), (30, 8), (200, 5)] {

@@ -53,47 +53,54 @@ pub struct ReplayArgs {
     /// Write a self-contained HTML page that animates the game, instead of showing it.
     #[arg(long, value_name = "OUT.html")]
     html: Option<PathBuf>,
-    /// Where the bot's relative source paths start [default: the bot's project directory
-    /// recorded in the trace, else the current directory].
+    /// The only directory the failing source line may be read from [default: the bot's project
+    /// directory recorded in the trace if it is inside the current directory, else the current
+    /// directory if it is a Cargo project; for a re-played game, the bot's own directory]. A
+    /// trace's paths never reach outside it.
     #[arg(long, value_name = "DIR")]
     source_root: Option<PathBuf>,
 }
 
 /// Runs `botlens replay`.
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
-    let trace = match (&args.vs, args.seed) {
+    let (trace, source_root) = match (&args.vs, args.seed) {
         (Some(opponent), Some(seed)) => {
-            let trace = replay_game(&args.target, args.game.as_deref(), opponent, seed)?;
+            let target = Target::parse(&args.target, args.game.as_deref())?;
+            let trace = replay_game(&target, opponent, seed)?;
             if let Some(stored) = &args.check {
                 check_against(&trace, &botlens_replay::load(stored)?, stored)?;
             }
-            trace
+            // The game was just played from what the user named: its sources may be read.
+            (trace, args.source_root.or_else(|| target_dir(&target)))
         }
-        _ => botlens_replay::load(Path::new(&args.target))?,
+        _ => (botlens_replay::load(Path::new(&args.target))?, args.source_root),
     };
     let output = match (&args.html, args.plain) {
         (Some(path), _) => Output::Html(path.clone()),
         (None, true) => Output::Plain,
         (None, false) => Output::Auto,
     };
-    botlens_replay::show(
-        trace,
-        &ShowOptions { output, at: args.at, source_root: args.source_root },
-    )?;
+    botlens_replay::show(trace, &ShowOptions { output, at: args.at, source_root })?;
     if let Some(path) = args.html {
         writeln!(std::io::stderr(), "botlens: wrote {}", path.display())?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// The directory of a bot the user named: a project's, or the one a module is in.
+fn target_dir(target: &Target) -> Option<PathBuf> {
+    match target {
+        Target::Project { dir, .. } => Some(dir.clone()),
+        Target::Module { path, .. } => path
+            .parent()
+            .map(|dir| if dir.as_os_str().is_empty() { Path::new(".") } else { dir })
+            .map(Path::to_path_buf),
+        Target::Reference { .. } => None,
+    }
+}
+
 /// Plays one game again, deterministically, and returns its trace.
-fn replay_game(
-    target: &str,
-    game: Option<&str>,
-    opponent: &str,
-    seed: u64,
-) -> anyhow::Result<Trace> {
-    let target = Target::parse(target, game)?;
+fn replay_game(target: &Target, opponent: &str, seed: u64) -> anyhow::Result<Trace> {
     let progress = |stage| match stage {
         Stage::InstallingTarget => eprintln!("{INSTALLING}"),
         Stage::Building => {
@@ -103,7 +110,7 @@ fn replay_game(
     };
     let run = pipeline::run(
         &pipeline::sandbox()?,
-        &target,
+        target,
         &RunOptions::one_game(opponent, seed),
         &progress,
         &CancelToken::new(),

@@ -3,13 +3,14 @@
 //! bundled name or a file.
 //!
 //! Exit codes: 0 solved; 1 no solution (or too large to search); 2 unknown layout or malformed
-//! file.
+//! file (or one that is not a regular file, or larger than [`LAYOUT_LIMIT`]).
 
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{Context, anyhow, bail};
+use anyhow::{anyhow, bail};
+use botlens_engine::text::printable;
 use botlens_klotski::{Count, Layout, Solution, SolveError, bundled, solve};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -86,7 +87,11 @@ struct ReportMove {
     path: Vec<&'static str>,
 }
 
-/// Loads a layout argument: a bundled name or alias, else a layout file.
+/// The most bytes of a layout file read: the largest board (16×16, 256 pieces) takes a few KiB.
+const LAYOUT_LIMIT: u64 = 1 << 20;
+
+/// Loads a layout argument: a bundled name or alias, else a layout file (a regular file of at
+/// most [`LAYOUT_LIMIT`] bytes: a FIFO or a device is refused, never waited on).
 pub(super) fn load_layout(arg: &Path) -> anyhow::Result<Layout> {
     if let Some(layout) = arg.to_str().and_then(bundled::find) {
         return Ok(layout);
@@ -98,15 +103,18 @@ pub(super) fn load_layout(arg: &Path) -> anyhow::Result<Layout> {
             bundled::names()
         );
     }
-    let text = std::fs::read_to_string(arg)
-        .with_context(|| format!("cannot read layout file {}", arg.display()))?;
+    let text = botlens_replay::read_text(arg, LAYOUT_LIMIT)
+        .map_err(|e| anyhow!("cannot read layout file {}: {e}", arg.display()))?;
     Layout::parse(&text).map_err(|e| anyhow!("{}:{e}", arg.display()))
 }
 
 /// Runs `botlens solve`.
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let layout = load_layout(&args.layout)?;
-    let name = layout.name().map_or_else(|| args.layout.display().to_string(), String::from);
+    // A layout's own name is printable already; a file name may not be.
+    let name = layout
+        .name()
+        .map_or_else(|| printable(&args.layout.display().to_string()).into_owned(), String::from);
     let count = Count::from(args.count);
     let result = solve(&layout, count);
     let output = if args.json {
@@ -157,13 +165,11 @@ fn report(
     }
 }
 
-/// Writes command output to stdout; a reader that went away (`| head`) is not an error.
-pub(super) fn emit(text: &str) -> anyhow::Result<()> {
+/// Writes command output to stdout (a reader that went away, `| head`, is `main`'s to handle).
+pub(super) fn emit(text: &str) -> io::Result<()> {
     let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        result => Ok(result?),
-    }
+    out.write_all(text.as_bytes())?;
+    out.flush()
 }
 
 /// `3 steps`, `1 cell move`.
