@@ -1,10 +1,12 @@
 //! `botlens watch`: rebuild and replay a bot project's suite on every save (the loop itself is
 //! in `botlens-watch`; this is its command line).
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use botlens_engine::text::printable;
 use botlens_watch::{Watch, WatchOptions};
 use clap::Args;
 
@@ -42,7 +44,12 @@ pub fn run(args: WatchArgs) -> anyhow::Result<ExitCode> {
     botlens_harness::pipeline::ensure_wasm_target(&mut || eprintln!("{INSTALLING}"))?;
     let watch = Watch::new(&args.project, options)?;
     watch.stop_on_ctrl_c()?;
-    println!("watching {} (Ctrl-C to stop)", watch.root().display());
-    watch.run(&mut std::io::stdout().lock())?;
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
+        "watching {} (Ctrl-C to stop)",
+        printable(&watch.root().display().to_string())
+    )?;
+    watch.run(&mut stdout)?;
     Ok(ExitCode::SUCCESS)
 }
