@@ -102,6 +102,12 @@ const RULES: &[Rule] = &[
         of: "crates/sdk",
         says: "depends on the protocol crate alone",
     },
+    Rule {
+        crates: Only(&["stats"]),
+        forbidden: AnyBut(&["serde"]),
+        of: "crates/stats",
+        says: "depends on nothing but serde",
+    },
 ];
 
 impl Crates {
@@ -274,6 +280,11 @@ fn planted_dependencies_break_their_invariants_however_they_are_written() {
         // A workspace dependency counts by the package the workspace's table names.
         manifest("klotski", "[build-dependencies]\nsol = { workspace = true }\n"),
         manifest("watch", "[dependencies]\ntokio.workspace = true\n"),
+        // serde is the one dependency the statistics may have.
+        manifest(
+            "stats",
+            "[dependencies]\nserde.workspace = true\nbotlens-engine = { path = \"e\" }\n",
+        ),
     ];
     let problems = violations(RULES, &manifests, &workspace).expect("manifests that parse");
     // Each: the crate, the dependency and its table, and the crate whose invariant it breaks.
@@ -282,6 +293,7 @@ fn planted_dependencies_break_their_invariants_however_they_are_written() {
         ("protocol", "`botlens-games` (in [target.\"cfg(unix)\".dependencies])", "crates/protocol"),
         ("klotski", "`botlens-tictactoe` (in [build-dependencies])", "the game crates"),
         ("watch", "`tokio` (in [dependencies])", "crates/lsp"),
+        ("stats", "`botlens-engine` (in [dependencies])", "crates/stats"),
     ];
     assert_eq!(problems.len(), expected.len(), "{problems:#?}");
     for (problem, (dir, dependency, of)) in problems.iter().zip(expected) {

@@ -1,0 +1,49 @@
+//! The statistics of "is my new build better?": the numbers chess-engine testers
+//! (cutechess-cli, fishtest, fastchess) read off a match between two players A and B, for game
+//! bots, and the paired tests for one-player games measured in numbers.
+//!
+//! - Results and tallies: [`GameResult`] (from A's point of view), [`Trinomial`] (wins, losses,
+//!   draws of unpaired games) and [`Pentanomial`] (pairs of games on one seed with the seats
+//!   swapped, counted by the pair's points 0, ½, 1, 1½, 2). Both are a [`Tally`].
+//! - [`Tally::elo`]: the logistic Elo difference with its 95 % interval ([`EloEstimate`]), and
+//!   [`Tally::los`]: the likelihood of superiority ([`Los`]).
+//! - [`Sprt`]: the sequential probability ratio test between two Elo bounds, with its
+//!   log-likelihood ratio and [`Verdict`].
+//! - [`sign_test`] and [`wilcoxon_signed_rank`]: paired comparison of numbers (steps per
+//!   Klotski layout), with [`paired_differences`] to form the pairs.
+//!
+//! Every result is `Serialize`, holds no NaN or infinity (what has no finite value is an
+//! `Option` or an enum variant that says why), and prints the way testers read it:
+//!
+//! ```
+//! use botlens_stats::{Sprt, Tally, Trinomial};
+//!
+//! let games = Trinomial::new(136, 96, 111);
+//! assert_eq!(games.score_line("new", "old").to_string(),
+//!            "Score of new vs old: 136 - 96 - 111  [0.558] 343");
+//! assert_eq!(games.elo().to_string(), "Elo difference: 40.7 ± 30.4 (95%)");
+//! assert_eq!(games.los().to_string(), "LOS: 99.6 %");
+//! let sprt = Sprt::logistic(0.0, 10.0)?.test(&games);
+//! assert_eq!(sprt.to_string(), "LLR: 1.49 (-2.94, 2.94) [0.00, 10.00]");
+//! # Ok::<(), botlens_stats::StatsError>(())
+//! ```
+//!
+//! Pure functions of their input: no I/O, no clocks, no threads, no randomness.
+
+mod elo;
+mod error;
+mod format;
+mod normal;
+mod paired;
+mod sample;
+mod sprt;
+mod tally;
+
+pub use elo::{EloEstimate, EloInterval, Los, elo_to_score, score_to_elo};
+pub use error::StatsError;
+pub use paired::{
+    SignTest, WILCOXON_EXACT_MAX_N, Wilcoxon, WilcoxonMethod, paired_differences, sign_test,
+    wilcoxon_signed_rank,
+};
+pub use sprt::{DEFAULT_ERROR_RATE, Sprt, SprtResult, Verdict};
+pub use tally::{GameResult, Pentanomial, ScoreLine, Tally, Trinomial};
