@@ -33,6 +33,16 @@ fn generated_layouts_are_reproducible_and_solvable_by_solve() {
     assert_eq!(solved.code, Some(0), "{}", solved.stderr);
     let json: serde_json::Value = serde_json::from_str(&solved.stdout).unwrap();
     assert!(json["length"].as_u64().unwrap() >= 40, "{json}");
+    // What generate says of the layout is what solve finds.
+    let optimal =
+        format!("# Optimal: {} steps ({} cell moves);", json["length"], json["cell_moves"]);
+    assert!(first.stdout.contains(&optimal), "{optimal} in\n{}", first.stdout);
+    let generated = botlens(&["generate", "--seed", "11", "--min-steps", "40", "--json"]);
+    let generated: serde_json::Value = serde_json::from_str(&generated.stdout).unwrap();
+    assert_eq!(
+        (&generated["steps"], &generated["cell_moves"]),
+        (&json["length"], &json["cell_moves"])
+    );
 }
 
 #[test]

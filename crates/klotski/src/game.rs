@@ -60,6 +60,11 @@ impl Klotski {
         self.steps
     }
 
+    /// The piece moved last (its index in the layout): another slide of it continues its step.
+    pub fn last_moved(&self) -> Option<usize> {
+        self.last
+    }
+
     /// Whether the goal piece is on its target.
     pub fn is_solved(&self) -> bool {
         self.board.is_solved()

@@ -210,14 +210,16 @@ impl PlaySession {
             return "Solved already: type reset to play again.".to_string();
         }
         let board = self.game.board();
-        match solver::solve(board, Count::Steps) {
+        // Sliding the piece moved last again continues its step: the hint may finish it.
+        match solver::solve_from(board, Count::Steps, self.game.last_moved()) {
             Ok(solution) => {
                 let Some(first) = solution.moves.first() else {
                     return "Solved already: type reset to play again.".to_string();
                 };
                 let dirs: Vec<&str> = first.path.iter().map(|d| d.name()).collect();
+                let lead = if solution.continues { "Hint: keep going with" } else { "Hint:" };
                 let text = format!(
-                    "Hint: {} {} ({} to go from here). It is selected.",
+                    "{lead} {} {} ({} to go from here). It is selected.",
                     self.label(first.piece),
                     dirs.join(", "),
                     plural(solution.len() as u32, "step")
@@ -389,24 +391,57 @@ mod tests {
         assert_eq!(session.handle("undo"), "Nothing to undo.");
     }
 
+    /// What a hint says: the piece's label, its directions and the steps to go.
+    fn parse_hint(hint: &str) -> (String, Vec<String>, u32) {
+        let body = hint
+            .strip_prefix("Hint: keep going with ")
+            .or_else(|| hint.strip_prefix("Hint: "))
+            .unwrap_or_else(|| panic!("not a hint: {hint}"));
+        let (move_text, rest) = body.split_once(" (").unwrap_or_else(|| panic!("{hint}"));
+        let (label, dirs) = move_text.split_once(' ').unwrap_or_else(|| panic!("{hint}"));
+        let to_go = rest.split(' ').next().and_then(|n| n.parse().ok());
+        let dirs = dirs.split(", ").map(str::to_owned).collect();
+        (label.to_owned(), dirs, to_go.unwrap_or_else(|| panic!("{hint}")))
+    }
+
     #[test]
-    fn following_hints_solves_the_classic_at_par() {
-        let mut session = classic(Labels::Names);
+    fn following_hints_a_step_at_a_time_solves_the_classic_at_par() {
+        let mut session = classic(Labels::Codes);
         let mut last = String::new();
-        for _ in 0..81 {
-            let hint = session.handle("hint");
-            // `Hint: 兵 (1) right, down (81 steps to go …`: replay the directions.
-            let dirs = hint.split(") ").nth(1).and_then(|rest| rest.split(" (").next()).unwrap();
-            for dir in dirs.split(", ") {
-                last = session.handle(dir);
+        for _ in 0..200 {
+            if session.game().is_solved() {
+                break;
+            }
+            let (_, dirs, _) = parse_hint(&session.handle("hint"));
+            for dir in dirs {
+                last = session.handle(&dir);
             }
         }
-        assert!(last.contains("\nSolved! 曹操 reached the exit in 81 steps ("), "{last}");
+        assert!(last.contains("\nSolved! cc reached the exit in 81 steps ("), "{last}");
         assert!(last.ends_with(". That is par: optimal!"), "{last}");
-        assert!(session.game().is_solved());
         assert_eq!(session.game().steps(), 81);
         assert_eq!(session.handle("hint"), "Solved already: type reset to play again.");
         assert_eq!(session.handle("cc s"), "Solved already: type undo, reset or quit.");
+    }
+
+    #[test]
+    fn following_only_hints_one_slide_at_a_time_solves_every_bundled_board_in_par() {
+        for layout in crate::bundled::all() {
+            let par = par(&layout).expect("bundled boards are solvable");
+            let mut session = PlaySession::new(layout.clone(), Labels::Codes);
+            let mut slides = 0;
+            while !session.game().is_solved() {
+                let hint = session.handle("hint");
+                let (_, dirs, to_go) = parse_hint(&hint);
+                let steps = session.game().steps();
+                assert_eq!(steps + to_go, par, "{:?}: {steps} taken, {hint}", layout.name());
+                assert!(!hint.starts_with("Hint: keep going") || steps > 0, "{hint}");
+                session.handle(&dirs[0]);
+                slides += 1;
+                assert!(slides < 1000, "{:?}: hints go round in circles", layout.name());
+            }
+            assert_eq!(session.game().steps(), par, "{:?}", layout.name());
+        }
     }
 
     #[test]

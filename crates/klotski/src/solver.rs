@@ -96,12 +96,16 @@ pub struct Solution {
     pub count: Count,
     /// The moves, from the starting position to the goal.
     pub moves: Vec<Move>,
+    /// Whether the first move goes on moving the piece moved last (see [`solve_from`]): in
+    /// steps it costs nothing, as the step it belongs to was already counted.
+    pub continues: bool,
 }
 
 impl Solution {
-    /// The optimal length: the number of moves under [`Solution::count`].
+    /// The optimal length: the number of moves under [`Solution::count`] still to be counted
+    /// (a continued step is not).
     pub fn len(&self) -> usize {
-        self.moves.len()
+        self.moves.len() - usize::from(self.continues)
     }
 
     /// Whether the position was already solved.
@@ -147,11 +151,27 @@ pub enum SolveError {
 
 /// Finds an optimal solution from the layout's current position.
 pub fn solve(layout: &Layout, count: Count) -> Result<Solution, SolveError> {
+    solve_from(layout, count, None)
+}
+
+/// Finds an optimal solution from the layout's current position in the middle of a game, where
+/// `moving` is the piece moved last (an index into [`Layout::pieces`]). Counting in steps, more
+/// slides of that piece continue the step already counted, so every position they reach is as
+/// near as the current one: a solution may begin by finishing that step
+/// ([`Solution::continues`]), and its length is what is left to count. Following such a solution
+/// slide by slide from the start, asking again after every slide, ends in the optimal number
+/// of steps. Other counts ignore `moving`.
+pub fn solve_from(
+    layout: &Layout,
+    count: Count,
+    moving: Option<usize>,
+) -> Result<Solution, SolveError> {
     let (space, start) = Space::new(layout);
+    let moving = moving.filter(|_| count == Count::Steps);
     if space.packs() {
-        solve_with::<u128>(&space, &start, layout, count)
+        solve_with::<u128>(&space, &start, layout, count, moving)
     } else {
-        solve_with::<Box<[u8]>>(&space, &start, layout, count)
+        solve_with::<Box<[u8]>>(&space, &start, layout, count, moving)
     }
 }
 
@@ -160,8 +180,13 @@ fn solve_with<K: Key>(
     start: &[u8],
     layout: &Layout,
     count: Count,
+    moving: Option<usize>,
 ) -> Result<Solution, SolveError> {
-    let search = search::<K>(space, &[start.to_vec()], count, true, MAX_STATES)?;
+    let mut sources = vec![start.to_vec()];
+    if let Some(piece) = moving {
+        sources.extend(space.continuations(layout, start, piece));
+    }
+    let search = search::<K>(space, &sources, count, true, MAX_STATES)?;
     let Some(found) = search.found else {
         return Err(SolveError::Unsolvable { explored: search.states.len() });
     };
@@ -172,9 +197,14 @@ fn solve_with<K: Key>(
         chain.push(at);
     }
     chain.reverse();
-    let positions: Vec<Vec<u8>> =
+    let mut positions: Vec<Vec<u8>> =
         chain.iter().map(|&i| space.unpack(&search.states[i as usize])).collect();
-    Ok(Solution { count, moves: space.replay(layout, &positions) })
+    // A path from a continuation begins with the slides that finish the step under way.
+    let continues = positions[0] != start;
+    if continues {
+        positions.insert(0, start.to_vec());
+    }
+    Ok(Solution { count, moves: space.replay(layout, &positions), continues })
 }
 
 /// How many positions are reachable from the layout (same-shaped pieces interchangeable), the
@@ -525,6 +555,28 @@ impl Space {
 
     fn step(&self, class: usize, anchor: u8, dir: usize) -> Option<u8> {
         self.next[class * self.cells + anchor as usize][dir]
+    }
+
+    /// The positions `piece` alone reaches from `position` by sliding (one step's worth), in
+    /// canonical form.
+    fn continuations(&self, layout: &Layout, position: &[u8], piece: usize) -> Vec<Vec<u8>> {
+        let Some(p) = layout.pieces().get(piece) else { return Vec::new() };
+        let anchor = (p.y as usize * self.width + p.x as usize) as u8;
+        let range = self.ranges[self.piece_class[piece]].clone();
+        let Some(slot) = range.clone().find(|&slot| position[slot] == anchor) else {
+            return Vec::new();
+        };
+        let mut scratch = Scratch::new(self.cells);
+        let mut reached = Vec::new();
+        self.successors(position, Count::Steps, &mut scratch, |from, to, _| {
+            if from == slot {
+                let mut next = position.to_vec();
+                next[from] = to;
+                self.canonical(&mut next, from);
+                reached.push(next);
+            }
+        });
+        reached
     }
 
     /// Marks every cell of a position in `grid` with the slot (or piece) id + 1.
