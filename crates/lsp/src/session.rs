@@ -39,6 +39,9 @@ pub struct State {
     pub roots: Vec<PathBuf>,
     /// The bot projects found so far, by root directory.
     pub projects: BTreeMap<PathBuf, ProjectState>,
+    /// Whether the client asked for `shutdown` (and was answered): the exit status is 0 only
+    /// then.
+    pub shut_down: bool,
     /// The URI the client uses for a file, by canonical path (learned from open and save), so
     /// diagnostics go to the document the editor has open even through symlinks.
     pub uris: BTreeMap<PathBuf, Uri>,

@@ -176,11 +176,13 @@ pub async fn initialized(session: Arc<ServerSession>, _params: InitializedParams
     }
 }
 
-/// `shutdown`: cancels runs in flight.
+/// `shutdown`: cancels runs in flight and notes that the client asked, for the exit status.
 pub async fn shutdown(session: Arc<ServerSession>) -> jsonrpc::Result<()> {
-    for project in session.state().projects.values() {
+    let mut state = session.state();
+    for project in state.projects.values() {
         project.cancel.cancel();
     }
+    state.shut_down = true;
     Ok(())
 }
 
