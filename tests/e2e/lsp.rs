@@ -450,20 +450,13 @@ fn every_malformed_message_is_answered_and_the_next_request_still_is() {
         assert_eq!(answer["result"], Value::Null, "after {what}: {answer}");
         let message = lsp.unreadable(*code, what);
         assert!(!message.is_empty(), "{what}");
+        let log = format!("botlens: ignored a malformed message from the client: {message}");
+        lsp.wait_for(ANSWER, &format!("the log of {what}"), |m| {
+            m["method"] == "window/logMessage" && m["params"]["message"] == log
+        });
     }
     let extra: Vec<&Value> = lsp.seen.iter().filter(|m| m.get("error").is_some()).collect();
     assert!(extra.is_empty(), "one error answer per bad message, not more: {extra:#?}");
-    let logged = lsp
-        .seen
-        .iter()
-        .filter(|m| {
-            m["method"] == "window/logMessage"
-                && m["params"]["message"]
-                    .as_str()
-                    .is_some_and(|t| t.starts_with("botlens: ignored a malformed message"))
-        })
-        .count();
-    assert_eq!(logged, cases.len());
     lsp.stop();
 }
 
@@ -528,6 +521,32 @@ fn the_server_exits_though_a_request_of_its_own_is_never_answered() {
         }
         assert_eq!(lsp.exited(ANSWER).code(), Some(status), "{end}");
     }
+}
+
+#[test]
+fn requests_the_client_never_answers_do_not_stop_the_server_serving() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let watching = json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    let mut lsp = Lsp::spawn(false);
+    lsp.initialize_with(workspace.path(), watching, Value::Null);
+    lsp.wait_for(ANSWER, "the registration request", |m| {
+        m["method"] == "client/registerCapability"
+    });
+    // Each `initialized` handled would ask again, and wait; the framework serves four at once.
+    for _ in 0..8 {
+        lsp.notify("initialized", json!({}));
+    }
+    let answer = lsp.request("textDocument/hover", hover_outside(workspace.path()));
+    assert_eq!(answer["result"], Value::Null, "{answer}");
+    // The unanswered registration is given up on, and said so.
+    let given_up = lsp.wait_for(ANSWER, "the registration given up", |m| {
+        m["params"]["message"].as_str().is_some_and(|t| t.contains("could not watch files"))
+    });
+    let text = given_up["params"]["message"].as_str().unwrap_or_default();
+    assert!(text.contains("no answer from the client within 5s"), "{text}");
+    let asked = lsp.seen.iter().filter(|m| m["method"] == "client/registerCapability").count();
+    assert_eq!(asked, 0, "asked to register again: {:#?}", lsp.seen);
+    lsp.stop();
 }
 
 #[test]
