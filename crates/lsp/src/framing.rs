@@ -52,8 +52,8 @@ const LENGTH: &[u8] = b"content-length";
 const CHUNK: usize = 64 << 10;
 
 /// What [`Frames::next`] found.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Item {
+#[derive(Debug)]
+enum Item {
     /// The body of a frame whose header was readable: exactly its `Content-Length` bytes.
     Frame(Vec<u8>),
     /// Bytes that are not a frame, and what is wrong with them.
@@ -63,7 +63,7 @@ pub enum Item {
 }
 
 /// Content-Length frames read from a byte stream within [`Limits`].
-pub struct Frames<R> {
+struct Frames<R> {
     input: R,
     limits: Limits,
     /// Read and not yet taken; never longer than `limits.header`.
@@ -74,13 +74,13 @@ pub struct Frames<R> {
 
 impl<R: AsyncRead + Unpin> Frames<R> {
     /// Frames from `input`.
-    pub fn new(input: R, limits: Limits) -> Frames<R> {
+    fn new(input: R, limits: Limits) -> Frames<R> {
         Frames { input, limits, window: Vec::with_capacity(limits.header), resume: None }
     }
 
     /// The next frame, or the garbage before it. After garbage, the next call first skips to
     /// the next `Content-Length` (so the garbage is reported before more input arrives).
-    pub async fn next(&mut self) -> io::Result<Item> {
+    async fn next(&mut self) -> io::Result<Item> {
         let found = match self.resume.take() {
             Some(from) => self.seek_frame(from).await?,
             None => self.skip_whitespace().await?,
@@ -291,12 +291,12 @@ fn preview(bytes: &[u8]) -> String {
 }
 
 /// Why a body is not a message the framework can take.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rejected {
+#[derive(Debug)]
+struct Rejected {
     /// -32700 (not JSON, or no readable frame at all) or -32600 (JSON, not a message).
-    pub code: ErrorCode,
+    code: ErrorCode,
     /// What is wrong, for the client.
-    pub why: String,
+    why: String,
 }
 
 impl Rejected {
@@ -340,7 +340,7 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error>
 /// that is an integer (64-bit), a string or null, and a string `method` with no `result` or
 /// `error` (a request or notification), or no `method`, an `id` and one of `result` and
 /// `error` (a response). Batches are refused: LSP has none.
-pub fn check(body: &[u8]) -> Result<bool, Rejected> {
+fn check(body: &[u8]) -> Result<bool, Rejected> {
     let text = std::str::from_utf8(body)
         .map_err(|e| Rejected::parse(format!("the message is not UTF-8: {e}")))?;
     serde_json::from_str::<IgnoredAny>(text)
@@ -916,7 +916,7 @@ mod tests {
         ];
         for (name, stream) in streams {
             let peak = peak_memory(stream, CLIENT);
-            assert!(peak < 256 << 10, "{name}: {peak} bytes at once");
+            assert!(peak < 128 << 10, "{name}: {peak} bytes at once");
         }
     }
 
@@ -1086,7 +1086,7 @@ mod tests {
             let out = guarded_now(&input, SMALL);
             prop_assert_eq!(out.replies.len(), out.malformed.len());
             let peak = peak_memory(&input[..], SMALL);
-            prop_assert!(peak < 32 << 10, "{} bytes at once for {} of input", peak, input.len());
+            prop_assert!(peak < 16 << 10, "{} bytes at once for {} of input", peak, input.len());
         }
 
         #[test]
@@ -1120,7 +1120,7 @@ mod tests {
             let reported = out.errors().len();
             prop_assert!(reported <= broken && (reported > 0) == (broken > 0), "{} reports for {} broken frames", reported, broken);
             let peak = peak_memory(&input[..], SMALL);
-            prop_assert!(peak < 32 << 10, "{} bytes at once", peak);
+            prop_assert!(peak < 16 << 10, "{} bytes at once", peak);
         }
     }
 }
