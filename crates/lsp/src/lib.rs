@@ -107,3 +107,54 @@ pub fn serve_stdio() -> std::io::Result<Ending> {
     runtime.shutdown_background();
     Ok(ending)
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::*;
+
+    fn frame(message: &Value) -> Vec<u8> {
+        let body = message.to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+    }
+
+    /// Serves `messages` (then the end of input), each request once the one before is
+    /// answered, and returns how it ended and what it wrote.
+    async fn session(messages: &[Value]) -> (Ending, String) {
+        let (mut client, server_input) = tokio::io::duplex(PIPE);
+        let (server_output, mut written) = tokio::io::duplex(PIPE);
+        let serving = tokio::spawn(serve(server_input, server_output));
+        let mut output = Vec::new();
+        for message in messages {
+            client.write_all(&frame(message)).await.unwrap();
+            if let Some(id) = message.get("id") {
+                let answer = format!(r#""id":{id}}}"#);
+                while !String::from_utf8_lossy(&output).contains(&answer) {
+                    assert_ne!(written.read_buf(&mut output).await.unwrap(), 0, "no answer");
+                }
+            }
+        }
+        drop(client);
+        let ending = serving.await.unwrap();
+        written.read_to_end(&mut output).await.unwrap();
+        (ending, String::from_utf8(output).unwrap())
+    }
+
+    #[tokio::test]
+    async fn the_ending_says_whether_shutdown_came_first() {
+        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}});
+        let shutdown = json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"});
+        let exit = json!({"jsonrpc": "2.0", "method": "exit"});
+        let (ending, output) = session(&[initialize.clone(), json!([]), exit.clone()]).await;
+        assert_eq!(ending, Ending::Abandoned, "{output}");
+        assert!(
+            output.contains(r#""error":{"code":-32600,"#) && output.contains(r#""id":null"#),
+            "{output}"
+        );
+        let (ending, output) = session(&[initialize, shutdown]).await;
+        assert_eq!(ending, Ending::ShutDown, "{output}");
+        assert!(output.contains(r#"{"jsonrpc":"2.0","result":null,"id":2}"#), "{output}");
+    }
+}
