@@ -7,7 +7,7 @@
 //! of at most 64 MiB), and passes on only frames the framework decodes: exactly one
 //! `Content-Length` (header names in any case, CRLF or LF line ends, other headers such as
 //! `Content-Type` allowed and dropped) and a body that is a JSON-RPC 2.0 request, notification
-//! or response. Anything else is answered with a JSON-RPC error response with `id: null`
+//! or response of at most [`MAX_VALUES`] values (decoding multiplies them). Anything else is answered with a JSON-RPC error response with `id: null`
 //! (-32700 for bytes that are not JSON, -32600 for JSON that is not a message) and logged
 //! through a [`MALFORMED`] notification to the framework; reading resumes after the body when
 //! the header was readable, else at the next `Content-Length` in the stream. Whitespace between
@@ -50,6 +50,10 @@ const LENGTH: &[u8] = b"content-length";
 
 /// The most a body grows by per read (so a length announced but not sent costs nothing).
 const CHUNK: usize = 64 << 10;
+
+/// The most JSON values one message may hold. Decoded, each costs the framework far more than
+/// its bytes (a 64 MiB array of zeros would take gigabytes); no client needs this many.
+const MAX_VALUES: usize = 1 << 20;
 
 /// What [`Frames::next`] found.
 #[derive(Debug)]
@@ -339,12 +343,16 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error>
 /// reads no more), else why not. A message is a JSON object with `"jsonrpc": "2.0"`, an `id`
 /// that is an integer (64-bit), a string or null, and a string `method` with no `result` or
 /// `error` (a request or notification), or no `method`, an `id` and one of `result` and
-/// `error` (a response). Batches are refused: LSP has none.
+/// `error` (a response). Batches are refused: LSP has none; so are messages of more than
+/// [`MAX_VALUES`] values.
 fn check(body: &[u8]) -> Result<bool, Rejected> {
     let text = std::str::from_utf8(body)
         .map_err(|e| Rejected::parse(format!("the message is not UTF-8: {e}")))?;
     serde_json::from_str::<IgnoredAny>(text)
         .map_err(|e| Rejected::parse(format!("the message is not JSON: {e}")))?;
+    if values(body) > MAX_VALUES {
+        return Err(Rejected::invalid(&format!("more than {MAX_VALUES} values in one message")));
+    }
     if !text.trim_start().starts_with('{') {
         return Err(Rejected::invalid(&if text.trim_start().starts_with('[') {
             "a batch (an array); LSP has no batches".to_owned()
@@ -382,6 +390,32 @@ fn check(body: &[u8]) -> Result<bool, Rejected> {
     };
     decoded.map_err(|e| Rejected::invalid(&e.to_string()))?;
     Ok(method == Some("exit"))
+}
+
+/// How many values the JSON `text` holds at most, counted without decoding it: every value but
+/// the first follows a `[`, a `:` or a `,` outside strings. Stops counting past [`MAX_VALUES`].
+fn values(text: &[u8]) -> usize {
+    let (mut count, mut string, mut escaped) = (1, false, false);
+    for &byte in text {
+        if string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => string = false,
+                _ => {}
+            }
+        } else {
+            match byte {
+                b'"' => string = true,
+                b'[' | b':' | b',' => count += 1,
+                _ => {}
+            }
+            if count > MAX_VALUES {
+                break;
+            }
+        }
+    }
+    count
 }
 
 /// Writes one frame: its header, then `body`.
@@ -862,6 +896,39 @@ mod tests {
             assert!(message.contains(says), "{name}: {message}");
             assert_eq!(out.malformed, std::slice::from_ref(message), "{name}");
         }
+    }
+
+    #[test]
+    fn messages_of_too_many_values_are_refused_before_they_are_decoded() {
+        let numbers = |n: usize| {
+            let zeros = vec!["0"; n].join(",");
+            frame(&format!(r#"{{"jsonrpc":"2.0","method":"m","params":[{zeros}]}}"#))
+        };
+        // The count is an upper bound: the zeros and six more (the object, and its members
+        // once by their `:` and again by the `,` before them).
+        let most = numbers(MAX_VALUES - 6);
+        let out = guarded_now(&most, CLIENT);
+        assert_eq!((out.passed.len(), out.replies.len()), (1, 0), "{:?}", out.errors());
+        let too_many = numbers(MAX_VALUES - 5);
+        let out = guarded_now(&too_many, CLIENT);
+        assert_eq!(
+            out.errors(),
+            [(
+                -32600,
+                format!(
+                    "the message is not a JSON-RPC 2.0 message: more than {MAX_VALUES} values in one message"
+                )
+            )]
+        );
+        let peak = peak_memory(&too_many[..], CLIENT);
+        assert!(peak < 2 * too_many.len(), "{peak} bytes at once for {}", too_many.len());
+        // Punctuation in strings is no value.
+        let text = format!(
+            r#"{{"jsonrpc":"2.0","method":"m","params":{{"text":"{}\\\",[:"}}}}"#,
+            ",".repeat(MAX_VALUES)
+        );
+        let out = guarded_now(&frame(&text), CLIENT);
+        assert_eq!((out.passed.len(), out.replies.len()), (1, 0), "{:?}", out.errors());
     }
 
     #[tokio::test]
