@@ -7,12 +7,13 @@
 //! of at most 64 MiB), and passes on only frames the framework decodes: exactly one
 //! `Content-Length` (header names in any case, CRLF or LF line ends, other headers such as
 //! `Content-Type` allowed and dropped) and a body that is a JSON-RPC 2.0 request, notification
-//! or response of at most [`MAX_VALUES`] values (decoding multiplies them). Anything else is answered with a JSON-RPC error response with `id: null`
-//! (-32700 for bytes that are not JSON, -32600 for JSON that is not a message) and logged
-//! through a [`MALFORMED`] notification to the framework; reading resumes after the body when
-//! the header was readable, else at the next `Content-Length` in the stream. Whitespace between
-//! frames is skipped. [`tap`] and [`write`] put the framework's frames and those answers on the
-//! client's output without interleaving them.
+//! or response of at most [`MAX_VALUES`] values (decoding multiplies them). Anything else is
+//! answered with a JSON-RPC error response with `id: null` (-32700 for bytes that are not JSON,
+//! -32600 for JSON that is not a message) and logged through a [`MALFORMED`] notification to
+//! the framework; reading resumes after the body when the header was readable, else at the next
+//! `Content-Length` in the stream. Whitespace between frames is skipped. [`tap`] and [`write`]
+//! put the framework's frames and those answers on the client's output without interleaving
+//! them.
 //!
 //! Not for: the protocol's rules beyond the shape of a message (the framework answers unknown
 //! methods, bad params and requests before `initialize` itself).
