@@ -1,11 +1,14 @@
 //! `botlens lsp` as an editor sees it: a separate process spoken to over stdio with
 //! Content-Length framing. Diagnostics follow saves and clear when the bug is fixed, progress is
-//! reported, bad input never kills the server, and a real (headless) Neovim shows the
-//! diagnostics.
+//! reported, and a real (headless) Neovim shows the diagnostics. A hostile client cannot silence
+//! it: every malformed message is answered and the next request still is, a header line without
+//! end costs no memory, and the server exits (0 after `shutdown`, else 1) on `exit` or at the end
+//! of its input even with a request of its own unanswered. Those tests use a workspace without
+//! bot projects, so nothing builds.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -49,7 +52,8 @@ fn uri(path: &Path) -> String {
 /// A running `botlens lsp` and the messages it sent.
 struct Lsp {
     child: Child,
-    input: Arc<Mutex<ChildStdin>>,
+    /// `None` once closed.
+    input: Arc<Mutex<Option<ChildStdin>>>,
     messages: Receiver<Value>,
     seen: Vec<Value>,
     next_id: u64,
@@ -64,6 +68,11 @@ impl Lsp {
     /// compiled dependencies. Requests from the server (progress tokens, registrations) are
     /// answered with null.
     fn start() -> Lsp {
+        Lsp::spawn(true)
+    }
+
+    /// Starts the server as [`Lsp::start`] does, answering its requests only if `answer`.
+    fn spawn(answer: bool) -> Lsp {
         let mut child = Command::new(env!("CARGO_BIN_EXE_botlens"))
             .arg("lsp")
             .env("CARGO_TARGET_DIR", repo_root().join("target/e2e-bots"))
@@ -72,16 +81,18 @@ impl Lsp {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("botlens lsp starts");
-        let input = Arc::new(Mutex::new(child.stdin.take().expect("stdin")));
+        let input = Arc::new(Mutex::new(Some(child.stdin.take().expect("stdin"))));
         let output = child.stdout.take().expect("stdout");
         let (sender, messages) = channel();
         let answers = input.clone();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(output);
             while let Some(message) = read_message(&mut reader) {
-                if message.get("method").is_some() && message.get("id").is_some() {
+                if answer && message.get("method").is_some() && message.get("id").is_some() {
                     let reply = json!({"jsonrpc": "2.0", "id": message["id"], "result": null});
-                    let _ = answers.lock().unwrap().write_all(&frame(&reply.to_string()));
+                    if let Some(input) = answers.lock().unwrap().as_mut() {
+                        let _ = input.write_all(&frame(&reply.to_string()));
+                    }
                 }
                 if sender.send(message).is_err() {
                     break;
@@ -93,8 +104,14 @@ impl Lsp {
 
     fn send_raw(&self, bytes: &[u8]) {
         let mut input = self.input.lock().unwrap();
+        let input = input.as_mut().expect("the input is open");
         input.write_all(bytes).expect("server reads");
         input.flush().expect("flush");
+    }
+
+    /// Closes the server's standard input: the end of its input.
+    fn close_input(&self) {
+        self.input.lock().unwrap().take();
     }
 
     fn notify(&self, method: &str, params: Value) {
@@ -135,18 +152,28 @@ impl Lsp {
     }
 
     fn initialize(&mut self, workspace: &Path) -> Value {
+        let capabilities = json!({
+            "general": {"positionEncodings": ["utf-16"]},
+            "window": {"workDoneProgress": true},
+            "workspace": {"codeLens": {"refreshSupport": true}},
+        });
+        self.initialize_with(
+            workspace,
+            capabilities,
+            json!({"botlens": {"publishBuildErrors": true}}),
+        )
+    }
+
+    /// `initialize` with these client capabilities and options, then `initialized`.
+    fn initialize_with(&mut self, workspace: &Path, capabilities: Value, options: Value) -> Value {
         let answer = self.request(
             "initialize",
             json!({
                 "processId": null,
                 "rootUri": null,
                 "workspaceFolders": [{"uri": uri(workspace), "name": "bots"}],
-                "capabilities": {
-                    "general": {"positionEncodings": ["utf-16"]},
-                    "window": {"workDoneProgress": true},
-                    "workspace": {"codeLens": {"refreshSupport": true}},
-                },
-                "initializationOptions": {"botlens": {"publishBuildErrors": true}},
+                "capabilities": capabilities,
+                "initializationOptions": options,
             }),
         );
         self.notify("initialized", json!({}));
@@ -173,16 +200,36 @@ impl Lsp {
         message["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
     }
 
-    /// Shuts down politely and checks the process ends.
+    /// Shuts down politely and checks the process ends with status 0.
     fn stop(mut self) {
         let answer = self.request("shutdown", Value::Null);
         assert_eq!(answer["result"], Value::Null, "{answer}");
         self.notify("exit", Value::Null);
-        let deadline = Instant::now() + ANSWER;
-        while self.child.try_wait().expect("wait").is_none() {
-            assert!(Instant::now() < deadline, "botlens lsp did not exit");
+        let status = self.exited(ANSWER);
+        assert_eq!(status.code(), Some(0), "{status}");
+    }
+
+    /// How the process ended; fails the test unless it ends within `limit`.
+    fn exited(&mut self, limit: Duration) -> ExitStatus {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("botlens lsp did not exit within {limit:?}");
+            }
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// The error answer to an unreadable message: `id: null` and `code`.
+    fn unreadable(&mut self, code: i64, what: &str) -> String {
+        let answer = self.wait_for(ANSWER, &format!("the error answer to {what}"), |m| {
+            m.get("method").is_none() && m["id"].is_null() && m["error"]["code"] == code
+        });
+        answer["error"]["message"].as_str().unwrap_or_default().to_owned()
     }
 }
 
@@ -342,6 +389,189 @@ fn the_server_survives_bad_input_and_keeps_serving() {
     let lenses = lsp.request("textDocument/codeLens", json!({"textDocument": {"uri": uri(&lib)}}));
     let title = lenses["result"][0]["command"]["title"].as_str().unwrap_or_default();
     assert!(title.starts_with("botlens: does not compile"), "{lenses:#}");
+    lsp.stop();
+}
+
+/// A hover request for a file of `workspace` that no project holds: answered with null.
+fn hover_outside(workspace: &Path) -> Value {
+    let file = workspace.join("notes.rs");
+    json!({"textDocument": {"uri": uri(&file)}, "position": {"line": 0, "character": 0}})
+}
+
+/// The peak resident memory of process `pid` so far, in KiB (Linux's `VmHWM`).
+fn peak_memory_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("a VmHWM line")
+}
+
+#[test]
+fn every_malformed_message_is_answered_and_the_next_request_still_is() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let mut lsp = Lsp::start();
+    lsp.initialize(workspace.path());
+    let shutdown = r#"{"jsonrpc":"2.0","id":50,"method":"shutdown"}"#;
+    let cases: Vec<(&str, Vec<u8>, i64)> = vec![
+        (
+            "a non-UTF-8 byte in a header",
+            b"Content-Length: 2\r\nX-Name: caf\xe9\r\n\r\n{}".to_vec(),
+            -32700,
+        ),
+        ("{}", frame("{}"), -32600),
+        ("[]", frame("[]"), -32600),
+        ("5", frame("5"), -32600),
+        ("\"x\"", frame("\"x\""), -32600),
+        ("null", frame("null"), -32600),
+        ("an id of true", frame(r#"{"jsonrpc":"2.0","id":true,"method":"shutdown"}"#), -32600),
+        ("an id of 1.5", frame(r#"{"jsonrpc":"2.0","id":1.5,"method":"shutdown"}"#), -32600),
+        (
+            "an id of 2^70",
+            frame(r#"{"jsonrpc":"2.0","id":1180591620717411303424,"method":"shutdown"}"#),
+            -32600,
+        ),
+        ("a batch", frame(&format!("[{shutdown}]")), -32600),
+        ("a method that is not a string", frame(r#"{"jsonrpc":"2.0","id":51,"method":7}"#), -32600),
+        ("jsonrpc 1.0", frame(r#"{"jsonrpc":"1.0","id":52,"method":"shutdown"}"#), -32600),
+        ("a body that is not JSON", frame(r#"{"jsonrpc":"2.0","id":53,"#), -32700),
+        ("a length over 64 MiB", b"Content-Length: 67108865\r\n\r\n".to_vec(), -32700),
+        ("two equal lengths", b"Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}".to_vec(), -32700),
+        ("two lengths", b"Content-Length: 2\r\ncontent-length: 9\r\n\r\n{}".to_vec(), -32700),
+        ("a negative length", b"Content-Length: -2\r\n\r\n{}".to_vec(), -32700),
+        ("a length that is no number", b"Content-Length: 2a\r\n\r\n{}".to_vec(), -32700),
+        ("a header without a blank line", b"Content-Length: 2\r\n{}".to_vec(), -32700),
+    ];
+    for (what, bytes, code) in &cases {
+        lsp.send_raw(bytes);
+        // Had the batch or a bad id been taken as `shutdown`, this would be refused.
+        let answer = lsp.request("textDocument/hover", hover_outside(workspace.path()));
+        assert_eq!(answer["result"], Value::Null, "after {what}: {answer}");
+        let message = lsp.unreadable(*code, what);
+        assert!(!message.is_empty(), "{what}");
+        let log = format!("botlens: ignored a malformed message from the client: {message}");
+        lsp.wait_for(ANSWER, &format!("the log of {what}"), |m| {
+            m["method"] == "window/logMessage" && m["params"]["message"] == log
+        });
+    }
+    let extra: Vec<&Value> = lsp.seen.iter().filter(|m| m.get("error").is_some()).collect();
+    assert!(extra.is_empty(), "one error answer per bad message, not more: {extra:#?}");
+    lsp.stop();
+}
+
+#[test]
+fn a_header_line_without_end_is_skipped_in_bounded_memory() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let mut lsp = Lsp::start();
+    lsp.initialize(workspace.path());
+    let answer = lsp.request("textDocument/hover", hover_outside(workspace.path()));
+    assert_eq!(answer["result"], Value::Null, "{answer}");
+    let before = peak_memory_kib(lsp.child.id());
+    lsp.send_raw(&vec![b'x'; 32 << 20]);
+    let answer = lsp.request("textDocument/hover", hover_outside(workspace.path()));
+    assert_eq!(answer["result"], Value::Null, "{answer}");
+    let message = lsp.unreadable(-32700, "32 MiB without a line end");
+    assert_eq!(message, "a message header longer than 8192 bytes");
+    let grown = peak_memory_kib(lsp.child.id()) - before;
+    assert!(grown < 8 << 10, "32 MiB of header grew the server by {grown} KiB");
+    lsp.stop();
+}
+
+#[test]
+fn exit_ends_the_server_with_status_1_unless_it_was_shut_down() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let mut lsp = Lsp::start();
+    lsp.notify("exit", Value::Null);
+    assert_eq!(lsp.exited(ANSWER).code(), Some(1), "exit before initialize");
+    let mut lsp = Lsp::start();
+    lsp.initialize(workspace.path());
+    lsp.notify("exit", Value::Null);
+    assert_eq!(lsp.exited(ANSWER).code(), Some(1), "exit without shutdown");
+    let mut lsp = Lsp::start();
+    lsp.initialize(workspace.path());
+    lsp.stop();
+}
+
+#[test]
+fn the_server_exits_though_a_request_of_its_own_is_never_answered() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    // The client may watch files: after `initialized` the server asks to register watchers.
+    let watching = json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    let ends: [(&str, bool, bool, i32); 4] = [
+        ("the end of input", false, false, 1),
+        ("the end of input after shutdown", true, false, 0),
+        ("exit", false, true, 1),
+        ("exit after shutdown", true, true, 0),
+    ];
+    for (end, shut_down, exit, status) in ends {
+        let mut lsp = Lsp::spawn(false);
+        lsp.initialize_with(workspace.path(), watching.clone(), Value::Null);
+        lsp.wait_for(ANSWER, "the registration request", |m| {
+            m["method"] == "client/registerCapability" && m.get("id").is_some()
+        });
+        if shut_down {
+            let answer = lsp.request("shutdown", Value::Null);
+            assert_eq!(answer["result"], Value::Null, "{end}: {answer}");
+        }
+        if exit {
+            lsp.notify("exit", Value::Null);
+        } else {
+            lsp.close_input();
+        }
+        assert_eq!(lsp.exited(ANSWER).code(), Some(status), "{end}");
+    }
+}
+
+#[test]
+fn requests_the_client_never_answers_do_not_stop_the_server_serving() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let watching = json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    let mut lsp = Lsp::spawn(false);
+    lsp.initialize_with(workspace.path(), watching, Value::Null);
+    lsp.wait_for(ANSWER, "the registration request", |m| {
+        m["method"] == "client/registerCapability"
+    });
+    // Each `initialized` handled would ask again, and wait; the framework serves four at once.
+    for _ in 0..8 {
+        lsp.notify("initialized", json!({}));
+    }
+    let answer = lsp.request("textDocument/hover", hover_outside(workspace.path()));
+    assert_eq!(answer["result"], Value::Null, "{answer}");
+    // The unanswered registration is given up on, and said so.
+    let given_up = lsp.wait_for(ANSWER, "the registration given up", |m| {
+        m["params"]["message"].as_str().is_some_and(|t| t.contains("could not watch files"))
+    });
+    let text = given_up["params"]["message"].as_str().unwrap_or_default();
+    assert!(text.contains("no answer from the client within 5s"), "{text}");
+    let asked = lsp.seen.iter().filter(|m| m["method"] == "client/registerCapability").count();
+    assert_eq!(asked, 0, "asked to register again: {:#?}", lsp.seen);
+    lsp.stop();
+}
+
+#[test]
+fn settings_asking_for_unbounded_work_are_refused_with_a_message() {
+    // Waits for the harness to bound seed ranges: `SeedRange`'s parser, which settings use,
+    // must refuse a range this long.
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let mut lsp = Lsp::start();
+    let huge = json!({"botlens": {"seeds": "0..=18446744073709551615"}});
+    lsp.initialize_with(workspace.path(), json!({}), huge.clone());
+    let shown = |lsp: &mut Lsp, ending: &str| {
+        let shown = lsp.wait_for(ANSWER, "a message refusing the seeds", |m| {
+            m["method"] == "window/showMessage"
+        });
+        let text = shown["params"]["message"].as_str().unwrap_or_default().to_owned();
+        assert!(
+            text.contains("bad seed range `0..=18446744073709551615`") && text.ends_with(ending),
+            "{text}"
+        );
+    };
+    shown(&mut lsp, "using the defaults");
+    lsp.notify("workspace/didChangeConfiguration", json!({"settings": huge}));
+    shown(&mut lsp, "keeping the previous settings");
+    let answer = lsp.request("textDocument/hover", hover_outside(workspace.path()));
+    assert_eq!(answer["result"], Value::Null, "{answer}");
     lsp.stop();
 }
 

@@ -25,6 +25,11 @@ impl Backend {
         Backend { session: ServerSession::new(client) }
     }
 
+    /// The session this server serves (to read how the connection ended).
+    pub fn session(&self) -> Arc<ServerSession> {
+        self.session.clone()
+    }
+
     /// `botlens/malformedMessage`: a frame the client sent could not be read (see `framing`).
     pub async fn malformed_message(&self, params: Value) {
         guard_notification(

@@ -39,8 +39,15 @@ pub struct State {
     pub roots: Vec<PathBuf>,
     /// The bot projects found so far, by root directory.
     pub projects: BTreeMap<PathBuf, ProjectState>,
+    /// Whether `initialized` came (it is handled once).
+    pub initialized: bool,
+    /// Whether the client asked for `shutdown` (and was answered): the exit status is 0 only
+    /// then.
+    pub shut_down: bool,
     /// The URI the client uses for a file, by canonical path (learned from open and save), so
-    /// diagnostics go to the document the editor has open even through symlinks.
+    /// diagnostics go to the document the editor has open even through symlinks. Only files
+    /// that exist in a known project (see [`State::remember_uri`]): a client naming endless
+    /// made-up files costs nothing.
     pub uris: BTreeMap<PathBuf, Uri>,
 }
 
@@ -111,6 +118,13 @@ impl State {
             .cloned()
     }
 
+    /// Remembers the client's URI for `path` if it is a file of a known project.
+    pub fn remember_uri(&mut self, path: PathBuf, uri: Uri) {
+        if self.project_of(&path).is_some() && path.is_file() {
+            self.uris.insert(path, uri);
+        }
+    }
+
     /// The client's URI for `path`: the one it used, else a `file://` URI.
     pub fn uri_for(&self, path: &Path) -> Option<Uri> {
         self.uris.get(path).cloned().or_else(|| Uri::from_file_path(path))
@@ -138,4 +152,33 @@ pub fn canonical(path: &Path) -> PathBuf {
 /// The canonical path of a `file://` URI; `None` for other schemes.
 pub fn uri_path(uri: &Uri) -> Option<PathBuf> {
     uri.to_file_path().map(|p| canonical(&p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_files_of_known_projects_have_their_uris_remembered() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest =
+            "[package]\nname = \"a\"\n[package.metadata.botlens]\ngame = \"tictactoe\"\n";
+        std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
+        let mut state = State::default();
+        let root = state.add_project(BotProject::load(dir.path()).unwrap());
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("notes.rs"), "").unwrap();
+        for path in [
+            root.join("src/lib.rs"),
+            root.join("src/made-up.rs"),
+            canonical(&outside.path().join("notes.rs")),
+        ] {
+            let uri = Uri::from_file_path(&path).unwrap();
+            state.remember_uri(path, uri);
+        }
+        let remembered: Vec<&PathBuf> = state.uris.keys().collect();
+        assert_eq!(remembered, [&root.join("src/lib.rs")]);
+    }
 }

@@ -12,8 +12,12 @@ use clap::Args;
 #[derive(Debug, Args)]
 pub struct LspArgs {}
 
-/// Serves one editor over stdio until it exits.
+/// Serves one editor over stdio until it exits: status 0 after `shutdown`, else 1 (as the
+/// protocol asks of `exit` without `shutdown`; the same when the editor just goes away).
 pub fn run(_args: LspArgs) -> anyhow::Result<ExitCode> {
-    botlens_lsp::serve_stdio().context("cannot start the language server")?;
-    Ok(ExitCode::SUCCESS)
+    let ending = botlens_lsp::serve_stdio().context("cannot start the language server")?;
+    Ok(match ending {
+        botlens_lsp::Ending::ShutDown => ExitCode::SUCCESS,
+        botlens_lsp::Ending::Abandoned => ExitCode::FAILURE,
+    })
 }

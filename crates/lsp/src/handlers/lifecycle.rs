@@ -16,6 +16,7 @@ use tower_lsp_server::ls_types::{
     TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
 };
 
+use super::answered;
 use super::lens::COMMANDS;
 use super::run::schedule;
 use crate::position::PositionEncoding;
@@ -139,10 +140,14 @@ fn visit(dir: &Path, depth: u32, found: &mut Vec<BotProject>) {
     }
 }
 
-/// `initialized`: says which projects were found and asks for file events when it may.
+/// `initialized`: says which projects were found and asks for file events when it may; once
+/// (a client sending it again asks for nothing more).
 pub async fn initialized(session: Arc<ServerSession>, _params: InitializedParams) {
     let (names, watch) = {
-        let state = session.state();
+        let mut state = session.state();
+        if std::mem::replace(&mut state.initialized, true) {
+            return;
+        }
         let names: Vec<String> = state
             .projects
             .values()
@@ -169,18 +174,20 @@ pub async fn initialized(session: Arc<ServerSession>, _params: InitializedParams
             method: "workspace/didChangeWatchedFiles".into(),
             register_options: serde_json::to_value(options).ok(),
         };
-        if let Err(error) = session.client.register_capability(vec![registration]).await {
+        if let Err(error) = answered(session.client.register_capability(vec![registration])).await {
             let text = format!("botlens: could not watch files ({error}); runs follow saves only");
             session.client.log_message(MessageType::WARNING, text).await;
         }
     }
 }
 
-/// `shutdown`: cancels runs in flight.
+/// `shutdown`: cancels runs in flight and notes that the client asked, for the exit status.
 pub async fn shutdown(session: Arc<ServerSession>) -> jsonrpc::Result<()> {
-    for project in session.state().projects.values() {
+    let mut state = session.state();
+    for project in state.projects.values() {
         project.cancel.cancel();
     }
+    state.shut_down = true;
     Ok(())
 }
 

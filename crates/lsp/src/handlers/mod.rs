@@ -2,7 +2,8 @@
 //!
 //! Every handler runs on its own task through [`guard`] (requests) or [`guard_notification`]
 //! (notifications), so a panic in one becomes an LSP error or a logged message and the server
-//! keeps serving.
+//! keeps serving; a request of the server's own waits for the client's answer through
+//! [`answered`], so a client that never answers cannot hold anything up.
 
 pub mod diagnostics;
 pub mod hover;
@@ -13,11 +14,25 @@ pub mod run;
 use std::any::Any;
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::MessageType;
 
 use crate::session::ServerSession;
+
+/// How long the server waits for the client to answer a request of its own.
+pub const CLIENT_ANSWER: Duration = Duration::from_secs(5);
+
+/// The client's answer to a request of the server's, or an error once [`CLIENT_ANSWER`] has
+/// passed without one.
+pub async fn answered<T>(request: impl Future<Output = jsonrpc::Result<T>>) -> jsonrpc::Result<T> {
+    tokio::time::timeout(CLIENT_ANSWER, request).await.unwrap_or_else(|_| {
+        let mut silent = jsonrpc::Error::internal_error();
+        silent.message = format!("no answer from the client within {CLIENT_ANSWER:?}").into();
+        Err(silent)
+    })
+}
 
 /// Runs a request handler on its own task; a panic becomes an internal error naming `method`.
 pub async fn guard<T, F>(method: &str, work: F) -> jsonrpc::Result<T>

@@ -37,7 +37,7 @@ pub async fn did_open(session: Arc<ServerSession>, params: DidOpenTextDocumentPa
     let Some(path) = uri_path(&params.text_document.uri) else { return };
     let root = {
         let mut state = session.state();
-        state.uris.insert(path.clone(), params.text_document.uri);
+        state.remember_uri(path.clone(), params.text_document.uri);
         state.project_of(&path).filter(|root| state.projects[root].generation == 0)
     };
     if let Some(root) = root {
@@ -48,8 +48,9 @@ pub async fn did_open(session: Arc<ServerSession>, params: DidOpenTextDocumentPa
 /// `textDocument/didSave`: reruns the project of the saved file.
 pub async fn did_save(session: Arc<ServerSession>, params: DidSaveTextDocumentParams) {
     let Some(path) = uri_path(&params.text_document.uri) else { return };
-    session.state().uris.insert(path.clone(), params.text_document.uri);
-    changed(&session, &[path]).await;
+    changed(&session, std::slice::from_ref(&path)).await;
+    // After `changed`, which may have found the file's project; the run reads it later.
+    session.state().remember_uri(path, params.text_document.uri);
 }
 
 /// `workspace/didChangeWatchedFiles`: reruns the projects of the changed files.
@@ -271,7 +272,7 @@ fn hover_for(root: &Path, run: &SuiteRun, group: &FailureGroup) -> String {
 /// Publishes a finished run if it is still the latest, clearing files that had diagnostics
 /// before and have none now.
 async fn publish(session: &ServerSession, root: &Path, generation: u64, finished: Finished) {
-    let _order = session.publishing.lock().await;
+    let order = session.publishing.lock().await;
     let sends = {
         let mut state = session.state();
         let Some(project) = state.projects.get_mut(root) else { return };
@@ -298,8 +299,9 @@ async fn publish(session: &ServerSession, root: &Path, generation: u64, finished
     if let Some(problem) = &finished.problem {
         session.client.show_message(MessageType::ERROR, format!("botlens: {problem}")).await;
     }
+    drop(order);
     if session.state().client.code_lens_refresh {
-        let _ = session.client.code_lens_refresh().await;
+        let _ = super::answered(session.client.code_lens_refresh()).await;
     }
 }
 
@@ -336,8 +338,10 @@ impl<'a> Reporter<'a> {
         generation: u64,
     ) -> Reporter<'a> {
         let token = NumberOrString::String(format!("botlens/{name}/{generation}"));
-        let created =
-            supported && session.client.create_work_done_progress(token.clone()).await.is_ok();
+        let created = supported
+            && super::answered(session.client.create_work_done_progress(token.clone()))
+                .await
+                .is_ok();
         let reporter = Reporter { session, token: created.then_some(token) };
         reporter
             .send(WorkDoneProgress::Begin(WorkDoneProgressBegin {
