@@ -15,6 +15,19 @@ use botlens_harness::{RunOptions, SeedRange};
 use serde::Deserialize;
 use serde_json::Value;
 
+/// The settings a client may send, for `botlens lsp --help` (one line each; every field of the
+/// JSON is here, a test makes sure).
+pub const SETTINGS_HELP: &str = "\
+Settings (initializationOptions or workspace/didChangeConfiguration, at the top level or under
+a `botlens` key; camelCase or snake_case; each overrides the project's
+[package.metadata.botlens]):
+  opponents           list of reference names, .wasm paths or boards [default: the project's]
+  seeds               a seed range: `0..20`, `1..=50`, `7` [default: the project's]
+  maxTurns            turn cap per game, 1 to 100000 [default: the project's, else the game's]
+  publishBuildErrors  compiler errors as diagnostics too [default: true; false beside
+                      rust-analyzer, which shows them already]
+Example: { \"botlens\": { \"opponents\": [\"hunter\"], \"seeds\": \"0..20\" } }";
+
 /// The server's settings; see the module docs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {

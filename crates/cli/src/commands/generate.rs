@@ -14,6 +14,11 @@ use super::solve::emit;
 
 /// Arguments of `botlens generate`.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  botlens generate --seed 7 --min-steps 60 > board.txt
+  botlens solve board.txt
+  botlens play klotski --layout board.txt
+  botlens generate --seed 7 --json")]
 pub struct GenerateArgs {
     /// Seed: the same seed and minimum always give the same layout.
     #[arg(long)]

@@ -10,6 +10,14 @@ use clap::Args;
 
 /// Arguments of `botlens lsp` (none: editors pass settings as `initializationOptions`).
 #[derive(Debug, Args)]
+#[command(after_help = format!("{}
+
+Examples (editors start it themselves: editors/ has VS Code, Neovim and Helix set-ups):
+  botlens lsp                              serve the editor that started it
+  botlens lsp < requests.txt > answers.txt Content-Length-framed JSON-RPC, as an editor sends
+
+Exit status: 0 after the client's shutdown, 1 when it exits or hangs up without one.",
+    botlens_lsp::settings::SETTINGS_HELP))]
 pub struct LspArgs {}
 
 /// Serves one editor over stdio until it exits: status 0 after `shutdown`, else 1 (as the

@@ -18,6 +18,15 @@ use super::play_klotski;
 
 /// Arguments of `botlens play`.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  botlens play tictactoe --vs perfect        you against the perfect player
+  botlens play battleships --vs hunter --seed 3
+  botlens play battleships --vs ?            list the opponents
+  botlens play klotski                       横刀立马, with undo and hints (type help)
+  botlens play klotski --layout zhihuiruoding --ascii
+  botlens play klotski --layout my-board.txt (the format: docs/layouts.md)
+
+Type `help` in a game for its commands; `quit` or the end of input leaves it.")]
 pub struct PlayArgs {
     /// The game to play.
     #[arg(value_parser = GameArg)]

@@ -17,6 +17,12 @@ use serde::Serialize;
 
 /// Arguments of `botlens solve`.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  botlens solve 横刀立马                      81 steps, move by move
+  botlens solve hengdaolima --count cells    116 one-cell slides
+  botlens solve my-board.txt --json          a layout file (the format: docs/layouts.md)
+
+Exit status: 0 solved, 1 no solution, 2 a bad layout.")]
 pub struct SolveArgs {
     /// A bundled layout (横刀立马 or hengdaolima, 指挥若定 or zhihuiruoding, 将拥曹营 or
     /// jiangyongcaoying, 齐头并进 or qitoubingjin, 兵分三路 or bingfensanlu) or a layout file
