@@ -146,16 +146,22 @@ pub enum Target {
     Hit,
     /// Attacked, part of a sunk ship (`#`).
     Sunk,
+    /// Not a square: `(x, y)` is off the 10×10 grid (attacking there is an illegal move). Never
+    /// in a board string; only [`BattleshipsView::target`] answers it, so that "fire at the first
+    /// unknown square" cannot walk off the board.
+    OffBoard,
 }
 
 impl Target {
-    /// The character used for this square in [`BattleshipsView::targets`].
+    /// The character used for this square in [`BattleshipsView::targets`] (a space for
+    /// [`Target::OffBoard`], which no board string holds).
     pub fn to_char(self) -> char {
         match self {
             Target::Unknown => '.',
             Target::Miss => 'o',
             Target::Hit => 'x',
             Target::Sunk => '#',
+            Target::OffBoard => ' ',
         }
     }
 
@@ -188,10 +194,12 @@ pub struct BattleshipsView {
 }
 
 impl BattleshipsView {
-    /// What is known about the opponent's square `(x, y)`; out of range reads as unknown.
+    /// What is known about the opponent's square `(x, y)`; off the grid (`x` or `y` of 10 or
+    /// more, or a coordinate that wrapped below 0) it is [`Target::OffBoard`], never
+    /// [`Target::Unknown`].
     pub fn target(&self, x: usize, y: usize) -> Target {
         if x >= BOARD_SIZE || y >= BOARD_SIZE {
-            return Target::Unknown;
+            return Target::OffBoard;
         }
         self.targets
             .as_bytes()
@@ -367,6 +375,22 @@ mod tests {
             Some(vec![ShipKind::Patrol, ShipKind::Warship])
         );
         assert_eq!(Vec::<ShipKind>::take(&[2, 0, 0, 0, 4, 5]), None, "no sixth kind");
+    }
+
+    #[test]
+    fn squares_off_the_grid_are_never_unknown() {
+        let mut targets = ".".repeat(BOARD_SIZE * BOARD_SIZE);
+        targets.replace_range(0..1, "x");
+        let view = BattleshipsView { targets, own: String::new(), enemy_ships_left: Vec::new(), shots: 1 };
+        assert_eq!(view.target(0, 0), Target::Hit);
+        assert_eq!(view.target(9, 9), Target::Unknown);
+        for (x, y) in [(10, 0), (0, 10), (usize::MAX, 3), (3, 0usize.wrapping_sub(1)), (99, 99)] {
+            assert_eq!(view.target(x, y), Target::OffBoard, "({x}, {y})");
+        }
+        // The first unknown square in any order of looking is on the board.
+        let first = (0..=BOARD_SIZE).flat_map(|y| (0..=BOARD_SIZE).map(move |x| (x, y)));
+        let found = first.into_iter().find(|&(x, y)| view.target(x, y) == Target::Unknown);
+        assert_eq!(found, Some((1, 0)));
     }
 
     #[test]

@@ -31,7 +31,7 @@ impl Grid {
                 Target::Unknown | Target::Hit => {
                     !neighbours(x, y).any(|(nx, ny)| at(nx, ny) == Target::Sunk)
                 }
-                Target::Miss | Target::Sunk => false,
+                Target::Miss | Target::Sunk | Target::OffBoard => false,
             }
         });
         Grid { targets, open }

@@ -1,24 +1,26 @@
 //! A hunt-and-target Battleships bot with an off-by-one bug (deliberate: a botlens sample).
 //!
 //! It hunts at random among the squares a ship may still be on. Once a ship is hit it shoots
-//! around the hit; once two hits line up it extends the line at its ends. The bounds check of
-//! the right-hand end is off by one (`hi < N` instead of `hi + 1 < N`), and the view reads
-//! squares off the grid as unknown, so when a horizontal ship still afloat reaches the right
-//! edge the bot fires at column 10: an illegal move that loses the game. That takes a wounded
-//! horizontal ship against the right edge, hit from the middle outwards, so only some seeds
-//! show it.
+//! around the hit; once two hits line up it extends the line at its ends, at an end where
+//! nothing is known yet. The bounds check of the right-hand end is off by one (`hi < N` instead
+//! of `hi + 1 < N`), and nothing is known off the grid either (the view says `OffBoard` there;
+//! the bot only asks whether it saw a miss or a hit), so when a horizontal ship still afloat
+//! reaches the right edge the bot fires at column 10: an illegal move that loses the game. That takes a wounded horizontal ship against the right edge, hit from the middle
+//! outwards, so only some seeds show it.
 
 use botlens_sdk::battleships::{BOARD_SIZE, BattleshipsView, Target};
 use botlens_sdk::{Battleships, Bot, Rng, Start, Turn, export, log};
 
 const N: usize = BOARD_SIZE;
 
-/// Whether a ship may be on `(x, y)`: nothing known there and no sunk ship beside it.
+/// Whether a ship may be on `(x, y)`: nothing is known to be there (no miss, no hit) and no
+/// sunk ship is beside it.
 fn open(view: &BattleshipsView, x: usize, y: usize) -> bool {
     let beside_sunk = (x.saturating_sub(1)..=x + 1)
         .flat_map(|nx| (y.saturating_sub(1)..=y + 1).map(move |ny| (nx, ny)))
         .any(|(nx, ny)| view.target(nx, ny) == Target::Sunk);
-    view.target(x, y) == Target::Unknown && !beside_sunk
+    let known = matches!(view.target(x, y), Target::Miss | Target::Hit | Target::Sunk);
+    !known && !beside_sunk
 }
 
 /// Where to shoot to finish the ship hit at `(x, y)`: an end of the line of hits through it,

@@ -29,7 +29,7 @@ impl Knowledge {
         for (cell, c) in view.targets.chars().take(CELLS).enumerate() {
             let square = 1 << cell;
             match Target::from_char(c) {
-                Target::Unknown => continue,
+                Target::Unknown | Target::OffBoard => continue,
                 Target::Miss => knowledge.water |= square,
                 Target::Hit => knowledge.hits |= square,
                 Target::Sunk => knowledge.sunk |= square,
