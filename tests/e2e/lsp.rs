@@ -282,9 +282,11 @@ fn diagnostics_follow_saves_and_clear_when_the_bug_is_fixed() {
     assert_eq!(diagnostic["source"], "botlens");
     assert_eq!(diagnostic["severity"], 1);
     let message = diagnostic["message"].as_str().unwrap();
-    assert!(message.starts_with("panic: X opens on a corner or an edge — lost "), "{message}");
+    let (first, details) = message.split_once('\n').expect("a short first line, details after");
+    assert_eq!(first, "panic: X opens on a corner or an edge", "{message}");
+    assert!(details.starts_with("lost "), "{message}");
     assert!(
-        message.contains("vs random (seed") && message.contains(", first at turn "),
+        details.contains("vs random (seed") && details.contains("; first at move "),
         "{message}"
     );
     let replay = diagnostic["data"]["replay"].as_str().unwrap();
@@ -631,4 +633,64 @@ fn headless_neovim_shows_the_failure_at_its_line() {
         written.lines().any(|l| l.starts_with(&format!("{panic_line}:panic: X opens on a corner"))),
         "{written}"
     );
+}
+
+/// The Lua that loads the botlens Neovim module, opens the bot's source, saves it and waits for
+/// the code lens to show scores — with no cursor movement, which is what used to refresh it.
+const NVIM_MODULE_SCRIPT: &str = r#"
+vim.opt.runtimepath:append(_G.botlens_module)
+vim.cmd('filetype on')
+require('botlens').setup({ cmd = { _G.botlens_bin, 'lsp' } })
+vim.cmd('edit ' .. _G.botlens_file)
+local function lens_titles()
+  local titles = {}
+  for _, lens in ipairs(vim.lsp.codelens.get(0) or {}) do
+    if lens.command then table.insert(titles, lens.command.title) end
+  end
+  return titles
+end
+local function scored()
+  for _, title in ipairs(lens_titles()) do
+    if title:find('^botlens: vs ') then return true end
+  end
+  return false
+end
+vim.wait(20000, function() return #vim.lsp.get_active_clients() > 0 end, 50)
+vim.wait(20000, function() return vim.lsp.get_active_clients()[1].initialized end, 50)
+vim.cmd('write')
+local found = vim.wait(480000, scored, 100)
+local lines = lens_titles()
+if not found then table.insert(lines, 'timeout') end
+vim.fn.writefile(lines, _G.botlens_out)
+vim.cmd('qall!')
+"#;
+
+#[test]
+fn the_neovim_module_shows_the_scores_as_soon_as_a_run_ends() {
+    assert!(
+        Command::new("nvim").arg("--version").output().is_ok(),
+        "nvim is not installed: `apt-get install neovim` (CI does this)"
+    );
+    let (workspace, bot) = panicky_workspace("lsp-e2e-neovim-lens", false);
+    let script = workspace.path().join("module.lua");
+    let out = workspace.path().join("lenses.txt");
+    std::fs::write(&script, NVIM_MODULE_SCRIPT).unwrap();
+    let globals = format!(
+        "lua _G.botlens_bin = {:?}; _G.botlens_file = {:?}; _G.botlens_out = {:?}; _G.botlens_module = {:?}",
+        env!("CARGO_BIN_EXE_botlens"),
+        bot.join("src/lib.rs").display().to_string(),
+        out.display().to_string(),
+        repo_root().join("editors/neovim").display().to_string(),
+    );
+    let status = Command::new("nvim")
+        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", &globals, "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("CARGO_TARGET_DIR", repo_root().join("target/e2e-bots"))
+        .stdin(Stdio::null())
+        .status()
+        .expect("nvim runs");
+    assert!(status.success(), "nvim exited with {status}");
+    let written = std::fs::read_to_string(&out).expect("the script wrote the lenses");
+    assert!(!written.contains("timeout"), "the lens never showed scores:\n{written}");
+    assert!(written.lines().any(|l| l.starts_with("botlens: vs random ")), "{written}");
 }

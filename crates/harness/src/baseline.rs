@@ -346,6 +346,7 @@ mod tests {
             first_seed: 0,
             first_opponent: "random".into(),
             first_turn: 2,
+            first_bot_turn: 1,
             replay: "botlens replay . --vs random --seed 0".into(),
         }
     }

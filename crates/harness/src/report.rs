@@ -13,7 +13,7 @@
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
 //! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault) |
-//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_turn`, `replay` (the command that steps through the first game). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
+//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
 //! | `wasteful[]` | per opponent with wasted moves: `opponent`, `games`, `moves` |
 //! | `cancelled` | true when the suite stopped early |
 
@@ -77,8 +77,11 @@ pub struct FailureGroup {
     pub first_seed: u64,
     /// Opponent of the first occurrence.
     pub first_opponent: String,
-    /// Turn of the first occurrence.
+    /// Turn of the first occurrence (every seat's turns counted: the move number).
     pub first_turn: u32,
+    /// Which of the bot's own turns that was (0 in baselines saved before this field existed).
+    #[serde(default)]
+    pub first_bot_turn: u32,
     /// The command that steps through the first occurrence.
     pub replay: String,
 }
@@ -153,6 +156,7 @@ impl FailureGroup {
             first_seed,
             first_opponent: name(first_opponent),
             first_turn: group.first.turn,
+            first_bot_turn: group.first_bot_turn,
             replay: target.replay_command(&name(first_opponent), first_seed),
         }
     }
@@ -167,6 +171,16 @@ impl FailureGroup {
             .strip_prefix(base)
             .map_or_else(|_| location.file.clone(), |relative| relative.display().to_string());
         SourceLocation { file, ..location.clone() }.to_string()
+    }
+
+    /// When the first game was lost: `move 119 (the bot's turn 62)`, or `move 23` when the bot
+    /// played every move (a puzzle) or the bot's turn is not known (an old baseline).
+    pub fn first_move(&self) -> String {
+        match self.first_bot_turn {
+            0 => format!("move {}", self.first_turn),
+            turn if turn == self.first_turn => format!("move {turn}"),
+            turn => format!("move {} (the bot's turn {turn})", self.first_turn),
+        }
     }
 
     /// Each opponent with the seeds lost against it: `random (seeds 8, 10), hunter (seed 8)`
@@ -330,9 +344,9 @@ impl SuiteReport {
                 let _ = writeln!(out, "    {}", f.message);
                 let _ = writeln!(
                     out,
-                    "    vs {}, first at turn {}",
+                    "    vs {}, first at {}",
                     f.opponents_and_seeds(),
-                    f.first_turn
+                    f.first_move()
                 );
                 let _ = writeln!(out, "    replay: {}", f.replay);
             }
@@ -427,6 +441,7 @@ mod tests {
             first_seed: 8,
             first_opponent: "random".into(),
             first_turn: 35,
+            first_bot_turn: 17,
             replay: String::new(),
         };
         assert_eq!(group.location_text(Path::new("/home/me")), "bot/src/lib.rs:82:25");
@@ -500,6 +515,7 @@ mod tests {
                 turns: 6,
                 par: None,
                 fault: Some(fault),
+                bot_turns: 3,
                 wasted: 0,
             });
         }

@@ -149,6 +149,8 @@ pub struct GameResult {
     pub par: Option<u32>,
     /// Turns played, both seats.
     pub turns: u32,
+    /// Turns the bot played (for a game it lost by a fault, the fault was on the last).
+    pub bot_turns: u32,
     /// The fault that lost the game for the bot, if one did.
     pub fault: Option<Fault>,
     /// Turns on which the bot wasted a move (e.g. re-attacks).
@@ -166,6 +168,7 @@ impl GameResult {
             turns: self.turns,
             par: self.par,
             fault: self.fault.as_ref(),
+            bot_turns: self.bot_turns,
             wasted: self.wasteful_turns.len() as u32,
         }
     }
@@ -442,6 +445,7 @@ fn play_one<G: Scored>(suite: &Suite, opponent_index: usize, seed: u64) -> GameR
         moves: G::moves(&record, 0),
         par: G::par(&config),
         turns: record.outcome.turns,
+        bot_turns: record.moves.iter().filter(|m| m.seat == 0).count() as u32,
         wasteful_turns: record.wasteful_turns(0),
         // Player infos and the trace are built only for a trace that is kept.
         trace: keep.then(|| {
@@ -578,6 +582,7 @@ mod tests {
             moves: 1,
             par: None,
             turns: 3,
+            bot_turns: 2,
             fault: line.map(failure),
             wasteful_turns: Vec::new(),
             trace: None,

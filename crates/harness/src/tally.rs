@@ -59,6 +59,9 @@ pub type GroupKey = (FailureKind, Option<(String, u32)>);
 pub struct FailureTally {
     /// The fault of its first game (smallest position): its message, location and turn.
     pub first: Fault,
+    /// Which of the bot's own turns the first game's fault was on (1-based; its `turn` counts
+    /// every seat's).
+    pub first_bot_turn: u32,
     /// Where its first game sits.
     pub first_at: Position,
     /// Games lost this way.
@@ -68,18 +71,24 @@ pub struct FailureTally {
 }
 
 impl FailureTally {
-    fn new(fault: &Fault, at: Position) -> FailureTally {
-        let mut tally =
-            FailureTally { first: fault.clone(), first_at: at, count: 0, seeds: BTreeMap::new() };
-        tally.add(fault, at);
+    fn new(fault: &Fault, at: Position, bot_turn: u32) -> FailureTally {
+        let mut tally = FailureTally {
+            first: fault.clone(),
+            first_bot_turn: bot_turn,
+            first_at: at,
+            count: 0,
+            seeds: BTreeMap::new(),
+        };
+        tally.add(fault, at, bot_turn);
         tally
     }
 
-    fn add(&mut self, fault: &Fault, at: Position) {
+    fn add(&mut self, fault: &Fault, at: Position, bot_turn: u32) {
         self.count += 1;
         if at < self.first_at {
             self.first_at = at;
             self.first = fault.clone();
+            self.first_bot_turn = bot_turn;
         }
         let seeds = self.seeds.entry(at.0).or_default();
         seeds.insert(at.1);
@@ -93,6 +102,7 @@ impl FailureTally {
         if other.first_at < self.first_at {
             self.first_at = other.first_at;
             self.first = other.first;
+            self.first_bot_turn = other.first_bot_turn;
         }
         for (opponent, seeds) in other.seeds {
             let mine = self.seeds.entry(opponent).or_default();
@@ -130,6 +140,8 @@ pub struct Counted<'a> {
     pub par: Option<u32>,
     /// The fault that lost the game for the bot, if one did.
     pub fault: Option<&'a Fault>,
+    /// The turns the bot played (for a lost game, the fault was on the last of them).
+    pub bot_turns: u32,
     /// The bot's wasted moves.
     pub wasted: u32,
 }
@@ -169,17 +181,17 @@ impl Tally {
         }
         let Some(fault) = game.fault else { return };
         row.faults += 1;
-        self.add_failure(key_of(fault), fault, game.at);
+        self.add_failure(key_of(fault), fault, game.at, game.bot_turns);
     }
 
-    fn add_failure(&mut self, key: GroupKey, fault: &Fault, at: Position) {
+    fn add_failure(&mut self, key: GroupKey, fault: &Fault, at: Position, bot_turn: u32) {
         if let Some(group) = self.groups.get_mut(&key) {
-            group.add(fault, at);
+            group.add(fault, at, bot_turn);
             return;
         }
         let located = self.groups.keys().filter(|key| key.1.is_some()).count();
         if key.1.is_none() || located < MAX_GROUPS {
-            self.groups.insert(key, FailureTally::new(fault, at));
+            self.groups.insert(key, FailureTally::new(fault, at, bot_turn));
             return;
         }
         // Full: the largest located key goes to its kind's overflow group, unless the new key
@@ -193,10 +205,10 @@ impl Tally {
             .expect("the tally is full of located groups");
         let (kind, folded) = if key < largest {
             let evicted = self.groups.remove(&largest).expect("the key was just found");
-            self.groups.insert(key, FailureTally::new(fault, at));
+            self.groups.insert(key, FailureTally::new(fault, at, bot_turn));
             (largest.0, evicted)
         } else {
-            (key.0, FailureTally::new(fault, at))
+            (key.0, FailureTally::new(fault, at, bot_turn))
         };
         match self.overflow.get_mut(&kind) {
             Some(existing) => existing.merge(folded),
@@ -229,6 +241,7 @@ mod tests {
             turns: 8,
             par: None,
             fault: Some(fault),
+            bot_turns: 3,
             wasted: 0,
         }
     }

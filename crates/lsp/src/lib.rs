@@ -3,9 +3,10 @@
 //! On every save in a bot project the server debounces, builds the bot, plays its suite (through
 //! `botlens-harness`, on a blocking thread) and publishes what came out:
 //!
-//! - a diagnostic per failure group at the bot's source line (`illegal move attack(10, 3): x out
-//!   of range — lost 3/50 vs hunter (seeds 4, 17, 31), first at turn 23`), and compiler errors
-//!   when the build fails;
+//! - a diagnostic per failure group at the bot's source line, its first line short
+//!   (`illegal move attack(10, 3): x out of range`) and the games on the next (`lost 3/50 vs
+//!   hunter (seeds 4, 17, 31); first at move 23 (the bot's turn 12)`), and compiler errors when
+//!   the build fails;
 //! - a code lens above `impl Bot for …` with the latest scores and the commands `botlens.rerun`
 //!   and `botlens.replay`;
 //! - a hover on a failing line: the board at the failing move and the bot's log lines of that

@@ -381,7 +381,8 @@ mod tests {
     fn squares_off_the_grid_are_never_unknown() {
         let mut targets = ".".repeat(BOARD_SIZE * BOARD_SIZE);
         targets.replace_range(0..1, "x");
-        let view = BattleshipsView { targets, own: String::new(), enemy_ships_left: Vec::new(), shots: 1 };
+        let view =
+            BattleshipsView { targets, own: String::new(), enemy_ships_left: Vec::new(), shots: 1 };
         assert_eq!(view.target(0, 0), Target::Hit);
         assert_eq!(view.target(9, 9), Target::Unknown);
         for (x, y) in [(10, 0), (0, 10), (usize::MAX, 3), (3, 0usize.wrapping_sub(1)), (99, 99)] {

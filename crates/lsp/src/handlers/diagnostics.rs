@@ -49,24 +49,32 @@ pub fn shares(group: &FailureGroup, report: &SuiteReport) -> Vec<Share> {
         .collect()
 }
 
-/// The diagnostic message of a group: what failed, then the games it lost.
+/// The diagnostic message of a group: a short first line saying what failed (editors show it
+/// in the gutter and in lists), then the games it lost on the next.
 ///
-/// `illegal move attack(10, 3): x out of range — lost 3/50 vs hunter (seeds 4, 17, 31), first at
-/// turn 23`
+/// ```text
+/// illegal move attack(10, 3): x out of range
+/// lost 3/50 vs hunter (seeds 4, 17, 31); first at move 23 (the bot's turn 12)
+/// ```
 pub fn message(group: &FailureGroup, shares: &[Share]) -> String {
     let words = group.kind.as_str().replace('_', " ");
-    let mut out = if group.message.to_lowercase().starts_with(&words) {
-        group.message.clone()
+    let first_line = group.message.lines().next().unwrap_or_default();
+    let mut out = if first_line.to_lowercase().starts_with(&words) {
+        first_line.to_owned()
     } else {
-        format!("{words}: {}", group.message)
+        format!("{words}: {first_line}")
     };
-    out.push_str(" — lost ");
+    // Whatever else the bot's message said stays, after the first line.
+    for line in group.message.lines().skip(1) {
+        let _ = write!(out, "\n{line}");
+    }
+    out.push_str("\nlost ");
     let parts: Vec<String> = shares
         .iter()
         .map(|s| format!("{}/{} vs {} ({})", s.lost, s.played, s.opponent, seeds_phrase(&s.seeds)))
         .collect();
     out.push_str(&parts.join(", "));
-    let _ = write!(out, ", first at turn {}", group.first_turn);
+    let _ = write!(out, "; first at {}", group.first_move());
     out
 }
 
@@ -155,13 +163,13 @@ pub fn build_diagnostics(
 /// lines of that turn (`board` is `None` when the game could not be replayed).
 pub fn hover_text(group: &FailureGroup, board: Option<&str>, logs: &[String]) -> String {
     let mut out = format!(
-        "**botlens: {}** ×{} — {}\n\nseed {} vs {}, turn {}\n",
+        "**botlens: {}** ×{} — {}\n\nseed {} vs {}, {}\n",
         group.kind,
         group.count,
         group.message,
         group.first_seed,
         group.first_opponent,
-        group.first_turn
+        group.first_move()
     );
     match board {
         Some(board) => {
@@ -239,6 +247,7 @@ mod tests {
             first_seed: 4,
             first_opponent: "hunter".into(),
             first_turn: 23,
+            first_bot_turn: 11,
             replay: "botlens replay /bot --vs hunter --seed 4".into(),
         }
     }
@@ -272,7 +281,7 @@ mod tests {
         let shares = shares(&g, &report(vec![g.clone()]));
         assert_eq!(
             message(&g, &shares),
-            "illegal move attack(10, 3): x out of range — lost 3/50 vs hunter (seeds 4, 17, 31), first at turn 23"
+            "illegal move attack(10, 3): x out of range\nlost 3/50 vs hunter (seeds 4, 17, 31); first at move 23 (the bot's turn 11)"
         );
     }
 
@@ -290,7 +299,7 @@ mod tests {
         assert_eq!(shares.iter().map(|s| s.lost).sum::<u32>(), g.count);
         assert_eq!(
             message(&g, &shares),
-            "panic: X opens on a corner or an edge — lost 1/50 vs random (seed 47), 2/50 vs hunter (seeds 51, 57), first at turn 23"
+            "panic: X opens on a corner or an edge\nlost 1/50 vs random (seed 47), 2/50 vs hunter (seeds 51, 57); first at move 23 (the bot's turn 11)"
         );
     }
 
@@ -370,7 +379,7 @@ mod tests {
         let text = hover_text(&g, Some("X . .\n. O .\n"), &["aiming at 10,3".into()]);
         assert!(text.contains("```text\nX . .\n. O .\n```"), "{text}");
         assert!(text.contains("```text\naiming at 10,3\n```"), "{text}");
-        assert!(text.contains("seed 4 vs hunter, turn 23"), "{text}");
+        assert!(text.contains("seed 4 vs hunter, move 23 (the bot's turn 11)"), "{text}");
         assert!(text.ends_with("`botlens replay /bot --vs hunter --seed 4`"), "{text}");
         let quiet = hover_text(&g, None, &[]);
         assert!(

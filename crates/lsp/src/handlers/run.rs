@@ -212,7 +212,9 @@ fn play(
             };
             let first =
                 messages.iter().find(|m| m.level == "error").map_or("", |m| m.message.as_str());
-            failed(files, format!("does not compile ({errors} errors; first: {first})"))
+            let errors =
+                if errors == 1 { "1 error".to_owned() } else { format!("{errors} errors") };
+            failed(files, format!("does not compile ({errors}; first: {first})"))
         }
         Err(other) => failed(BTreeMap::new(), other.to_string()),
     }

@@ -37,6 +37,23 @@ local function on_attach(client, bufnr)
   end
 end
 
+--- The server's handlers, wrapped so that the code lens is asked for again as soon as a run
+--- ends (its work-done progress ends): Neovim before 0.10 does not take the server's
+--- workspace/codeLens/refresh, and the lens would say "running…" until the cursor rests.
+local function handlers()
+  local progress = vim.lsp.handlers['$/progress']
+  return {
+    ['$/progress'] = function(err, result, ctx, config)
+      if progress then
+        progress(err, result, ctx, config)
+      end
+      if result and result.value and result.value.kind == 'end' then
+        vim.schedule(function() vim.lsp.codelens.refresh() end)
+      end
+    end,
+  }
+end
+
 --- The botlens client attached to the current buffer, if any.
 local function attached_client()
   local get = vim.lsp.get_clients or vim.lsp.get_active_clients
@@ -89,6 +106,7 @@ function M.setup(opts)
     init_options = { botlens = opts.settings },
     settings = { botlens = opts.settings },
     on_attach = on_attach,
+    handlers = handlers(),
   }
   if vim.lsp.config and vim.lsp.enable then
     vim.lsp.config('botlens', config)
@@ -109,6 +127,7 @@ function M.setup(opts)
             init_options = config.init_options,
             settings = config.settings,
             on_attach = on_attach,
+            handlers = config.handlers,
           })
           clients[root] = id
         end
