@@ -87,6 +87,25 @@ fn fails_only_as(bug: Bug) {
     let count = failure["count"].as_u64().expect("a count");
     let faults: u64 = rows(&report).iter().map(|row| row["faults"].as_u64().unwrap()).sum();
     assert_eq!(count, faults, "every fault is this failure: {report:#}");
+    // The sample's README says which seeds, as the report does.
+    let games: u64 = rows(&report).iter().map(|row| row["games"].as_u64().unwrap()).sum();
+    let opponents = failure["opponents"].as_array().expect("opponents");
+    let seeds = failure["seeds_by_opponent"].as_array().expect("seeds by opponent");
+    let each: Vec<String> = opponents
+        .iter()
+        .zip(seeds)
+        .map(|(opponent, seeds)| {
+            let seeds: Vec<String> =
+                seeds.as_array().unwrap().iter().map(|seed| seed.to_string()).collect();
+            format!("{} vs `{}`", seeds.join(", "), opponent.as_str().unwrap())
+        })
+        .collect();
+    let row = format!("| seeds (default suite) | {} — {count} of {games} games |", each.join("; "));
+    let readme = std::fs::read_to_string(repo_root().join(&project).join("README.md")).unwrap();
+    assert!(readme.lines().any(|line| line == row), "{project}/README.md should have\n{row}");
+    let kind_row = readme.lines().find(|line| line.starts_with("| failure kind |"));
+    let says = |row: &str| row.contains(&format!("`{}` — ", bug.kind)) && row.contains(message);
+    assert!(kind_row.is_some_and(says), "{project}/README.md should quote `{message}`");
     // Some seeds, not all: against every opponent, games without the fault remain.
     assert!(count > 0);
     for row in rows(&report) {
