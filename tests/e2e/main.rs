@@ -14,4 +14,5 @@ mod samples;
 mod support;
 mod tidy;
 mod tmux;
+mod vscode;
 mod watch;
