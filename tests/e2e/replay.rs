@@ -1,24 +1,28 @@
 //! `botlens replay`: text frames, one frame, HTML, deterministic re-plays and bad traces —
 //! hostile ones too (a failure located in a file outside the project, escapes in names, a FIFO
-//! as the trace) — and a reader that closes the pipe early.
+//! as the trace) — and a reader that closes the pipe early. The HTML page is loaded in headless
+//! Chromium: every game drawn, the last move's cells outlined, the failing move's marked, the
+//! text shown for a game without a picture, and a screenshot of each game.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
 
 use crate::support::{botlens, botlens_with_input};
 
-fn stored_trace(dir: &std::path::Path) -> std::path::PathBuf {
-    let out = botlens(&[
-        "run",
-        "--game",
-        "tictactoe",
-        "random",
-        "--vs",
-        "perfect",
-        "--seeds",
-        "3",
-        "--trace-dir",
-        dir.to_str().unwrap(),
-    ]);
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
-    dir.join("perfect-seed3.json")
+/// Plays `botlens run …args --trace-dir dir` and returns the trace it stored as `file`.
+fn stored(dir: &Path, args: &[&str], file: &str) -> PathBuf {
+    let mut args = args.to_vec();
+    args.extend(["--trace-dir", dir.to_str().unwrap()]);
+    let out = botlens(&args);
+    assert_eq!(out.code, Some(0), "{args:?}: {}", out.stderr);
+    dir.join(file)
+}
+
+fn stored_trace(dir: &Path) -> PathBuf {
+    let args = ["run", "--game", "tictactoe", "random", "--vs", "perfect", "--seeds", "3"];
+    stored(dir, &args, "perfect-seed3.json")
 }
 
 #[test]
@@ -101,19 +105,16 @@ fn bad_traces_are_refused_clearly() {
     }
 }
 
-#[test]
-fn the_html_page_renders_the_game_in_a_browser() {
-    use std::process::Command;
+/// The size of the browser window screenshots are taken in.
+const WINDOW: (u32, u32) = (1400, 1000);
+
+/// Runs headless Chromium, with the flags this machine needs and its profile in `dir`, on
+/// `page` with `args` (`--dump-dom`, `--screenshot=…`).
+fn chromium(dir: &Path, page: &Path, args: &[String]) -> std::process::Output {
     let available =
         Command::new("chromium").arg("--version").output().is_ok_and(|o| o.status.success());
     assert!(available, "chromium is not installed: `apt-get install chromium` (CI does this)");
-    let dir = tempfile::tempdir().unwrap();
-    let trace = stored_trace(dir.path());
-    let page = dir.path().join("game.html");
-    let out = botlens(&["replay", trace.to_str().unwrap(), "--html", page.to_str().unwrap()]);
-    assert_eq!(out.code, Some(0), "{}", out.stderr);
-    let profile = dir.path().join("chromium-profile");
-    let dom = Command::new("chromium")
+    Command::new("chromium")
         .args([
             "--headless",
             "--no-sandbox",
@@ -123,17 +124,322 @@ fn the_html_page_renders_the_game_in_a_browser() {
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
+            "--hide-scrollbars",
         ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg("--dump-dom")
+        .arg(format!("--user-data-dir={}", dir.join("chromium-profile").display()))
+        .args(args)
         .arg(format!("file://{}", page.display()))
         .output()
-        .expect("chromium runs");
-    let dom = String::from_utf8_lossy(&dom.stdout);
+        .expect("chromium runs")
+}
+
+/// The DOM of `page` once its script has run.
+fn dump_dom(dir: &Path, page: &Path) -> String {
+    let out = chromium(dir, page, &["--dump-dom".into()]);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Writes the page of `trace` opening at move `at` to `page`.
+fn write_page(trace: &Path, at: usize, page: &Path) {
+    let at = at.to_string();
+    let out = botlens(&[
+        "replay",
+        trace.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+        "--at",
+        &at,
+    ]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+}
+
+/// A cell of a drawn grid: (grid, x, y).
+type Cell = (u64, u64, u64);
+
+/// The cells the page outlined as `kind` (`last` or `failing`), in the order drawn.
+fn outlined(dom: &str, kind: &str) -> Vec<Cell> {
+    let open = format!("<div class=\"mark {kind}\" ");
+    dom.match_indices(&open)
+        .map(|(at, _)| {
+            let tag = &dom[at..at + dom[at..].find('>').expect("a closed tag")];
+            let attribute = |name: &str| -> u64 {
+                let key = format!(" {name}=\"");
+                let start = tag.find(&key).unwrap_or_else(|| panic!("{name} in {tag}")) + key.len();
+                let end = start + tag[start..].find('"').expect("a closed value");
+                tag[start..end].parse().expect("a number")
+            };
+            (attribute("data-grid"), attribute("data-x"), attribute("data-y"))
+        })
+        .collect()
+}
+
+/// The state the page drew cell `(x, y)` of grid `grid` in.
+fn drawn_state(dom: &str, (grid, x, y): Cell) -> String {
+    let figure = dom.split("<figure class=\"grid\">").nth(grid as usize + 1).expect("the grid");
+    let open = "<div class=\"cell\" data-state=\"";
+    let place = format!("\" data-x=\"{x}\" data-y=\"{y}\"");
+    figure
+        .match_indices(open)
+        .find_map(|(at, _)| {
+            let rest = &figure[at + open.len()..];
+            let end = rest.find('"').expect("a closed value");
+            rest[end..].starts_with(&place).then(|| rest[..end].to_owned())
+        })
+        .unwrap_or_else(|| panic!("no cell ({x}, {y}) in grid {grid}"))
+}
+
+/// The opening tag of the element `id` in `dom`.
+fn opening_tag<'a>(dom: &'a str, id: &str) -> &'a str {
+    let at = dom.find(&format!(" id=\"{id}\"")).unwrap_or_else(|| panic!("no #{id}: {dom}"));
+    let start = dom[..at].rfind('<').expect("a tag");
+    &dom[start..at + dom[at..].find('>').expect("a closed tag") + 1]
+}
+
+/// Checks that `path` is a PNG of the window's size and of a size a drawn page gives (a blank
+/// page compresses to a few kB).
+fn assert_screenshot(path: &Path) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{}: not a PNG", path.display());
+    assert_eq!(&bytes[12..16], b"IHDR", "{}", path.display());
+    let number = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    assert_eq!((number(16), number(20)), WINDOW, "{}", path.display());
+    assert!(
+        (30_000..5_000_000).contains(&bytes.len()),
+        "{}: {} bytes",
+        path.display(),
+        bytes.len()
+    );
+}
+
+/// Takes a screenshot of `page` as `png` and checks it.
+fn screenshot(dir: &Path, page: &Path, png: &Path) {
+    let out = chromium(
+        dir,
+        page,
+        &[
+            format!("--window-size={},{}", WINDOW.0, WINDOW.1),
+            format!("--screenshot={}", png.display()),
+        ],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_screenshot(png);
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).expect("a JSON trace")
+}
+
+/// The cells of a Klotski slide of `code` towards `dir` after the first `before` moves of
+/// `trace`: the piece's cells and those it slides into on the board, worked out from the
+/// trace's layout and its recorded slides.
+fn slide_cells(trace: &Value, before: usize, code: &str, dir: &str) -> Vec<Cell> {
+    let board = &trace["initial_state"]["board"];
+    let mut pieces: Vec<Value> = board["pieces"].as_array().expect("pieces").clone();
+    let delta = |dir: &str| match dir {
+        "up" => (0, -1),
+        "down" => (0, 1),
+        "left" => (-1, 0),
+        "right" => (1, 0),
+        other => panic!("direction {other}"),
+    };
+    let number = |value: &Value| value.as_i64().expect("a number");
+    for played in &trace["moves"].as_array().expect("moves")[..before] {
+        let (dx, dy) = delta(played["action"]["dir"].as_str().expect("a direction"));
+        let piece = pieces.iter_mut().find(|p| p["code"] == played["action"]["piece"]);
+        let piece = piece.expect("a piece of the board");
+        piece["x"] = json!(number(&piece["x"]) + dx);
+        piece["y"] = json!(number(&piece["y"]) + dy);
+    }
+    let piece = pieces.iter().find(|p| p["code"] == code).expect("the slid piece");
+    let (x, y, width, height) = (
+        number(&piece["x"]),
+        number(&piece["y"]),
+        number(&piece["width"]),
+        number(&piece["height"]),
+    );
+    let (dx, dy) = delta(dir);
+    let (board_width, board_height) = (number(&board["width"]), number(&board["height"]));
+    let mut cells = Vec::new();
+    for cy in y..y + height {
+        for cx in x..x + width {
+            for (px, py) in [(cx, cy), (cx + dx, cy + dy)] {
+                let inside = (0..board_width).contains(&px) && (0..board_height).contains(&py);
+                if inside && !cells.contains(&(0, px as u64, py as u64)) {
+                    cells.push((0, px as u64, py as u64));
+                }
+            }
+        }
+    }
+    cells.sort_by_key(|&(_, x, y)| (y, x));
+    cells
+}
+
+/// `cells` in reading order.
+fn sorted(mut cells: Vec<Cell>) -> Vec<Cell> {
+    cells.sort_by_key(|&(grid, x, y)| (grid, y, x));
+    cells
+}
+
+#[test]
+fn the_html_page_renders_the_game_in_a_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = stored_trace(dir.path());
+    let page = dir.path().join("game.html");
+    let out = botlens(&["replay", trace.to_str().unwrap(), "--html", page.to_str().unwrap()]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let dom = dump_dom(dir.path(), &page);
     // Filled in by the page's script: the position counter and the move list.
     assert!(dom.contains("id=\"position\">move 0/"), "the script ran: {dom}");
     assert!(dom.contains("<li class=\"current\">"), "the move list is built: {dom}");
     assert!(dom.contains("perfect"), "{dom}");
+}
+
+#[test]
+fn each_game_is_drawn_with_the_last_moves_cells_outlined() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    // Tic-tac-toe: the square marked holds the mover's mark.
+    let trace = stored_trace(path);
+    let json = read_json(&trace);
+    let at = 4;
+    let played = &json["moves"][at - 1];
+    let square =
+        (0, played["action"]["x"].as_u64().unwrap(), played["action"]["y"].as_u64().unwrap());
+    let side = if played["seat"] == json["initial_state"]["x_seat"] { "x" } else { "o" };
+    let page = path.join("tictactoe.html");
+    write_page(&trace, at, &page);
+    let dom = dump_dom(path, &page);
+    assert_eq!(outlined(&dom, "last"), [square], "{dom}");
+    assert_eq!(drawn_state(&dom, square), side);
+    assert!(outlined(&dom, "failing").is_empty());
+    assert!(opening_tag(&dom, "board").contains(" hidden"), "the text gives way: {dom}");
+    assert!(!opening_tag(&dom, "picture").contains(" hidden"), "{dom}");
+    screenshot(path, &page, &path.join("tictactoe.png"));
+
+    // Battleships: a hit in the second half, on the other seat's grid, both grids drawn.
+    let args = ["run", "--game", "battleships", "random", "--vs", "hunter", "--seeds", "4"];
+    let trace = stored(path, &args, "hunter-seed4.json");
+    let json = read_json(&trace);
+    let moves = json["moves"].as_array().unwrap();
+    let at = (moves.len() / 2..moves.len())
+        .find(|&i| moves[i]["response"]["result"] == "hit")
+        .expect("a hit in the second half of the game")
+        + 1;
+    let played = &moves[at - 1];
+    let target = 1 - played["seat"].as_u64().unwrap();
+    let square =
+        (target, played["action"]["x"].as_u64().unwrap(), played["action"]["y"].as_u64().unwrap());
+    let page = path.join("battleships.html");
+    write_page(&trace, at, &page);
+    let dom = dump_dom(path, &page);
+    assert_eq!(dom.matches("<figure class=\"grid\">").count(), 2, "both fleets: {dom}");
+    assert_eq!(outlined(&dom, "last"), [square], "{dom}");
+    assert_eq!(drawn_state(&dom, square), "hit");
+    for state in ["water", "ship", "hit", "miss", "sunk"] {
+        assert!(dom.contains(&format!("data-state=\"{state}\"")), "a {state} square: {dom}");
+    }
+    screenshot(path, &page, &path.join("battleships.png"));
+
+    // Klotski: the slid piece's old and new cells, pieces as named blocks over the goal.
+    let args = ["run", "--game", "klotski", "optimal", "--seeds", "1"];
+    let trace = stored(path, &args, "hengdaolima-seed1.json");
+    let json = read_json(&trace);
+    let at = json["moves"].as_array().unwrap().len() / 2;
+    let action = &json["moves"][at - 1]["action"];
+    let expected = slide_cells(
+        &json,
+        at - 1,
+        action["piece"].as_str().unwrap(),
+        action["dir"].as_str().unwrap(),
+    );
+    let page = path.join("klotski.html");
+    write_page(&trace, at, &page);
+    let dom = dump_dom(path, &page);
+    assert_eq!(sorted(outlined(&dom, "last")), expected, "{dom}");
+    assert!(dom.contains("<span>曹操\ncc</span>"), "Cao Cao by name: {dom}");
+    assert!(dom.contains("<div class=\"block\" data-kind=\"goal\""), "the goal: {dom}");
+    assert_eq!(dom.matches("<div class=\"block\" data-kind=\"piece\"").count(), 9, "{dom}");
+    screenshot(path, &page, &path.join("klotski.png"));
+}
+
+/// `trace` cut after its first `keep` moves, then a move by `seat` of `action` that the rules
+/// refuse, which loses the game.
+fn failing(trace: &Value, keep: usize, seat: u64, action: Value, message: &str) -> String {
+    let mut trace = trace.clone();
+    let moves = trace["moves"].as_array_mut().expect("moves");
+    moves.truncate(keep);
+    let failure = json!({ "kind": "illegal_move", "message": message });
+    let turn = keep as u64 + 1;
+    moves.push(json!({ "turn": turn, "seat": seat, "action": action, "failure": failure }));
+    let two_players = trace["players"].as_array().expect("players").len() == 2;
+    let winner = if two_players { json!(1 - seat) } else { Value::Null };
+    trace["outcome"] = json!({
+        "winner": winner,
+        "reason": message,
+        "fault": { "seat": seat, "turn": turn, "failure": failure },
+        "turns": turn,
+    });
+    trace.to_string()
+}
+
+#[test]
+fn the_failing_move_is_marked_on_the_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    // Tic-tac-toe: a mark on the square X took first.
+    let json = read_json(&stored_trace(path));
+    let first = &json["moves"][0];
+    let (x, y) = (first["action"]["x"].as_u64().unwrap(), first["action"]["y"].as_u64().unwrap());
+    let seat = json["moves"][2]["seat"].as_u64().map(|seat| 1 - seat).unwrap();
+    let taken = failing(&json, 3, seat, json!({ "x": x, "y": y }), "square taken");
+    let trace = path.join("taken.json");
+    std::fs::write(&trace, taken).unwrap();
+    let page = path.join("taken.html");
+    write_page(&trace, 4, &page);
+    let dom = dump_dom(path, &page);
+    assert_eq!(outlined(&dom, "failing"), [(0, x, y)], "{dom}");
+    assert!(outlined(&dom, "last").is_empty(), "{dom}");
+    let first_side = if first["seat"] == json["initial_state"]["x_seat"] { "x" } else { "o" };
+    assert_eq!(drawn_state(&dom, (0, x, y)), first_side, "the square keeps its first mark");
+    assert!(dom.contains("<section id=\"failure\" class=\"here\">"), "{dom}");
+    assert!(opening_tag(&dom, "picture").contains("class=\"failed\""), "{dom}");
+    screenshot(path, &page, &path.join("taken.png"));
+
+    // Klotski: 关羽 pushed down into the two pieces under it, at the start.
+    let args = ["run", "--game", "klotski", "optimal", "--seeds", "1"];
+    let json = read_json(&stored(path, &args, "hengdaolima-seed1.json"));
+    let blocked = failing(&json, 0, 0, json!({ "piece": "gy", "dir": "down" }), "blocked");
+    let trace = path.join("blocked.json");
+    std::fs::write(&trace, blocked).unwrap();
+    let page = path.join("blocked.html");
+    write_page(&trace, 1, &page);
+    let dom = dump_dom(path, &page);
+    let expected = slide_cells(&json, 0, "gy", "down");
+    assert_eq!(expected, [(0, 1, 2), (0, 2, 2), (0, 1, 3), (0, 2, 3)], "where 关羽 tried to go");
+    assert_eq!(sorted(outlined(&dom, "failing")), expected, "{dom}");
+}
+
+#[test]
+fn a_game_without_a_picture_shows_its_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = botlens_replay::load(&stored_trace(dir.path())).expect("loads");
+    let mut replay = botlens_replay::Replay::from_trace(&trace, None).expect("replays");
+    // No game of this build lacks a picture: take the pictures out, as such a game would have.
+    for frame in &mut replay.frames {
+        frame.picture = None;
+        frame.touched.clear();
+    }
+    let page = dir.path().join("text.html");
+    std::fs::write(&page, botlens_replay::html_page(&replay, 2)).unwrap();
+    let dom = dump_dom(dir.path(), &page);
+    let board = opening_tag(&dom, "board");
+    assert!(!board.contains(" hidden"), "the text is shown: {dom}");
+    let text = replay.frames[2].board.replace('&', "&amp;").replace('<', "&lt;");
+    assert!(dom.contains(&format!("{board}{text}</pre>")), "{dom}");
+    for hidden in ["picture", "legend", "view"] {
+        assert!(opening_tag(&dom, hidden).contains(" hidden"), "#{hidden} shows: {dom}");
+    }
+    assert!(!dom.contains("class=\"cell\"") && !dom.contains("class=\"mark"), "{dom}");
 }
 
 /// What a file outside every project holds; no output may contain any of it.

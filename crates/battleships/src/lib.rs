@@ -44,12 +44,14 @@
 mod board;
 mod fleet;
 mod opponents;
+mod picture;
 mod render;
 #[cfg(test)]
 mod testing;
 
 use std::fmt;
 
+use botlens_engine::picture::{Picture, Spot};
 use botlens_engine::{Ending, Game, IllegalMove, ReferencePlayer, Seat, SeedRng, Status, Stream};
 use botlens_protocol::Encoding;
 use botlens_protocol::battleships::{
@@ -386,6 +388,14 @@ impl Game for Battleships {
 
     fn render_view(view: &BattleshipsView) -> String {
         render::view(view)
+    }
+
+    fn picture(&self) -> Option<Picture> {
+        Some(picture::picture(self))
+    }
+
+    fn action_cells(&self, seat: Seat, action: &Attack) -> Vec<Spot> {
+        picture::attacked(seat, action).into_iter().collect()
     }
 
     fn parse_action(text: &str) -> Result<Attack, String> {

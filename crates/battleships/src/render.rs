@@ -54,15 +54,11 @@ pub(crate) fn game(game: &Battleships) -> String {
     let panels = [0, 1].map(|seat| {
         let side = &game.sides[seat];
         let sunk = side.sunk();
-        let afloat = side.masks.iter().filter(|&&mask| mask & !side.attacked != 0).count();
         let mut squares = ['.'; CELLS];
         for ((cell, square), own) in (0..).zip(squares.iter_mut()).zip(side.own_grid().chars()) {
             *square = if sunk >> cell & 1 == 1 { '#' } else { own };
         }
-        Panel {
-            title: format!("seat {seat} fleet ({afloat}/{} afloat)", side.fleet.len()),
-            squares,
-        }
+        Panel { title: fleet_title(game, seat), squares }
     });
     let shots = [0, 1].map(|seat| game.sides[seat].shots);
     let mut lines =
@@ -70,6 +66,13 @@ pub(crate) fn game(game: &Battleships) -> String {
     lines.extend(side_by_side(panels));
     lines.push("S ship   X hit   # sunk   o miss   . water".into());
     lines.join("\n") + "\n"
+}
+
+/// `seat 0 fleet (6/7 afloat)`: the title of a seat's grid, in text and in the picture.
+pub(crate) fn fleet_title(game: &Battleships, seat: usize) -> String {
+    let side = &game.sides[seat];
+    let afloat = side.masks.iter().filter(|&&mask| mask & !side.attacked != 0).count();
+    format!("seat {seat} fleet ({afloat}/{} afloat)", side.fleet.len())
 }
 
 /// What one player sees: the enemy grid as far as known, and its own fleet.

@@ -1,4 +1,5 @@
-//! The [`Game`] trait: rules, state and rendering of one game, with no knowledge of who plays it.
+//! The [`Game`] trait: rules, state and rendering of one game (as text, and as a
+//! [`Picture`] for viewers that draw boards), with no knowledge of who plays it.
 
 use std::fmt::{self, Debug, Display};
 
@@ -6,6 +7,7 @@ use botlens_protocol::{Encoding, Message};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::ReferencePlayer;
+use crate::picture::{Picture, Spot};
 
 /// A player's place at the table: 0 or 1 in two-player games, always 0 in puzzles.
 pub type Seat = usize;
@@ -135,6 +137,22 @@ pub trait Game:
 
     /// What one player sees, as text, for human play.
     fn render_view(view: &Self::View) -> String;
+
+    /// The whole board as a [`Picture`] (hidden information included, as in [`Game::render`]):
+    /// grids of cells with a semantic state and labelled blocks, for viewers that draw boards
+    /// (the replay's HTML page). `None`, the default, leaves them the text of `render`.
+    fn picture(&self) -> Option<Picture> {
+        None
+    }
+
+    /// The cells of [`Game::picture`] that `seat`'s `action` touches, seen from this position,
+    /// before the action is applied and whether or not it is legal: the square attacked or
+    /// marked, a piece's cells and those it slides into. A viewer highlights them for the last
+    /// move and marks them for a failing one; cells outside the picture are ignored. By
+    /// default none.
+    fn action_cells(&self, _seat: Seat, _action: &Self::Action) -> Vec<Spot> {
+        Vec::new()
+    }
 
     /// Parses an action typed by a person (e.g. `3 7` for Battleships); the error says briefly
     /// what was expected.

@@ -22,6 +22,7 @@
 mod failure;
 mod game;
 pub mod human;
+pub mod picture;
 mod player;
 pub mod runner;
 pub mod seed;

@@ -7,6 +7,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
+use botlens_engine::picture::{Picture, Spot};
 use botlens_engine::{
     Ending, Failure, FailureKind, Game, IllegalMove, Player, ReferencePlayer, Seat, SeedRng,
     Status, Turn,
@@ -16,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::layout::{Blocked, Labels};
 use crate::solver::{self, Count};
-use crate::{Layout, render};
+use crate::{Layout, picture, render};
 
 /// A Klotski game: the board as it stands and the moves made so far.
 ///
@@ -189,6 +190,16 @@ impl Game for Klotski {
 
     fn render(&self) -> String {
         self.render_with(Labels::Names)
+    }
+
+    fn picture(&self) -> Option<Picture> {
+        let name = self.board.name().unwrap_or("board");
+        let (steps, moves) = (plural(self.steps, "step"), plural(self.moves, "move"));
+        Some(picture::picture(&self.board, format!("{name} · {steps} ({moves})")))
+    }
+
+    fn action_cells(&self, _seat: Seat, slide: &Slide) -> Vec<Spot> {
+        picture::slid(&self.board, slide)
     }
 
     fn render_view(view: &KlotskiView) -> String {

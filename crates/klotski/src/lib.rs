@@ -35,6 +35,7 @@ mod format;
 mod game;
 mod generate;
 mod layout;
+mod picture;
 mod render;
 mod session;
 mod solver;

@@ -1,33 +1,80 @@
 //! The replay as one self-contained HTML page: inline CSS and script, the replay embedded as
 //! JSON, no network at all (a Content-Security-Policy forbids every external load). The page
-//! animates the game with play/pause, step and speed controls and shows the failure with its
-//! source location and line.
+//! animates the game with play/pause, step and speed controls and the terminal viewer's keys
+//! (its binding table, with the key help generated from the same table), and shows the
+//! failure with its source location and line.
+//!
+//! Games that picture their board (`Game::picture`) are drawn: each grid as a CSS grid of
+//! cells coloured by their state (water, ship, hit, miss, sunk, X, O, …; a legend names them),
+//! blocks laid over the cells (Klotski's pieces with their names, the goal area), the cells
+//! the last move touched outlined and those of the failing move marked. The game's text stays
+//! a click away, and is all a game without a picture shows.
 //!
 //! Everything from the trace is escaped: text in the markup as HTML, the embedded JSON so that
 //! no `<`, `>` or `&` survives (a log line cannot close the script element), and the script puts
-//! trace text into the page only through `textContent`.
+//! trace text into the page only through `textContent` (and names into `data-` attributes
+//! through `setAttribute`), never as markup.
+
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use crate::source::SourceLine;
+use crate::viewer::{BINDINGS, HELP_NOTE, NO_FAILURE, help_lines};
 use crate::{FailurePanel, Replay};
 
 /// The page's stylesheet.
 const STYLE: &str = r#"
-:root { color-scheme: light dark; --fail: #d33; --waste: #b80; --accent: #36c; }
-body { font: 15px/1.4 system-ui, sans-serif; margin: 1.5rem; max-width: 80rem; }
+:root { color-scheme: light dark; --fail: #d33; --waste: #b80; --accent: #36c; --last: #7c3aed; }
+body { font: 15px/1.4 system-ui, sans-serif; margin: 1.5rem; max-width: 84rem; }
 h1 { font-size: 1.3rem; margin: 0; }
 h2 { font-size: 1.05rem; margin: 0.8rem 0 0.3rem; }
 header p { margin: 0.2rem 0; }
 pre { font: 14px/1.25 ui-monospace, Menlo, Consolas, monospace; margin: 0; white-space: pre; }
 main { display: flex; gap: 1.5rem; align-items: flex-start; flex-wrap: wrap; }
 .board-col { flex: 1 1 30rem; min-width: 0; }
-#board { padding: 0.6rem; border: 2px solid #8884; border-radius: 6px; overflow-x: auto; }
-#board.failed { border-color: var(--fail); }
+#board, #picture { padding: 0.6rem; border: 2px solid #8884; border-radius: 6px; overflow-x: auto; }
+#board.failed, #picture.failed { border-color: var(--fail); }
+#picture { display: flex; flex-wrap: wrap; gap: 1.5rem; }
+#picture[hidden], #board[hidden], #legend[hidden] { display: none; }
+figure.grid { margin: 0; }
+figure.grid figcaption { font-weight: 600; margin-bottom: 0.3rem; }
+.cells { display: grid; gap: 2px; }
+.axis { font: 11px ui-monospace, Menlo, Consolas, monospace; opacity: 0.65; display: flex;
+  align-items: center; justify-content: center; }
+.cell { display: flex; align-items: center; justify-content: center; border-radius: 3px;
+  background: #9995; color: #222; font-weight: 700; line-height: 1; }
+.cell[data-state="empty"], .cell[data-state="floor"] { background: #8882; }
+.cell[data-state="water"] { background: #a5d8ff; }
+.cell[data-state="ship"] { background: #5c6773; }
+.cell[data-state="hit"] { background: #ff922b; color: #5c2600; }
+.cell[data-state="miss"] { background: #e3f2fd; color: #1864ab; }
+.cell[data-state="sunk"] { background: #a61e1e; color: #fff; }
+.cell[data-state="x"] { background: #8882; color: #1c64d1; }
+.cell[data-state="o"] { background: #8882; color: #e8590c; }
+.block { margin: 3px; border-radius: 6px; display: flex; align-items: center; justify-content: center;
+  text-align: center; white-space: pre-line; line-height: 1.15; font-size: 0.55em; font-weight: 600;
+  background: #e9cf9c; color: #3b2a0a; border: 2px solid #9c7a3c; z-index: 1; overflow: hidden; }
+.block[data-kind="goal_piece"] { background: #c92a2a; color: #fff; border-color: #6e1212; }
+.block[data-kind="goal"] { background: transparent; border: 3px dashed #2f9e44; margin: 0;
+  z-index: 2; pointer-events: none; align-items: flex-end; font-size: 0.3em; }
+.block[data-kind="goal"] span { background: #2f9e44; color: #fff; padding: 0 0.4em;
+  border-radius: 0.6em 0.6em 0 0; }
+.mark { z-index: 3; pointer-events: none; border-radius: 3px; }
+.mark.last { box-shadow: inset 0 0 0 3px var(--last), 0 0 0 2px var(--last); }
+.mark.failing { box-shadow: inset 0 0 0 3px var(--fail), 0 0 0 2px var(--fail);
+  background: repeating-linear-gradient(45deg, #dd333333 0 4px, transparent 4px 9px); }
+#legend { display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; margin: 0.5rem 0 0; font-size: 0.9rem; }
+#legend .item { display: inline-flex; align-items: center; gap: 0.35rem; }
+#legend .swatch { width: 1.4rem; height: 1.4rem; margin: 0; font-size: 0.8rem; box-sizing: border-box; }
+#legend .block.swatch { font-size: 0.6rem; }
 .controls { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; margin: 0.6rem 0; }
 .controls button { font: inherit; padding: 0.2rem 0.6rem; }
 #scrub { flex: 1 1 12rem; }
 #logs { padding: 0.4rem; background: #8881; border-radius: 4px; min-height: 1.5rem; }
+#keys { border: 2px solid #8884; border-radius: 6px; padding: 0.2rem 0.8rem 0.4rem; }
+#keys th { text-align: left; font: 14px ui-monospace, Menlo, Consolas, monospace; white-space: pre;
+  padding-right: 1.5rem; }
 aside { flex: 0 1 24rem; }
 #moves { list-style: none; padding: 0; margin: 0; max-height: 70vh; overflow-y: auto;
   font: 14px/1.4 ui-monospace, Menlo, Consolas, monospace; white-space: pre; }
@@ -43,15 +90,113 @@ aside { flex: 0 1 24rem; }
 .dim { opacity: 0.7; }
 "#;
 
-/// The page's script: reads the embedded JSON and drives the controls and keys.
+/// The page's script: reads the embedded JSON, draws the frames and drives the controls and
+/// keys. `commands` has one entry per page name of the viewer's commands.
 const SCRIPT: &str = r#"
 (function () {
   "use strict";
   var embedded = JSON.parse(document.getElementById("replay-data").textContent);
   var data = embedded.replay, frames = data.frames, last = frames.length - 1;
+  var states = data.cell_states, kinds = data.block_kinds;
   var failureFrame = data.failure ? data.failure.index : null;
+  var drawn = frames[0].picture !== null, asText = !drawn;
   var current = 0, timer = null;
+  var MARKS = { x: "X", o: "O", hit: "✕", sunk: "✕", miss: "•" };
+  var PLAIN = { empty: true, water: true, ship: true, floor: true };
+  var LABELS = { x: "X", o: "O", sunk: "sunk ship", miss: "miss (water shot at)", goal: "goal area",
+    goal_piece: "goal piece", last: "last move", failing: "failing move" };
+  var MODIFIERS = { Shift: true, Control: true, Alt: true, Meta: true, CapsLock: true };
   function $(id) { return document.getElementById(id); }
+  function own(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
+  function element(tag, className) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    return node;
+  }
+  function markOf(state) {
+    if (own(MARKS, state)) { return MARKS[state]; }
+    return own(PLAIN, state) ? "" : state.charAt(0).toUpperCase();
+  }
+  function labelOf(name) { return own(LABELS, name) ? LABELS[name] : name.replace(/_/g, " "); }
+  function cell(state) {
+    var node = element("div", "cell");
+    node.setAttribute("data-state", state);
+    node.textContent = markOf(state);
+    return node;
+  }
+  function place(node, x, y, width, height) {
+    node.style.gridColumn = (x + 2) + " / span " + width;
+    node.style.gridRow = (y + 2) + " / span " + height;
+  }
+  function drawGrid(grid, index, frame) {
+    var figure = element("figure", "grid"), caption = element("figcaption");
+    var cells = element("div", "cells"), x, y, label;
+    var size = Math.max(1.6, Math.min(4.5, 21 / Math.max(grid.width, grid.height, 1)));
+    caption.textContent = grid.title;
+    cells.style.gridTemplateColumns = "1.2rem repeat(" + grid.width + ", " + size + "rem)";
+    cells.style.gridTemplateRows = "1.2rem repeat(" + grid.height + ", " + size + "rem)";
+    cells.style.fontSize = (size * 0.5) + "rem";
+    for (x = 0; x < grid.width; x++) {
+      label = element("div", "axis");
+      label.textContent = String(x);
+      place(label, x, -1, 1, 1);
+      cells.appendChild(label);
+    }
+    for (y = 0; y < grid.height; y++) {
+      label = element("div", "axis");
+      label.textContent = String(y);
+      place(label, -1, y, 1, 1);
+      cells.appendChild(label);
+    }
+    grid.cells.forEach(function (code, k) {
+      var state = states[code], node = cell(state), cx = k % grid.width, cy = Math.floor(k / grid.width);
+      node.setAttribute("data-x", String(cx));
+      node.setAttribute("data-y", String(cy));
+      node.title = "(" + cx + ", " + cy + ") " + labelOf(state);
+      place(node, cx, cy, 1, 1);
+      cells.appendChild(node);
+    });
+    grid.blocks.forEach(function (block) {
+      var node = element("div", "block"), label = element("span");
+      node.setAttribute("data-kind", kinds[block.kind]);
+      label.textContent = block.label;
+      node.appendChild(label);
+      place(node, block.x, block.y, block.width, block.height);
+      cells.appendChild(node);
+    });
+    frame.touched.forEach(function (spot) {
+      if (spot.grid !== index) { return; }
+      var node = element("div", frame.failed ? "mark failing" : "mark last");
+      node.setAttribute("data-grid", String(spot.grid));
+      node.setAttribute("data-x", String(spot.x));
+      node.setAttribute("data-y", String(spot.y));
+      node.title = labelOf(frame.failed ? "failing" : "last");
+      place(node, spot.x, spot.y, 1, 1);
+      cells.appendChild(node);
+    });
+    figure.appendChild(caption);
+    figure.appendChild(cells);
+    return figure;
+  }
+  function legend() {
+    var box = $("legend");
+    function item(swatch, name) {
+      var entry = element("span", "item"), text = element("span");
+      swatch.classList.add("swatch");
+      text.textContent = labelOf(name);
+      entry.appendChild(swatch);
+      entry.appendChild(text);
+      box.appendChild(entry);
+    }
+    states.forEach(function (state) { item(cell(state), state); });
+    kinds.forEach(function (kind) {
+      var node = element("span", "block");
+      node.setAttribute("data-kind", kind);
+      item(node, kind);
+    });
+    item(element("span", "mark last"), "last");
+    if (failureFrame !== null) { item(element("span", "mark failing"), "failing"); }
+  }
   var items = frames.map(function (frame, i) {
     var li = document.createElement("li"), move = i > 0 ? data.moves[i - 1] : null;
     li.textContent = move ? move.label : "  0 start";
@@ -65,9 +210,20 @@ const SCRIPT: &str = r#"
   function show(i) {
     current = Math.max(0, Math.min(last, i));
     var frame = frames[current], move = current > 0 ? data.moves[current - 1] : null;
+    var picture = $("picture"), pictured = !asText && frame.picture !== null;
     $("frame-title").textContent = frame.title;
     $("board").textContent = frame.board;
+    picture.textContent = "";
+    if (pictured) {
+      frame.picture.grids.forEach(function (grid, index) {
+        picture.appendChild(drawGrid(grid, index, frame));
+      });
+    }
+    picture.hidden = !pictured;
+    $("legend").hidden = !pictured;
+    $("board").hidden = pictured;
     $("board").classList.toggle("failed", frame.failed);
+    picture.classList.toggle("failed", frame.failed);
     $("answer").textContent = move && move.response ? "answer: " + move.response : "";
     $("logs").textContent = frame.logs.length ? frame.logs.join("\n")
       : (move ? "(nothing logged this turn)" : "(the game has not started)");
@@ -90,52 +246,97 @@ const SCRIPT: &str = r#"
     timer = setInterval(function () { show(current + 1); }, interval());
     $("play").textContent = "⏸ pause";
   }
-  function jumpToFailure() { if (failureFrame !== null) { pause(); show(failureFrame); } }
+  function jumpToFailure() {
+    if (failureFrame === null) { $("message").textContent = embedded.no_failure; return; }
+    pause();
+    show(failureFrame);
+  }
   function cycleSpeed() {
     var select = $("speed");
     select.selectedIndex = (select.selectedIndex + 1) % select.options.length;
     select.dispatchEvent(new Event("change"));
   }
-  $("first").addEventListener("click", function () { show(0); });
-  $("prev").addEventListener("click", function () { show(current - 1); });
+  function goTo() {
+    var answer = window.prompt("Go to move (0 is the start, " + last + " the last):");
+    if (answer !== null && /^\s*\d+\s*$/.test(answer)) { pause(); show(Number(answer)); }
+  }
+  function toggleHelp() { $("keys").hidden = !$("keys").hidden; }
+  var commands = {
+    next: function () { show(current + 1); }, previous: function () { show(current - 1); },
+    first: function () { show(0); }, last: function () { show(last); },
+    failure: jumpToFailure, goto: goTo, play: play, speed: cycleSpeed, help: toggleHelp
+  };
+  $("first").addEventListener("click", commands.first);
+  $("prev").addEventListener("click", commands.previous);
   $("play").addEventListener("click", play);
-  $("next").addEventListener("click", function () { show(current + 1); });
-  $("last").addEventListener("click", function () { show(last); });
+  $("next").addEventListener("click", commands.next);
+  $("last").addEventListener("click", commands.last);
   $("speed").addEventListener("change", function () { if (timer !== null) { pause(); play(); } });
   $("scrub").addEventListener("input", function () { pause(); show(Number($("scrub").value)); });
   if (failureFrame === null) { $("to-failure").hidden = true; }
   $("to-failure").addEventListener("click", jumpToFailure);
+  $("help").addEventListener("click", toggleHelp);
+  $("view").hidden = !drawn;
+  $("view").addEventListener("click", function () {
+    asText = !asText;
+    $("view").textContent = asText ? "show board" : "show text";
+    show(current);
+  });
   document.addEventListener("keydown", function (event) {
     var tag = event.target.tagName;
-    if (tag === "INPUT" || tag === "SELECT" || event.ctrlKey || event.metaKey || event.altKey) { return; }
-    var keys = {
-      ArrowRight: function () { show(current + 1); }, l: function () { show(current + 1); },
-      n: function () { show(current + 1); }, ArrowLeft: function () { show(current - 1); },
-      h: function () { show(current - 1); }, p: function () { show(current - 1); },
-      Home: function () { show(0); }, End: function () { show(last); },
-      f: jumpToFailure, " ": play, s: cycleSpeed,
-      g: function () {
-        var answer = window.prompt("Go to move (0 is the start, " + last + " the last):");
-        if (answer !== null && /^\s*\d+\s*$/.test(answer)) { pause(); show(Number(answer)); }
-      }
-    };
-    if (Object.prototype.hasOwnProperty.call(keys, event.key)) { event.preventDefault(); keys[event.key](); }
+    if (tag === "INPUT" || tag === "SELECT" || event.ctrlKey || event.metaKey || event.altKey
+      || own(MODIFIERS, event.key)) { return; }
+    $("message").textContent = "";
+    if (!$("keys").hidden) { event.preventDefault(); toggleHelp(); return; }
+    if (own(embedded.keys, event.key) && own(commands, embedded.keys[event.key])) {
+      event.preventDefault();
+      commands[embedded.keys[event.key]]();
+    }
   });
+  if (drawn) { legend(); }
   show(embedded.start);
 })();
 "#;
 
-/// What the page embeds: the replay and the frame to open at.
+/// What the page embeds: the replay, the frame to open at, and the keys.
 #[derive(Serialize)]
 struct Embedded<'a> {
     start: usize,
     replay: &'a Replay,
+    /// Each key the page answers (by its browser name) and the command it runs there.
+    keys: BTreeMap<String, &'static str>,
+    /// What `f` says in a game without a failure.
+    no_failure: &'static str,
+}
+
+/// The keys of the viewer's bindings that the page answers, with their commands' page names.
+fn page_keys() -> BTreeMap<String, &'static str> {
+    BINDINGS
+        .iter()
+        .filter_map(|&(key, command)| Some((key.browser_name(), command.page_name()?)))
+        .collect()
+}
+
+/// The page's key help: the viewer's, for the commands the page has.
+fn keys_section() -> String {
+    let rows: String = help_lines(|command| command.page_name().is_some())
+        .iter()
+        .map(|(keys, what)| {
+            format!("<tr><th>{}</th><td>{}</td></tr>\n", escape(keys), escape(what))
+        })
+        .collect();
+    format!(
+        "<section id=\"keys\" hidden>\n<h2>keys</h2>\n<table>\n{rows}</table>\n\
+         <p class=\"dim\">{}</p>\n</section>\n",
+        escape(HELP_NOTE)
+    )
 }
 
 /// The page for `replay`, opening at frame `start` (clamped to the last).
 pub fn page(replay: &Replay, start: usize) -> String {
     let start = start.min(replay.move_count());
-    let data = script_json(&Embedded { start, replay });
+    let embedded = Embedded { start, replay, keys: page_keys(), no_failure: NO_FAILURE };
+    let data = script_json(&embedded);
     let title = format!("botlens replay · {} · seed {}", replay.game, replay.seed);
     let seats = replay.seats.iter().map(|seat| escape(seat)).collect::<Vec<_>>().join(" · ");
     let failure = replay.failure.as_ref().map(failure_section).unwrap_or_default();
@@ -158,7 +359,9 @@ pub fn page(replay: &Replay, start: usize) -> String {
 <main>
 <section class="board-col">
 <h2 id="frame-title"></h2>
+<div id="picture" hidden></div>
 <pre id="board"></pre>
+<div id="legend" hidden></div>
 <div class="controls">
 <button id="first" title="start (Home)">|◀</button>
 <button id="prev" title="previous move (←)">◀</button>
@@ -172,10 +375,13 @@ pub fn page(replay: &Replay, start: usize) -> String {
 <option value="0">step</option>
 </select></label>
 <button id="to-failure" title="jump to the failure (f)">jump to failure</button>
+<button id="view" title="the board drawn, or as text" hidden>show text</button>
+<button id="help" title="the keys (?)">keys</button>
 <input id="scrub" type="range" min="0" value="0" aria-label="move">
 <span id="position"></span>
 </div>
-<p id="answer" class="dim"></p>
+<p id="message" class="dim"></p>
+{keys}<p id="answer" class="dim"></p>
 <h2>log</h2>
 <pre id="logs"></pre>
 {failure}</section>
@@ -193,6 +399,7 @@ pub fn page(replay: &Replay, start: usize) -> String {
         engine = escape(&replay.engine_version),
         result = escape(&replay.result),
         moves = replay.move_count(),
+        keys = keys_section(),
     )
 }
 
@@ -245,10 +452,14 @@ fn script_json<T: Serialize>(value: &T) -> String {
 
 #[cfg(test)]
 mod tests {
-    use botlens_engine::PlayerInfo;
+    use botlens_battleships::Battleships;
+    use botlens_engine::runner::play_match;
+    use botlens_engine::{Game, MatchLimits, PlayerInfo, Trace};
+    use botlens_klotski::{Klotski, Layout};
+    use serde_json::json;
 
     use super::*;
-    use crate::fixtures::{assert_printable, bot_project, failed_game, hostile_game};
+    use crate::fixtures::{Typed, assert_printable, bot_project, failed_game, hostile_game};
 
     fn failed_page() -> (Replay, String) {
         let project = bot_project();
@@ -356,6 +567,108 @@ mod tests {
         let data = embedded(&html);
         let logs = &data["replay"]["frames"][5]["logs"];
         assert_eq!(logs[2], r"log \u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m\u{202e}</script><b>x");
+    }
+
+    #[test]
+    fn the_page_embeds_each_frames_drawing_and_the_cells_its_move_touched() {
+        let (_, html) = failed_page();
+        let data = embedded(&html);
+        let replay = &data["replay"];
+        assert_eq!(replay["cell_states"], json!(["empty", "x", "o"]));
+        assert_eq!(replay["block_kinds"], json!([]));
+        let first = &replay["frames"][1];
+        assert_eq!(first["touched"], json!([{ "grid": 0, "x": 1, "y": 1 }]));
+        let grid = &first["picture"]["grids"][0];
+        assert_eq!(grid["title"], "seat 0 plays X, seat 1 plays O");
+        assert_eq!((&grid["width"], &grid["height"]), (&json!(3), &json!(3)));
+        assert_eq!(grid["cells"], json!([0, 0, 0, 0, 1, 0, 0, 0, 0]), "X in the centre");
+        assert_eq!(grid["blocks"], json!([]));
+        let failing = &replay["frames"][5];
+        assert_eq!((&failing["failed"], &failing["touched"]), (&json!(true), &first["touched"]));
+        assert_eq!(replay["frames"][0]["touched"], json!([]));
+        assert_eq!(
+            replay["frames"][0]["picture"]["grids"][0]["cells"],
+            json!([0, 0, 0, 0, 0, 0, 0, 0, 0])
+        );
+    }
+
+    #[test]
+    fn the_page_answers_the_viewers_keys_and_lists_them_from_its_help() {
+        let (_, html) = failed_page();
+        let keys = &embedded(&html)["keys"];
+        let expected = json!({
+            "ArrowRight": "next", "l": "next", "n": "next",
+            "ArrowLeft": "previous", "h": "previous", "p": "previous",
+            "Home": "first", "End": "last", "f": "failure", "g": "goto", " ": "play",
+            "s": "speed", "?": "help",
+        });
+        assert_eq!(keys, &expected, "the terminal's keys, but for its log scrolling and quit");
+        for command in expected.as_object().expect("an object").values() {
+            let handler = format!("{}: ", command.as_str().expect("a name"));
+            assert!(SCRIPT.contains(&handler), "the script has no command `{command}`");
+        }
+        let help = &html[html.find("<section id=\"keys\" hidden>").expect("key help")..];
+        let help = &help[..help.find("</section>").expect("closed")];
+        assert!(help.contains("<tr><th>→  l  n</th><td>next move</td></tr>"), "{help}");
+        assert!(help.contains("<tr><th>Home / End</th><td>start / last move</td></tr>"), "{help}");
+        assert!(help.contains("<tr><th>?</th><td>this help (any key closes it)</td></tr>"));
+        assert!(!help.contains("PgUp") && !help.contains("quit"), "{help}");
+        assert_eq!(help.matches("<tr>").count(), 8, "{help}");
+    }
+
+    /// A Battleships game that lasts its whole 400-turn cap: each seat hits every square of the
+    /// other's fleet but one, then shoots at water, over and over.
+    fn a_400_move_battleships_game() -> Trace {
+        let seed = 5;
+        let game = Battleships::new(&(), seed);
+        let shots = |target: usize| -> Vec<String> {
+            let ships: Vec<(usize, usize)> =
+                game.fleet(target).iter().flat_map(|ship| ship.cells()).collect();
+            let water: Vec<(usize, usize)> = (0..100)
+                .map(|cell| (cell % 10, cell / 10))
+                .filter(|s| !ships.contains(s))
+                .collect();
+            let hits = ships[..ships.len() - 1].iter();
+            hits.chain(water.iter().cycle()).take(400).map(|(x, y)| format!("{x} {y}")).collect()
+        };
+        let (first, second) = (shots(1), shots(0));
+        let typed = |shots: &[String]| {
+            Typed::<Battleships>::new(&shots.iter().map(String::as_str).collect::<Vec<_>>())
+        };
+        let (mut a, mut b) = (typed(&first), typed(&second));
+        let record =
+            play_match::<Battleships>(&(), seed, &mut [&mut a, &mut b], &MatchLimits::default());
+        record.to_trace(vec![PlayerInfo::reference("a"), PlayerInfo::reference("b")], json!({}))
+    }
+
+    #[test]
+    fn a_400_move_battleships_page_stays_well_under_a_megabyte_and_a_half() {
+        let replay = Replay::from_trace(&a_400_move_battleships_game(), None).expect("replays");
+        assert_eq!(replay.move_count(), 400);
+        assert!(replay.result.starts_with("draw: turn cap of 400 reached"), "{}", replay.result);
+        assert_eq!(replay.cell_states, ["water", "ship", "hit", "sunk", "miss"]);
+        let size = page(&replay, 0).len();
+        assert!(size < 1_500_000, "the page is {size} bytes");
+    }
+
+    #[test]
+    fn hostile_names_in_a_klotski_layout_stay_text_in_the_drawing() {
+        let markup = "</script><b>";
+        let layout = Layout::parse(&format!(
+            "name: <img src=x onerror=alert(1)>\nboard:\n  CC.\n  CC.\n  ...\nlegend:\n  C cc {markup}\ngoal: cc 1 1\n"
+        ))
+        .expect("a valid layout: names may hold markup");
+        let mut player = Typed::<Klotski>::new(&["cc right"]);
+        let record = play_match::<Klotski>(&layout, 0, &mut [&mut player], &MatchLimits::default());
+        let trace = record.to_trace(vec![PlayerInfo::reference(markup)], json!({}));
+        let replay = Replay::from_trace(&trace, None).expect("replays");
+        let html = page(&replay, 1);
+        assert_eq!(html.matches("</script>").count(), 2, "only the page's own scripts close");
+        assert!(!html.contains("<b>") && !html.contains("<img"), "raw markup leaked");
+        let grid = &embedded(&html)["replay"]["frames"][1]["picture"]["grids"][0];
+        assert_eq!(grid["title"], "<img src=x onerror=alert(1)> · 1 step (1 move)");
+        assert_eq!(grid["blocks"][1]["label"], format!("{markup}\ncc"), "the JSON keeps the text");
+        assert!(!SCRIPT.contains("innerHTML") && !SCRIPT.contains("insertAdjacentHTML"));
     }
 
     #[test]

@@ -15,7 +15,8 @@
 //!
 //! A [`Replay`] is built once from a [`Trace`] (any game botlens knows, through
 //! `botlens_games::GameKind`): one [`Frame`] per position, frame 0 the start and frame `n` the
-//! position after move `n`, each with the board as the game renders it; the [`MoveEntry`] list;
+//! position after move `n`, each with the board as the game renders it and, for a game that
+//! pictures it, as a [`Drawing`] with the cells its move touched; the [`MoveEntry`] list;
 //! and the [`FailurePanel`] with the source line read from disk. Building checks that every
 //! recorded move still replays, so a truncated or edited trace is refused rather than shown
 //! wrong. Three viewers read the model: the terminal viewer (`tui`, driven by the pure
@@ -49,7 +50,7 @@ use botlens_engine::{Trace, TraceError};
 
 pub use file::{ReadError, read_text};
 pub use html::page as html_page;
-pub use model::{FailurePanel, Frame, MoveEntry, Replay};
+pub use model::{Drawing, DrawnBlock, DrawnGrid, FailurePanel, Frame, MoveEntry, Replay};
 pub use source::SourceLine;
 pub use text::{write_game, write_one};
 pub use tui::draw;

@@ -2,8 +2,9 @@
 //! the log lines of each turn and the failure that ended the game.
 //!
 //! Built once from a [`Trace`]; everything the viewers show (terminal, text, HTML) is read from
-//! here, already as text, so no viewer knows any game. Not for drawing: see `tui`, `text` and
-//! `html`. The only I/O is reading the failing source line (see [`crate::source`]).
+//! here — the board as text and, for games that draw it, as a [`Drawing`] with the cells each
+//! move touched — so no viewer knows any game. Not for drawing: see `tui`, `text` and `html`.
+//! The only I/O is reading the failing source line (see [`crate::source`]).
 //!
 //! Everything in a trace is untrusted (a bot writes its log lines and panic messages, and
 //! anyone can write a trace file), so every string of the model is made printable here, once
@@ -12,6 +13,7 @@
 
 use std::path::Path;
 
+use botlens_engine::picture::{Picture, Spot, State};
 use botlens_engine::text::{printable, printable_lines};
 use botlens_engine::{
     FailureKind, Game, MatchOutcome, PlayerInfo, Seat, SourceLocation, TRACE_FORMAT_VERSION, Trace,
@@ -45,6 +47,11 @@ pub struct Replay {
     pub frames: Vec<Frame>,
     /// The failure that ended the game, if a player's fault did.
     pub failure: Option<FailurePanel>,
+    /// The cell states the drawings use (`water`, `hit`, …), in the order they first appear: a
+    /// [`DrawnGrid`]'s cells are indices into this list. Empty for a game without a picture.
+    pub cell_states: Vec<String>,
+    /// The block kinds the drawings use (`piece`, `goal`, …), likewise for [`DrawnBlock::kind`].
+    pub block_kinds: Vec<String>,
 }
 
 /// One move in the move list.
@@ -80,6 +87,108 @@ pub struct Frame {
     pub logs: Vec<String>,
     /// Whether the move that led here is the one that failed.
     pub failed: bool,
+    /// The position drawn, when the game draws its board (see `Game::picture`).
+    pub picture: Option<Drawing>,
+    /// The cells of the drawing the move that led here touched (the square attacked, the piece
+    /// slid), legal or not; none for the start, a move without an action, or a game without a
+    /// picture.
+    pub touched: Vec<Spot>,
+}
+
+/// A position as the game pictures it (`botlens_engine::picture`), with every cell state and
+/// block kind written as its index in [`Replay::cell_states`] or [`Replay::block_kinds`], so
+/// that a long game's frames stay small.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Drawing {
+    /// The grids, in the order they are shown; a [`Spot`]'s `grid` indexes this.
+    pub grids: Vec<DrawnGrid>,
+}
+
+/// One grid of a [`Drawing`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DrawnGrid {
+    /// Its caption (`seat 0 fleet (6/7 afloat)`).
+    pub title: String,
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// Each cell's state, row by row, as an index in [`Replay::cell_states`].
+    pub cells: Vec<usize>,
+    /// The blocks over the cells, bottom first.
+    pub blocks: Vec<DrawnBlock>,
+}
+
+/// A labelled rectangle of a [`DrawnGrid`] (a Klotski piece, the goal area).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DrawnBlock {
+    /// What it is, as an index in [`Replay::block_kinds`].
+    pub kind: usize,
+    /// The text on it (it may have several lines).
+    pub label: String,
+    /// Column of its top-left cell.
+    pub x: usize,
+    /// Row of its top-left cell.
+    pub y: usize,
+    /// Width in cells.
+    pub width: usize,
+    /// Height in cells.
+    pub height: usize,
+}
+
+/// The names drawings refer to by index, each listed once, in the order first seen.
+#[derive(Default)]
+struct Names(Vec<State>);
+
+impl Names {
+    /// The index of `name`, added if new.
+    fn index(&mut self, name: State) -> usize {
+        self.0.iter().position(|&known| known == name).unwrap_or_else(|| {
+            self.0.push(name);
+            self.0.len() - 1
+        })
+    }
+
+    /// The names, made printable.
+    fn into_lines(self) -> Vec<String> {
+        self.0.into_iter().map(line).collect()
+    }
+}
+
+/// What every frame's drawing refers to: the cell states and block kinds seen so far.
+#[derive(Default)]
+struct Legend {
+    cells: Names,
+    blocks: Names,
+}
+
+impl Legend {
+    /// `picture` as a [`Drawing`], its names interned here and its text made printable.
+    fn draw(&mut self, picture: &Picture) -> Drawing {
+        let grids = picture
+            .grids
+            .iter()
+            .map(|grid| DrawnGrid {
+                title: line(grid.title()),
+                width: grid.width(),
+                height: grid.height(),
+                cells: grid.cells().iter().map(|&state| self.cells.index(state)).collect(),
+                blocks: grid
+                    .blocks()
+                    .iter()
+                    .map(|block| DrawnBlock {
+                        kind: self.blocks.index(block.kind),
+                        label: printable_lines(&block.label).into_owned(),
+                        x: block.x,
+                        y: block.y,
+                        width: block.width,
+                        height: block.height,
+                    })
+                    .collect(),
+            })
+            .collect();
+        Drawing { grids }
+    }
 }
 
 /// The failure that lost the game, with the source line it points at.
@@ -196,18 +305,25 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
     let mut moves = Vec::with_capacity(total);
     let mut frames = Vec::with_capacity(total + 1);
     let mut failure = None;
+    let mut legend = Legend::default();
     frames.push(Frame {
         index: 0,
         title: "start".into(),
         board: printable_lines(&record.initial.render()).into_owned(),
         logs: Vec::new(),
         failed: false,
+        picture: record.initial.picture().map(|picture| legend.draw(&picture)),
+        touched: Vec::new(),
     });
     // Positions are derived in one pass (`MatchRecord::state_after` per frame would be
     // quadratic); `decode` has already checked that every recorded legal action replays.
     let mut game = record.initial.clone();
     for (position, played) in record.moves.iter().enumerate() {
         let index = position + 1;
+        let touched = played
+            .action
+            .as_ref()
+            .map_or_else(Vec::new, |action| game.action_cells(played.seat, action));
         if let (Some(action), Some(_)) = (&played.action, &played.response) {
             game.apply(played.seat, action)
                 .map_err(|illegal| TraceError::Diverged { turn: played.turn, reason: illegal.0 })?;
@@ -239,6 +355,7 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             failed: played.failure.is_some(),
             wasteful,
         });
+        let picture = game.picture();
         frames.push(Frame {
             index,
             title: format!(
@@ -248,6 +365,10 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             board: printable_lines(&game.render()).into_owned(),
             logs: played.logs.iter().map(|log| line(log)).collect(),
             failed: played.failure.is_some(),
+            touched: picture.as_ref().map_or_else(Vec::new, |picture| {
+                touched.into_iter().filter(|spot| picture.contains(spot)).collect()
+            }),
+            picture: picture.map(|picture| legend.draw(&picture)),
         });
         if let (Some(found), None) = (&played.failure, &failure) {
             let cwd = std::env::current_dir().ok();
@@ -278,6 +399,8 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
         moves,
         frames,
         failure,
+        cell_states: legend.cells.into_lines(),
+        block_kinds: legend.blocks.into_lines(),
     })
 }
 
@@ -573,12 +696,130 @@ mod tests {
         );
     }
 
-    /// Every frame's board is the game's own render of the position after that many moves.
+    /// Every frame's board is the game's own render of the position after that many moves, and
+    /// its drawing the game's own picture of it.
     fn assert_frames_render_each_position<G: Game>(record: &MatchRecord<G>, replay: &Replay) {
         assert_eq!(replay.frames.len(), record.moves.len() + 1);
         for (index, frame) in replay.frames.iter().enumerate() {
-            assert_eq!(frame.board, record.state_after(index).render(), "frame {index}");
+            let position = record.state_after(index);
+            assert_eq!(frame.board, position.render(), "frame {index}");
+            let picture = position.picture().expect("every game here draws its board");
+            let drawing = frame.picture.as_ref().expect("drawn");
+            assert_eq!(drawing.grids.len(), picture.grids.len(), "frame {index}");
+            for (drawn, grid) in drawing.grids.iter().zip(&picture.grids) {
+                assert_eq!(drawn.title, grid.title());
+                assert_eq!((drawn.width, drawn.height), (grid.width(), grid.height()));
+                assert_eq!(cell_names(replay, drawn), grid.cells(), "frame {index}");
+                let blocks: Vec<_> = drawn
+                    .blocks
+                    .iter()
+                    .map(|b| {
+                        (&*replay.block_kinds[b.kind], &*b.label, [b.x, b.y, b.width, b.height])
+                    })
+                    .collect();
+                let expected: Vec<_> = grid
+                    .blocks()
+                    .iter()
+                    .map(|b| (b.kind, &*b.label, [b.x, b.y, b.width, b.height]))
+                    .collect();
+                assert_eq!(blocks, expected, "frame {index}");
+            }
         }
+    }
+
+    /// A drawn grid's cells by name.
+    fn cell_names<'a>(replay: &'a Replay, grid: &DrawnGrid) -> Vec<&'a str> {
+        grid.cells.iter().map(|&cell| replay.cell_states[cell].as_str()).collect()
+    }
+
+    /// The name of the state of `spot` in frame `index`.
+    fn state_at<'a>(replay: &'a Replay, index: usize, spot: &Spot) -> &'a str {
+        let grid = &replay.frames[index].picture.as_ref().expect("drawn").grids[spot.grid];
+        &replay.cell_states[grid.cells[spot.y * grid.width + spot.x]]
+    }
+
+    #[test]
+    fn each_tictactoe_frame_touches_the_square_its_mark_named_the_failing_one_too() {
+        let project = bot_project();
+        let replay = Replay::from_trace(&failed_game(project.path()), Some(project.path()))
+            .expect("replays");
+        assert_eq!(replay.cell_states, ["empty", "x", "o"], "first seen in that order");
+        assert!(replay.block_kinds.is_empty());
+        assert_eq!(replay.frames[0].touched, [], "the start follows no move");
+        let spot = |x, y| Spot { grid: 0, x, y };
+        let marks = [(1, 1), (2, 2), (0, 0), (2, 0), (1, 1)];
+        for (index, (x, y)) in (1..).zip(marks) {
+            assert_eq!(replay.frames[index].touched, [spot(x, y)], "frame {index}");
+        }
+        let states: Vec<&str> =
+            (1..=4).map(|i| state_at(&replay, i, &spot(marks[i - 1].0, marks[i - 1].1))).collect();
+        assert_eq!(states, ["x", "o", "x", "o"], "each touched square holds its new mark");
+        let failing = &replay.frames[5];
+        assert!(failing.failed);
+        assert_eq!(state_at(&replay, 5, &spot(1, 1)), "x", "the taken square, still X's");
+        assert_eq!(failing.picture, replay.frames[4].picture, "an illegal move changes nothing");
+    }
+
+    #[test]
+    fn each_battleships_frame_touches_the_square_attacked_on_the_other_fleet() {
+        let (record, trace) = reference_trace::<Battleships>(4, &["random", "hunter"]);
+        let replay = Replay::from_trace(&trace, None).expect("replays");
+        assert_eq!(replay.cell_states[..2], ["water", "ship"]);
+        let mut seen = std::collections::BTreeSet::new();
+        for (index, played) in (1..).zip(&record.moves) {
+            let attack = played.action.as_ref().expect("reference players attack");
+            let spot = Spot { grid: 1 - played.seat, x: attack.x as usize, y: attack.y as usize };
+            assert_eq!(replay.frames[index].touched, [spot], "frame {index}");
+            let state = state_at(&replay, index, &spot);
+            let before = state_at(&replay, index - 1, &spot);
+            let response =
+                serde_json::to_value(played.response.as_ref().expect("legal")).expect("serializes");
+            let expected = match response["result"].as_str() {
+                Some("already_attacked") => before,
+                Some(result) => result,
+                None => panic!("frame {index}: a shot without a result"),
+            };
+            assert_eq!(state, expected, "frame {index}: {played:?}");
+            seen.insert(state);
+        }
+        assert_eq!(seen, ["hit", "miss", "sunk"].into(), "a whole game shows every shot's kind");
+    }
+
+    #[test]
+    fn each_klotski_frame_touches_the_slid_piece_where_it_was_and_where_it_went() {
+        let (record, trace) = reference_trace::<Klotski>(1, &["optimal"]);
+        let replay = Replay::from_trace(&trace, None).expect("replays");
+        assert_eq!(replay.cell_states, ["floor"]);
+        assert_eq!(replay.block_kinds, ["goal", "goal_piece", "piece"]);
+        // The cells of the block labelled with `code` in frame `index`.
+        let cells_of = |index: usize, code: &str| -> Vec<Spot> {
+            let grid = &replay.frames[index].picture.as_ref().expect("drawn").grids[0];
+            let block = grid.blocks.iter().find(|b| b.label.ends_with(&format!("\n{code}")));
+            let b = block.unwrap_or_else(|| panic!("frame {index}: no piece {code}"));
+            (b.y..b.y + b.height)
+                .flat_map(|y| (b.x..b.x + b.width).map(move |x| Spot { grid: 0, x, y }))
+                .collect()
+        };
+        for (index, played) in (1..).zip(&record.moves) {
+            let code = &played.action.as_ref().expect("the solver slides").piece;
+            let mut expected: Vec<Spot> = cells_of(index - 1, code);
+            expected.extend(cells_of(index, code));
+            expected.sort_by_key(|spot| (spot.y, spot.x));
+            expected.dedup();
+            let mut touched = replay.frames[index].touched.clone();
+            touched.sort_by_key(|spot| (spot.y, spot.x));
+            assert_eq!(touched, expected, "frame {index}: {code}");
+        }
+    }
+
+    #[test]
+    fn touched_cells_outside_the_picture_are_dropped() {
+        let project = bot_project();
+        let mut trace = failed_game(project.path());
+        trace.moves[4].action = Some(json!({ "x": 7, "y": -2 }));
+        let replay = Replay::from_trace(&trace, None).expect("an illegal move replays as one");
+        assert!(replay.frames[5].failed);
+        assert_eq!(replay.frames[5].touched, []);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, List, ListItem, ListState, Padding, Paragraph};
 
 use crate::Replay;
-use crate::viewer::{Control, Key, Viewer};
+use crate::viewer::{Control, HELP_NOTE, Key, Viewer, help_lines};
 
 /// How long to wait for a key when nothing is playing, before drawing again anyway.
 const IDLE_WAIT: Duration = Duration::from_secs(60);
@@ -26,21 +26,6 @@ const MOVES_WIDTH: (u16, u16) = (18, 44);
 
 /// The result panel's height is capped so the board keeps the screen.
 const MAX_RESULT_LINES: usize = 8;
-
-/// The keys, as the help overlay lists them.
-const HELP: [(&str, &str); 11] = [
-    ("→  l  n", "next move"),
-    ("←  h  p", "previous move"),
-    ("Home / End", "start / last move"),
-    ("f", "jump to the failure"),
-    ("g 12 Enter", "go to move 12 (Esc cancels)"),
-    ("space", "play / pause (step speed: one move)"),
-    ("s", "speed: fast 10 ms, slow 100 ms, slower 500 ms, step"),
-    ("PgUp / PgDn", "scroll the turn's log"),
-    ("?", "this help (any key closes it)"),
-    ("q", "quit"),
-    ("", "move 0 is the start; move n is the position after it"),
-];
 
 /// Runs the viewer on the terminal from frame `start` until the user quits.
 ///
@@ -265,13 +250,15 @@ fn status_line<'a>(replay: &Replay, viewer: &'a Viewer) -> Paragraph<'a> {
 
 /// The key list, centred over the screen.
 fn draw_help(frame: &mut Frame) {
-    let width = HELP.iter().map(|(_, what)| 15 + what.chars().count()).max().unwrap_or(0);
-    let lines: Vec<Line> = HELP
-        .iter()
+    let mut help = help_lines(|_| true);
+    help.push((String::new(), HELP_NOTE));
+    let width = help.iter().map(|(_, what)| 15 + what.chars().count()).max().unwrap_or(0);
+    let lines: Vec<Line> = help
+        .into_iter()
         .map(|(keys, what)| {
             Line::from(vec![
                 Span::styled(format!(" {keys:<12} "), Style::new().add_modifier(Modifier::BOLD)),
-                Span::raw(*what),
+                Span::raw(what),
             ])
         })
         .collect();

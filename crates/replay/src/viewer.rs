@@ -1,6 +1,10 @@
 //! The viewer's state machine: which frame is shown, autoplay, the go-to prompt and the help
 //! overlay. Keys in, state out — no terminal, no clock: the terminal loop (`tui`) turns key
 //! presses into [`Key`]s and calls [`Viewer::tick`] when [`Viewer::tick_interval`] has passed.
+//!
+//! The key bindings ([`BINDINGS`]) and the key help ([`help_lines`]) are tables here, shared by
+//! the terminal viewer and the HTML page (`html`), so both answer the same keys and list them
+//! alike.
 
 use std::time::Duration;
 
@@ -11,6 +15,9 @@ const MAX_GOTO_DIGITS: usize = 6;
 
 /// How many log lines PgUp / PgDn scroll.
 const LOG_PAGE: usize = 5;
+
+/// What `f` says in a game without a failure (the HTML page says it too).
+pub(crate) const NO_FAILURE: &str = "this game has no failure";
 
 /// A key press, as the viewer understands it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +42,150 @@ pub enum Key {
     PageDown,
     /// A printable character (space included).
     Char(char),
+}
+
+impl Key {
+    /// How the key help writes it: `→`, `Home`, `space`, `PgUp`, `g`.
+    pub(crate) fn label(self) -> String {
+        match self {
+            Key::Right => "→".into(),
+            Key::Left => "←".into(),
+            Key::Home => "Home".into(),
+            Key::End => "End".into(),
+            Key::Enter => "Enter".into(),
+            Key::Esc => "Esc".into(),
+            Key::Backspace => "Backspace".into(),
+            Key::PageUp => "PgUp".into(),
+            Key::PageDown => "PgDn".into(),
+            Key::Char(' ') => "space".into(),
+            Key::Char(c) => c.to_string(),
+        }
+    }
+
+    /// The browser's name for it (`KeyboardEvent.key`): `ArrowRight`, `Home`, ` `, `g`.
+    pub(crate) fn browser_name(self) -> String {
+        match self {
+            Key::Right => "ArrowRight".into(),
+            Key::Left => "ArrowLeft".into(),
+            Key::Home => "Home".into(),
+            Key::End => "End".into(),
+            Key::Enter => "Enter".into(),
+            Key::Esc => "Escape".into(),
+            Key::Backspace => "Backspace".into(),
+            Key::PageUp => "PageUp".into(),
+            Key::PageDown => "PageDown".into(),
+            Key::Char(c) => c.to_string(),
+        }
+    }
+}
+
+/// What a key asks a viewer to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Command {
+    /// Show the next move.
+    Next,
+    /// Show the previous move.
+    Previous,
+    /// Show the start.
+    First,
+    /// Show the last move.
+    Last,
+    /// Show the failing move.
+    Failure,
+    /// Ask for a move number and show that move.
+    GoTo,
+    /// Start or stop autoplay (in step speed: one move).
+    PlayPause,
+    /// The next autoplay speed.
+    Speed,
+    /// Scroll the turn's log up.
+    LogUp,
+    /// Scroll the turn's log down.
+    LogDown,
+    /// Open the key help.
+    Help,
+    /// Leave the viewer.
+    Quit,
+}
+
+impl Command {
+    /// The command `key` is bound to, if any (see [`BINDINGS`]).
+    pub(crate) fn of(key: Key) -> Option<Command> {
+        BINDINGS.iter().find(|&&(bound, _)| bound == key).map(|&(_, command)| command)
+    }
+
+    /// Its name on the HTML page, whose script maps the name to what it does; `None` for the
+    /// commands the page has no use for (it shows a turn's whole log, and there is nothing to
+    /// quit).
+    pub(crate) fn page_name(self) -> Option<&'static str> {
+        Some(match self {
+            Command::Next => "next",
+            Command::Previous => "previous",
+            Command::First => "first",
+            Command::Last => "last",
+            Command::Failure => "failure",
+            Command::GoTo => "goto",
+            Command::PlayPause => "play",
+            Command::Speed => "speed",
+            Command::Help => "help",
+            Command::LogUp | Command::LogDown | Command::Quit => return None,
+        })
+    }
+}
+
+/// Every key binding, in the order the key help lists a command's keys.
+pub(crate) const BINDINGS: [(Key, Command); 16] = [
+    (Key::Right, Command::Next),
+    (Key::Char('l'), Command::Next),
+    (Key::Char('n'), Command::Next),
+    (Key::Left, Command::Previous),
+    (Key::Char('h'), Command::Previous),
+    (Key::Char('p'), Command::Previous),
+    (Key::Home, Command::First),
+    (Key::End, Command::Last),
+    (Key::Char('f'), Command::Failure),
+    (Key::Char('g'), Command::GoTo),
+    (Key::Char(' '), Command::PlayPause),
+    (Key::Char('s'), Command::Speed),
+    (Key::PageUp, Command::LogUp),
+    (Key::PageDown, Command::LogDown),
+    (Key::Char('?'), Command::Help),
+    (Key::Char('q'), Command::Quit),
+];
+
+/// The key help, one line per entry: the commands it covers and what they do.
+const HELP: [(&[Command], &str); 10] = [
+    (&[Command::Next], "next move"),
+    (&[Command::Previous], "previous move"),
+    (&[Command::First, Command::Last], "start / last move"),
+    (&[Command::Failure], "jump to the failure"),
+    (&[Command::GoTo], "go to a move: its number, then Enter (Esc cancels)"),
+    (&[Command::PlayPause], "play / pause (step speed: one move)"),
+    (&[Command::Speed], "speed: fast 10 ms, slow 100 ms, slower 500 ms, step"),
+    (&[Command::LogUp, Command::LogDown], "scroll the turn's log"),
+    (&[Command::Help], "this help (any key closes it)"),
+    (&[Command::Quit], "quit"),
+];
+
+/// What the key help says after the keys.
+pub(crate) const HELP_NOTE: &str = "move 0 is the start; move n is the position after it";
+
+/// The key help of a viewer that has the commands `offered` says it has: each line's keys
+/// (`→  l  n`, `Home / End`) and what they do.
+pub(crate) fn help_lines(offered: impl Fn(Command) -> bool) -> Vec<(String, &'static str)> {
+    HELP.iter()
+        .filter_map(|&(commands, what)| {
+            let keys: Vec<String> = commands
+                .iter()
+                .filter(|&&command| offered(command))
+                .map(|&command| {
+                    let keys = BINDINGS.iter().filter(|&&(_, bound)| bound == command);
+                    keys.map(|&(key, _)| key.label()).collect::<Vec<_>>().join("  ")
+                })
+                .collect();
+            (!keys.is_empty()).then(|| (keys.join(" / "), what))
+        })
+        .collect()
 }
 
 /// Autoplay speed, as in the old arena's replay page.
@@ -187,39 +338,39 @@ impl Viewer {
     /// `q` quits from anywhere.
     pub fn handle(&mut self, key: Key) -> Control {
         self.message = None;
-        if key == Key::Char('q') {
-            return Control::Quit;
-        }
-        if self.help {
+        let command = Command::of(key);
+        let quit = command == Some(Command::Quit);
+        if self.help && !quit {
             self.help = false;
             return Control::Continue;
         }
-        if self.goto.is_some() {
+        if self.goto.is_some() && !quit {
             self.prompt_key(key);
             return Control::Continue;
         }
-        match key {
-            Key::Right | Key::Char('l' | 'n') => self.step_to(self.current + 1),
-            Key::Left | Key::Char('h' | 'p') => self.step_to(self.current.saturating_sub(1)),
-            Key::Home => self.step_to(0),
-            Key::End => self.step_to(self.last),
-            Key::Char('f') => match self.failure {
+        let Some(command) = command else { return Control::Continue };
+        match command {
+            Command::Next => self.step_to(self.current + 1),
+            Command::Previous => self.step_to(self.current.saturating_sub(1)),
+            Command::First => self.step_to(0),
+            Command::Last => self.step_to(self.last),
+            Command::Failure => match self.failure {
                 Some(frame) => self.step_to(frame),
-                None => self.message = Some("this game has no failure".into()),
+                None => self.message = Some(NO_FAILURE.into()),
             },
-            Key::Char('g') => self.goto = Some(String::new()),
-            Key::Char(' ') => self.toggle_play(),
-            Key::Char('s') => {
+            Command::GoTo => self.goto = Some(String::new()),
+            Command::PlayPause => self.toggle_play(),
+            Command::Speed => {
                 self.speed = self.speed.next();
                 self.playing &= self.speed != Speed::Step;
             }
-            Key::Char('?') => self.help = true,
-            Key::PageUp => self.log_scroll = self.log_scroll.saturating_sub(LOG_PAGE),
-            Key::PageDown => {
+            Command::Help => self.help = true,
+            Command::LogUp => self.log_scroll = self.log_scroll.saturating_sub(LOG_PAGE),
+            Command::LogDown => {
                 let lines = self.log_lines.get(self.current).copied().unwrap_or(0);
                 self.log_scroll = (self.log_scroll + LOG_PAGE).min(lines.saturating_sub(1));
             }
-            _ => {}
+            Command::Quit => return Control::Quit,
         }
         Control::Continue
     }
@@ -418,6 +569,42 @@ mod tests {
         viewer.handle(Key::Left);
         viewer.handle(Key::PageDown);
         assert_eq!(viewer.log_scroll(), 0, "a frame without logs does not scroll");
+    }
+
+    #[test]
+    fn every_key_is_bound_once_and_every_command_has_a_line_of_help() {
+        for (at, (key, _)) in BINDINGS.iter().enumerate() {
+            assert!(BINDINGS[..at].iter().all(|(other, _)| other != key), "{key:?} bound twice");
+        }
+        for (key, command) in BINDINGS {
+            assert_eq!(Command::of(key), Some(command));
+            assert!(HELP.iter().any(|(commands, _)| commands.contains(&command)), "{command:?}");
+        }
+        assert_eq!(Command::of(Key::Char('x')), None);
+        let help = help_lines(|_| true);
+        assert_eq!(help.len(), HELP.len());
+        assert_eq!(help[0], ("→  l  n".to_owned(), "next move"));
+        assert_eq!(help[2], ("Home / End".to_owned(), "start / last move"));
+        assert_eq!(help[5], ("space".to_owned(), "play / pause (step speed: one move)"));
+        assert_eq!(help[7], ("PgUp / PgDn".to_owned(), "scroll the turn's log"));
+    }
+
+    #[test]
+    fn the_help_of_a_viewer_with_fewer_commands_lists_only_theirs() {
+        let page = help_lines(|command| command.page_name().is_some());
+        let keys: Vec<&str> = page.iter().map(|(keys, _)| keys.as_str()).collect();
+        assert_eq!(keys, ["→  l  n", "←  h  p", "Home / End", "f", "g", "space", "s", "?"]);
+        let first_only = help_lines(|command| command == Command::First);
+        assert_eq!(first_only, [("Home".to_owned(), "start / last move")]);
+    }
+
+    #[test]
+    fn keys_have_the_browsers_names() {
+        let names: Vec<String> =
+            [Key::Right, Key::Left, Key::Home, Key::End, Key::Esc, Key::Char(' '), Key::Char('?')]
+                .map(Key::browser_name)
+                .into();
+        assert_eq!(names, ["ArrowRight", "ArrowLeft", "Home", "End", "Escape", " ", "?"]);
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The 3×3 board as plain data: squares, the eight lines, the board string and the base-3 code
-//! the perfect player memoises on.
+//! The 3×3 board as plain data: squares (and the square a mark names), the eight lines, the board
+//! string and the base-3 code the perfect player memoises on.
 //!
 //! Not for rules about whose turn it is or which seat plays which side: that is
 //! [`TicTacToe`](crate::TicTacToe). The board only knows marks, lines and what a position reachable
@@ -7,7 +7,8 @@
 
 use std::fmt;
 
-use botlens_protocol::tictactoe::{Side, TicTacToeView};
+use botlens_engine::IllegalMove;
+use botlens_protocol::tictactoe::{Mark, Side, TicTacToeView};
 
 /// Width and height of the board.
 pub(crate) const SIZE: usize = 3;
@@ -17,6 +18,17 @@ pub(crate) const SQUARES: usize = SIZE * SIZE;
 
 /// Number of distinct boards, legal or not: each square is empty, X or O.
 pub(crate) const CODES: usize = 3usize.pow(SQUARES as u32);
+
+/// The square index (row-major) of an in-range mark, or the rule it breaks.
+pub(crate) fn square_of(mark: &Mark) -> Result<usize, IllegalMove> {
+    let max = SIZE as i32 - 1;
+    for (axis, value) in [("x", mark.x), ("y", mark.y)] {
+        if !(0..=max).contains(&value) {
+            return Err(IllegalMove(format!("{axis} out of range 0..={max}")));
+        }
+    }
+    Ok(mark.y as usize * SIZE + mark.x as usize)
+}
 
 /// One of the eight winning lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,14 +1,16 @@
 //! The rules: [`TicTacToe`], its state, and its [`Game`] implementation.
 //!
-//! Text (rendering boards, parsing typed moves) lives in `text`, the reference opponents in
-//! `players`; this module only decides what is legal and how a game ends.
+//! Text (rendering boards, parsing typed moves) lives in `text`, the board as a picture in
+//! `picture`, the reference opponents in `players`; this module only decides what is legal and
+//! how a game ends.
 
+use botlens_engine::picture::{Picture, Spot};
 use botlens_engine::{Ending, Game, IllegalMove, ReferencePlayer, Seat, SeedRng, Status, Stream};
 use botlens_protocol::tictactoe::{Mark, Marked, Side, TicTacToeView};
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, SIZE};
-use crate::{players, text};
+use crate::board::{Board, square_of};
+use crate::{picture, players, text};
 
 /// A game of Tic-tac-toe: the board and which seat plays X.
 ///
@@ -74,22 +76,16 @@ impl TicTacToe {
         self.board.to_string()
     }
 
+    /// `seat 0 plays X, seat 1 plays O`.
+    fn sides_line(&self) -> String {
+        format!("seat {} plays X, seat {} plays O", self.x_seat, 1 - self.x_seat)
+    }
+
     /// The board itself, for tests that walk positions.
     #[cfg(test)]
     pub(crate) fn squares(&self) -> &Board {
         &self.board
     }
-}
-
-/// The square index of an in-range mark, or the rule it breaks.
-fn square_of(mark: &Mark) -> Result<usize, IllegalMove> {
-    let max = SIZE as i32 - 1;
-    for (axis, value) in [("x", mark.x), ("y", mark.y)] {
-        if !(0..=max).contains(&value) {
-            return Err(IllegalMove(format!("{axis} out of range 0..={max}")));
-        }
-    }
-    Ok(mark.y as usize * SIZE + mark.x as usize)
 }
 
 static REFERENCE_PLAYERS: [ReferencePlayer<TicTacToe>; 2] = [
@@ -165,12 +161,19 @@ impl Game for TicTacToe {
     }
 
     fn render(&self) -> String {
-        let seats = format!("seat {} plays X, seat {} plays O", self.x_seat, 1 - self.x_seat);
-        format!("{}{seats}\n", text::board(&self.board))
+        format!("{}{}\n", text::board(&self.board), self.sides_line())
     }
 
     fn render_view(view: &TicTacToeView) -> String {
         format!("{}you play {}\n", text::board(&Board::from_view(view)), view.you.to_char())
+    }
+
+    fn picture(&self) -> Option<Picture> {
+        Some(picture::picture(&self.board, self.sides_line()))
+    }
+
+    fn action_cells(&self, _seat: Seat, mark: &Mark) -> Vec<Spot> {
+        picture::marked(mark).into_iter().collect()
     }
 
     fn parse_action(input: &str) -> Result<Mark, String> {

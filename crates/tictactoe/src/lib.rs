@@ -24,6 +24,7 @@
 
 mod board;
 mod game;
+mod picture;
 mod players;
 mod text;
 
