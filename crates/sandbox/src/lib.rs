@@ -86,7 +86,9 @@ mod module;
 mod output;
 mod player;
 mod sections;
+mod shape;
 mod sig;
+mod text;
 mod wasi;
 
 pub use abi::ABI_VERSION;
