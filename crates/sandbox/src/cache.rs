@@ -249,13 +249,15 @@ mod trust {
         if !meta.is_dir() {
             return Err(format!("{} is not a directory", dir.display()));
         }
-        private(&meta, 0o022).map_err(|why| format!("the directory {} {why}", dir.display()))
+        private(&meta, 0o022, "others than its owner may change it")
+            .map_err(|why| format!("the directory {} {why}", dir.display()))
     }
 
     /// Checks that a file or directory belongs to the effective user and has none of the
-    /// permission bits in `forbidden`; the error completes "the directory … ".
+    /// permission bits in `forbidden` (which would mean `consequence`); the error completes
+    /// "the directory … ".
     #[cfg(unix)]
-    fn private(meta: &std::fs::Metadata, forbidden: u32) -> Result<(), String> {
+    fn private(meta: &std::fs::Metadata, forbidden: u32, consequence: &str) -> Result<(), String> {
         use std::os::unix::fs::MetadataExt;
         // SAFETY: `geteuid` has no preconditions and cannot fail.
         let me = unsafe { libc::geteuid() };
@@ -264,14 +266,18 @@ mod trust {
         }
         let mode = meta.mode() & 0o777;
         if mode & forbidden != 0 {
-            return Err(format!("has mode {mode:03o}: others than its owner may change it"));
+            return Err(format!("has mode {mode:03o}: {consequence}"));
         }
         Ok(())
     }
 
     /// Without Unix permissions there is nothing more to check.
     #[cfg(not(unix))]
-    fn private(_meta: &std::fs::Metadata, _forbidden: u32) -> Result<(), String> {
+    fn private(
+        _meta: &std::fs::Metadata,
+        _forbidden: u32,
+        _consequence: &str,
+    ) -> Result<(), String> {
         Ok(())
     }
 
@@ -318,10 +324,8 @@ mod trust {
         if !meta.is_file() {
             return Ok(Err("is not a regular file".into()));
         }
-        if let Err(why) = private(&meta, 0o077) {
-            return Ok(Err(
-                why.replace("others than its owner may change it", "others may read it")
-            ));
+        if let Err(why) = private(&meta, 0o077, "others may read it") {
+            return Ok(Err(why));
         }
         let mut key = [0u8; TAG_BYTES];
         let mut file = std::fs::File::open(path)?;

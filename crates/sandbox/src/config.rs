@@ -34,7 +34,8 @@ pub struct SandboxConfig {
 }
 
 impl SandboxConfig {
-    /// The default bound on the disk cache's size: 512 MiB (a Rust bot's entry is about 1 MiB).
+    /// The default bound on the disk cache's size: 512 MiB (a Rust bot's entry is about
+    /// 300 KiB).
     pub const DEFAULT_CACHE_BYTES: u64 = 512 << 20;
 }
 

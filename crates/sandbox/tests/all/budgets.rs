@@ -34,10 +34,10 @@ fn an_empty_loop_runs_out_of_fuel_long_before_the_backstop() {
     assert_next_game_runs();
 }
 
-#[test]
-fn loops_of_wasi_calls_run_out_of_fuel_stubs_and_failing_calls_too() {
+/// Cheap WASI calls (a stub, failing calls among them): a label, the call, its import.
+fn wasi_calls() -> Vec<(&'static str, &'static str, String)> {
     let import = |name: &str, ty: &str| format!(r#"(import "{WASI}" "{name}" (func $f {ty}))"#);
-    let cases = [
+    vec![
         ("sched_yield", "(drop (call $f))", import("sched_yield", "(result i32)")),
         (
             "proc_raise (a stub)",
@@ -64,11 +64,42 @@ fn loops_of_wasi_calls_run_out_of_fuel_stubs_and_failing_calls_too() {
             "(drop (call $f (i32.const 1) (i64.const 0) (i32.const 4000)))",
             import("clock_time_get", "(param i32 i64 i32) (result i32)"),
         ),
-    ];
-    for (label, call, extra) in cases {
+    ]
+}
+
+#[test]
+fn loops_of_wasi_calls_run_out_of_fuel_stubs_and_failing_calls_too() {
+    for (label, call, extra) in wasi_calls() {
         burns_out(label, call, &extra);
     }
     assert_next_game_runs();
+}
+
+#[test]
+fn every_cheap_call_costs_at_least_the_documented_base_of_60_fuel() {
+    let reply = r#"(import "botlens" "reply" (func $reply (param i32 i32) (result i32)))"#;
+    let mut calls = wasi_calls();
+    calls.push((
+        "reply before view",
+        "(drop (call $reply (i32.const 0) (i32.const 256)))",
+        reply.into(),
+    ));
+    calls.push(("log(p, 0)", "(call $log (i32.const 0) (i32.const 0))", String::new()));
+    // The fuel of a first turn that makes `calls` calls before its move.
+    let turn_fuel = |call: &str, extra: &str, calls: u32| {
+        let prelude = format!(
+            "(local.set $i (i32.const {calls}))
+             (loop $again {call} (br_if $again (local.tee $i (i32.sub (local.get $i) (i32.const 1)))))
+             (local.set $i (i32.const 0))"
+        );
+        let record = play(&wat(&wat_bot(&prelude, extra)), 5, &SandboxLimits::default());
+        assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
+        record.moves.iter().find(|m| m.seat == 0).unwrap().cost.fuel.unwrap()
+    };
+    for (label, call, extra) in calls {
+        let per_call = (turn_fuel(call, &extra, 1001) - turn_fuel(call, &extra, 1)) / 1000;
+        assert!((60..100).contains(&per_call), "{label}: {per_call} fuel per call and loop turn");
+    }
 }
 
 #[test]
