@@ -20,6 +20,7 @@ use botlens_engine::SourceLocation;
 use gimli::{EndianSlice, LittleEndian, SectionId};
 
 use crate::sections::Sections;
+use crate::text;
 
 type Slice<'a> = EndianSlice<'a, LittleEndian>;
 
@@ -75,11 +76,11 @@ impl<'a> DebugInfo<'a> {
                 .function
                 .as_ref()
                 .and_then(|f| f.raw_name().ok())
-                .map(|name| format!("{:#}", rustc_demangle::demangle(&name)));
+                .map(|name| text::function_name(&name));
             let location = frame.location.as_ref();
             symbols.push(Symbol {
                 function,
-                file: location.and_then(|l| l.file).map(str::to_owned),
+                file: location.and_then(|l| l.file).map(bot_file),
                 line: location.and_then(|l| l.line).filter(|&line| line > 0),
                 column: location.and_then(|l| l.column).unwrap_or(0),
             });
@@ -100,7 +101,7 @@ impl<'a> DebugInfo<'a> {
             let file = location.file.filter(|file| is_bot(file))?;
             let line = location.line.filter(|&line| line > 0)?;
             Some(SourceLocation {
-                file: file.to_owned(),
+                file: bot_file(file),
                 line,
                 column: location.column.unwrap_or(0),
             })
@@ -157,11 +158,16 @@ impl<'a> DebugInfo<'a> {
     }
 }
 
+/// A file name from the DWARF, kept to [`text::MAX_FILE_BYTES`].
+fn bot_file(file: &str) -> String {
+    text::bounded_str(file, text::MAX_FILE_BYTES)
+}
+
 /// Whether a function (by its mangled name) is, or may have inlined, the bot's `play`: the
 /// bot's impl itself, the SDK closure that calls it, or (should the optimizer see through the
 /// closure) the SDK's entry point and the export.
 fn holds_play(mangled: &str) -> bool {
-    let name = format!("{:#}", rustc_demangle::demangle(mangled));
+    let name = text::function_name(mangled);
     let closure = name.contains("{{closure}}") || name.contains("{closure#");
     (name.starts_with('<') && name.ends_with(" as botlens_sdk::Bot>::play"))
         || (name.starts_with("botlens_sdk::runtime::start") && closure)

@@ -24,6 +24,35 @@ pub enum LoadError {
         /// What was found instead.
         reason: String,
     },
+    /// A WebAssembly component (the component model's binary format), not a core module.
+    #[error(
+        "this is a WebAssembly component, not a core module: botlens runs core WebAssembly \
+         modules (build the bot for wasm32-wasip1 or wasm32-unknown-unknown, not as a \
+         component; see docs/abi.md)"
+    )]
+    Component,
+    /// The module is over one of the limits on what botlens compiles (see `docs/abi.md`).
+    #[error(
+        "the module is over botlens's limit on {limit}: {found} where at most {max} is \
+         accepted (see docs/abi.md)"
+    )]
+    OverLimit {
+        /// What is limited: `module bytes`, `functions`, `imports`, `estimated compile work`.
+        limit: &'static str,
+        /// The module's figure.
+        found: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// Compiling the module took longer than the compile deadline.
+    #[error(
+        "compiling the module took longer than botlens's compile deadline of {seconds} s \
+         (see docs/abi.md)"
+    )]
+    CompileDeadline {
+        /// The deadline.
+        seconds: u64,
+    },
     /// WebAssembly, but malformed or invalid (wasmtime's validation message).
     #[error("invalid WebAssembly module: {message}")]
     Invalid {
@@ -112,14 +141,6 @@ impl LoadError {
 /// Why a [`Sandbox`](crate::Sandbox) could not be created.
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
-    /// The cache directory could not be created.
-    #[error("cannot create the module cache directory {path}: {source}")]
-    CacheDir {
-        /// The directory.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
     /// wasmtime refused the configuration.
     #[error("cannot set up the WebAssembly engine: {0}")]
     Engine(String),

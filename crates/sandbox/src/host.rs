@@ -16,6 +16,7 @@ use wasmtime::{Caller, Extern, Linker, Memory, ResourceLimiter, Trap, WasmBacktr
 use crate::abi::HOST_MODULE;
 use crate::locate::Locator;
 use crate::output::Output;
+use crate::text;
 
 /// Why the host stopped the bot (carried as the error of the guest call).
 #[derive(Debug, thiserror::Error)]
@@ -157,17 +158,47 @@ impl Reply {
     }
 }
 
-/// Bytes of guest memory a host call may touch per unit of fuel it charges.
+/// Fuel every host call costs, whatever it does (even one that fails at once or is a stub):
+/// more than the guest instructions the same wall-clock time buys. The slowest host calls that
+/// do no work (the WASI stubs) take about 55 ns, the time the slowest-burning guest loop
+/// (`loop br 0`, about 2 ns per unit of fuel on a 2.8 GHz core) burns 27 units in; this is
+/// twice that, with margin. See the table in `docs/abi.md`.
+pub(crate) const CALL_FUEL: u64 = 60;
+
+/// Fuel `view` and `act` cost on top of [`CALL_FUEL`]: they run the game's code (writing the
+/// view, applying the move), about 200 ns for a Tic-tac-toe view.
+const GAME_CALL_FUEL: u64 = 250;
+
+/// Bytes of guest memory a host call may touch per unit of fuel it charges on top of
+/// [`CALL_FUEL`].
 const BYTES_PER_FUEL: u64 = 16;
 
-/// Charges the fuel of a host call that touches `bytes` bytes of guest memory: one unit, plus
-/// one per [`BYTES_PER_FUEL`] bytes. Host work thus counts like guest work, so a bot cannot
-/// escape its budget by making the host copy or scan memory for it.
+/// Charges the fuel of a host call that touches `bytes` bytes of guest memory (or writes as
+/// many of its own): [`CALL_FUEL`], plus one per [`BYTES_PER_FUEL`] bytes. Host work thus counts
+/// like guest work, so a bot cannot escape its budget by making the host work for it. Every
+/// host function calls this first.
 pub(crate) fn charge<G: Game>(
     caller: &mut Caller<'_, Host<G>>,
     bytes: u64,
 ) -> wasmtime::Result<()> {
-    let cost = 1 + bytes / BYTES_PER_FUEL;
+    burn(caller, CALL_FUEL.saturating_add(bytes / BYTES_PER_FUEL))
+}
+
+/// [`charge`] for `view` and `act`, which also run the game's code.
+fn charge_game_call<G: Game>(caller: &mut Caller<'_, Host<G>>, bytes: u64) -> wasmtime::Result<()> {
+    burn(caller, (CALL_FUEL + GAME_CALL_FUEL).saturating_add(bytes / BYTES_PER_FUEL))
+}
+
+/// Charges for `bytes` more bytes a host call touches, once [`charge`] has charged the call.
+pub(crate) fn charge_bytes<G: Game>(
+    caller: &mut Caller<'_, Host<G>>,
+    bytes: u64,
+) -> wasmtime::Result<()> {
+    burn(caller, bytes / BYTES_PER_FUEL)
+}
+
+/// Takes `cost` units of fuel, or all there is left and stops the bot with `out_of_fuel`.
+fn burn<G: Game>(caller: &mut Caller<'_, Host<G>>, cost: u64) -> wasmtime::Result<()> {
     let left = caller.get_fuel()?;
     if cost > left {
         caller.set_fuel(0)?;
@@ -216,7 +247,7 @@ fn deliver<G: Game>(
     out_ptr: i32,
     out_cap: i32,
 ) -> wasmtime::Result<i32> {
-    charge(caller, caller.data().reply.bytes.len() as u64)?;
+    charge_bytes(caller, caller.data().reply.bytes.len() as u64)?;
     let memory = memory_of(caller)?;
     let (mem, host) = memory.data_and_store_mut(&mut *caller);
     let len = host.reply.bytes.len();
@@ -253,6 +284,7 @@ fn view<G: Game>(
     out_ptr: i32,
     out_cap: i32,
 ) -> wasmtime::Result<i32> {
+    charge_game_call(&mut caller, 0)?;
     let host = caller.data_mut();
     host.reply.set(|out| host.turn.write_view(host.encoding, out));
     deliver(&mut caller, "view", out_ptr, out_cap)
@@ -295,7 +327,7 @@ fn act<G: Game>(
     out_ptr: i32,
     out_cap: i32,
 ) -> wasmtime::Result<i32> {
-    charge(&mut caller, u64::from(msg_len as u32))?;
+    charge_game_call(&mut caller, u64::from(msg_len as u32))?;
     let memory = memory_of(&mut caller)?;
     let mem = memory.data(&caller);
     let parsed = match region(mem.len(), msg_ptr, msg_len) {
@@ -326,6 +358,7 @@ fn reply<G: Game>(
     out_ptr: i32,
     out_cap: i32,
 ) -> wasmtime::Result<i32> {
+    charge(&mut caller, 0)?;
     if !caller.data().reply.is_set {
         return Ok(-1);
     }
@@ -362,14 +395,17 @@ fn panic<G: Game>(
     line: i32,
     column: i32,
 ) -> wasmtime::Result<()> {
+    let strings = text::MAX_MESSAGE_BYTES + text::MAX_FILE_BYTES;
+    charge(&mut caller, strings as u64)?;
     let memory = memory_of(&mut caller)?;
     let mem = memory.data(&caller);
-    let text = |ptr, len| {
-        region(mem.len(), ptr, len).map(|r| String::from_utf8_lossy(&mem[r]).into_owned())
+    // Only a bounded prefix of each string is copied, however long the bot says it is.
+    let text = |ptr, len, max| {
+        region(mem.len(), ptr, len).map(|r| text::bounded(&mem[r.clone()], r.len() as u64, max))
     };
-    let message = text(msg_ptr, msg_len)
+    let message = text(msg_ptr, msg_len, text::MAX_MESSAGE_BYTES)
         .unwrap_or_else(|| "(the panic message is outside the bot's memory)".into());
-    let file = text(file_ptr, file_len).unwrap_or_default();
+    let file = text(file_ptr, file_len, text::MAX_FILE_BYTES).unwrap_or_default();
 
     let backtrace = WasmBacktrace::capture(&caller);
     let locator = Arc::clone(&caller.data().locator);

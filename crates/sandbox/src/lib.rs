@@ -16,7 +16,7 @@
 //! use botlens_tictactoe::TicTacToe;
 //!
 //! let sandbox = Sandbox::new(SandboxConfig {
-//!     cache_dir: Some("target/botlens/cache".into()),
+//!     cache_dir: Some("/home/me/.cache/botlens/modules".into()),
 //!     ..SandboxConfig::default()
 //! })?;
 //! let bot = sandbox.load_file("target/wasm32-wasip1/release/my_bot.wasm")?;
@@ -41,13 +41,16 @@
 //! # Concepts
 //!
 //! - [`Sandbox`]: one per process, cheap to clone, `Send + Sync`. Holds the module caches
-//!   (memory, and disk when [`SandboxConfig::cache_dir`] is set) over the process's wasmtime
-//!   engines, which instantiate from a pool of reusable slots; the first sandbox starts one
-//!   ticker thread for the wall-clock backstop.
+//!   (memory, and disk when [`SandboxConfig::cache_dir`] is set and can be trusted: a private
+//!   directory whose entries are authenticated with a per-user key, kept under a size bound)
+//!   over the process's wasmtime engines, which instantiate from a pool of reusable slots; the
+//!   first sandbox starts one ticker thread for the wall-clock backstop.
 //! - [`BotModule`]: a checked, compiled bot. Cheap to clone, `Send + Sync`. Loading checks the
-//!   ABI up front and fails with a typed [`LoadError`]. Compiling happens once per module hash:
-//!   about half a second for a 2.6 MB Rust bot; a disk-cache or memory-cache hit takes a few
-//!   milliseconds, mostly hashing the bytes.
+//!   ABI up front and fails with a typed [`LoadError`]; it refuses, before compiling, a module
+//!   too large or too costly to compile (size, functions, imports, an estimate of the
+//!   compiler's work), and compiles on a helper thread under a 30 s deadline. Compiling happens
+//!   once per module hash: about a tenth of a second for a 2.2 MB Rust bot; a disk-cache or
+//!   memory-cache hit takes a few milliseconds, mostly hashing the bytes.
 //! - [`WasmPlayer`]: the bot in one game, a [`Player`](botlens_engine::Player). Owns a fresh
 //!   store and instance, created on its first turn from a pre-linked `InstancePre` in a pooled
 //!   slot (about twenty microseconds), dropped with the player. `Send`, not shared.
@@ -58,9 +61,13 @@
 //! Given the module bytes, the game, the seed, the seat and the limits, a game plays out the same
 //! on every run and machine: fuel counts instructions, not time; WASI randomness comes from
 //! `SeedRng::new(seed, Stream::BotRandom(seat))`; WASI clocks advance with fuel; floats are
-//! NaN-canonicalized; there are no files, environment, arguments or network. The only
-//! non-deterministic limit is the wall-clock backstop, which ends a game with `timeout` only if
-//! fuel failed to stop it first.
+//! NaN-canonicalized; there are no files, environment, arguments or network. Host calls cost
+//! fuel in proportion to their work, and the default fuel per turn runs out well within a second
+//! even in the slowest-burning loop, so fuel bounds wall time. The only non-deterministic limit
+//! is the wall-clock backstop, set ten times higher, which ends a game with `timeout` only if
+//! fuel failed to stop it first (the compile deadline, likewise, only fails loading).
+//! Everything a bot hands the host is bounded: output per turn in bytes and lines, panic
+//! messages, file and function names (cut with a marker giving their size).
 //!
 //! # Failures
 //!
@@ -86,7 +93,9 @@ mod module;
 mod output;
 mod player;
 mod sections;
+mod shape;
 mod sig;
+mod text;
 mod wasi;
 
 pub use abi::ABI_VERSION;

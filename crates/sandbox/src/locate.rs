@@ -18,6 +18,7 @@ use wasmtime::WasmBacktrace;
 use crate::abi::SDK_SECTION;
 use crate::dwarf::DebugInfo;
 use crate::sections::Sections;
+use crate::text;
 
 /// Path fragments of code that is not the bot's own (compared with `/` separators).
 const FOREIGN: &[&str] = &[
@@ -62,8 +63,11 @@ impl Locator {
             let dir = &file[..file.rfind('/')? + 1];
             (!dir.is_empty()).then(|| dir.to_owned())
         });
-        let exports =
-            sections.exported_functions.iter().map(|(i, n)| (*i, (*n).to_owned())).collect();
+        let exports = sections
+            .exported_functions
+            .iter()
+            .map(|(i, n)| (*i, text::bounded_str(n, text::MAX_NAME_BYTES)))
+            .collect();
         Locator { sdk_dir, binary, imported_functions, exports, play: OnceLock::new() }
     }
 
@@ -114,7 +118,7 @@ impl Locator {
     pub fn function_hint(&self, backtrace: &WasmBacktrace) -> String {
         let Some(frame) = backtrace.frames().first() else { return String::new() };
         let name = match frame.func_name() {
-            Some(name) => format!("{:#}", rustc_demangle::demangle(name)),
+            Some(name) => text::function_name(name),
             None => match self.exports.iter().find(|(index, _)| *index == frame.func_index()) {
                 Some((_, name)) => name.clone(),
                 None => format!("#{}", frame.func_index()),

@@ -2,8 +2,11 @@
 //! and on disk) into [`BotModule`]s, which make a fresh [`WasmPlayer`](crate::WasmPlayer) for every game.
 
 use std::any::{Any, TypeId};
+use std::io::Read;
 use std::path::Path;
+use std::sync::mpsc::{RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use botlens_engine::{Failure, FailureKind, Game};
 use botlens_protocol::Encoding;
@@ -16,7 +19,7 @@ use crate::error::{LoadError, SandboxError};
 use crate::host::{self, Host};
 use crate::locate::Locator;
 use crate::sections::Sections;
-use crate::{abi, imports, wasi};
+use crate::{abi, imports, shape, wasi};
 
 /// The host for WebAssembly bots: module caches over the process's engines.
 ///
@@ -40,6 +43,8 @@ pub struct Sandbox {
 struct Shared {
     modules: ModuleCache,
     disk: Option<DiskCache>,
+    /// Why the configured cache directory is not used.
+    disk_note: Option<String>,
 }
 
 impl std::fmt::Debug for Sandbox {
@@ -49,20 +54,55 @@ impl std::fmt::Debug for Sandbox {
 }
 
 impl Sandbox {
-    /// Sets up the sandbox: creates the cache directory if one is configured, and the engine
-    /// and the ticker thread if this is the process's first sandbox.
+    /// Sets up the sandbox: opens the cache directory if one is configured (kept under
+    /// [`SandboxConfig::DEFAULT_CACHE_BYTES`]), and the engine and the ticker thread if this is
+    /// the process's first sandbox. A cache directory that cannot be created or trusted is not
+    /// an error: the sandbox caches in memory only, and [`Sandbox::disk_cache_note`] says why.
     pub fn new(config: SandboxConfig) -> Result<Sandbox, SandboxError> {
-        let disk = config.cache_dir.as_deref().map(DiskCache::new).transpose()?;
+        Sandbox::with_cache_bound(config, SandboxConfig::DEFAULT_CACHE_BYTES)
+    }
+
+    /// [`Sandbox::new`] with the disk cache kept under `max_bytes` instead of the default.
+    ///
+    /// ```
+    /// use botlens_sandbox::{Sandbox, SandboxConfig};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let config = SandboxConfig { cache_dir: Some(dir.path().join("modules")) };
+    /// let sandbox = Sandbox::with_cache_bound(config, 64 << 20)?;
+    /// assert_eq!(sandbox.disk_cache_note(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_cache_bound(
+        config: SandboxConfig,
+        max_bytes: u64,
+    ) -> Result<Sandbox, SandboxError> {
+        let opened = config.cache_dir.as_deref().map(|dir| DiskCache::open(dir, max_bytes));
+        let (disk, disk_note) = match opened {
+            None => (None, None),
+            Some(Ok(disk)) => (Some(disk), None),
+            Some(Err(why)) => (None, Some(format!("the module cache is off: {why}"))),
+        };
         engines::engine(SandboxLimits::default().stack_bytes)?;
-        Ok(Sandbox { shared: Arc::new(Shared { modules: ModuleCache::default(), disk }) })
+        Ok(Sandbox {
+            shared: Arc::new(Shared { modules: ModuleCache::default(), disk, disk_note }),
+        })
+    }
+
+    /// Why the configured cache directory is not used (it could not be created, or someone
+    /// other than this user could write to it or its key), in one sentence; `None` when it is
+    /// used or none was configured.
+    pub fn disk_cache_note(&self) -> Option<&str> {
+        self.shared.disk_note.as_deref()
     }
 
     /// Loads a bot from the bytes of a `.wasm` file (or WebAssembly text).
     ///
-    /// Checks everything `docs/abi.md` requires that can be checked before a game: the
-    /// `botlens_abi` version, the exports and their signatures, that every import is a
-    /// `botlens` or WASI preview 1 function with the right signature. Compiles the module, or
-    /// takes it from the memory or disk cache.
+    /// Checks everything `docs/abi.md` requires that can be checked before a game: a core
+    /// module (not a component) within the limits on size and compile work, the `botlens_abi`
+    /// version, the exports and their signatures, that every import is a `botlens` or WASI
+    /// preview 1 function with the right signature. Compiles the module (on a helper thread,
+    /// within the compile deadline), or takes it from the memory or disk cache.
     ///
     /// ```
     /// use botlens_sandbox::{LoadError, Sandbox, SandboxConfig};
@@ -72,6 +112,7 @@ impl Sandbox {
     /// assert!(matches!(error, LoadError::NotWasm { .. }));
     /// ```
     pub fn load(&self, bytes: &[u8]) -> Result<BotModule, LoadError> {
+        shape::check_size(bytes.len() as u64)?;
         let sha = sha256(bytes);
         let binary: Arc<[u8]> = to_binary(bytes)?.into();
         let sections = Sections::read(&binary).map_err(|message| LoadError::Invalid { message })?;
@@ -106,32 +147,71 @@ impl Sandbox {
     /// Loads a bot from a `.wasm` (or `.wat`) file; see [`Sandbox::load`].
     pub fn load_file(&self, path: impl AsRef<Path>) -> Result<BotModule, LoadError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path)
-            .map_err(|source| LoadError::Read { path: path.to_owned(), source })?;
+        let read = |source| LoadError::Read { path: path.to_owned(), source };
+        let mut bytes = Vec::new();
+        // One byte past the limit is enough to refuse a file that is too large.
+        let file = std::fs::File::open(path).map_err(read)?;
+        file.take(shape::MAX_MODULE_BYTES + 1).read_to_end(&mut bytes).map_err(read)?;
         self.load(&bytes)
     }
 
-    /// The module compiled by `engine`: from memory, from disk, or compiled now (and cached).
-    fn compile(&self, engine: &Engine, sha: &[u8; 32], binary: &[u8]) -> Result<Module, LoadError> {
+    /// The module compiled by `engine`: from memory, from disk, or checked against the limits
+    /// on its shape and compiled now (and cached).
+    fn compile(
+        &self,
+        engine: &Engine,
+        sha: &[u8; 32],
+        binary: &Arc<[u8]>,
+    ) -> Result<Module, LoadError> {
         let modules = &self.shared.modules;
         if let Some(module) = modules.cached(engine, sha) {
             return Ok(module);
         }
-        let disk_path = self.shared.disk.as_ref().map(|disk| (disk, disk.path(sha, engine)));
-        let from_disk = disk_path.as_ref().and_then(|(disk, path)| disk.load(path, engine));
+        let disk_entry = self.shared.disk.as_ref().map(|disk| (disk, disk.entry(sha, engine)));
+        let from_disk = disk_entry.as_ref().and_then(|(disk, entry)| disk.load(entry, engine));
         let module = match from_disk {
             Some(module) => module,
             None => {
-                let module = Module::new(engine, binary)
-                    .map_err(|error| LoadError::Invalid { message: format!("{error:#}") })?;
-                if let Some((disk, path)) = &disk_path {
-                    disk.store(path, &module);
+                shape::check(binary)?;
+                let module = compile_within(engine, binary, shape::COMPILE_DEADLINE)?;
+                if let Some((disk, entry)) = &disk_entry {
+                    disk.store(entry, &module);
                 }
                 module
             }
         };
         modules.remember(*sha, &module);
         Ok(module)
+    }
+}
+
+/// Compiles `binary` on a helper thread, giving up after `deadline` (the thread then finishes
+/// its work in the background and its result is dropped: Cranelift cannot be interrupted).
+fn compile_within(
+    engine: &Engine,
+    binary: &Arc<[u8]>,
+    deadline: Duration,
+) -> Result<Module, LoadError> {
+    let (send, receive) = sync_channel(1);
+    let (engine, binary) = (engine.clone(), Arc::clone(binary));
+    std::thread::Builder::new()
+        .name("botlens-compile".into())
+        .spawn(move || {
+            let _ = send.send(Module::new(&engine, &*binary));
+        })
+        .map_err(|error| LoadError::Invalid {
+            message: format!("cannot start the compiler thread: {error}"),
+        })?;
+    match receive.recv_timeout(deadline) {
+        Ok(compiled) => {
+            compiled.map_err(|error| LoadError::Invalid { message: format!("{error:#}") })
+        }
+        Err(RecvTimeoutError::Timeout) => {
+            Err(LoadError::CompileDeadline { seconds: deadline.as_secs_f64().ceil() as u64 })
+        }
+        Err(RecvTimeoutError::Disconnected) => {
+            Err(LoadError::Invalid { message: "the compiler stopped without a result".into() })
+        }
     }
 }
 
@@ -152,6 +232,10 @@ fn looks_like_wat(mut text: &str) -> bool {
 
 fn to_binary(bytes: &[u8]) -> Result<Vec<u8>, LoadError> {
     if bytes.starts_with(b"\0asm") {
+        // The version field's upper half is the layer: 0 for core modules, 1 for components.
+        if bytes.get(6..8) == Some(&[1, 0]) {
+            return Err(LoadError::Component);
+        }
         return Ok(bytes.to_vec());
     }
     let reason = match std::str::from_utf8(bytes) {
@@ -320,6 +404,20 @@ mod tests {
         assert!(!looks_like_wat("(; unterminated"));
         assert!(!looks_like_wat("#!/bin/sh"));
         assert_eq!(to_binary(b";; hi\n(module)").unwrap(), wat::parse_str("(module)").unwrap());
+    }
+
+    #[test]
+    fn compiling_past_the_deadline_fails_loading_with_the_deadline_named() {
+        let engine = engines::engine(SandboxLimits::default().stack_bytes).unwrap();
+        let many: Arc<[u8]> =
+            wat::parse_str(format!("(module {})", "(func)".repeat(5_000))).unwrap().into();
+        let error = compile_within(&engine, &many, Duration::from_millis(1)).unwrap_err();
+        assert!(matches!(error, LoadError::CompileDeadline { seconds: 1 }), "{error}");
+        assert_eq!(
+            error.to_string(),
+            "compiling the module took longer than botlens's compile deadline of 1 s (see docs/abi.md)"
+        );
+        assert!(compile_within(&engine, &many, Duration::from_secs(60)).is_ok());
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! What a bot writes during a turn (stdout, stderr, `botlens.log`), cut into lines and capped.
 //!
-//! Bytes past the per-turn cap are counted, not kept; the turn's log then ends with a line saying
-//! how many were dropped. Writes never fail for the bot, so a chatty bot is not broken by the cap.
+//! Bytes past the per-turn cap, and lines past the per-turn line cap, are counted, not kept; the
+//! turn's log then ends with a line saying how many were dropped. Nothing is copied before it is
+//! admitted, so a bot cannot make the host hold more than the caps. Writes never fail for the
+//! bot, so a chatty bot is not broken by the caps.
 
 /// Which stream a write went to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,20 +16,34 @@ pub(crate) enum Stream {
 #[derive(Debug)]
 pub(crate) struct Output {
     cap: usize,
+    line_cap: usize,
     kept: usize,
     dropped: u64,
+    dropped_lines: u64,
     lines: Vec<String>,
     partial: [Vec<u8>; 2],
 }
 
 impl Output {
-    pub fn new(cap: u64) -> Self {
+    /// Output capped at `cap` bytes and `line_cap` lines per turn.
+    pub fn new(cap: u64, line_cap: u64) -> Self {
         Output {
             cap: usize::try_from(cap).unwrap_or(usize::MAX),
+            line_cap: usize::try_from(line_cap).unwrap_or(usize::MAX),
             kept: 0,
             dropped: 0,
+            dropped_lines: 0,
             lines: Vec::new(),
             partial: [Vec::new(), Vec::new()],
+        }
+    }
+
+    /// Keeps a finished line, or counts it as dropped past the line cap.
+    fn push(&mut self, line: &[u8]) {
+        if self.lines.len() < self.line_cap {
+            self.lines.push(String::from_utf8_lossy(line).into_owned());
+        } else {
+            self.dropped_lines += 1;
         }
     }
 
@@ -44,10 +60,11 @@ impl Output {
         let take = self.admit(bytes.len());
         let mut rest = &bytes[..take];
         while let Some(newline) = rest.iter().position(|&b| b == b'\n') {
-            let partial = &mut self.partial[stream as usize];
+            let mut partial = std::mem::take(&mut self.partial[stream as usize]);
             partial.extend_from_slice(&rest[..newline]);
-            self.lines.push(String::from_utf8_lossy(partial).into_owned());
+            self.push(&partial);
             partial.clear();
+            self.partial[stream as usize] = partial;
             rest = &rest[newline + 1..];
         }
         self.partial[stream as usize].extend_from_slice(rest);
@@ -59,21 +76,27 @@ impl Output {
         if take == 0 {
             return;
         }
-        let kept = &bytes[..take.min(bytes.len())];
-        self.lines
-            .extend(kept.split(|&b| b == b'\n').map(|l| String::from_utf8_lossy(l).into_owned()));
+        for line in bytes[..take.min(bytes.len())].split(|&b| b == b'\n') {
+            self.push(line);
+        }
     }
 
-    /// Hands the turn's lines to `sink` (unfinished lines included, then a note of what was
+    /// Hands the turn's lines to `sink` (unfinished lines included, then notes of what was
     /// dropped) and starts afresh.
     pub fn flush(&mut self, mut sink: impl FnMut(String)) {
-        for partial in &mut self.partial {
+        for stream in 0..self.partial.len() {
+            let partial = std::mem::take(&mut self.partial[stream]);
             if !partial.is_empty() {
-                self.lines.push(String::from_utf8_lossy(partial).into_owned());
-                partial.clear();
+                self.push(&partial);
             }
         }
         self.lines.drain(..).for_each(&mut sink);
+        if self.dropped_lines > 0 {
+            sink(format!(
+                "… {} more lines (dropped; the limit is {} lines per turn)",
+                self.dropped_lines, self.line_cap
+            ));
+        }
         if self.dropped > 0 {
             sink(format!(
                 "[botlens: {} more bytes of output dropped; the limit is {} bytes per turn]",
@@ -82,6 +105,7 @@ impl Output {
         }
         self.kept = 0;
         self.dropped = 0;
+        self.dropped_lines = 0;
     }
 }
 
@@ -97,7 +121,7 @@ mod tests {
 
     #[test]
     fn lines_are_cut_at_newlines_per_stream_and_flushed_at_the_end() {
-        let mut output = Output::new(1000);
+        let mut output = Output::new(1000, 100);
         output.write(Stream::Stdout, b"hel");
         output.write(Stream::Stderr, b"oops\n");
         output.write(Stream::Stdout, b"lo\nworld");
@@ -108,7 +132,7 @@ mod tests {
 
     #[test]
     fn output_past_the_cap_is_counted_and_reported() {
-        let mut output = Output::new(10);
+        let mut output = Output::new(10, 100);
         output.write(Stream::Stdout, b"0123456\n89abcdef\n");
         output.log(b"dropped entirely");
         assert_eq!(
@@ -121,5 +145,18 @@ mod tests {
         );
         output.write(Stream::Stdout, b"new turn\n");
         assert_eq!(lines(&mut output), ["new turn"]);
+    }
+
+    #[test]
+    fn lines_past_the_line_cap_are_counted_and_reported_once() {
+        let mut output = Output::new(1 << 20, 3);
+        output.log(&[b'\n'; 65_536]);
+        output.write(Stream::Stderr, b"a\nb\nunfinished");
+        assert_eq!(
+            lines(&mut output),
+            ["", "", "", "… 65537 more lines (dropped; the limit is 3 lines per turn)"]
+        );
+        output.log(b"next turn");
+        assert_eq!(lines(&mut output), ["next turn"]);
     }
 }

@@ -175,7 +175,7 @@ impl<G: Game> WasmPlayer<G> {
         let host = Host::new(
             self.module.encoding(),
             self.rng.clone(),
-            Output::new(self.limits.output_bytes_per_turn),
+            Output::new(self.limits.output_bytes_per_turn, self.limits.output_lines_per_turn),
             Limiter { memory_cap },
             self.module.locator().clone(),
         );

@@ -14,12 +14,13 @@
 //! - no arguments, no environment, no preopened directories (every path call fails with
 //!   `EBADF`), no sockets;
 //! - `proc_exit` stops the bot (a `trap` failure of the game);
-//! - calls that touch guest memory charge fuel for it, like the `botlens` imports.
+//! - every call costs fuel, stubs and failing calls too, plus fuel for the guest memory it
+//!   touches, like the `botlens` imports.
 
 use botlens_engine::Game;
 use wasmtime::{Caller, FuncType, Linker, Val};
 
-use crate::host::{Host, Stop, charge, memory_of, region};
+use crate::host::{Host, Stop, charge, charge_bytes, memory_of, region};
 use crate::output::Stream;
 use crate::sig::{Sig, Ty};
 
@@ -143,6 +144,7 @@ fn zero_sizes<G: Game>(
     count: i32,
     size: i32,
 ) -> wasmtime::Result<i32> {
+    charge(&mut caller, 8)?;
     with_memory(&mut caller, |mem, _| {
         (put(mem, count, &[0; 4]) && put(mem, size, &[0; 4])).then_some(errno::SUCCESS)
     })
@@ -153,6 +155,7 @@ fn clock_res_get<G: Game>(
     id: i32,
     out: i32,
 ) -> wasmtime::Result<i32> {
+    charge(&mut caller, 8)?;
     if !(0..=3).contains(&id) {
         return Ok(errno::INVAL);
     }
@@ -165,6 +168,7 @@ fn clock_time_get<G: Game>(
     _precision: i64,
     out: i32,
 ) -> wasmtime::Result<i32> {
+    charge(&mut caller, 8)?;
     let elapsed = caller.data().clock.now(&caller);
     let time = match id {
         0 => (REALTIME_START_S * 1_000_000_000).saturating_add(elapsed),
@@ -179,6 +183,7 @@ fn fd_fdstat_get<G: Game>(
     fd: i32,
     out: i32,
 ) -> wasmtime::Result<i32> {
+    charge(&mut caller, 24)?;
     const FD_READ: u64 = 1 << 1;
     const FD_WRITE: u64 = 1 << 6;
     const CHARACTER_DEVICE: u8 = 2;
@@ -200,6 +205,7 @@ fn fd_read<G: Game>(
     _len: i32,
     nread: i32,
 ) -> wasmtime::Result<i32> {
+    charge(&mut caller, 4)?;
     if fd != 0 {
         return Ok(errno::BADF);
     }
@@ -214,12 +220,12 @@ fn fd_write<G: Game>(
     iovs_len: i32,
     nwritten: i32,
 ) -> wasmtime::Result<i32> {
+    charge(&mut caller, u64::from(iovs_len as u32) * 8)?;
     let stream = match fd {
         1 => Stream::Stdout,
         2 => Stream::Stderr,
         _ => return Ok(errno::BADF),
     };
-    charge(&mut caller, u64::from(iovs_len as u32) * 8)?;
     let mut written = 0;
     let errno = with_memory(&mut caller, |mem, host| {
         let mut total: u32 = 0;
@@ -233,7 +239,7 @@ fn fd_write<G: Game>(
         written = total;
         put(mem, nwritten, &total.to_le_bytes()).then_some(errno::SUCCESS)
     })?;
-    charge(&mut caller, u64::from(written))?;
+    charge_bytes(&mut caller, u64::from(written))?;
     Ok(errno)
 }
 
@@ -247,10 +253,10 @@ fn poll_oneoff<G: Game>(
     const SUBSCRIPTION: usize = 48;
     const EVENT: usize = 32;
     const CLOCK: u8 = 0;
+    charge(&mut caller, u64::from(count.max(0) as u32) * (SUBSCRIPTION + EVENT) as u64)?;
     if count <= 0 {
         return Ok(errno::INVAL);
     }
-    charge(&mut caller, count as u64 * (SUBSCRIPTION + EVENT) as u64)?;
     with_memory(&mut caller, |mem, _| {
         for i in 0..count as usize {
             let sub = region(
@@ -276,7 +282,8 @@ fn poll_oneoff<G: Game>(
     })
 }
 
-fn proc_exit<G: Game>(_caller: Caller<'_, Host<G>>, code: i32) -> wasmtime::Result<()> {
+fn proc_exit<G: Game>(mut caller: Caller<'_, Host<G>>, code: i32) -> wasmtime::Result<()> {
+    charge(&mut caller, 0)?;
     Err(wasmtime::Error::new(Stop::Exit(code)))
 }
 
@@ -308,10 +315,16 @@ pub(crate) fn add_to_linker<G: Game>(linker: &mut Linker<Host<G>>) -> wasmtime::
     for (name, sig, behaviour) in TABLE {
         if let Errno(code) = *behaviour {
             let ty = FuncType::new(linker.engine(), sig.param_types(), sig.result_types());
-            linker.func_new(MODULE, name, ty, move |_caller, _params, results: &mut [Val]| {
-                results[0] = Val::I32(code);
-                Ok(())
-            })?;
+            linker.func_new(
+                MODULE,
+                name,
+                ty,
+                move |mut caller, _params, results: &mut [Val]| {
+                    charge(&mut caller, 0)?;
+                    results[0] = Val::I32(code);
+                    Ok(())
+                },
+            )?;
         }
     }
     Ok(())

@@ -5,7 +5,7 @@ use botlens_engine::{MatchRecord, PlayerInfo, SeedRng, Stream, Trace};
 use botlens_sandbox::SandboxLimits;
 use botlens_tictactoe::TicTacToe;
 
-use crate::support::{guest, play};
+use crate::support::{fault, guest, play, wat, wat_bot};
 
 /// The trace of one game of the `chatty` guest (which logs, prints and uses its rng).
 fn chatty_trace(seed: u64) -> String {
@@ -79,4 +79,30 @@ fn wasi_randomness_is_the_bot_random_stream_of_the_seed() {
     }
     assert_eq!(first_log_line(5), first_log_line(5));
     assert_ne!(first_log_line(5), first_log_line(6));
+}
+
+#[test]
+fn a_bot_that_burns_its_fuel_fails_identically_on_threads_competing_for_the_cores() {
+    // Three games at once on two cores, under the default limits: fuel, not the wall clock,
+    // ends each of them, at the same instruction.
+    let bot = wat(&wat_bot("(loop $spin (br $spin))", ""));
+    let limits = SandboxLimits::default();
+    let outcomes: Vec<String> = std::thread::scope(|scope| {
+        let games: Vec<_> = (0..3)
+            .map(|_| {
+                scope.spawn(|| {
+                    let record = play(&bot, 9, &limits);
+                    let failure = fault(&record).clone();
+                    format!("{failure} after {:?} fuel", record.moves.last().unwrap().cost.fuel)
+                })
+            })
+            .collect();
+        games.into_iter().map(|game| game.join().expect("a game thread")).collect()
+    });
+    let expected = format!(
+        "out_of_fuel: out of fuel: the turn budget of {0} is used up in wasm function \
+         `botlens_play` after Some({0}) fuel",
+        limits.fuel_per_turn
+    );
+    assert_eq!(outcomes, vec![expected; 3]);
 }

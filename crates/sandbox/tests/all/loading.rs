@@ -34,6 +34,19 @@ fn bytes_that_are_not_webassembly_are_refused_as_such() {
 }
 
 #[test]
+fn a_component_is_refused_as_a_component_not_as_a_module_without_the_abi_section() {
+    // The component model's preamble: `\0asm`, version 0x0d, layer 1.
+    let error = load_err(b"\0asm\x0d\x00\x01\x00");
+    assert!(matches!(error, LoadError::Component), "{error}");
+    assert_eq!(
+        error.to_string(),
+        "this is a WebAssembly component, not a core module: botlens runs core WebAssembly \
+         modules (build the bot for wasm32-wasip1 or wasm32-unknown-unknown, not as a \
+         component; see docs/abi.md)"
+    );
+}
+
+#[test]
 fn a_module_without_the_abi_section_is_refused_with_a_pointer_to_the_docs() {
     let error = load_err(format!("(module {GOOD_EXPORTS})").as_bytes());
     assert!(matches!(error, LoadError::MissingAbiVersion { supported: 1 }));
@@ -131,10 +144,24 @@ fn the_module_hash_is_the_sha256_of_the_bytes_loaded() {
 #[test]
 fn invalid_limits_fail_the_first_turn_as_bad_module() {
     let bot = wat(&wat_bot("", ""));
-    let record = play(&bot, 1, &SandboxLimits { stack_bytes: 1, ..SandboxLimits::default() });
-    let failure = fault(&record);
-    assert_eq!(failure.kind, FailureKind::BadModule);
-    assert!(failure.message.starts_with("invalid sandbox limits: stack_bytes = 1"), "{failure}");
+    for (limits, message) in [
+        (
+            SandboxLimits { stack_bytes: 1, ..SandboxLimits::default() },
+            "invalid sandbox limits: stack_bytes = 1 is out of range 65536..=1048576",
+        ),
+        (
+            SandboxLimits { memory_bytes: 0, ..SandboxLimits::default() },
+            "invalid sandbox limits: memory_bytes = 0 is out of range 65536..=4294967296",
+        ),
+        (
+            SandboxLimits { output_bytes_per_turn: 0, ..SandboxLimits::default() },
+            "invalid sandbox limits: output_bytes_per_turn = 0 is out of range 1..=16777216",
+        ),
+    ] {
+        let record = play(&bot, 1, &limits);
+        let failure = fault(&record);
+        assert_eq!((failure.kind, failure.message.as_str()), (FailureKind::BadModule, message));
+    }
 }
 
 #[cfg(unix)]
@@ -145,7 +172,9 @@ fn the_disk_cache_is_written_once_reused_by_a_new_sandbox_and_rewritten_when_cor
     let dir = tempfile::tempdir().unwrap();
     let config = || SandboxConfig { cache_dir: Some(dir.path().join("cache")) };
     let entries = || -> Vec<std::path::PathBuf> {
-        std::fs::read_dir(dir.path().join("cache")).unwrap().map(|e| e.unwrap().path()).collect()
+        let listing = std::fs::read_dir(dir.path().join("cache")).unwrap();
+        let files = listing.map(|e| e.unwrap().path());
+        files.filter(|p| p.file_name().is_some_and(|n| n != "cache-key")).collect()
     };
     let bytes = guest_bytes("chatty");
 
@@ -165,6 +194,7 @@ fn the_disk_cache_is_written_once_reused_by_a_new_sandbox_and_rewritten_when_cor
     std::fs::write(&entry, b"corrupt").unwrap();
     let third = Sandbox::new(config()).unwrap().load(bytes).unwrap();
     assert_ne!(std::fs::read(&entry).unwrap(), b"corrupt", "a rejected entry is compiled again");
+    assert_eq!(entries().len(), 1);
     assert!(play(&third, 5, &SandboxLimits::default()).outcome.fault.is_none());
 }
 

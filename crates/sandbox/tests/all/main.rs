@@ -6,11 +6,14 @@
 mod guests;
 mod support;
 
+mod budgets;
+mod cache;
 mod determinism;
 mod encodings;
 mod failures;
 mod hostile;
 mod loading;
+mod strings;
 mod threads;
 mod wasi;
 mod wat_bot;
