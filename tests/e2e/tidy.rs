@@ -8,6 +8,7 @@
 //! that it fails when it should.
 
 mod abi;
+mod budgets;
 mod cycles;
 mod links;
 mod manifests;

@@ -22,6 +22,7 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use botlens_games::GameKind;
+use botlens_sandbox::SandboxLimits;
 
 /// The `Cargo.toml` template.
 const CARGO_TOML: &str = include_str!("../templates/Cargo.toml.in");
@@ -161,6 +162,7 @@ pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, Scaf
             .replace("{{opponents}}", &opponents.join(", "))
             .replace("{{opponent_list}}", &quoted.join(", "))
             .replace("{{opponent}}", &opponents[0])
+            .replace("{{fuel_per_turn}}", &grouped(SandboxLimits::default().fuel_per_turn))
     };
     let files = [
         ("Cargo.toml", fill(CARGO_TOML)),
@@ -216,6 +218,19 @@ fn normalize(path: &Path) -> PathBuf {
             }
             other => out.push(other),
         }
+    }
+    out
+}
+
+/// `n` with its thousands grouped: `400,000,000`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
     }
     out
 }

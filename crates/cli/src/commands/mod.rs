@@ -50,6 +50,16 @@ enum Command {
     Generate(generate::GenerateArgs),
 }
 
+/// The process's sandbox ([`botlens_harness::pipeline::sandbox`]), saying once on stderr why its
+/// disk cache is not used when it is not (a directory others may write to, say).
+pub fn sandbox() -> anyhow::Result<botlens_sandbox::Sandbox> {
+    let sandbox = botlens_harness::pipeline::sandbox()?;
+    if let Some(note) = sandbox.disk_cache_note() {
+        eprintln!("botlens: note: {note}");
+    }
+    Ok(sandbox)
+}
+
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {

@@ -109,7 +109,7 @@ fn replay_game(target: &Target, opponent: &str, seed: u64) -> anyhow::Result<Tra
         Stage::Loading | Stage::Playing { .. } => {}
     };
     let run = pipeline::run(
-        &pipeline::sandbox()?,
+        &super::sandbox()?,
         target,
         &RunOptions::one_game(opponent, seed),
         &progress,

@@ -76,7 +76,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let options = RunOptions { trace_dir: args.trace_dir.clone(), ..args.suite.options() };
     let progress = StageProgress::new(args.json);
     let run = pipeline::run(
-        &pipeline::sandbox()?,
+        &super::sandbox()?,
         &target,
         &options,
         &|stage| progress.show(stage),

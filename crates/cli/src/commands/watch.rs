@@ -42,6 +42,8 @@ pub fn run(args: WatchArgs) -> anyhow::Result<ExitCode> {
     let options =
         WatchOptions { run: args.suite.options(), debounce: Duration::from_millis(args.debounce) };
     botlens_harness::pipeline::ensure_wasm_target(&mut || eprintln!("{INSTALLING}"))?;
+    // The watch plays in the process's sandbox: made (and any note about it said) here first.
+    super::sandbox()?;
     let watch = Watch::new(&args.project, options)?;
     watch.stop_on_ctrl_c()?;
     let mut stdout = std::io::stdout().lock();
