@@ -50,4 +50,6 @@ pub use layout::{
 };
 pub use render::{char_width, text_width};
 pub use session::PlaySession;
-pub use solver::{Count, MAX_STATES, Move, Solution, SolveError, count_layouts, reachable, solve};
+pub use solver::{
+    Count, MAX_STATES, Move, Solution, SolveError, count_layouts, reachable, solve, solve_from,
+};

@@ -11,7 +11,7 @@ use botlens_engine::text::printable;
 
 use crate::game::{parse_dir, plural};
 use crate::layout::Labels;
-use crate::solver::{self, Count, SolveError};
+use crate::solver::{Count, SolveError, solve_from};
 use crate::{Klotski, Layout, bundled, par};
 
 /// One person playing one layout.
@@ -211,7 +211,7 @@ impl PlaySession {
         }
         let board = self.game.board();
         // Sliding the piece moved last again continues its step: the hint may finish it.
-        match solver::solve_from(board, Count::Steps, self.game.last_moved()) {
+        match solve_from(board, Count::Steps, self.game.last_moved()) {
             Ok(solution) => {
                 let Some(first) = solution.moves.first() else {
                     return "Solved already: type reset to play again.".to_string();
