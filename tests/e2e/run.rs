@@ -214,7 +214,16 @@ fn traces_written_before_an_interrupt_are_whole_and_kept() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("botlens starts");
-    let count = || std::fs::read_dir(&traces).map_or(0, |entries| entries.count());
+    // A trace is written to a hidden temporary file and renamed when whole: only those count.
+    let is_whole = |path: &std::path::Path| {
+        let name = path.file_name().unwrap().to_string_lossy();
+        name.ends_with(".json") && !name.starts_with('.')
+    };
+    let count = || {
+        std::fs::read_dir(&traces).map_or(0, |entries| {
+            entries.filter(|e| e.as_ref().is_ok_and(|e| is_whole(&e.path()))).count()
+        })
+    };
     let deadline = Instant::now() + Duration::from_secs(60);
     while count() < 50 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
@@ -229,10 +238,10 @@ fn traces_written_before_an_interrupt_are_whole_and_kept() {
     let mut whole = 0;
     for entry in std::fs::read_dir(&traces).expect("traces were written") {
         let path = entry.expect("an entry").path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if name.ends_with(".json") && !name.starts_with('.') {
+        if is_whole(&path) {
             let text = std::fs::read_to_string(&path).expect("readable");
-            botlens_engine::Trace::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            botlens_engine::Trace::from_json(&text)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             whole += 1;
         }
     }
