@@ -331,6 +331,7 @@ mod tests {
             mean_moves,
             par: None,
             faults,
+            pairs: None,
         }
     }
 

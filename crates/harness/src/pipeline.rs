@@ -48,6 +48,8 @@ pub struct RunOptions {
     pub keep_traces: KeepTraces,
     /// A directory to write every game's trace into as the game ends.
     pub trace_dir: Option<PathBuf>,
+    /// Play each seed twice, the bot in each seat ([`Suite::paired`]).
+    pub paired: bool,
 }
 
 impl RunOptions {
@@ -244,6 +246,7 @@ fn prepare_project(
     };
     suite::check_turn_cap(defaults.max_turns).map_err(in_manifest)?;
     suite::check_turn_cap(options.max_turns)?;
+    suite::check_paired(project.game, options.paired)?;
     match &options.opponents {
         Some(names) => check_opponents(project.game, names)?,
         None => check_opponents(project.game, &defaults.opponents).map_err(|e| match e {
@@ -356,6 +359,7 @@ fn suite_of(
         jobs: options.jobs,
         keep_traces: options.keep_traces,
         trace_dir: options.trace_dir.clone(),
+        paired: options.paired,
     })
 }
 

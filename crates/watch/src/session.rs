@@ -242,6 +242,7 @@ mod tests {
                 mean_moves: 3.0,
                 par: None,
                 faults: if failing_line.is_some() { 10 - wins } else { 0 },
+                pairs: None,
             }],
             failures,
             wasteful: Vec::new(),

@@ -232,6 +232,7 @@ mod tests {
             mean_moves: 81.0,
             par,
             faults: losses,
+            pairs: None,
         }
     }
 
