@@ -99,9 +99,9 @@ impl EloEstimate {
         let margin = Z_95 * (sample.variance() / total).sqrt();
         let (low, high) = (score - margin, score + margin);
         EloEstimate::Estimate(EloInterval {
-            elo: score_to_elo(score),
-            lower: (low > 0.0).then(|| score_to_elo(low)),
-            upper: (high < 1.0).then(|| score_to_elo(high)),
+            elo: sample.elo_of(score),
+            lower: (low > 0.0).then(|| sample.elo_of(low)),
+            upper: (high < 1.0).then(|| sample.elo_of(high)),
         })
     }
 }
