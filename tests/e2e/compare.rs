@@ -1,7 +1,9 @@
 //! "Is the new build better?": paired runs (`run --paired`), `compare`, the verdict of
 //! `run --baseline`, `diff` and `bisect`, driven through the real binary.
 
-use crate::support::botlens;
+use std::time::Duration;
+
+use crate::support::{Output, botlens, botlens_with_input};
 
 #[test]
 fn a_paired_run_scores_pairs_and_its_seat_1_failures_replay() {
@@ -64,4 +66,250 @@ fn an_unpaired_run_is_unchanged_and_a_puzzle_cannot_be_paired() {
         "{}",
         puzzle.stderr
     );
+}
+
+/// Long enough for a bot's first build (release, to wasm) on a loaded machine.
+const BUILD_DEADLINE: Duration = Duration::from_secs(600);
+
+/// `botlens args…`, with time for builds.
+fn building(args: &[&str]) -> Output {
+    botlens_with_input(args, "", BUILD_DEADLINE)
+}
+
+/// A Tic-tac-toe bot that completes its own line, else blocks the opponent's, else plays
+/// `FALLBACK` (an expression over `board`, `free` and `self.rng`).
+const BOT: &str = r#"//! A Tic-tac-toe bot of the compare tests.
+
+use botlens_sdk::tictactoe::Side;
+use botlens_sdk::{Bot, Rng, Start, TicTacToe, Turn, export};
+
+/// The eight lines of three (squares `y * 3 + x`).
+const LINES: [[usize; 3]; 8] =
+    [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+
+/// The bot.
+pub struct Tester {
+    rng: Rng,
+}
+
+impl Bot for Tester {
+    type Game = TicTacToe;
+
+    fn new(start: Start) -> Self {
+        Tester { rng: start.rng() }
+    }
+
+    fn play(&mut self, turn: &mut Turn<TicTacToe>) {
+        let view = turn.view();
+        let me = view.you;
+        let board: [Option<Side>; 9] = std::array::from_fn(|i| view.at(i % 3, i / 3));
+        let free: Vec<usize> = (0..9).filter(|&i| board[i].is_none()).collect();
+        let completes = |side: Side| {
+            free.iter().copied().find(|&square| {
+                let mut after = board;
+                after[square] = Some(side);
+                LINES.iter().any(|line| line.iter().all(|&i| after[i] == Some(side)))
+            })
+        };
+        let square = completes(me).or_else(|| completes(me.other())).unwrap_or_else(|| FALLBACK);
+        turn.mark((square % 3) as i32, (square / 3) as i32);
+    }
+}
+
+export!(Tester);
+"#;
+
+/// The fallback of the good bot: the centre, else the first free square.
+const CENTRE: &str = "if board[4].is_none() { 4 } else { free[0] }";
+/// The fallback of the weaker bot: any free square.
+const ANYWHERE: &str = "*self.rng.choose(&free).expect(\"a free square\")";
+
+/// A git repository with a bot project `bot` made by `botlens new`, committed once per
+/// fallback of `history` (each commit's message its index); the repository's directory.
+fn bot_history(history: &[&str]) -> tempfile::TempDir {
+    let repo = tempfile::tempdir().expect("temp dir");
+    let bot = repo.path().join("bot");
+    let made = building(&["new", "tictactoe", bot.to_str().unwrap()]);
+    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    std::fs::write(repo.path().join(".gitignore"), "target/\n").unwrap();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+            .args(args)
+            .current_dir(repo.path())
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    git(&["init", "--quiet"]);
+    for (index, fallback) in history.iter().enumerate() {
+        std::fs::write(bot.join("src/lib.rs"), BOT.replace("FALLBACK", fallback)).unwrap();
+        git(&["add", "."]);
+        git(&["commit", "--quiet", "-m", &format!("commit {index}")]);
+    }
+    repo
+}
+
+#[test]
+fn head_to_head_prints_cutechess_lines_and_json_with_every_documented_field() {
+    let args = ["compare", "--game", "tictactoe", "perfect", "random", "--seeds", "0..40"];
+    let text = botlens(&args);
+    assert_eq!(text.code, Some(0), "{}", text.stderr);
+    let lines: Vec<&str> = text.stdout.lines().collect();
+    let score = lines.iter().find(|l| l.starts_with("Score of perfect vs random: ")).unwrap();
+    let numbers: Vec<u64> = score
+        .trim_start_matches("Score of perfect vs random: ")
+        .split(|c: char| !c.is_ascii_digit() && c != '.')
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert_eq!(numbers.len(), 4, "W - L - D [score] N: {score}");
+    assert_eq!(numbers[0] + numbers[1] + numbers[2], 80, "{score}");
+    assert_eq!(numbers[3], 80, "{score}");
+    assert!(lines.iter().any(|l| l.starts_with("Ptnml(0-2): [")), "{}", text.stdout);
+    assert!(lines.iter().any(|l| l.starts_with("Elo difference: ") && l.ends_with("(95%)")));
+    assert!(lines.iter().any(|l| l.starts_with("LOS: ") && l.ends_with(" %")));
+    let json = botlens(&[&args[..], &["--json"]].concat());
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("one object");
+    for field in [
+        "game",
+        "a",
+        "b",
+        "a_commit",
+        "b_commit",
+        "opponents",
+        "seeds",
+        "games",
+        "figures",
+        "sprt",
+        "stopped",
+    ] {
+        assert!(report.get(field).is_some(), "{field} missing: {report}");
+    }
+    assert_eq!(report["figures"]["mode"], "head_to_head");
+    assert_eq!(report["figures"]["score"]["losses"], 0, "perfect never loses");
+    assert_eq!(report["games"], 80);
+    assert_eq!(report["stopped"], "seeds");
+}
+
+#[test]
+fn an_sprt_reports_every_batch_and_its_verdict_the_same_with_any_jobs() {
+    let args = [
+        "compare",
+        "--game",
+        "battleships",
+        "density",
+        "random",
+        "--vs",
+        "hunter",
+        "--sprt",
+        "elo0=0",
+        "elo1=50",
+    ];
+    let one = botlens(&[&args[..], &["--jobs", "1", "--json"]].concat());
+    let two = botlens(&[&args[..], &["--jobs", "2", "--json"]].concat());
+    assert_eq!(one.code, Some(0), "{}", one.stderr);
+    assert_eq!(one.stdout, two.stdout, "the figures do not depend on the threads");
+    let report: serde_json::Value = serde_json::from_str(&one.stdout).unwrap();
+    assert_eq!(report["sprt"]["verdict"], "h1_accepted", "density beats random hands down");
+    assert_eq!(report["figures"]["mode"], "gauntlet");
+    let progress: Vec<&str> = one.stderr.lines().filter(|l| l.contains(" games: LLR ")).collect();
+    assert!(!progress.is_empty(), "{}", one.stderr);
+    assert!(progress.iter().all(|l| l.contains("(-2.94, 2.94)") && l.contains("Elo difference")));
+    let games = report["games"].as_u64().unwrap();
+    assert!(progress.last().unwrap().starts_with(&format!("botlens: {games} games")));
+    let text = botlens(&args);
+    assert!(text.stdout.contains("SPRT: H1 accepted after"), "{}", text.stdout);
+    assert!(text.stdout.contains("LLR: "), "{}", text.stdout);
+    // A cap stops the test without a verdict.
+    let capped = botlens(&[
+        "compare",
+        "--game",
+        "battleships",
+        "density",
+        "parity",
+        "--sprt",
+        "--max-games",
+        "400",
+    ]);
+    assert_eq!(capped.code, Some(0), "{}", capped.stderr);
+    assert!(
+        capped.stdout.contains("SPRT: no verdict after 400 games: the games cap"),
+        "{}",
+        capped.stdout
+    );
+}
+
+#[test]
+fn klotski_compares_steps_per_layout() {
+    let out = building(&[
+        "compare",
+        "samples/klotski-solver",
+        "--game",
+        "klotski",
+        "optimal",
+        "--vs",
+        "hengdaolima,generated",
+        "--seeds",
+        "0..3",
+        "--json",
+    ]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let figures = &report["figures"];
+    assert_eq!((figures["mode"].as_str(), figures["layouts"].as_u64()), (Some("steps"), Some(6)));
+    assert_eq!(figures["b"]["solved"], 6, "the optimal solver solves them all");
+    assert!(figures["sign_test"]["p_value"].as_f64().unwrap() <= 1.0);
+    assert_eq!(figures["wilcoxon"]["method"]["kind"], "exact");
+    assert_eq!(figures["sign_test"]["negative"], 0, "nobody solves in fewer steps than optimal");
+}
+
+#[test]
+fn bad_input_is_a_clear_error_with_exit_code_2() {
+    let cases: [(&[&str], &str); 8] = [
+        (&["--game", "battleships", "nobody", "random"], "no reference player `nobody`"),
+        (&["--game", "battleships", "hunter", "hunter"], "are the same bot"),
+        (&["samples/battleships-hunter", "samples/tictactoe-minimax"], "only bots of one game"),
+        (
+            &["samples/battleships-hunter@no-such-rev", "samples/battleships-hunter"],
+            "is not a revision",
+        ),
+        (
+            &["--game", "battleships", "hunter", "random", "--sprt", "elo0=0", "elo1"],
+            "expected KEY=VALUE",
+        ),
+        (
+            &["--game", "battleships", "hunter", "random", "--sprt", "elo0=5", "elo1=5"],
+            "elo0 below elo1",
+        ),
+        (&["--game", "klotski", "optimal", "optimal", "--sprt"], "compares steps per layout"),
+        (
+            &["--game", "battleships", "hunter", "random", "--max-games", "1"],
+            "fewer games than the test can use",
+        ),
+    ];
+    for (args, says) in cases {
+        let out = botlens(&[&["compare"][..], args].concat());
+        assert_eq!(out.code, Some(2), "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn a_revision_is_built_in_a_worktree_that_is_removed_after() {
+    let repo = bot_history(&[CENTRE, ANYWHERE]);
+    let bot = repo.path().join("bot");
+    let (now, before) = (bot.display().to_string(), format!("{}@HEAD~1", bot.display()));
+    let out =
+        building(&["compare", &before, &now, "--vs", "random", "--sprt", "elo1=40", "--json"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report["a_commit"].as_str().map(str::len), Some(40), "{report}");
+    assert_eq!(report["sprt"]["verdict"], "h1_accepted", "the centre beats any square: {report}");
+    let worktrees = std::process::Command::new("git")
+        .args(["worktree", "list"])
+        .current_dir(repo.path())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&worktrees.stdout).lines().count(), 1, "only the main one");
+    assert!(bot.join("target/botlens/revisions").is_dir(), "revisions share a target directory");
 }

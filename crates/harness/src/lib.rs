@@ -6,9 +6,13 @@
 //!   by stage, cancellable;
 //! - [`project`]: a bot project is a Cargo package with `[package.metadata.botlens]`;
 //! - [`build`]: cargo builds it for `wasm32-wasip1`, compiler errors come back as data;
-//! - [`suite`]: the bot plays its opponents over a range of seeds, in parallel;
+//! - [`suite`]: the bot plays its opponents over a range of seeds, in parallel (paired: each
+//!   seed with the bot in both seats);
+//! - [`compare`]: two bots on the same seeds, head to head or through the same opponents, with
+//!   Elo, LOS and the SPRT;
 //! - [`tally`]: what the games add up to, counted as they finish;
 //! - [`report`]: scores per opponent and failures grouped by kind and source location;
+//! - [`revision`]: a project at a git revision, checked out in a temporary worktree;
 //! - [`traces`]: traces written atomically for `botlens replay`;
 //! - [`bundled`]: the SDK and the bench's samples, carried in the binary and unpacked on demand.
 //!
@@ -18,9 +22,11 @@
 pub mod baseline;
 pub mod build;
 pub mod bundled;
+pub mod compare;
 pub mod pipeline;
 pub mod project;
 pub mod report;
+pub mod revision;
 pub mod scaffold;
 mod seeds;
 pub mod suite;

@@ -50,6 +50,9 @@ pub struct RunOptions {
     pub trace_dir: Option<PathBuf>,
     /// Play each seed twice, the bot in each seat ([`Suite::paired`]).
     pub paired: bool,
+    /// Cargo's target directory for a project's build, instead of its own (see
+    /// [`build::build_into`]).
+    pub cargo_target_dir: Option<PathBuf>,
 }
 
 impl RunOptions {
@@ -256,7 +259,8 @@ fn prepare_project(
     }
     ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
     progress(Stage::Building);
-    let built = build::build(&project, cancel).map_err(|error| match error {
+    let target_dir = options.cargo_target_dir.as_deref();
+    let built = build::build_into(&project, target_dir, cancel).map_err(|error| match error {
         build::Stopped::Cancelled => RunError::Cancelled,
         build::Stopped::Failed(error) => RunError::Build(error),
     })?;

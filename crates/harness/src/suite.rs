@@ -268,9 +268,8 @@ pub fn check_turn_cap(max_turns: Option<u32>) -> Result<(), SuiteError> {
     }
 }
 
-/// Refuses `paired` for a one-player game; [`run_suite`] checks it again, front ends may check
-/// it before a build.
-pub fn check_paired(game: GameKind, paired: bool) -> Result<(), SuiteError> {
+/// Whether `game` is a one-player puzzle, whose "opponents" are boards.
+pub fn is_puzzle(game: GameKind) -> bool {
     struct Check;
     impl GameVisitor for Check {
         type Output = bool;
@@ -278,7 +277,13 @@ pub fn check_paired(game: GameKind, paired: bool) -> Result<(), SuiteError> {
             G::OPPONENTS_ARE_BOARDS
         }
     }
-    if paired && game.visit(Check) {
+    game.visit(Check)
+}
+
+/// Refuses `paired` for a one-player game; [`run_suite`] checks it again, front ends may check
+/// it before a build.
+pub fn check_paired(game: GameKind, paired: bool) -> Result<(), SuiteError> {
+    if paired && is_puzzle(game) {
         return Err(SuiteError::PairedPuzzle(game.name()));
     }
     Ok(())
@@ -292,12 +297,25 @@ pub fn run_suite(
     progress: &(dyn Fn(usize, usize) + Sync),
     cancel: &CancelToken,
 ) -> Result<SuiteResults, SuiteError> {
-    suite.game.visit(RunSuite { suite, progress, cancel })
+    run_suite_observed(suite, progress, &|_| {}, cancel)
+}
+
+/// [`run_suite`], handing every finished game to `observe` as it ends (from worker threads, in
+/// any order), for callers that need more of each game than the tally keeps (`botlens compare`
+/// pairs games of two bots by their position).
+pub fn run_suite_observed(
+    suite: &Suite,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    observe: &(dyn Fn(&GameResult) + Sync),
+    cancel: &CancelToken,
+) -> Result<SuiteResults, SuiteError> {
+    suite.game.visit(RunSuite { suite, progress, observe, cancel })
 }
 
 struct RunSuite<'a> {
     suite: &'a Suite,
     progress: &'a (dyn Fn(usize, usize) + Sync),
+    observe: &'a (dyn Fn(&GameResult) + Sync),
     cancel: &'a CancelToken,
 }
 
@@ -373,6 +391,7 @@ impl GameVisitor for RunSuite<'_> {
                         let seed = suite.seeds.first() + within / per_seed;
                         let bot_seat = (within % per_seed) as Seat;
                         let result = play_one::<G>(suite, opponent, seed, bot_seat);
+                        (self.observe)(&result);
                         let written = write_trace(suite, &result);
                         let mut shared = collected.lock().unwrap_or_else(|p| p.into_inner());
                         if let Err(error) = written {

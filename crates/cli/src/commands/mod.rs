@@ -1,6 +1,7 @@
 //! The command line: one module per subcommand, each with its clap arguments and a `run`.
 
 mod bench;
+mod compare;
 mod game_arg;
 mod generate;
 mod lsp;
@@ -34,6 +35,8 @@ enum Command {
     New(new::NewArgs),
     /// Play a suite of games and print wins, losses and failures.
     Run(run::RunArgs),
+    /// Is A stronger than B? Paired games, Elo with its interval, LOS, and an SPRT verdict.
+    Compare(compare::CompareArgs),
     /// Rebuild and replay the suite on every save, and say what changed since the last run.
     Watch(watch::WatchArgs),
     /// Step through a finished game: the board, the moves, the bot's log lines and the failure.
@@ -55,6 +58,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::New(args) => new::run(args),
         Command::Run(args) => run::run(args),
+        Command::Compare(args) => compare::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Play(args) => play::run(args),
