@@ -313,3 +313,34 @@ fn a_revision_is_built_in_a_worktree_that_is_removed_after() {
     assert_eq!(String::from_utf8_lossy(&worktrees.stdout).lines().count(), 1, "only the main one");
     assert!(bot.join("target/botlens/revisions").is_dir(), "revisions share a target directory");
 }
+
+#[test]
+fn run_against_a_baseline_gives_the_elo_verdict_on_the_seeds_both_played() {
+    let sample = "samples/tictactoe-minimax";
+    let name = format!("e2e-verdict-{}", std::process::id());
+    let saved = building(&["run", sample, "--seeds", "0..100", "--save-baseline", &name]);
+    assert_eq!(saved.code, Some(0), "{}", saved.stderr);
+    let later = building(&["run", sample, "--seeds", "50..150", "--baseline", &name]);
+    let few = building(&["run", sample, "--seeds", "0..10", "--baseline", &name]);
+    let json = building(&["run", sample, "--seeds", "50..150", "--baseline", &name, "--json"]);
+    let file = crate::support::repo_root()
+        .join(sample)
+        .join(format!("target/botlens/baselines/{name}.json"));
+    std::fs::remove_file(file).expect("the baseline was saved");
+    assert_eq!(later.code, Some(0), "{}", later.stderr);
+    // The same bot on the seeds 50..=99 of both runs, against two opponents: 100 games, every
+    // result the same (the bot and its opponents are deterministic given the seed).
+    let line = format!("vs baseline `{name}`: +0.0 ± 0.0 Elo, LOS none (100 games)");
+    assert!(later.stdout.lines().any(|l| l == line), "{line} in:\n{}", later.stdout);
+    let line = format!("vs baseline `{name}`: too few games to tell (20)");
+    assert!(few.stdout.lines().any(|l| l == line), "{line} in:\n{}", few.stdout);
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let verdict = &report["comparison"]["elo"];
+    assert_eq!(
+        (verdict["kind"].as_str(), verdict["games"].as_u64()),
+        (Some("estimate"), Some(100))
+    );
+    let outcomes = report["opponents"][0]["outcomes"]["seat0"].as_str().unwrap();
+    assert_eq!(outcomes.len(), 100, "one result per seed");
+    assert!(outcomes.chars().all(|c| "WLD".contains(c)), "{outcomes}");
+}

@@ -11,6 +11,7 @@
 //! - [`compare`]: two bots on the same seeds, head to head or through the same opponents, with
 //!   Elo, LOS and the SPRT;
 //! - [`tally`]: what the games add up to, counted as they finish;
+//! - [`outcomes`]: the result on each seed, a byte per seed, for comparing runs seed by seed;
 //! - [`report`]: scores per opponent and failures grouped by kind and source location;
 //! - [`revision`]: a project at a git revision, checked out in a temporary worktree;
 //! - [`traces`]: traces written atomically for `botlens replay`;
@@ -23,6 +24,7 @@ pub mod baseline;
 pub mod build;
 pub mod bundled;
 pub mod compare;
+pub mod outcomes;
 pub mod pipeline;
 pub mod project;
 pub mod report;

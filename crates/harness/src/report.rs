@@ -12,7 +12,7 @@
 //! | `seeds` | the seed range, e.g. `0..=99` |
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
-//! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault); in a paired run (`--paired`) also `pairs`: `pentanomial` (the pairs by the bot's points in the pair, 0, ½, 1, 1½, 2), `elo` (the bot's logistic Elo over the opponent: `kind` `estimate` with `elo`, `lower`, `upper` (null when unbounded), or `no_games`, `all_won`, `all_lost` with `games`) and `los` (the likelihood that the bot is the stronger, null without evidence) |
+//! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault); in a paired run (`--paired`) also `pairs`: `pentanomial` (the pairs by the bot's points in the pair, 0, ½, 1, 1½, 2), `elo` (the bot's logistic Elo over the opponent: `kind` `estimate` with `elo`, `lower`, `upper` (null when unbounded), or `no_games`, `all_won`, `all_lost` with `games`) and `los` (the likelihood that the bot is the stronger, null without evidence); `outcomes`: the result on each seed, `first_seed`, `seat0` and (paired) `seat1`, one character per seed, `W`, `L`, `D` or `-` (not played), for the first 100,000 seeds (see `botlens_harness::outcomes`) |
 //! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
 //! | `wasteful[]` | per opponent with wasted moves: `opponent`, `games`, `moves` |
 //! | `cancelled` | true when the suite stopped early |
@@ -25,6 +25,7 @@ use botlens_engine::{FailureKind, SourceLocation};
 use botlens_stats::{EloEstimate, Los, Pentanomial, Tally as _};
 use serde::{Deserialize, Serialize};
 
+use crate::outcomes::Outcomes;
 use crate::suite::{Suite, SuiteResults};
 use crate::tally::{FailureTally, MAX_GROUPS};
 use crate::target::Target;
@@ -51,6 +52,10 @@ pub struct OpponentSummary {
     /// A paired run's pairs and what they say; absent from unpaired runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pairs: Option<PairScore>,
+    /// The result on each seed (the first [`OUTCOMES_KEPT`](crate::outcomes::OUTCOMES_KEPT)),
+    /// for comparing runs seed by seed; empty in baselines saved before this field existed.
+    #[serde(default, skip_serializing_if = "Outcomes::is_empty")]
+    pub outcomes: Outcomes,
 }
 
 /// A paired run against one opponent: its pairs (one seed, the bot in each seat) and the Elo
@@ -278,6 +283,7 @@ impl SuiteReport {
                 par: (row.par.1 > 0).then(|| row.par.0 as f64 / f64::from(row.par.1)),
                 faults: row.faults,
                 pairs: tally.paired.then(|| PairScore::of(row.pairs)),
+                outcomes: row.outcomes.clone(),
             })
             .collect();
         let located = tally.groups.values().map(|group| (group, false));
@@ -542,7 +548,7 @@ mod tests {
                 .at(Some(SourceLocation { file: "src/lib.rs".into(), line: 12, column })),
         };
         let faults = [((0, 7, 0), fault(9)), ((1, 2, 0), fault(17)), ((0, 2, 0), fault(5))];
-        let mut tally = Tally::new(2, false);
+        let mut tally = Tally::new(2, SeedRange::new(0, 9).unwrap(), false);
         for (at, fault) in &faults {
             tally.add(Counted {
                 at: *at,

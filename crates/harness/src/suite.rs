@@ -366,7 +366,7 @@ impl GameVisitor for RunSuite<'_> {
         let next = AtomicU64::new(0);
         let stop = CancelToken::new();
         let collected = Mutex::new(Collected {
-            tally: Tally::new(suite.opponents.len(), suite.paired),
+            tally: Tally::new(suite.opponents.len(), suite.seeds, suite.paired),
             kept: BTreeMap::new(),
             played: 0,
             error: None,
@@ -748,7 +748,7 @@ mod tests {
             trace: None,
         };
         let mut collected = Collected {
-            tally: Tally::new(1, false),
+            tally: Tally::new(1, SeedRange::new(0, 9).unwrap(), false),
             kept: BTreeMap::new(),
             played: 0,
             error: None,

@@ -9,9 +9,10 @@
 //!
 //! Games finish in any order on any number of threads; every figure here is a sum, a minimum or
 //! a "smallest N", so the tally is the same whatever the order, and so is the report made from
-//! it. Two things are bounded, with the bounds documented on [`MAX_GROUPS`] and
-//! [`SEEDS_LISTED`]: how many distinct failure locations are told apart, and how many seeds a
-//! group lists (its count is always exact).
+//! it. Three things are bounded, with the bounds documented on [`MAX_GROUPS`], [`SEEDS_LISTED`]
+//! and [`OUTCOMES_KEPT`](crate::outcomes::OUTCOMES_KEPT): how many distinct failure locations are
+//! told apart, how many seeds a group lists (its count is always exact), and for how many seeds
+//! the result of each is kept (one byte per seed).
 //!
 //! Not for: playing games ([`crate::suite`]) or presenting them ([`crate::report`]).
 
@@ -19,6 +20,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use botlens_engine::{FailureKind, Fault, Seat, SeatResult, SourceLocation};
 use botlens_stats::{GameResult as Points, Pentanomial};
+
+use crate::SeedRange;
+use crate::outcomes::Outcomes;
 
 /// The most failure groups (distinct kinds and source locations) a tally tells apart. The
 /// groups kept are those with the smallest (kind, file, line); failures anywhere else are
@@ -57,6 +61,9 @@ pub struct OpponentTally {
     /// Paired suites: the pairs (one seed, the bot in each seat) by the bot's points in the
     /// pair; empty otherwise.
     pub pairs: Pentanomial,
+    /// The result of each game, by seed and seat (the first seeds only; see
+    /// [`crate::outcomes`]).
+    pub outcomes: Outcomes,
 }
 
 /// What identifies a failure group: its kind and, when located, its file and line (the column
@@ -167,11 +174,15 @@ pub fn key_of(fault: &Fault) -> GroupKey {
 }
 
 impl Tally {
-    /// An empty tally for `opponents` opponents; `paired` when each seed is played twice, the
-    /// bot in each seat.
-    pub fn new(opponents: usize, paired: bool) -> Tally {
+    /// An empty tally for `opponents` opponents on `seeds`; `paired` when each seed is played
+    /// twice, the bot in each seat.
+    pub fn new(opponents: usize, seeds: SeedRange, paired: bool) -> Tally {
+        let row = OpponentTally {
+            outcomes: Outcomes::new(seeds.first(), seeds.len()),
+            ..OpponentTally::default()
+        };
         Tally {
-            opponents: vec![OpponentTally::default(); opponents],
+            opponents: vec![row; opponents],
             groups: BTreeMap::new(),
             overflow: BTreeMap::new(),
             paired,
@@ -193,6 +204,7 @@ impl Tally {
         }
         row.moves += u64::from(game.moves);
         row.turns += u64::from(game.turns);
+        row.outcomes.record(game.at.1, game.at.2, game.result);
         if let Some(par) = game.par {
             row.par = (row.par.0 + u64::from(par), row.par.1 + 1);
         }
@@ -264,6 +276,10 @@ mod tests {
     use super::*;
     use botlens_engine::Failure;
 
+    fn seeds(count: u64) -> SeedRange {
+        SeedRange::new(0, count - 1).unwrap()
+    }
+
     fn fault(line: u32) -> Fault {
         let location = SourceLocation { file: "src/lib.rs".into(), line, column: 3 };
         Fault {
@@ -291,8 +307,8 @@ mod tests {
         let faults: Vec<Fault> = (0..40).map(|i| fault(1 + i % 3)).collect();
         let games: Vec<(Position, &Fault)> =
             faults.iter().enumerate().map(|(i, f)| ((i % 2, i as u64, 0), f)).collect();
-        let mut forward = Tally::new(2, false);
-        let mut backward = Tally::new(2, false);
+        let mut forward = Tally::new(2, seeds(40), false);
+        let mut backward = Tally::new(2, seeds(40), false);
         for (at, fault) in &games {
             forward.add(lost(*at, fault));
         }
@@ -308,7 +324,7 @@ mod tests {
     #[test]
     fn locations_beyond_the_bound_fold_into_one_group_and_the_smallest_are_kept() {
         let faults: Vec<Fault> = (0..MAX_GROUPS as u32 + 50).map(fault).collect();
-        let mut tally = Tally::new(1, false);
+        let mut tally = Tally::new(1, seeds(2000), false);
         // The largest lines first: they are the ones that end up folded.
         for (i, fault) in faults.iter().enumerate().rev() {
             tally.add(lost((0, i as u64, 0), fault));
@@ -329,7 +345,7 @@ mod tests {
     #[test]
     fn a_group_lists_its_smallest_seeds_and_counts_them_all() {
         let fault = fault(7);
-        let mut tally = Tally::new(1, false);
+        let mut tally = Tally::new(1, seeds(2000), false);
         for seed in (0..SEEDS_LISTED as u64 + 10).rev() {
             tally.add(lost((0, seed, 0), &fault));
         }
@@ -363,7 +379,7 @@ mod tests {
             ((0, 2, 1), Win),
             ((0, 1, 1), Draw),
         ];
-        let mut tally = Tally::new(1, true);
+        let mut tally = Tally::new(1, seeds(3), true);
         for (at, result) in games {
             tally.add(game(at, result));
         }
@@ -373,8 +389,10 @@ mod tests {
         assert_eq!(tally.opponents[0].pairs, Pentanomial::new([0, 1, 1, 0, 1]));
         assert!(tally.waiting.is_empty());
         assert_eq!((tally.opponents[0].games, tally.opponents[0].wins), (6, 3));
+        let outcomes = &tally.opponents[0].outcomes;
+        assert_eq!((outcomes.get(1, 0), outcomes.get(1, 1)), (Some(Loss), Some(Draw)));
         // Unpaired, nothing waits and no pair is counted.
-        let mut unpaired = Tally::new(1, false);
+        let mut unpaired = Tally::new(1, seeds(2000), false);
         unpaired.add(game((0, 0, 0), Win));
         assert!(unpaired.waiting.is_empty() && unpaired.opponents[0].pairs.pairs() == 0);
     }

@@ -243,6 +243,7 @@ mod tests {
                 par: None,
                 faults: if failing_line.is_some() { 10 - wins } else { 0 },
                 pairs: None,
+                outcomes: Default::default(),
             }],
             failures,
             wasteful: Vec::new(),
@@ -326,6 +327,8 @@ mod tests {
         session.changed(files(&["src/lib.rs"]));
         let same = session.finished(4, report(10, None)).text;
         assert!(same.contains("since run 3: no change"), "{same}");
+        // These reports keep no results per seed: too few games to tell.
+        assert!(same.contains("vs run 3: too few games to tell (0)\n"), "{same}");
     }
 
     #[test]

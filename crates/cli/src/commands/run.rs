@@ -29,7 +29,9 @@ Examples:
 
 Baselines (bot projects only) are kept in <project>/target/botlens/baselines/:
   botlens run --save-baseline main       save this run's report as `main`
-  botlens run --baseline main            print what changed since `main` after the table
+  botlens run --baseline main            print what changed since `main` after the table,
+                                         and the Elo verdict on the seeds both runs played
+                                         (from 100 games on; fewer are too few to tell)
 
 Exit status: 0 when no game was lost by a bot fault, 1 when one was, 2 on bad input or a
 failed build.")]
@@ -59,7 +61,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME")]
     save_baseline: Option<String>,
     /// Compare this run with the project's saved baseline NAME: new and fixed failures, score
-    /// changes per opponent.
+    /// changes per opponent, and the Elo verdict on the seeds both runs played.
     #[arg(long, value_name = "NAME")]
     baseline: Option<String>,
 }

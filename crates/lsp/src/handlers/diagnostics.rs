@@ -233,6 +233,7 @@ mod tests {
             par,
             faults: losses,
             pairs: None,
+            outcomes: Default::default(),
         }
     }
 
