@@ -344,3 +344,120 @@ fn run_against_a_baseline_gives_the_elo_verdict_on_the_seeds_both_played() {
     assert_eq!(outcomes.len(), 100, "one result per seed");
     assert!(outcomes.chars().all(|c| "WLD".contains(c)), "{outcomes}");
 }
+
+/// The actions of a `botlens replay --plain` game, move by move.
+fn replayed_moves(project: &str, seed: &str) -> Vec<String> {
+    let out = building(&["replay", project, "--vs", "random", "--seed", seed, "--plain"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    out.stdout
+        .lines()
+        .filter(|line| line.starts_with("── move "))
+        .map(|line| line.rsplit(" · ").next().unwrap().trim_end_matches(" ──").to_owned())
+        .collect()
+}
+
+#[test]
+fn diff_names_the_first_move_where_two_builds_part_as_their_replays_show() {
+    let (a, b) = ("samples/tictactoe-minimax", "samples/tictactoe-forgetful");
+    let out = building(&["diff", a, b, "--vs", "random", "--seed", "49"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let part = out.stdout.split("the games part at move ").nth(1).expect(&out.stdout);
+    let index: usize = part.split_whitespace().next().unwrap().parse().unwrap();
+    let (moves_a, moves_b) = (replayed_moves(a, "49"), replayed_moves(b, "49"));
+    assert_eq!(moves_a[..index - 1], moves_b[..index - 1], "the same until move {index}");
+    assert_ne!(moves_a[index - 1], moves_b[index - 1]);
+    for (side, moves) in [(a, &moves_a), (b, &moves_b)] {
+        let line = format!("  {side}: seat 0 plays {}", moves[index - 1]);
+        assert!(out.stdout.contains(&line), "{line} in:\n{}", out.stdout);
+    }
+    assert!(out.stdout.contains(&format!("the board before move {index}:\n")), "{}", out.stdout);
+    // The minimax sample logs its choice on every move; the forgetful one does not.
+    let logged = format!("{a} logged on move {index}:\n  ");
+    assert!(out.stdout.contains(&logged) && out.stdout.contains("best squares"), "{}", out.stdout);
+    let ended = out.stdout.split("how the games ended:\n").nth(1).unwrap();
+    assert!(ended.starts_with(&format!("  {a}: won in {} moves", moves_a.len())), "{ended}");
+    assert!(ended.contains(&format!("  {b}: lost in {} moves", moves_b.len())), "{ended}");
+}
+
+#[test]
+fn diff_over_many_seeds_counts_divergences_and_names_the_changed_results() {
+    let args = ["diff", "--game", "tictactoe", "perfect", "random", "--vs", "random"];
+    let many = botlens(&[&args[..], &["--seeds", "0..200", "--jobs", "1"]].concat());
+    assert_eq!(many.code, Some(0), "{}", many.stderr);
+    let again = botlens(&[&args[..], &["--seeds", "0..200", "--jobs", "3"]].concat());
+    assert_eq!(many.stdout, again.stdout, "the same with any --jobs");
+    let text = &many.stdout;
+    assert!(text.contains(": 200 games each\n"), "{text}");
+    let counts = text.lines().nth(1).unwrap();
+    let numbers: Vec<u64> =
+        counts.split_whitespace().filter_map(|word| word.parse().ok()).collect();
+    assert_eq!(numbers.iter().sum::<u64>(), 200, "identical + divergent: {counts}");
+    let bars: u64 = text
+        .lines()
+        .filter(|line| line.starts_with("  move "))
+        .map(|line| line.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(bars, numbers[1], "the histogram counts every divergent game");
+    // A seed listed as won → lost is, diffed alone, won by A and lost by B.
+    let flips = text.lines().find(|line| line.starts_with("  won → lost: ")).expect(text);
+    let seed = flips.split("(seeds ").nth(1).unwrap().split([',', ')']).next().unwrap();
+    let one = botlens(&[&args[..], &["--seed", seed]].concat());
+    assert_eq!(one.code, Some(0), "{}", one.stderr);
+    let ended = one.stdout.split("how the games ended:\n").nth(1).unwrap();
+    assert!(
+        ended.starts_with("  perfect: won in ") && ended.contains("  random: lost in "),
+        "{ended}"
+    );
+}
+
+#[test]
+fn diff_refuses_bad_input_with_exit_code_2() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["diff", "--game", "tictactoe", "perfect", "random", "--vs", "random"], "--seed S"),
+        (
+            &["diff", "--game", "tictactoe", "perfect", "perfect", "--vs", "random", "--seed", "1"],
+            "are the same bot",
+        ),
+        (
+            &["diff", "--game", "tictactoe", "perfect", "random", "--vs", "nobody", "--seed", "1"],
+            "no reference player `nobody`",
+        ),
+        (
+            &[
+                "diff",
+                "--game",
+                "tictactoe",
+                "perfect",
+                "random",
+                "--vs",
+                "random",
+                "--seed",
+                "1",
+                "--seat",
+                "2",
+            ],
+            "--seat 2: tictactoe has seats 0 to 1",
+        ),
+        (
+            &[
+                "diff",
+                "samples/klotski-solver",
+                "--game",
+                "klotski",
+                "optimal",
+                "--vs",
+                "hengdaolima",
+                "--seed",
+                "1",
+                "--seat",
+                "1",
+            ],
+            "--seat 1: klotski has seats 0 to 0",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = botlens(args);
+        assert_eq!(out.code, Some(2), "{args:?}: {}", out.stdout);
+        assert!(out.stderr.contains(message), "{args:?}: {message} in {}", out.stderr);
+    }
+}

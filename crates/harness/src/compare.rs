@@ -447,6 +447,19 @@ pub fn compare(
     events: &(dyn Fn(Event<'_>) + Sync),
     cancel: &CancelToken,
 ) -> Result<CompareReport, CompareError> {
+    let game_a = common_game(a, b)?;
+    if options.sprt.is_some() && suite::is_puzzle(game_a) {
+        return Err(CompareError::SprtOfSteps(game_a.name()));
+    }
+    let run = options.run_options(game_a);
+    let prepared_a = prepare_side(sandbox, a, &run, events, cancel)?;
+    let run = RunOptions { seeds: Some(prepared_a.suite.seeds), ..run };
+    let prepared_b = prepare_side(sandbox, b, &run, events, cancel)?;
+    play(&prepared_a, &prepared_b, options, events, cancel)
+}
+
+/// The game `a` and `b` both play, known before anything is built; two games are an error.
+pub fn common_game(a: &Side, b: &Side) -> Result<GameKind, CompareError> {
     let (game_a, game_b) = (a.game()?, b.game()?);
     if game_a != game_b {
         return Err(CompareError::DifferentGames {
@@ -456,14 +469,7 @@ pub fn compare(
             game_b,
         });
     }
-    if options.sprt.is_some() && suite::is_puzzle(game_a) {
-        return Err(CompareError::SprtOfSteps(game_a.name()));
-    }
-    let run = options.run_options(game_a);
-    let prepared_a = prepare_side(sandbox, a, &run, events, cancel)?;
-    let run = RunOptions { seeds: Some(prepared_a.suite.seeds), ..run };
-    let prepared_b = prepare_side(sandbox, b, &run, events, cancel)?;
-    play(&prepared_a, &prepared_b, options, events, cancel)
+    Ok(game_a)
 }
 
 /// Builds or loads one side with `options`; a revision is checked out, built in its project's
@@ -505,6 +511,23 @@ pub fn prepare_side(
     }
 }
 
+/// The game of two prepared sides, when they are two different bots of one game.
+pub fn check_pair(a: &PreparedSide, b: &PreparedSide) -> Result<GameKind, CompareError> {
+    let game = a.suite.game;
+    if b.suite.game != game {
+        return Err(CompareError::DifferentGames {
+            a: a.label.clone(),
+            game_a: game,
+            b: b.label.clone(),
+            game_b: b.suite.game,
+        });
+    }
+    if let Some(what) = same_bot(&a.suite.bot, &b.suite.bot) {
+        return Err(CompareError::Identical { a: a.label.clone(), b: b.label.clone(), what });
+    }
+    Ok(game)
+}
+
 /// What A and B both are, when they are the same bot.
 fn same_bot(a: &Contender, b: &Contender) -> Option<String> {
     match (a, b) {
@@ -528,18 +551,7 @@ pub fn play(
     events: &(dyn Fn(Event<'_>) + Sync),
     cancel: &CancelToken,
 ) -> Result<CompareReport, CompareError> {
-    let game = a.suite.game;
-    if b.suite.game != game {
-        return Err(CompareError::DifferentGames {
-            a: a.label.clone(),
-            game_a: game,
-            b: b.label.clone(),
-            game_b: b.suite.game,
-        });
-    }
-    if let Some(what) = same_bot(&a.suite.bot, &b.suite.bot) {
-        return Err(CompareError::Identical { a: a.label.clone(), b: b.label.clone(), what });
-    }
+    let game = check_pair(a, b)?;
     let mode = if suite::is_puzzle(game) {
         Mode::Steps
     } else if options.opponents.is_some() {

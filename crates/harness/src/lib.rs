@@ -10,6 +10,7 @@
 //!   seed with the bot in both seats);
 //! - [`compare`]: two bots on the same seeds, head to head or through the same opponents, with
 //!   Elo, LOS and the SPRT;
+//! - [`diff`]: where two builds' games part, on one seed or over many;
 //! - [`tally`]: what the games add up to, counted as they finish;
 //! - [`outcomes`]: the result on each seed, a byte per seed, for comparing runs seed by seed;
 //! - [`report`]: scores per opponent and failures grouped by kind and source location;
@@ -24,6 +25,7 @@ pub mod baseline;
 pub mod build;
 pub mod bundled;
 pub mod compare;
+pub mod diff;
 pub mod outcomes;
 pub mod pipeline;
 pub mod project;

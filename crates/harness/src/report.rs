@@ -325,7 +325,7 @@ impl SuiteReport {
     /// The report as a table and grouped failures, for a terminal; file paths inside `base` (the
     /// working directory) are shown relative to it. Names, messages and paths come from bots and
     /// may hold anything: control characters are escaped
-    /// ([`printable_lines`](botlens_engine::text::printable_lines)).
+    /// ([`printable_lines`]).
     pub fn render(&self, base: &Path) -> String {
         let mut out = String::new();
         let puzzle = self.opponents.iter().any(|o| o.par.is_some());

@@ -2,6 +2,7 @@
 
 mod bench;
 mod compare;
+mod diff;
 mod game_arg;
 mod generate;
 mod lsp;
@@ -37,6 +38,8 @@ enum Command {
     Run(run::RunArgs),
     /// Is A stronger than B? Paired games, Elo with its interval, LOS, and an SPRT verdict.
     Compare(compare::CompareArgs),
+    /// Where do two builds' games part? The first different move, the board and the logs there.
+    Diff(diff::DiffArgs),
     /// Rebuild and replay the suite on every save, and say what changed since the last run.
     Watch(watch::WatchArgs),
     /// Step through a finished game: the board, the moves, the bot's log lines and the failure.
@@ -59,6 +62,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::New(args) => new::run(args),
         Command::Run(args) => run::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Diff(args) => diff::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Play(args) => play::run(args),
