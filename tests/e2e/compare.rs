@@ -461,3 +461,60 @@ fn diff_refuses_bad_input_with_exit_code_2() {
         assert!(out.stderr.contains(message), "{args:?}: {message} in {}", out.stderr);
     }
 }
+
+/// The good bot's fallback written another way: the same moves, a different module.
+const CENTRE_AGAIN: &str =
+    "if board[4].is_none() { 4 } else { *free.first().expect(\"a free square\") }";
+/// The weaker bot's, written another way.
+const ANYWHERE_AGAIN: &str = "free[self.rng.index(free.len())]";
+
+#[test]
+fn bisect_names_the_commit_that_made_the_bot_weaker_with_the_evidence() {
+    let repo = bot_history(&[CENTRE, CENTRE_AGAIN, ANYWHERE, ANYWHERE_AGAIN]);
+    let bot = repo.path().join("bot");
+    let project = bot.to_str().unwrap();
+    let hash = |rev: &str| {
+        let out = std::process::Command::new("git")
+            .args(["rev-parse", "--short=12", rev])
+            .current_dir(repo.path())
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    };
+    let out = building(&["bisect", project, "HEAD~3", "HEAD", "--sprt", "elo1=40"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let text = &out.stdout;
+    assert!(
+        text.contains(&format!("first weaker revision: {} commit 2\n", hash("HEAD~1"))),
+        "{text}"
+    );
+    // BAD first, then the middle of the three, then the one left in doubt.
+    let judged: Vec<&str> = text
+        .lines()
+        .filter(|line| line.starts_with("  ") && line.trim_start().as_bytes()[0].is_ascii_digit())
+        .collect();
+    assert_eq!(judged.len(), 3, "{text}");
+    assert!(judged[0].ends_with(&format!("{} commit 3: bad", hash("HEAD"))), "{text}");
+    assert!(judged[1].ends_with(&format!("{} commit 1: good", hash("HEAD~2"))), "{text}");
+    assert!(judged[2].ends_with(&format!("{} commit 2: bad", hash("HEAD~1"))), "{text}");
+    assert_eq!(text.matches("SPRT: H1 accepted after").count(), 2, "{text}");
+    assert!(text.contains("SPRT: H0 accepted after"), "{text}");
+    assert!(out.stderr.contains("botlens: judging "), "{}", out.stderr);
+    let worktrees = std::process::Command::new("git")
+        .args(["worktree", "list"])
+        .current_dir(repo.path())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&worktrees.stdout).lines().count(), 1, "all removed");
+    // Bad input.
+    let cases: [(&[&str], &str); 3] = [
+        (&["bisect", project, "HEAD", "HEAD"], "nothing to bisect"),
+        (&["bisect", project, "no-such-rev", "HEAD"], "is not a revision"),
+        (&["bisect", project, "HEAD~1", "HEAD", "--sprt", "elo0=9", "elo1=1"], "elo0 below elo1"),
+    ];
+    for (args, says) in cases {
+        let out = botlens(args);
+        assert_eq!(out.code, Some(2), "{args:?}: {}", out.stdout);
+        assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
+    }
+}

@@ -186,7 +186,7 @@ pub struct CompareOptions {
 impl CompareOptions {
     /// The options each side is prepared with: its opponents and the turn cap, paired for a
     /// gauntlet.
-    fn run_options(&self, game: GameKind) -> RunOptions {
+    pub fn run_options(&self, game: GameKind) -> RunOptions {
         RunOptions {
             opponents: self.opponents.clone(),
             seeds: self.seeds,
@@ -401,7 +401,7 @@ pub enum Figures {
 
 impl Figures {
     /// The Elo estimate, when the mode has one.
-    fn elo(&self) -> Option<EloEstimate> {
+    pub fn elo(&self) -> Option<EloEstimate> {
         match self {
             Figures::HeadToHead { elo, .. } | Figures::Gauntlet { elo, .. } => Some(*elo),
             Figures::Steps { .. } => None,
@@ -874,7 +874,7 @@ impl CompareReport {
     }
 
     /// `SPRT: H1 accepted after 400 games: …`, saying what the verdict means for A and B.
-    fn verdict_line(&self, sprt: &SprtResult) -> String {
+    pub fn verdict_line(&self, sprt: &SprtResult) -> String {
         let (a, b, elo0, elo1) = (&self.a, &self.b, sprt.elo0, sprt.elo1);
         let games = self.games;
         match sprt.verdict {

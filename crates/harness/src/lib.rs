@@ -10,6 +10,7 @@
 //!   seed with the bot in both seats);
 //! - [`compare`]: two bots on the same seeds, head to head or through the same opponents, with
 //!   Elo, LOS and the SPRT;
+//! - [`bisect`]: the first git revision that made the bot weaker, judged by SPRTs;
 //! - [`diff`]: where two builds' games part, on one seed or over many;
 //! - [`tally`]: what the games add up to, counted as they finish;
 //! - [`outcomes`]: the result on each seed, a byte per seed, for comparing runs seed by seed;
@@ -22,6 +23,7 @@
 //! what it returns. It reaches games only through `botlens-games`.
 
 pub mod baseline;
+pub mod bisect;
 pub mod build;
 pub mod bundled;
 pub mod compare;

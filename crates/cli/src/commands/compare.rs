@@ -44,6 +44,16 @@ pub struct CompareArgs {
     /// The game, for .wasm modules and reference players (projects name their own).
     #[arg(long)]
     game: Option<String>,
+    #[command(flatten)]
+    games: GamesArgs,
+    /// Print one JSON object (documented in `botlens_harness::compare`) instead of the lines.
+    #[arg(long)]
+    json: bool,
+}
+
+/// How two bots are played against each other: the flags `compare` and `bisect` share.
+#[derive(Debug, Args)]
+pub struct GamesArgs {
     /// Opponents both bots play (a gauntlet), comma-separated; Klotski: boards [default: head
     /// to head; Klotski: A's project's boards, else the bundled ones].
     #[arg(long, value_delimiter = ',')]
@@ -65,25 +75,33 @@ pub struct CompareArgs {
     /// Worker threads [default: one per core]; the figures do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     jobs: Option<u16>,
-    /// Print one JSON object (documented in `botlens_harness::compare`) instead of the lines.
-    #[arg(long)]
-    json: bool,
+}
+
+impl GamesArgs {
+    /// The options these flags ask for; a dirty `--sprt` spec is an error.
+    pub fn options(&self) -> anyhow::Result<CompareOptions> {
+        let sprt = self
+            .sprt
+            .as_deref()
+            .map(compare::parse_sprt)
+            .transpose()
+            .map_err(anyhow::Error::msg)?;
+        Ok(CompareOptions {
+            opponents: (!self.vs.is_empty()).then(|| self.vs.clone()),
+            seeds: self.seeds,
+            max_turns: self.max_turns,
+            jobs: self.jobs.map_or(0, usize::from),
+            sprt,
+            max_games: self.max_games,
+        })
+    }
 }
 
 /// Runs `botlens compare`.
 pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     let a = Side::parse(&args.a, args.game.as_deref())?;
     let b = Side::parse(&args.b, args.game.as_deref())?;
-    let sprt =
-        args.sprt.as_deref().map(compare::parse_sprt).transpose().map_err(anyhow::Error::msg)?;
-    let options = CompareOptions {
-        opponents: (!args.vs.is_empty()).then(|| args.vs.clone()),
-        seeds: args.seeds,
-        max_turns: args.max_turns,
-        jobs: args.jobs.map_or(0, usize::from),
-        sprt,
-        max_games: args.max_games,
-    };
+    let options = args.games.options()?;
     let report = compare::compare(
         &pipeline::sandbox()?,
         &a,
