@@ -234,6 +234,7 @@ fn one_core_suite(game: GameKind, bot: Contender, opponent: &str, games: u64) ->
         jobs: 1,
         keep_traces: KeepTraces::Failures,
         trace_dir: None,
+        paired: false,
     }
 }
 

@@ -17,6 +17,16 @@
 //! | `new_failures[]` | failure groups (as in the report's `failures[]`) of the new report whose kind and location the old one did not have |
 //! | `fixed_failures[]` | failure groups of the old report whose kind and location the new one does not have |
 //! | `opponents[]` | per opponent in either report: `name`, `before` and `after` (the report's rows, null when the opponent was not played), `wins`, `losses`, `draws`, `faults` (integer differences, after minus before) and `mean_moves` (difference) |
+//! | `elo` | the Elo verdict on the seeds both reports played ([`EloVerdict`]): `kind` `too_few_games` with `games`, or `estimate` with `games`, `differences` (units by the new run's points minus the old one's: `games_per_unit` and `counts`), `elo` (as in `botlens compare --json`) and `los` |
+//!
+//! # The Elo verdict
+//!
+//! Reports keep the result of every seed (`outcomes`), so two runs of a bot are compared seed by
+//! seed, against each opponent both played, on the seeds both played: each (opponent, seed) is a
+//! unit, the new run's points minus the old one's (both runs paired: the pair's points, else
+//! the seat-0 game's), read as `botlens compare` reads a gauntlet
+//! ([`botlens_stats::Differences`]). Below [`MIN_VERDICT_GAMES`] compared games the verdict says
+//! there are too few to tell.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -24,11 +34,14 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use botlens_engine::text::printable_lines;
-use botlens_engine::{FailureKind, SourceLocation};
+use botlens_engine::{FailureKind, Seat, SourceLocation};
+use botlens_stats::{Differences, EloEstimate, Los, Tally as _};
 use serde::{Deserialize, Serialize};
 
 use crate::SuiteReport;
+use crate::outcomes::Outcomes;
 use crate::report::{FailureGroup, OpponentSummary};
+use crate::tally::points;
 
 /// Why a baseline could not be saved or loaded.
 #[derive(Debug, thiserror::Error)]
@@ -214,6 +227,8 @@ pub struct Comparison {
     pub fixed_failures: Vec<FailureGroup>,
     /// Per opponent of either report, in the new report's order, then the old one's.
     pub opponents: Vec<OpponentDelta>,
+    /// The Elo verdict on the seeds both reports played.
+    pub elo: EloVerdict,
 }
 
 type FailureKey = (FailureKind, Option<SourceLocation>);
@@ -250,6 +265,7 @@ impl Comparison {
             new_failures: only_in(after, before),
             fixed_failures: only_in(before, after),
             opponents,
+            elo: EloVerdict::between(before, after),
         }
     }
 
@@ -267,7 +283,8 @@ impl Comparison {
         let mut out = String::new();
         if self.is_unchanged() {
             let _ = writeln!(out, "since {since}: no change");
-            return out;
+            let _ = writeln!(out, "{}", self.elo.render(since));
+            return printable_lines(&out).into_owned();
         }
         let _ = writeln!(out, "since {since}:");
         if self.before_seeds != self.after_seeds {
@@ -309,7 +326,139 @@ impl Comparison {
                 let _ = writeln!(out, "    {:width$}  {detail}", o.name);
             }
         }
+        let _ = writeln!(out, "{}", self.elo.render(since));
         printable_lines(&out).into_owned()
+    }
+}
+
+/// The fewest games, on seeds both runs played, that an Elo verdict is given for: below 100,
+/// even two bots whose results on a seed mostly agree have a 95 % interval of ±100 Elo or
+/// more, which says nothing.
+pub const MIN_VERDICT_GAMES: u64 = 100;
+
+/// What two reports of a bot say about its change in strength, seed by seed (see the module
+/// docs).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EloVerdict {
+    /// Fewer than [`MIN_VERDICT_GAMES`] games to compare.
+    TooFewGames {
+        /// The games compared (of the new run).
+        games: u64,
+    },
+    /// The Elo of the new run over the old one.
+    Estimate {
+        /// The games compared (of the new run).
+        games: u64,
+        /// Units by the new run's points minus the old one's.
+        differences: Differences,
+        /// The Elo of the new run over the old, with its 95 % interval.
+        elo: EloEstimate,
+        /// The likelihood that the new run's bot is the stronger.
+        los: Los,
+    },
+}
+
+impl EloVerdict {
+    /// Compares `after` with `before` on every (opponent, seed) both played.
+    pub fn between(before: &SuiteReport, after: &SuiteReport) -> EloVerdict {
+        let common: Vec<(&Outcomes, &Outcomes)> = after
+            .opponents
+            .iter()
+            .filter_map(|new| {
+                let old = before.opponents.iter().find(|old| old.name == new.name)?;
+                Some((&old.outcomes, &new.outcomes))
+            })
+            .collect();
+        let paired = !common.is_empty()
+            && common.iter().all(|(old, new)| old.has_seat_1() && new.has_seat_1());
+        let (mut units, seats): (Differences, &[Seat]) = if paired {
+            (Differences::of_pairs(), &[0, 1])
+        } else {
+            (Differences::of_games(), &[0])
+        };
+        for (old, new) in common {
+            for seed in new.seeds() {
+                let results = |outcomes: &Outcomes| -> Option<Vec<_>> {
+                    seats.iter().map(|&seat| outcomes.get(seed, seat).map(points)).collect()
+                };
+                if let (Some(new), Some(old)) = (results(new), results(old)) {
+                    units.record(&new, &old);
+                }
+            }
+        }
+        let games = units.games();
+        if games < MIN_VERDICT_GAMES {
+            return EloVerdict::TooFewGames { games };
+        }
+        EloVerdict::Estimate { games, elo: units.elo(), los: units.los(), differences: units }
+    }
+
+    /// The line for a terminal: "vs baseline `main`: +18.0 ± 9.1 Elo, LOS 99.0 % (300 games)",
+    /// or "vs run 3: too few games to tell (40)".
+    pub fn render(&self, since: &str) -> String {
+        match self {
+            EloVerdict::TooFewGames { games } => {
+                format!("vs {since}: too few games to tell ({games})")
+            }
+            EloVerdict::Estimate { games, elo, los, .. } => {
+                format!("vs {since}: {}, {} ({games} games)", elo_text(elo, 1), los_text(los, 1))
+            }
+        }
+    }
+
+    /// The verdict in a few words, for the editor: `+18 ± 9 Elo, LOS 99%`, or
+    /// `too few games to tell (40)`.
+    pub fn short(&self) -> String {
+        match self {
+            EloVerdict::TooFewGames { games } => format!("too few games to tell ({games})"),
+            EloVerdict::Estimate { elo, los, .. } => {
+                format!("{}, {}", elo_text(elo, 0), los_text(los, 0).replace(" %", "%"))
+            }
+        }
+    }
+}
+
+/// `x` with `decimals` decimals and a sign, zero as `+0`.
+fn signed_fixed(x: f64, decimals: usize) -> String {
+    let text = format!("{:+.decimals$}", x);
+    if text.trim_start_matches(['+', '-']).chars().all(|c| c == '0' || c == '.') {
+        format!("+{}", &text[1..])
+    } else {
+        text
+    }
+}
+
+/// An Elo estimate as the verdict line shows it: `+18.0 ± 9.1 Elo`.
+fn elo_text(elo: &EloEstimate, decimals: usize) -> String {
+    match elo {
+        EloEstimate::NoGames => "no Elo (no games)".to_owned(),
+        EloEstimate::AllWon { .. } => "+inf Elo (better on every seed)".to_owned(),
+        EloEstimate::AllLost { .. } => "-inf Elo (worse on every seed)".to_owned(),
+        EloEstimate::Estimate(interval) => match interval.plus_minus() {
+            Some(pm) => {
+                format!("{} ± {pm:.decimals$} Elo", signed_fixed(interval.elo, decimals))
+            }
+            None => {
+                let end = |end: Option<f64>, infinite: &str| {
+                    end.map_or(infinite.to_owned(), |e| signed_fixed(e, decimals))
+                };
+                format!(
+                    "{} Elo (95%: {} to {})",
+                    signed_fixed(interval.elo, decimals),
+                    end(interval.lower, "-inf"),
+                    end(interval.upper, "+inf")
+                )
+            }
+        },
+    }
+}
+
+/// A LOS as the verdict line shows it: `LOS 99.0 %`.
+fn los_text(los: &Los, decimals: usize) -> String {
+    match los.0 {
+        Some(p) => format!("LOS {:.decimals$} %", 100.0 * p),
+        None => "LOS none".to_owned(),
     }
 }
 
@@ -331,6 +480,8 @@ mod tests {
             mean_moves,
             par: None,
             faults,
+            pairs: None,
+            outcomes: Outcomes::default(),
         }
     }
 
@@ -411,12 +562,89 @@ mod tests {
             report(vec![row("random", 5, 3, 1, 4.0)], vec![failure(FailureKind::Trap, 3, 1)]);
         let comparison = Comparison::between(&same, &same);
         assert!(comparison.is_unchanged());
-        assert_eq!(comparison.render("run 4", Path::new("/")), "since run 4: no change\n");
+        assert_eq!(
+            comparison.render("run 4", Path::new("/")),
+            "since run 4: no change\nvs run 4: too few games to tell (0)\n"
+        );
         let json = serde_json::to_value(&comparison).unwrap();
-        for field in ["before_seeds", "after_seeds", "new_failures", "fixed_failures", "opponents"]
+        for field in
+            ["before_seeds", "after_seeds", "new_failures", "fixed_failures", "opponents", "elo"]
         {
             assert!(json.get(field).is_some(), "missing {field}");
         }
+    }
+
+    /// The report of reference player `bot` against `random` at Tic-tac-toe on `seeds`.
+    fn played(bot: &str, seeds: &str, paired: bool) -> SuiteReport {
+        use crate::suite::{Contender, KeepTraces, Suite, run_suite};
+        let suite = Suite {
+            game: botlens_games::GameKind::TicTacToe,
+            bot: Contender::Reference(bot.into()),
+            opponents: vec![Contender::Reference("random".into())],
+            seeds: seeds.parse().unwrap(),
+            limits: botlens_engine::MatchLimits::default(),
+            sandbox_limits: botlens_sandbox::SandboxLimits::default(),
+            jobs: 2,
+            keep_traces: KeepTraces::Failures,
+            trace_dir: None,
+            paired,
+        };
+        let results = run_suite(&suite, &|_, _| {}, &crate::CancelToken::new()).unwrap();
+        let target = crate::Target::parse(bot, Some("tictactoe")).unwrap();
+        SuiteReport::new(&suite, &results, &target)
+    }
+
+    #[test]
+    fn the_elo_verdict_compares_the_seeds_both_runs_played() {
+        let before = played("random", "0..300", false);
+        let after = played("perfect", "100..400", false);
+        let verdict = EloVerdict::between(&before, &after);
+        let EloVerdict::Estimate { games, differences, elo, los } = &verdict else {
+            panic!("{verdict:?}")
+        };
+        assert_eq!((*games, differences.games_per_unit), (200, 1), "seeds 100 to 299");
+        assert!(elo.elo().unwrap() > 100.0, "{elo:?}");
+        assert!(los.0.unwrap() > 0.99);
+        let line = verdict.render("baseline `main`");
+        assert!(line.starts_with("vs baseline `main`: +"), "{line}");
+        assert!(
+            line.contains(" ± ") && line.contains(" Elo, LOS ") && line.ends_with("% (200 games)"),
+            "{line}"
+        );
+        let short = verdict.short();
+        assert!(short.ends_with('%') && !short.contains('.'), "{short}");
+        // The other way round, the mirror image.
+        let back = EloVerdict::between(&after, &before);
+        let EloVerdict::Estimate { elo: reverse, .. } = back else { panic!() };
+        assert!((reverse.elo().unwrap() + elo.elo().unwrap()).abs() < 1e-9);
+        // A run compared with itself: every seed the same.
+        let same = EloVerdict::between(&after, &after);
+        assert_eq!(same.render("run 2"), "vs run 2: +0.0 ± 0.0 Elo, LOS none (300 games)");
+        assert_eq!(same.short(), "+0 ± 0 Elo, LOS none");
+    }
+
+    #[test]
+    fn too_few_shared_games_say_so_and_paired_runs_compare_pairs() {
+        let small = played("perfect", "0..40", false);
+        let verdict = EloVerdict::between(&played("random", "0..40", false), &small);
+        assert_eq!(verdict, EloVerdict::TooFewGames { games: 40 });
+        assert_eq!(verdict.render("run 1"), "vs run 1: too few games to tell (40)");
+        assert_eq!(verdict.short(), "too few games to tell (40)");
+        // A baseline saved before outcomes were kept has none: nothing to compare.
+        let mut old = serde_json::to_value(played("random", "0..200", false)).unwrap();
+        old["opponents"][0].as_object_mut().unwrap().remove("outcomes");
+        let old: SuiteReport = serde_json::from_value(old).unwrap();
+        assert!(old.opponents[0].outcomes.is_empty());
+        let verdict = EloVerdict::between(&old, &played("perfect", "0..200", false));
+        assert_eq!(verdict, EloVerdict::TooFewGames { games: 0 });
+        let verdict = EloVerdict::between(
+            &played("random", "0..60", true),
+            &played("perfect", "0..60", true),
+        );
+        let EloVerdict::Estimate { games, differences, .. } = verdict else {
+            panic!("{verdict:?}")
+        };
+        assert_eq!((games, differences.games_per_unit, differences.units()), (120, 2, 60));
     }
 
     #[test]

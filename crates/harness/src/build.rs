@@ -131,6 +131,17 @@ pub const DEFAULT_BUILD_TIMEOUT: Duration = Duration::from_secs(600);
 /// returns [`Stopped::Cancelled`]; so does a build past its timeout, with
 /// [`BuildError::Timeout`].
 pub fn build(project: &BotProject, cancel: &CancelToken) -> Result<BuildOutput, Stopped> {
+    build_into(project, None, cancel)
+}
+
+/// [`build`] with cargo's target directory set to `target_dir` (`CARGO_TARGET_DIR`) when given,
+/// so builds of one project from several places (its revisions, checked out elsewhere) share
+/// their dependencies' builds.
+pub fn build_into(
+    project: &BotProject,
+    target_dir: Option<&Path>,
+    cancel: &CancelToken,
+) -> Result<BuildOutput, Stopped> {
     let started = Instant::now();
     let timeout =
         project.config.build_timeout_secs.map_or(DEFAULT_BUILD_TIMEOUT, Duration::from_secs);
@@ -139,6 +150,9 @@ pub fn build(project: &BotProject, cancel: &CancelToken) -> Result<BuildOutput, 
     // Its own process group, so that stopping the build stops rustc and build scripts too.
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    if let Some(dir) = target_dir {
+        command.env("CARGO_TARGET_DIR", dir);
+    }
     let mut child = command
         .args(["build", "--release", "--target", WASM_TARGET, "--message-format=json"])
         .arg("--manifest-path")

@@ -6,9 +6,16 @@
 //!   by stage, cancellable;
 //! - [`project`]: a bot project is a Cargo package with `[package.metadata.botlens]`;
 //! - [`build`]: cargo builds it for `wasm32-wasip1`, compiler errors come back as data;
-//! - [`suite`]: the bot plays its opponents over a range of seeds, in parallel;
+//! - [`suite`]: the bot plays its opponents over a range of seeds, in parallel (paired: each
+//!   seed with the bot in both seats);
+//! - [`compare`]: two bots on the same seeds, head to head or through the same opponents, with
+//!   Elo, LOS and the SPRT;
+//! - [`bisect`]: the first git revision that made the bot weaker, judged by SPRTs;
+//! - [`diff`]: where two builds' games part, on one seed or over many;
 //! - [`tally`]: what the games add up to, counted as they finish;
+//! - [`outcomes`]: the result on each seed, a byte per seed, for comparing runs seed by seed;
 //! - [`report`]: scores per opponent and failures grouped by kind and source location;
+//! - [`revision`]: a project at a git revision, checked out in a temporary worktree;
 //! - [`traces`]: traces written atomically for `botlens replay`;
 //! - [`bundled`]: the SDK and the bench's samples, carried in the binary and unpacked on demand.
 //!
@@ -16,11 +23,16 @@
 //! what it returns. It reaches games only through `botlens-games`.
 
 pub mod baseline;
+pub mod bisect;
 pub mod build;
 pub mod bundled;
+pub mod compare;
+pub mod diff;
+pub mod outcomes;
 pub mod pipeline;
 pub mod project;
 pub mod report;
+pub mod revision;
 pub mod scaffold;
 mod seeds;
 pub mod suite;

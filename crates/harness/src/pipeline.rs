@@ -48,6 +48,11 @@ pub struct RunOptions {
     pub keep_traces: KeepTraces,
     /// A directory to write every game's trace into as the game ends.
     pub trace_dir: Option<PathBuf>,
+    /// Play each seed twice, the bot in each seat ([`Suite::paired`]).
+    pub paired: bool,
+    /// Cargo's target directory for a project's build, instead of its own (see
+    /// [`build::build_into`]).
+    pub cargo_target_dir: Option<PathBuf>,
 }
 
 impl RunOptions {
@@ -244,6 +249,7 @@ fn prepare_project(
     };
     suite::check_turn_cap(defaults.max_turns).map_err(in_manifest)?;
     suite::check_turn_cap(options.max_turns)?;
+    suite::check_paired(project.game, options.paired)?;
     match &options.opponents {
         Some(names) => check_opponents(project.game, names)?,
         None => check_opponents(project.game, &defaults.opponents).map_err(|e| match e {
@@ -253,7 +259,8 @@ fn prepare_project(
     }
     ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
     progress(Stage::Building);
-    let built = build::build(&project, cancel).map_err(|error| match error {
+    let target_dir = options.cargo_target_dir.as_deref();
+    let built = build::build_into(&project, target_dir, cancel).map_err(|error| match error {
         build::Stopped::Cancelled => RunError::Cancelled,
         build::Stopped::Failed(error) => RunError::Build(error),
     })?;
@@ -356,6 +363,7 @@ fn suite_of(
         jobs: options.jobs,
         keep_traces: options.keep_traces,
         trace_dir: options.trace_dir.clone(),
+        paired: options.paired,
     })
 }
 

@@ -12,7 +12,7 @@
 //! | `seeds` | the seed range, e.g. `0..=99` |
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
-//! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault) |
+//! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault); in a paired run (`--paired`) also `pairs`: `pentanomial` (the pairs by the bot's points in the pair, 0, ½, 1, 1½, 2), `elo` (the bot's logistic Elo over the opponent: `kind` `estimate` with `elo`, `lower`, `upper` (null when unbounded), or `no_games`, `all_won`, `all_lost` with `games`) and `los` (the likelihood that the bot is the stronger, null without evidence); `outcomes`: the result on each seed, `first_seed`, `seat0` and (paired) `seat1`, one character per seed, `W`, `L`, `D` or `-` (not played), for the first 100,000 seeds (see `botlens_harness::outcomes`) |
 //! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
 //! | `wasteful[]` | per opponent with wasted moves: `opponent`, `games`, `moves` |
 //! | `cancelled` | true when the suite stopped early |
@@ -22,8 +22,10 @@ use std::path::Path;
 
 use botlens_engine::text::printable_lines;
 use botlens_engine::{FailureKind, SourceLocation};
+use botlens_stats::{EloEstimate, Los, Pentanomial, Tally as _};
 use serde::{Deserialize, Serialize};
 
+use crate::outcomes::Outcomes;
 use crate::suite::{Suite, SuiteResults};
 use crate::tally::{FailureTally, MAX_GROUPS};
 use crate::target::Target;
@@ -47,6 +49,32 @@ pub struct OpponentSummary {
     pub par: Option<f64>,
     /// Games lost by a bot fault.
     pub faults: u32,
+    /// A paired run's pairs and what they say; absent from unpaired runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<PairScore>,
+    /// The result on each seed (the first [`OUTCOMES_KEPT`](crate::outcomes::OUTCOMES_KEPT)),
+    /// for comparing runs seed by seed; empty in baselines saved before this field existed.
+    #[serde(default, skip_serializing_if = "Outcomes::is_empty")]
+    pub outcomes: Outcomes,
+}
+
+/// A paired run against one opponent: its pairs (one seed, the bot in each seat) and the Elo
+/// and LOS of the bot over the opponent they give.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PairScore {
+    /// The pairs by the bot's points in the pair, 0, ½, 1, 1½, 2.
+    pub pentanomial: Pentanomial,
+    /// The bot's logistic Elo over the opponent, with its 95 % interval.
+    pub elo: EloEstimate,
+    /// The likelihood that the bot is the stronger.
+    pub los: Los,
+}
+
+impl PairScore {
+    /// The figures of `pentanomial`.
+    pub fn of(pentanomial: Pentanomial) -> PairScore {
+        PairScore { pentanomial, elo: pentanomial.elo(), los: pentanomial.los() }
+    }
 }
 
 /// Identical failures (same kind, same file and line) across games; the column is the first
@@ -135,7 +163,7 @@ impl FailureGroup {
         name: &dyn Fn(usize) -> String,
         target: &Target,
     ) -> FailureGroup {
-        let (first_opponent, first_seed) = group.first_at;
+        let (first_opponent, first_seed, first_seat) = group.first_at;
         let opponents: Vec<String> = group.seeds.keys().map(|&index| name(index)).collect();
         let seeds_by_opponent: Vec<Vec<u64>> =
             group.seeds.values().map(|seeds| seeds.iter().copied().collect()).collect();
@@ -157,7 +185,7 @@ impl FailureGroup {
             first_opponent: name(first_opponent),
             first_turn: group.first.turn,
             first_bot_turn: group.first_bot_turn,
-            replay: target.replay_command(&name(first_opponent), first_seed),
+            replay: target.replay_command_in_seat(&name(first_opponent), first_seed, first_seat),
         }
     }
 
@@ -254,6 +282,8 @@ impl SuiteReport {
                 },
                 par: (row.par.1 > 0).then(|| row.par.0 as f64 / f64::from(row.par.1)),
                 faults: row.faults,
+                pairs: tally.paired.then(|| PairScore::of(row.pairs)),
+                outcomes: row.outcomes.clone(),
             })
             .collect();
         let located = tally.groups.values().map(|group| (group, false));
@@ -299,12 +329,14 @@ impl SuiteReport {
     pub fn render(&self, base: &Path) -> String {
         let mut out = String::new();
         let puzzle = self.opponents.iter().any(|o| o.par.is_some());
+        let paired = self.opponents.iter().any(|o| o.pairs.is_some());
         let _ = writeln!(
             out,
-            "{} ({}): {} games, seeds {}, in {:.2} s{}",
+            "{} ({}): {} games{}, seeds {}, in {:.2} s{}",
             self.bot,
             self.game,
             self.games,
+            if paired { " (paired: each seed in both seats)" } else { "" },
             self.seeds,
             self.duration_ms as f64 / 1000.0,
             if self.cancelled { " (cancelled)" } else { "" }
@@ -333,6 +365,14 @@ impl SuiteReport {
                     "{:width$}  {:>5}  {:>4}  {:>6}  {:>5}  {:>10.1}",
                     o.name, o.games, o.wins, o.losses, o.draws, o.mean_moves
                 );
+            }
+        }
+        if paired {
+            let _ = writeln!(out, "\npairs (the bot's points per seed, both seats)");
+            for o in &self.opponents {
+                let Some(pairs) = &o.pairs else { continue };
+                let _ = writeln!(out, "{:width$}  {}", o.name, pairs.pentanomial);
+                let _ = writeln!(out, "{:width$}  {}, {}", "", pairs.elo, pairs.los);
             }
         }
         if self.failures.is_empty() {
@@ -408,6 +448,7 @@ mod tests {
             jobs: 1,
             keep_traces: KeepTraces::Failures,
             trace_dir: None,
+            paired: false,
         };
         let results = run_suite(&suite, &|_, _| {}, &CancelToken::new()).unwrap();
         let target = Target::parse("perfect", Some("tictactoe")).unwrap();
@@ -498,6 +539,7 @@ mod tests {
             jobs: 1,
             keep_traces: KeepTraces::Failures,
             trace_dir: None,
+            paired: false,
         };
         let fault = |column| botlens_engine::Fault {
             seat: 0,
@@ -505,8 +547,8 @@ mod tests {
             failure: botlens_engine::Failure::new(FailureKind::OutOfFuel, "out of fuel")
                 .at(Some(SourceLocation { file: "src/lib.rs".into(), line: 12, column })),
         };
-        let faults = [((0, 7), fault(9)), ((1, 2), fault(17)), ((0, 2), fault(5))];
-        let mut tally = Tally::new(2);
+        let faults = [((0, 7, 0), fault(9)), ((1, 2, 0), fault(17)), ((0, 2, 0), fault(5))];
+        let mut tally = Tally::new(2, SeedRange::new(0, 9).unwrap(), false);
         for (at, fault) in &faults {
             tally.add(Counted {
                 at: *at,
@@ -534,6 +576,48 @@ mod tests {
         assert_eq!(group.seeds, [2, 7, 2]);
         assert_eq!(group.replay, "botlens replay bots/x --vs random --seed 2");
         assert_eq!((report.opponents[0].faults, report.opponents[1].games), (2, 1));
+    }
+
+    #[test]
+    fn a_paired_report_shows_each_opponents_pairs_and_reads_back() {
+        let suite = Suite {
+            game: GameKind::TicTacToe,
+            bot: Contender::Reference("perfect".into()),
+            opponents: vec![Contender::Reference("random".into())],
+            seeds: SeedRange::new(0, 19).unwrap(),
+            limits: MatchLimits::default(),
+            sandbox_limits: botlens_sandbox::SandboxLimits::default(),
+            jobs: 2,
+            keep_traces: KeepTraces::Failures,
+            trace_dir: None,
+            paired: true,
+        };
+        let results = run_suite(&suite, &|_, _| {}, &CancelToken::new()).unwrap();
+        let target = Target::parse("perfect", Some("tictactoe")).unwrap();
+        let report = SuiteReport::new(&suite, &results, &target);
+        let [row] = report.opponents.as_slice() else { panic!() };
+        let pairs = row.pairs.expect("a paired run has pairs");
+        assert_eq!((row.games, pairs.pentanomial.pairs()), (40, 20));
+        let [ll, ld, _, _, _] = pairs.pentanomial.counts;
+        assert_eq!((ll, ld, row.losses), (0, 0, 0), "perfect never loses a game");
+        assert_eq!(pairs.elo, pairs.pentanomial.elo());
+        let text = report.render(Path::new("/"));
+        assert!(text.contains("40 games (paired: each seed in both seats)"), "{text}");
+        assert!(text.contains(&format!("random    {}", pairs.pentanomial)), "{text}");
+        assert!(text.contains(&format!("{}, {}", pairs.elo, pairs.los)), "{text}");
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["opponents"][0]["pairs"]["pentanomial"].as_array().unwrap().len(), 5);
+        let back: SuiteReport = serde_json::from_value(json).unwrap();
+        assert_eq!(back, report);
+        // An unpaired run has no pairs field at all.
+        let unpaired = SuiteReport::new(
+            &Suite { paired: false, ..suite.clone() },
+            &run_suite(&Suite { paired: false, ..suite }, &|_, _| {}, &CancelToken::new()).unwrap(),
+            &target,
+        );
+        let json = serde_json::to_value(&unpaired).unwrap();
+        assert!(json["opponents"][0].get("pairs").is_none(), "{json}");
+        assert!(!unpaired.render(Path::new("/")).contains("paired"));
     }
 
     #[test]

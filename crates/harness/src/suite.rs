@@ -1,8 +1,16 @@
 //! Suites: one bot against a list of opponents over a range of seeds, played in parallel.
 //!
-//! The bot always sits in seat 0, an opponent in seat 1; the game decides from the seed who moves
+//! The bot sits in seat 0, an opponent in seat 1; the game decides from the seed who moves
 //! first, so a suite plays both sides. In a puzzle (Klotski) there is no opponent seat: each
 //! "opponent" names a board, and the bot is measured against its par.
+//!
+//! A paired suite ([`Suite::paired`]) plays each (opponent, seed) twice: once with the bot in
+//! seat 0, then with the bot in seat 1. The seed sets up the same game both times (fleets,
+//! board, who moves first: seat for seat), and each seat's randomness comes from that seat's
+//! streams (`Stream::Player(seat)`, `Stream::BotRandom(seat)`), so in the second game the bot
+//! has the first mover the opponent had, and each side the other's luck. Results are counted
+//! from the bot's side in both, and the pair's points make the pentanomial of
+//! [`crate::tally::OpponentTally::pairs`]. Puzzles have one seat and no pairs.
 //!
 //! Games are independent, so they are spread over worker threads; each result is tallied as it
 //! comes ([`crate::tally`]: sums, minimums and smallest-N lists, the same in any order), so
@@ -17,8 +25,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use botlens_engine::{
-    Fault, MatchLimits, MatchRecord, Player, PlayerInfo, ReferencePlayer, SeatResult, SeedRng,
-    Stream, Trace, runner,
+    Fault, MatchLimits, MatchRecord, Player, PlayerInfo, ReferencePlayer, Seat, SeatResult,
+    SeedRng, Stream, Trace, runner,
 };
 use botlens_games::{GameKind, GameVisitor, Scored};
 use botlens_sandbox::{BotModule, SandboxLimits};
@@ -114,7 +122,7 @@ pub const MAX_TURN_CAP: u32 = 100_000;
 pub struct Suite {
     /// The game.
     pub game: GameKind,
-    /// The bot under test (seat 0).
+    /// The bot under test (seat 0; in a paired suite, each seat in turn).
     pub bot: Contender,
     /// Opponents (two-player games) or boards (puzzles), by name.
     pub opponents: Vec<Contender>,
@@ -132,6 +140,21 @@ pub struct Suite {
     /// file per game, named by [`traces::file_name`]), so an interrupted suite keeps what it
     /// played.
     pub trace_dir: Option<PathBuf>,
+    /// Whether each (opponent, seed) is played twice, the bot in seat 0 and then in seat 1
+    /// (see the module docs). Two-player games only.
+    pub paired: bool,
+}
+
+impl Suite {
+    /// Games per seed and opponent: 2 when paired, else 1.
+    pub fn games_per_seed(&self) -> u64 {
+        if self.paired { 2 } else { 1 }
+    }
+
+    /// How many games the suite plays.
+    pub fn total_games(&self) -> u64 {
+        self.opponents.len() as u64 * self.seeds.len() * self.games_per_seed()
+    }
 }
 
 /// One finished game of a suite, from the bot's point of view.
@@ -141,6 +164,8 @@ pub struct GameResult {
     pub opponent: usize,
     /// The seed.
     pub seed: u64,
+    /// The bot's seat: 0, or in a paired suite 0 or 1.
+    pub bot_seat: Seat,
     /// Win, loss or draw (puzzles: win = solved).
     pub result: SeatResult,
     /// The bot's move count (shots, marks, steps).
@@ -160,9 +185,14 @@ pub struct GameResult {
 }
 
 impl GameResult {
+    /// Where the game sits in its suite: (opponent, seed, bot seat).
+    pub fn position(&self) -> Position {
+        (self.opponent, self.seed, self.bot_seat)
+    }
+
     fn counted(&self) -> Counted<'_> {
         Counted {
-            at: (self.opponent, self.seed),
+            at: self.position(),
             result: self.result,
             moves: self.moves,
             turns: self.turns,
@@ -181,7 +211,8 @@ pub struct SuiteResults {
     pub played: u64,
     /// What the games add up to (scores per opponent, failure groups).
     pub tally: Tally,
-    /// The games kept with their traces ([`KeepTraces`]), ordered by opponent then seed.
+    /// The games kept with their traces ([`KeepTraces`]), ordered by opponent, seed, then the
+    /// bot's seat.
     pub kept: Vec<GameResult>,
     /// Wall-clock time of the whole suite.
     pub duration: Duration,
@@ -190,9 +221,15 @@ pub struct SuiteResults {
 }
 
 impl SuiteResults {
-    /// The kept game against opponent `opponent` (an index into [`Suite::opponents`]) on `seed`.
+    /// The kept game against opponent `opponent` (an index into [`Suite::opponents`]) on `seed`
+    /// (of a pair, the one with the bot in seat 0).
     pub fn kept_game(&self, opponent: usize, seed: u64) -> Option<&GameResult> {
         self.kept.iter().find(|game| (game.opponent, game.seed) == (opponent, seed))
+    }
+
+    /// The kept game at `position` (opponent, seed, bot seat).
+    pub fn kept_game_at(&self, position: Position) -> Option<&GameResult> {
+        self.kept.iter().find(|game| game.position() == position)
     }
 }
 
@@ -210,6 +247,9 @@ pub enum SuiteError {
         "keeping every trace in memory is for suites of at most {MAX_KEPT_GAMES} games, not {0}; write them to a directory instead"
     )]
     TooManyTraces(u64),
+    /// A paired suite of a one-player game (a puzzle has no seats to swap).
+    #[error("{0} is a one-player puzzle: there are no seats to swap, so games cannot be paired")]
+    PairedPuzzle(&'static str),
     /// A trace could not be written into the trace directory; the suite stopped.
     #[error("writing the trace {}: {error}", .path.display())]
     TraceWrite {
@@ -228,6 +268,27 @@ pub fn check_turn_cap(max_turns: Option<u32>) -> Result<(), SuiteError> {
     }
 }
 
+/// Whether `game` is a one-player puzzle, whose "opponents" are boards.
+pub fn is_puzzle(game: GameKind) -> bool {
+    struct Check;
+    impl GameVisitor for Check {
+        type Output = bool;
+        fn visit<G: Scored>(self) -> bool {
+            G::OPPONENTS_ARE_BOARDS
+        }
+    }
+    game.visit(Check)
+}
+
+/// Refuses `paired` for a one-player game; [`run_suite`] checks it again, front ends may check
+/// it before a build.
+pub fn check_paired(game: GameKind, paired: bool) -> Result<(), SuiteError> {
+    if paired && is_puzzle(game) {
+        return Err(SuiteError::PairedPuzzle(game.name()));
+    }
+    Ok(())
+}
+
 /// Plays the suite. `progress(done, total)` is called after every game (from worker threads);
 /// cancelling stops after the games in flight. Memory does not grow with the number of games:
 /// each result is tallied as it comes and only the traces [`KeepTraces`] asks for stay.
@@ -236,12 +297,25 @@ pub fn run_suite(
     progress: &(dyn Fn(usize, usize) + Sync),
     cancel: &CancelToken,
 ) -> Result<SuiteResults, SuiteError> {
-    suite.game.visit(RunSuite { suite, progress, cancel })
+    run_suite_observed(suite, progress, &|_| {}, cancel)
+}
+
+/// [`run_suite`], handing every finished game to `observe` as it ends (from worker threads, in
+/// any order), for callers that need more of each game than the tally keeps (`botlens compare`
+/// pairs games of two bots by their position).
+pub fn run_suite_observed(
+    suite: &Suite,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    observe: &(dyn Fn(&GameResult) + Sync),
+    cancel: &CancelToken,
+) -> Result<SuiteResults, SuiteError> {
+    suite.game.visit(RunSuite { suite, progress, observe, cancel })
 }
 
 struct RunSuite<'a> {
     suite: &'a Suite,
     progress: &'a (dyn Fn(usize, usize) + Sync),
+    observe: &'a (dyn Fn(&GameResult) + Sync),
     cancel: &'a CancelToken,
 }
 
@@ -257,7 +331,7 @@ impl Collected {
     fn add(&mut self, game: GameResult, keep: KeepTraces) {
         self.played += 1;
         self.tally.add(game.counted());
-        let at = (game.opponent, game.seed);
+        let at = game.position();
         match keep {
             KeepTraces::All => {
                 self.kept.insert(at, game);
@@ -286,12 +360,13 @@ impl GameVisitor for RunSuite<'_> {
         let suite = self.suite;
         let started = Instant::now();
         validate::<G>(suite)?;
-        let per_opponent = suite.seeds.len();
-        let total = suite.opponents.len() as u64 * per_opponent;
+        let per_seed = suite.games_per_seed();
+        let per_opponent = suite.seeds.len() * per_seed;
+        let total = suite.total_games();
         let next = AtomicU64::new(0);
         let stop = CancelToken::new();
         let collected = Mutex::new(Collected {
-            tally: Tally::new(suite.opponents.len()),
+            tally: Tally::new(suite.opponents.len(), suite.seeds, suite.paired),
             kept: BTreeMap::new(),
             played: 0,
             error: None,
@@ -312,8 +387,11 @@ impl GameVisitor for RunSuite<'_> {
                             break;
                         }
                         let opponent = (index / per_opponent) as usize;
-                        let seed = suite.seeds.first() + index % per_opponent;
-                        let result = play_one::<G>(suite, opponent, seed);
+                        let within = index % per_opponent;
+                        let seed = suite.seeds.first() + within / per_seed;
+                        let bot_seat = (within % per_seed) as Seat;
+                        let result = play_one::<G>(suite, opponent, seed, bot_seat);
+                        (self.observe)(&result);
                         let written = write_trace(suite, &result);
                         let mut shared = collected.lock().unwrap_or_else(|p| p.into_inner());
                         if let Err(error) = written {
@@ -357,7 +435,7 @@ fn keeps(suite: &Suite, game: &GameResult) -> bool {
 /// Writes the game's trace into the suite's trace directory, if it has one.
 fn write_trace(suite: &Suite, game: &GameResult) -> Result<(), SuiteError> {
     let (Some(dir), Some(trace)) = (&suite.trace_dir, &game.trace) else { return Ok(()) };
-    let name = traces::file_name(suite.opponents[game.opponent].name(), game.seed);
+    let name = traces::file_name(suite.opponents[game.opponent].name(), game.seed, game.bot_seat);
     traces::write_atomically(dir, &name, trace)
         .map(drop)
         .map_err(|error| SuiteError::TraceWrite { path: dir.join(name), error })
@@ -368,7 +446,8 @@ fn validate<G: Scored>(suite: &Suite) -> Result<(), SuiteError> {
         return Err(SuiteError::BadContender("the suite has no opponents".into()));
     }
     check_turn_cap(suite.limits.max_turns)?;
-    let games = suite.opponents.len() as u64 * suite.seeds.len();
+    check_paired(suite.game, suite.paired)?;
+    let games = suite.total_games();
     if suite.keep_traces == KeepTraces::All && games > MAX_KEPT_GAMES {
         return Err(SuiteError::TooManyTraces(games));
     }
@@ -413,8 +492,14 @@ pub fn check_references(game: GameKind, names: &[String]) -> Result<(), SuiteErr
     game.visit(Check(names))
 }
 
-/// Plays one game of the suite; every failure to set it up becomes a result, never a panic.
-fn play_one<G: Scored>(suite: &Suite, opponent_index: usize, seed: u64) -> GameResult {
+/// Plays one game of the suite, the bot in `bot_seat`; every failure to set it up becomes a
+/// result, never a panic.
+fn play_one<G: Scored>(
+    suite: &Suite,
+    opponent_index: usize,
+    seed: u64,
+    bot_seat: Seat,
+) -> GameResult {
     let opponent = &suite.opponents[opponent_index];
     let config = if G::OPPONENTS_ARE_BOARDS {
         G::config_for(opponent.name(), seed)
@@ -424,29 +509,36 @@ fn play_one<G: Scored>(suite: &Suite, opponent_index: usize, seed: u64) -> GameR
     .expect("validated before the suite started");
     let mut bot = suite
         .bot
-        .player::<G>(seed, 0, &suite.sandbox_limits)
+        .player::<G>(seed, bot_seat, &suite.sandbox_limits)
         .expect("validated before the suite started");
     let record: MatchRecord<G> = if G::OPPONENTS_ARE_BOARDS {
         runner::play_match::<G>(&config, seed, &mut [bot.as_mut()], &suite.limits)
     } else {
         let mut other = opponent
-            .player::<G>(seed, 1, &suite.sandbox_limits)
+            .player::<G>(seed, 1 - bot_seat, &suite.sandbox_limits)
             .expect("validated before the suite started");
-        runner::play_match::<G>(&config, seed, &mut [bot.as_mut(), other.as_mut()], &suite.limits)
+        let players: &mut [&mut dyn Player<G>] = if bot_seat == 0 {
+            &mut [bot.as_mut(), other.as_mut()]
+        } else {
+            &mut [other.as_mut(), bot.as_mut()]
+        };
+        runner::play_match::<G>(&config, seed, players, &suite.limits)
     };
-    let seats: &[&Contender] =
-        if G::OPPONENTS_ARE_BOARDS { &[&suite.bot] } else { &[&suite.bot, opponent] };
-    let fault = record.outcome.fault.clone().filter(|f| f.seat == 0);
+    let mut seats: Vec<&Contender> =
+        if G::OPPONENTS_ARE_BOARDS { vec![&suite.bot] } else { vec![&suite.bot, opponent] };
+    seats.rotate_left(bot_seat);
+    let fault = record.outcome.fault.clone().filter(|f| f.seat == bot_seat);
     let keep = fault.is_some() || suite.keep_traces == KeepTraces::All || suite.trace_dir.is_some();
     GameResult {
         opponent: opponent_index,
         seed,
-        result: record.result_for(0),
-        moves: G::moves(&record, 0),
+        bot_seat,
+        result: record.result_for(bot_seat),
+        moves: G::moves(&record, bot_seat),
         par: G::par(&config),
         turns: record.outcome.turns,
-        bot_turns: record.moves.iter().filter(|m| m.seat == 0).count() as u32,
-        wasteful_turns: record.wasteful_turns(0),
+        bot_turns: record.moves.iter().filter(|m| m.seat == bot_seat).count() as u32,
+        wasteful_turns: record.wasteful_turns(bot_seat),
         // Player infos and the trace are built only for a trace that is kept.
         trace: keep.then(|| {
             let infos = seats.iter().map(|seat| seat.info()).collect();
@@ -463,6 +555,7 @@ fn trace_limits(suite: &Suite) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use botlens_stats::Tally as _;
 
     fn suite(game: GameKind, bot: &str, opponents: &[&str], seeds: &str) -> Suite {
         Suite {
@@ -475,6 +568,7 @@ mod tests {
             jobs: 2,
             keep_traces: KeepTraces::Failures,
             trace_dir: None,
+            paired: false,
         }
     }
 
@@ -498,6 +592,71 @@ mod tests {
         assert_eq!((a.played, a.kept.len()), (40, 40));
         assert_eq!(a.tally.opponents[1].wins, 0, "nobody beats perfect");
         assert!(play(&spec).kept.is_empty(), "no failure, no trace kept by default");
+    }
+
+    #[test]
+    fn a_paired_game_in_seat_1_is_the_game_with_the_players_swapped() {
+        let paired = Suite {
+            paired: true,
+            keep_traces: KeepTraces::All,
+            ..suite(GameKind::Battleships, "hunter", &["random"], "0..6")
+        };
+        let swapped = Suite {
+            keep_traces: KeepTraces::All,
+            ..suite(GameKind::Battleships, "random", &["hunter"], "0..6")
+        };
+        let (pairs, other) = (play(&paired), play(&swapped));
+        assert_eq!((pairs.played, pairs.kept.len()), (12, 12));
+        for seed in 0..6 {
+            let first = pairs.kept_game_at((0, seed, 0)).unwrap();
+            let second = pairs.kept_game_at((0, seed, 1)).unwrap();
+            let mirror = other.kept_game_at((0, seed, 0)).unwrap();
+            let trace = |g: &GameResult| g.trace.clone().unwrap();
+            assert_eq!(trace(second).to_json(), trace(mirror).to_json(), "seed {seed}");
+            assert_eq!(trace(second).players[1].name, "hunter");
+            assert_eq!(trace(first).players[0].name, "hunter");
+            // The same seed sets up the same game: the same seat moves first, so the bot moves
+            // first in exactly one game of the pair.
+            assert_eq!(trace(first).first_mover, trace(second).first_mover);
+            assert_eq!(trace(first).initial_state, trace(second).initial_state);
+            let flipped = match mirror.result {
+                SeatResult::Win => SeatResult::Loss,
+                SeatResult::Loss => SeatResult::Win,
+                SeatResult::Draw => SeatResult::Draw,
+            };
+            assert_eq!(second.result, flipped, "counted from the bot's side");
+        }
+    }
+
+    #[test]
+    fn paired_suites_count_pairs_and_are_the_same_whatever_the_threads() {
+        let spec = Suite {
+            paired: true,
+            ..suite(GameKind::TicTacToe, "random", &["perfect", "random"], "0..40")
+        };
+        let (a, b) = (play(&spec), play(&Suite { jobs: 1, ..spec.clone() }));
+        assert_eq!(a.tally, b.tally);
+        assert_eq!(a.played, 160);
+        let row = &a.tally.opponents[1];
+        assert_eq!((row.games, row.pairs.pairs()), (80, 40));
+        assert_eq!(row.pairs.games(), 80);
+        let points = row.wins as f64 + row.draws as f64 / 2.0;
+        assert!((row.pairs.score().unwrap() * 80.0 - points).abs() < 1e-9);
+        assert!(a.tally.waiting.is_empty(), "every pair is complete");
+        assert_eq!(a.tally.opponents[0].wins, 0, "nobody beats perfect, in either seat");
+    }
+
+    #[test]
+    fn a_puzzle_cannot_be_paired() {
+        let spec =
+            Suite { paired: true, ..suite(GameKind::Klotski, "optimal", &["hengdaolima"], "0") };
+        let err = run_suite(&spec, &|_, _| {}, &CancelToken::new()).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "klotski is a one-player puzzle: there are no seats to swap, so games cannot be paired"
+        );
+        assert!(check_paired(GameKind::Klotski, false).is_ok());
+        assert!(check_paired(GameKind::TicTacToe, true).is_ok());
     }
 
     #[test]
@@ -552,7 +711,7 @@ mod tests {
         let files = std::fs::read_dir(dir.path().join("traces")).unwrap().count();
         assert_eq!(files, 30);
         let text = std::fs::read_to_string(
-            dir.path().join("traces").join(traces::file_name("perfect", 7)),
+            dir.path().join("traces").join(traces::file_name("perfect", 7, 0)),
         )
         .unwrap();
         assert!(Trace::from_json(&text).is_ok(), "{text}");
@@ -578,6 +737,7 @@ mod tests {
         let game = |seed: u64, line: Option<u32>| GameResult {
             opponent: 0,
             seed,
+            bot_seat: 0,
             result: SeatResult::Loss,
             moves: 1,
             par: None,
@@ -587,12 +747,16 @@ mod tests {
             wasteful_turns: Vec::new(),
             trace: None,
         };
-        let mut collected =
-            Collected { tally: Tally::new(1), kept: BTreeMap::new(), played: 0, error: None };
+        let mut collected = Collected {
+            tally: Tally::new(1, SeedRange::new(0, 9).unwrap(), false),
+            kept: BTreeMap::new(),
+            played: 0,
+            error: None,
+        };
         for (seed, line) in [(9, Some(4)), (5, Some(4)), (7, Some(8)), (2, None), (6, Some(4))] {
             collected.add(game(seed, line), KeepTraces::Failures);
         }
-        assert_eq!(collected.kept.keys().copied().collect::<Vec<_>>(), [(0, 5), (0, 7)]);
+        assert_eq!(collected.kept.keys().copied().collect::<Vec<_>>(), [(0, 5, 0), (0, 7, 0)]);
         assert_eq!(collected.played, 5);
     }
 }

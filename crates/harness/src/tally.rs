@@ -1,18 +1,28 @@
 //! What a suite counts as its games finish, in memory that does not grow with the number of
-//! games: per opponent, wins, losses, draws, moves and faults; per failure group (kind, file,
-//! line), how many games it lost, the smallest of their seeds, and the first of them.
+//! games: per opponent, wins, losses, draws, moves and faults (and, for a paired suite, the
+//! pentanomial of its game pairs); per failure group (kind, file, line), how many games it lost,
+//! the smallest of their seeds, and the first of them.
+//!
+//! A pair's two games finish apart, so the first result of each pair waits for its partner;
+//! the two are played one after the other (consecutive in the suite's order), so at most one
+//! pair per game in flight waits, whatever the number of games.
 //!
 //! Games finish in any order on any number of threads; every figure here is a sum, a minimum or
 //! a "smallest N", so the tally is the same whatever the order, and so is the report made from
-//! it. Two things are bounded, with the bounds documented on [`MAX_GROUPS`] and
-//! [`SEEDS_LISTED`]: how many distinct failure locations are told apart, and how many seeds a
-//! group lists (its count is always exact).
+//! it. Three things are bounded, with the bounds documented on [`MAX_GROUPS`], [`SEEDS_LISTED`]
+//! and [`OUTCOMES_KEPT`](crate::outcomes::OUTCOMES_KEPT): how many distinct failure locations are
+//! told apart, how many seeds a group lists (its count is always exact), and for how many seeds
+//! the result of each is kept (one byte per seed).
 //!
 //! Not for: playing games ([`crate::suite`]) or presenting them ([`crate::report`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use botlens_engine::{FailureKind, Fault, SeatResult, SourceLocation};
+use botlens_engine::{FailureKind, Fault, Seat, SeatResult, SourceLocation};
+use botlens_stats::{GameResult as Points, Pentanomial};
+
+use crate::SeedRange;
+use crate::outcomes::Outcomes;
 
 /// The most failure groups (distinct kinds and source locations) a tally tells apart. The
 /// groups kept are those with the smallest (kind, file, line); failures anywhere else are
@@ -23,9 +33,9 @@ pub const MAX_GROUPS: usize = 256;
 /// The most seeds a failure group lists per opponent: the smallest ones (its count stays exact).
 pub const SEEDS_LISTED: usize = 1_000;
 
-/// Where a game sits in a suite: its opponent's index, then its seed. The smallest position of
-/// a group's games is its "first" game.
-pub type Position = (usize, u64);
+/// Where a game sits in a suite: its opponent's index, its seed, then the bot's seat (always 0
+/// unless the suite is paired). The smallest position of a group's games is its "first" game.
+pub type Position = (usize, u64, Seat);
 
 /// One opponent's figures.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -48,6 +58,12 @@ pub struct OpponentTally {
     pub faults: u32,
     /// Games with at least one wasted move, and the wasted moves in all.
     pub wasteful: (u32, u32),
+    /// Paired suites: the pairs (one seed, the bot in each seat) by the bot's points in the
+    /// pair; empty otherwise.
+    pub pairs: Pentanomial,
+    /// The result of each game, by seed and seat (the first seeds only; see
+    /// [`crate::outcomes`]).
+    pub outcomes: Outcomes,
 }
 
 /// What identifies a failure group: its kind and, when located, its file and line (the column
@@ -123,6 +139,11 @@ pub struct Tally {
     pub groups: BTreeMap<GroupKey, FailureTally>,
     /// Per kind, the located failures whose location is not among the [`MAX_GROUPS`] kept.
     pub overflow: BTreeMap<FailureKind, FailureTally>,
+    /// Whether games come in pairs (see [`OpponentTally::pairs`]).
+    pub paired: bool,
+    /// Paired suites: the first result of each pair whose partner has not finished, by
+    /// (opponent, seed).
+    pub waiting: BTreeMap<(usize, u64), SeatResult>,
 }
 
 /// One finished game as the tally needs it.
@@ -153,17 +174,27 @@ pub fn key_of(fault: &Fault) -> GroupKey {
 }
 
 impl Tally {
-    /// An empty tally for `opponents` opponents.
-    pub fn new(opponents: usize) -> Tally {
+    /// An empty tally for `opponents` opponents on `seeds`; `paired` when each seed is played
+    /// twice, the bot in each seat.
+    pub fn new(opponents: usize, seeds: SeedRange, paired: bool) -> Tally {
+        let row = OpponentTally {
+            outcomes: Outcomes::new(seeds.first(), seeds.len()),
+            ..OpponentTally::default()
+        };
         Tally {
-            opponents: vec![OpponentTally::default(); opponents],
+            opponents: vec![row; opponents],
             groups: BTreeMap::new(),
             overflow: BTreeMap::new(),
+            paired,
+            waiting: BTreeMap::new(),
         }
     }
 
     /// Counts one game.
     pub fn add(&mut self, game: Counted<'_>) {
+        if self.paired {
+            self.pair_up(game.at, game.result);
+        }
         let row = &mut self.opponents[game.at.0];
         row.games += 1;
         match game.result {
@@ -173,6 +204,7 @@ impl Tally {
         }
         row.moves += u64::from(game.moves);
         row.turns += u64::from(game.turns);
+        row.outcomes.record(game.at.1, game.at.2, game.result);
         if let Some(par) = game.par {
             row.par = (row.par.0 + u64::from(par), row.par.1 + 1);
         }
@@ -182,6 +214,17 @@ impl Tally {
         let Some(fault) = game.fault else { return };
         row.faults += 1;
         self.add_failure(key_of(fault), fault, game.at, game.bot_turns);
+    }
+
+    /// Counts the pair of the game at `at` once both its games have finished.
+    fn pair_up(&mut self, at: Position, result: SeatResult) {
+        let (opponent, seed, _) = at;
+        match self.waiting.remove(&(opponent, seed)) {
+            Some(first) => self.opponents[opponent].pairs.record(points(first), points(result)),
+            None => {
+                self.waiting.insert((opponent, seed), result);
+            }
+        }
     }
 
     fn add_failure(&mut self, key: GroupKey, fault: &Fault, at: Position, bot_turn: u32) {
@@ -219,10 +262,23 @@ impl Tally {
     }
 }
 
+/// A seat's result as the statistics count it.
+pub fn points(result: SeatResult) -> Points {
+    match result {
+        SeatResult::Win => Points::Win,
+        SeatResult::Draw => Points::Draw,
+        SeatResult::Loss => Points::Loss,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use botlens_engine::Failure;
+
+    fn seeds(count: u64) -> SeedRange {
+        SeedRange::new(0, count - 1).unwrap()
+    }
 
     fn fault(line: u32) -> Fault {
         let location = SourceLocation { file: "src/lib.rs".into(), line, column: 3 };
@@ -250,9 +306,9 @@ mod tests {
     fn the_same_games_in_any_order_give_the_same_tally() {
         let faults: Vec<Fault> = (0..40).map(|i| fault(1 + i % 3)).collect();
         let games: Vec<(Position, &Fault)> =
-            faults.iter().enumerate().map(|(i, f)| ((i % 2, i as u64), f)).collect();
-        let mut forward = Tally::new(2);
-        let mut backward = Tally::new(2);
+            faults.iter().enumerate().map(|(i, f)| ((i % 2, i as u64, 0), f)).collect();
+        let mut forward = Tally::new(2, seeds(40), false);
+        let mut backward = Tally::new(2, seeds(40), false);
         for (at, fault) in &games {
             forward.add(lost(*at, fault));
         }
@@ -261,17 +317,17 @@ mod tests {
         }
         assert_eq!(forward, backward);
         let group = &forward.groups[&(FailureKind::Panic, Some(("src/lib.rs".into(), 1)))];
-        assert_eq!((group.count, group.first_at), (14, (0, 0)));
+        assert_eq!((group.count, group.first_at), (14, (0, 0, 0)));
         assert_eq!(forward.opponents[0].faults + forward.opponents[1].faults, 40);
     }
 
     #[test]
     fn locations_beyond_the_bound_fold_into_one_group_and_the_smallest_are_kept() {
         let faults: Vec<Fault> = (0..MAX_GROUPS as u32 + 50).map(fault).collect();
-        let mut tally = Tally::new(1);
+        let mut tally = Tally::new(1, seeds(2000), false);
         // The largest lines first: they are the ones that end up folded.
         for (i, fault) in faults.iter().enumerate().rev() {
-            tally.add(lost((0, i as u64), fault));
+            tally.add(lost((0, i as u64, 0), fault));
         }
         let located: Vec<u32> =
             tally.groups.keys().filter_map(|key| key.1.as_ref().map(|(_, line)| *line)).collect();
@@ -280,7 +336,7 @@ mod tests {
             panic!("one overflow group per kind")
         };
         assert_eq!(overflow.count, 50);
-        assert_eq!(overflow.first_at, (0, MAX_GROUPS as u64));
+        assert_eq!(overflow.first_at, (0, MAX_GROUPS as u64, 0));
         let total: u32 =
             tally.groups.values().chain(tally.overflow.values()).map(|g| g.count).sum();
         assert_eq!(total, faults.len() as u32, "every failure is counted once");
@@ -289,9 +345,9 @@ mod tests {
     #[test]
     fn a_group_lists_its_smallest_seeds_and_counts_them_all() {
         let fault = fault(7);
-        let mut tally = Tally::new(1);
+        let mut tally = Tally::new(1, seeds(2000), false);
         for seed in (0..SEEDS_LISTED as u64 + 10).rev() {
-            tally.add(lost((0, seed), &fault));
+            tally.add(lost((0, seed, 0), &fault));
         }
         let group = tally.groups.values().next().unwrap();
         assert_eq!(group.count as usize, SEEDS_LISTED + 10);
@@ -300,5 +356,44 @@ mod tests {
             (seeds.len(), seeds.first(), seeds.last()),
             (SEEDS_LISTED, Some(&0), Some(&999))
         );
+    }
+
+    #[test]
+    fn pairs_are_counted_when_their_second_game_finishes_in_either_order() {
+        let game = |at: Position, result| Counted {
+            at,
+            result,
+            moves: 1,
+            turns: 2,
+            par: None,
+            fault: None,
+            bot_turns: 1,
+            wasted: 0,
+        };
+        use SeatResult::{Draw, Loss, Win};
+        // Seed 0: won both; seed 1: lost then drew; seed 2: won in seat 1 only so far.
+        let games = [
+            ((0, 0, 1), Win),
+            ((0, 1, 0), Loss),
+            ((0, 0, 0), Win),
+            ((0, 2, 1), Win),
+            ((0, 1, 1), Draw),
+        ];
+        let mut tally = Tally::new(1, seeds(3), true);
+        for (at, result) in games {
+            tally.add(game(at, result));
+        }
+        assert_eq!(tally.opponents[0].pairs, Pentanomial::new([0, 1, 0, 0, 1]));
+        assert_eq!(tally.waiting.keys().copied().collect::<Vec<_>>(), [(0, 2)], "one half waits");
+        tally.add(game((0, 2, 0), Loss));
+        assert_eq!(tally.opponents[0].pairs, Pentanomial::new([0, 1, 1, 0, 1]));
+        assert!(tally.waiting.is_empty());
+        assert_eq!((tally.opponents[0].games, tally.opponents[0].wins), (6, 3));
+        let outcomes = &tally.opponents[0].outcomes;
+        assert_eq!((outcomes.get(1, 0), outcomes.get(1, 1)), (Some(Loss), Some(Draw)));
+        // Unpaired, nothing waits and no pair is counted.
+        let mut unpaired = Tally::new(1, seeds(2000), false);
+        unpaired.add(game((0, 0, 0), Win));
+        assert!(unpaired.waiting.is_empty() && unpaired.opponents[0].pairs.pairs() == 0);
     }
 }

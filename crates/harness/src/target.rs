@@ -113,7 +113,21 @@ impl Target {
     /// assert_eq!(bot.replay_command("hunter", 4), "botlens replay 'my bots/sinker' --vs hunter --seed 4");
     /// ```
     pub fn replay_command(&self, opponent: &str, seed: u64) -> String {
-        format!("botlens replay {self} --vs {} --seed {seed}", shell_word(opponent))
+        self.replay_command_in_seat(opponent, seed, 0)
+    }
+
+    /// [`Target::replay_command`] for the game with the bot in `seat`: seat 1 (a paired suite's
+    /// second game) adds `--seat 1`.
+    ///
+    /// ```
+    /// use botlens_harness::target::Target;
+    ///
+    /// let bot = Target::project("bot");
+    /// assert_eq!(bot.replay_command_in_seat("hunter", 4, 1), "botlens replay bot --vs hunter --seed 4 --seat 1");
+    /// ```
+    pub fn replay_command_in_seat(&self, opponent: &str, seed: u64, seat: usize) -> String {
+        let seat = if seat == 0 { String::new() } else { format!(" --seat {seat}") };
+        format!("botlens replay {self} --vs {} --seed {seed}{seat}", shell_word(opponent))
     }
 }
 

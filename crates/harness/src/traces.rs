@@ -1,21 +1,25 @@
 //! Writing traces to disk atomically: a reader never sees half a trace, and a crash never leaves
 //! one behind.
 //!
-//! Files are named `<opponent>-seed<N>.json` inside the chosen directory; each is written to a
-//! temporary file in the same directory and renamed into place.
+//! Files are named `<opponent>-seed<N>.json` inside the chosen directory (a paired suite's game
+//! with the bot in seat 1: `<opponent>-seed<N>-seat1.json`); each is written to a temporary file
+//! in the same directory and renamed into place.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use botlens_engine::Trace;
 
-/// The file name a trace of a game against `opponent` on `seed` gets.
-pub fn file_name(opponent: &str, seed: u64) -> String {
+/// The file name a trace of a game against `opponent` on `seed`, the bot in `bot_seat`, gets.
+pub fn file_name(opponent: &str, seed: u64, bot_seat: usize) -> String {
     let safe: String = opponent
         .chars()
         .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
         .collect();
-    format!("{safe}-seed{seed}.json")
+    match bot_seat {
+        0 => format!("{safe}-seed{seed}.json"),
+        seat => format!("{safe}-seed{seed}-seat{seat}.json"),
+    }
 }
 
 /// Writes `trace` into `dir` (created if missing) atomically; returns the final path.
@@ -41,7 +45,8 @@ mod tests {
 
     #[test]
     fn names_are_safe_for_any_opponent() {
-        assert_eq!(file_name("hunter", 4), "hunter-seed4.json");
-        assert_eq!(file_name("../bots/x.wasm", 1), "___bots_x_wasm-seed1.json");
+        assert_eq!(file_name("hunter", 4, 0), "hunter-seed4.json");
+        assert_eq!(file_name("hunter", 4, 1), "hunter-seed4-seat1.json");
+        assert_eq!(file_name("../bots/x.wasm", 1, 0), "___bots_x_wasm-seed1.json");
     }
 }

@@ -73,6 +73,9 @@ pub struct ProjectState {
     pub cancel: CancelToken,
     /// What the latest finished run left.
     pub latest: Option<Arc<LatestRun>>,
+    /// The report of the last played run before `latest` (a run that did not build is skipped),
+    /// which the code lens compares the latest one with.
+    pub previous: Option<SuiteReport>,
     /// Files that have diagnostics from this project on the client, to clear them later.
     pub published: BTreeSet<PathBuf>,
 }
@@ -108,6 +111,17 @@ impl ServerSession {
     }
 }
 
+impl ProjectState {
+    /// Makes `outcome` the latest run; the run it replaces becomes the previous one if it was
+    /// played (else the previous one stays).
+    pub fn finish(&mut self, outcome: LatestRun) {
+        if let Some(LatestRun::Played { report, .. }) = self.latest.as_deref() {
+            self.previous = Some(report.clone());
+        }
+        self.latest = Some(Arc::new(outcome));
+    }
+}
+
 impl State {
     /// The root of the known project that contains `path` (the innermost one).
     pub fn project_of(&self, path: &Path) -> Option<PathBuf> {
@@ -138,6 +152,7 @@ impl State {
             generation: 0,
             cancel: CancelToken::new(),
             latest: None,
+            previous: None,
             published: BTreeSet::new(),
         });
         root
@@ -180,5 +195,39 @@ mod tests {
         }
         let remembered: Vec<&PathBuf> = state.uris.keys().collect();
         assert_eq!(remembered, [&root.join("src/lib.rs")]);
+    }
+
+    #[test]
+    fn the_previous_report_is_the_last_played_run_before_the_latest() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest =
+            "[package]\nname = \"a\"\n[package.metadata.botlens]\ngame = \"tictactoe\"\n";
+        std::fs::write(dir.path().join("Cargo.toml"), manifest).unwrap();
+        let mut state = State::default();
+        let root = state.add_project(BotProject::load(dir.path()).unwrap());
+        let report = |games: u32| SuiteReport {
+            game: "tictactoe".into(),
+            bot: "a".into(),
+            seeds: "0..=9".into(),
+            games,
+            duration_ms: 1,
+            opponents: Vec::new(),
+            failures: Vec::new(),
+            wasteful: Vec::new(),
+            cancelled: false,
+        };
+        let played = |games| LatestRun::Played { report: report(games), hovers: BTreeMap::new() };
+        let project = state.projects.get_mut(&root).unwrap();
+        project.finish(played(1));
+        assert!(project.previous.is_none());
+        project.finish(LatestRun::Failed("does not compile".into()));
+        project.finish(played(3));
+        assert_eq!(
+            project.previous.as_ref().map(|r| r.games),
+            Some(1),
+            "the failed run is skipped"
+        );
+        project.finish(played(4));
+        assert_eq!(project.previous.as_ref().map(|r| r.games), Some(3));
     }
 }

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::format::fixed;
 use crate::normal::{Z_95, phi};
@@ -31,7 +31,7 @@ pub fn elo_to_score(elo: f64) -> f64 {
 }
 
 /// What a tally says about the Elo difference of A over B.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EloEstimate {
     /// No games yet: nothing to estimate.
@@ -57,7 +57,7 @@ pub enum EloEstimate {
 /// [`score_to_elo`], as cutechess-cli, fishtest and fastchess compute it; it is therefore
 /// asymmetric around the estimate. An end of the score interval at or past 0 or 1 has no Elo:
 /// that end is `None`, unbounded.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct EloInterval {
     /// The estimate: the Elo of the observed score.
     pub elo: f64,
@@ -99,9 +99,9 @@ impl EloEstimate {
         let margin = Z_95 * (sample.variance() / total).sqrt();
         let (low, high) = (score - margin, score + margin);
         EloEstimate::Estimate(EloInterval {
-            elo: score_to_elo(score),
-            lower: (low > 0.0).then(|| score_to_elo(low)),
-            upper: (high < 1.0).then(|| score_to_elo(high)),
+            elo: sample.elo_of(score),
+            lower: (low > 0.0).then(|| sample.elo_of(low)),
+            upper: (high < 1.0).then(|| sample.elo_of(high)),
         })
     }
 }
@@ -131,7 +131,7 @@ impl fmt::Display for EloEstimate {
 
 /// The likelihood of superiority: the probability that A is the stronger player, `None` when
 /// the tally has no evidence either way.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Los(pub Option<f64>);
 

@@ -4,7 +4,9 @@
 //!
 //! - Results and tallies: [`GameResult`] (from A's point of view), [`Trinomial`] (wins, losses,
 //!   draws of unpaired games) and [`Pentanomial`] (pairs of games on one seed with the seats
-//!   swapped, counted by the pair's points 0, ½, 1, 1½, 2). Both are a [`Tally`].
+//!   swapped, counted by the pair's points 0, ½, 1, 1½, 2). [`Differences`] compares A and B
+//!   through the same games against others, unit by unit (A's points minus B's). All are a
+//!   [`Tally`].
 //! - [`Tally::elo`]: the logistic Elo difference with its 95 % interval ([`EloEstimate`]), and
 //!   [`Tally::los`]: the likelihood of superiority ([`Los`]).
 //! - [`Sprt`]: the sequential probability ratio test between two Elo bounds, with its
@@ -30,6 +32,7 @@
 //!
 //! Pure functions of their input: no I/O, no clocks, no threads, no randomness.
 
+mod difference;
 mod elo;
 mod error;
 mod format;
@@ -39,6 +42,7 @@ mod sample;
 mod sprt;
 mod tally;
 
+pub use difference::Differences;
 pub use elo::{EloEstimate, EloInterval, Los, elo_to_score, score_to_elo};
 pub use error::StatsError;
 pub use paired::{

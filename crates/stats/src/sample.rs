@@ -1,12 +1,17 @@
-//! A tally seen as a sample of scores: how many games (or game pairs) scored each possible
-//! number of points per game. The Elo estimate, the pentanomial LOS and the SPRT all work on
-//! this one form, so a trinomial and a pentanomial tally share their maths.
+//! A tally seen as a sample of scores: how many games (or game pairs, or compared units) scored
+//! each possible number of points per game. The Elo estimate, the pentanomial LOS and the SPRT
+//! all work on this one form, so every tally shares their maths.
 
 /// Points per game a single game can score: a loss, a draw, a win.
 pub const GAME_POINTS: [f64; 3] = [0.0, 0.5, 1.0];
 
 /// Points per game a pair of games can score: its total (0, ½, 1, 1½ or 2) halved.
 pub const PAIR_POINTS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// The scores of a unit of game pairs compared side by side ([`crate::Differences`]): ½ plus
+/// a difference of −2 to 2 points (by halves) over 4, that is k/8 for k = 0 to 8.
+pub const PAIR_DIFFERENCE_POINTS: [f64; 9] =
+    [0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0];
 
 /// Counts of samples (games, or game pairs) by the points per game each scored.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,13 +20,32 @@ pub struct Sample {
     pub points: &'static [f64],
     /// How many samples scored each of `points`.
     pub counts: Vec<f64>,
+    /// Elo per unit of [`crate::score_to_elo`] of the mean: 1 when the score is A's against B;
+    /// 2 for compared units, whose mean is the score of a player half the Elo difference above
+    /// a common opponent (see [`crate::Differences`]).
+    pub elo_scale: f64,
 }
 
 impl Sample {
-    /// A sample of `counts`, one per entry of `points`.
+    /// A sample of `counts`, one per entry of `points`, on the head-to-head Elo scale.
     pub fn new(points: &'static [f64], counts: &[u64]) -> Sample {
+        Sample::scaled(points, counts, 1.0)
+    }
+
+    /// A sample of `counts` whose Elo is `elo_scale` times that of its mean score.
+    pub fn scaled(points: &'static [f64], counts: &[u64], elo_scale: f64) -> Sample {
         // u64 → f64 is exact up to 2^53 games, far beyond any suite.
-        Sample { points, counts: counts.iter().map(|&c| c as f64).collect() }
+        Sample { points, counts: counts.iter().map(|&c| c as f64).collect(), elo_scale }
+    }
+
+    /// The Elo difference the mean score `s` stands for: `elo_scale`·[`score_to_elo`](crate::score_to_elo)(s).
+    pub fn elo_of(&self, s: f64) -> f64 {
+        self.elo_scale * crate::score_to_elo(s)
+    }
+
+    /// The mean score an Elo difference `elo` stands for, the inverse of [`Sample::elo_of`].
+    pub fn score_of(&self, elo: f64) -> f64 {
+        crate::elo_to_score(elo / self.elo_scale)
     }
 
     /// N, the number of samples.
@@ -52,7 +76,7 @@ impl Sample {
     /// every outcome some probability.
     pub fn regularized(&self) -> Sample {
         let counts = self.counts.iter().map(|&c| if c == 0.0 { 1e-3 } else { c }).collect();
-        Sample { points: self.points, counts }
+        Sample { points: self.points, counts, elo_scale: self.elo_scale }
     }
 }
 

@@ -13,7 +13,6 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::elo::elo_to_score;
 use crate::error::StatsError;
 use crate::format::fixed;
 use crate::tally::{Tally, sample_of};
@@ -94,7 +93,8 @@ impl Sprt {
     /// The generalized log-likelihood ratio of `tally` for H1 against H0, as fishtest computes
     /// it (its `LLR_logistic`). With the tally's samples regularized (an empty count becomes
     /// 10⁻³), N their number, p̂ᵢ the frequency of score aᵢ per game and sⱼ = 1/(1 + 10^(−eloⱼ/400))
-    /// the score each hypothesis predicts:
+    /// the score each hypothesis predicts (for [`crate::Differences`], whose Elo is twice that of
+    /// its score, sⱼ = 1/(1 + 10^(−eloⱼ/800))):
     ///
     /// LLR = N · Σᵢ p̂ᵢ · (ln p⁽¹⁾ᵢ − ln p⁽⁰⁾ᵢ),
     ///
@@ -109,7 +109,7 @@ impl Sprt {
         }
         let sample = sample.regularized();
         let observed = sample.frequencies();
-        let under = |elo| constrained_mle(sample.points, &observed, elo_to_score(elo));
+        let under = |elo| constrained_mle(sample.points, &observed, sample.score_of(elo));
         let (h0, h1) = (under(self.elo0), under(self.elo1));
         let mean: f64 = (0..observed.len()).map(|i| observed[i] * (h1[i].ln() - h0[i].ln())).sum();
         sample.total() * mean
@@ -125,7 +125,7 @@ impl Sprt {
             return 0.0;
         }
         let sample = sample.regularized();
-        let (s0, s1) = (elo_to_score(self.elo0), elo_to_score(self.elo1));
+        let (s0, s1) = (sample.score_of(self.elo0), sample.score_of(self.elo1));
         let (score, variance) = (sample.mean(), sample.variance());
         sample.total() * (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * variance)
     }

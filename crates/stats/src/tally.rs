@@ -37,7 +37,7 @@ impl GameResult {
     }
 
     /// A's points doubled: 2, 1 or 0.
-    fn half_points(self) -> u8 {
+    pub(crate) fn half_points(self) -> u8 {
         match self {
             GameResult::Win => 2,
             GameResult::Draw => 1,
@@ -46,8 +46,9 @@ impl GameResult {
     }
 }
 
-/// What both kinds of tally answer. Sealed: implemented by [`Trinomial`] and [`Pentanomial`]
-/// only, so that code generic over a tally (an SPRT, a report) takes either.
+/// What every kind of tally answers. Sealed: implemented by [`Trinomial`], [`Pentanomial`] and
+/// [`Differences`](crate::Differences) only, so that code generic over a tally (an SPRT, a
+/// report) takes any of them.
 pub trait Tally: sealed::Sealed {
     /// The games played.
     fn games(&self) -> u64;
@@ -82,7 +83,7 @@ pub(crate) fn sample_of(tally: &impl Tally) -> Sample {
     tally.sample()
 }
 
-mod sealed {
+pub(crate) mod sealed {
     /// Gives a tally's counts as a [`Sample`](crate::sample::Sample); private, which seals
     /// [`Tally`](super::Tally).
     pub trait Sealed {

@@ -242,6 +242,8 @@ mod tests {
                 mean_moves: 3.0,
                 par: None,
                 faults: if failing_line.is_some() { 10 - wins } else { 0 },
+                pairs: None,
+                outcomes: Default::default(),
             }],
             failures,
             wasteful: Vec::new(),
@@ -325,6 +327,8 @@ mod tests {
         session.changed(files(&["src/lib.rs"]));
         let same = session.finished(4, report(10, None)).text;
         assert!(same.contains("since run 3: no change"), "{same}");
+        // These reports keep no results per seed: too few games to tell.
+        assert!(same.contains("vs run 3: too few games to tell (0)\n"), "{same}");
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! The command line: one module per subcommand, each with its clap arguments and a `run`.
 
 mod bench;
+mod bisect;
+mod compare;
+mod diff;
 mod game_arg;
 mod generate;
 mod lsp;
@@ -34,6 +37,12 @@ enum Command {
     New(new::NewArgs),
     /// Play a suite of games and print wins, losses and failures.
     Run(run::RunArgs),
+    /// Is A stronger than B? Paired games, Elo with its interval, LOS, and an SPRT verdict.
+    Compare(compare::CompareArgs),
+    /// Where do two builds' games part? The first different move, the board and the logs there.
+    Diff(diff::DiffArgs),
+    /// Which commit made the bot weaker? A binary search of git revisions judged by SPRTs.
+    Bisect(bisect::BisectArgs),
     /// Rebuild and replay the suite on every save, and say what changed since the last run.
     Watch(watch::WatchArgs),
     /// Step through a finished game: the board, the moves, the bot's log lines and the failure.
@@ -65,6 +74,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::New(args) => new::run(args),
         Command::Run(args) => run::run(args),
+        Command::Compare(args) => compare::run(args),
+        Command::Diff(args) => diff::run(args),
+        Command::Bisect(args) => bisect::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Play(args) => play::run(args),

@@ -38,6 +38,10 @@ pub struct ReplayArgs {
     /// Re-play the game with this seed.
     #[arg(long, requires = "vs")]
     seed: Option<u64>,
+    /// The bot's seat in the re-played game: 0, or 1 for the second game of a pair
+    /// (`botlens run --paired`).
+    #[arg(long, requires = "vs", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1))]
+    seat: u8,
     /// The game, when re-playing a .wasm module or a reference player.
     #[arg(long)]
     game: Option<String>,
@@ -66,7 +70,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let (trace, source_root) = match (&args.vs, args.seed) {
         (Some(opponent), Some(seed)) => {
             let target = Target::parse(&args.target, args.game.as_deref())?;
-            let trace = replay_game(&target, opponent, seed)?;
+            let trace = replay_game(&target, opponent, seed, usize::from(args.seat))?;
             if let Some(stored) = &args.check {
                 check_against(&trace, &botlens_replay::load(stored)?, stored)?;
             }
@@ -99,8 +103,8 @@ fn target_dir(target: &Target) -> Option<PathBuf> {
     }
 }
 
-/// Plays one game again, deterministically, and returns its trace.
-fn replay_game(target: &Target, opponent: &str, seed: u64) -> anyhow::Result<Trace> {
+/// Plays one game again, deterministically, the bot in `seat`, and returns its trace.
+fn replay_game(target: &Target, opponent: &str, seed: u64, seat: usize) -> anyhow::Result<Trace> {
     let progress = |stage| match stage {
         Stage::InstallingTarget => eprintln!("{INSTALLING}"),
         Stage::Building => {
@@ -111,14 +115,14 @@ fn replay_game(target: &Target, opponent: &str, seed: u64) -> anyhow::Result<Tra
     let run = pipeline::run(
         &super::sandbox()?,
         target,
-        &RunOptions::one_game(opponent, seed),
+        &RunOptions { paired: seat == 1, ..RunOptions::one_game(opponent, seed) },
         &progress,
         &CancelToken::new(),
     )?;
     run.results
         .kept
         .into_iter()
-        .next()
+        .find(|game| game.bot_seat == seat)
         .and_then(|game| game.trace)
         .context("the re-played game produced no trace")
 }

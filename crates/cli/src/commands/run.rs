@@ -25,10 +25,13 @@ Examples:
   botlens run samples/battleships-hunter --vs density --seeds 0..1000 --json
   botlens run bot.wasm --game tictactoe --vs perfect,other.wasm
   botlens run --game klotski optimal --vs hengdaolima,generated --seeds 0..10
+  botlens run samples/battleships-hunter --vs hunter --paired   # each seed in both seats
 
 Baselines (bot projects only) are kept in <project>/target/botlens/baselines/:
   botlens run --save-baseline main       save this run's report as `main`
-  botlens run --baseline main            print what changed since `main` after the table
+  botlens run --baseline main            print what changed since `main` after the table,
+                                         and the Elo verdict on the seeds both runs played
+                                         (from 100 games on; fewer are too few to tell)
 
 Exit status: 0 when no game was lost by a bot fault, 1 when one was, 2 on bad input or a
 failed build.")]
@@ -45,6 +48,11 @@ pub struct RunArgs {
     /// per game, `<opponent>-seed<N>.json`).
     #[arg(long)]
     trace_dir: Option<PathBuf>,
+    /// Play each seed twice, the bot in seat 0 and then in seat 1 (the same fleets or board,
+    /// the first mover and each side's luck swapped), and score the pairs: a pentanomial per
+    /// opponent with the bot's Elo and LOS over it. Not for Klotski (one player).
+    #[arg(long)]
+    paired: bool,
     /// Print one JSON object (documented in `botlens_harness::report`) instead of the table;
     /// with --baseline it has a `comparison` field (documented in `botlens_harness::baseline`).
     #[arg(long)]
@@ -53,7 +61,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME")]
     save_baseline: Option<String>,
     /// Compare this run with the project's saved baseline NAME: new and fixed failures, score
-    /// changes per opponent.
+    /// changes per opponent, and the Elo verdict on the seeds both runs played.
     #[arg(long, value_name = "NAME")]
     baseline: Option<String>,
 }
@@ -73,7 +81,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         (Some(root), Some(name)) => Some((name, baseline::load(root, name)?)),
         _ => None,
     };
-    let options = RunOptions { trace_dir: args.trace_dir.clone(), ..args.suite.options() };
+    let options = RunOptions {
+        trace_dir: args.trace_dir.clone(),
+        paired: args.paired,
+        ..args.suite.options()
+    };
     let progress = StageProgress::new(args.json);
     let run = pipeline::run(
         &super::sandbox()?,

@@ -232,6 +232,8 @@ mod tests {
             mean_moves: 81.0,
             par,
             faults: losses,
+            pairs: None,
+            outcomes: Default::default(),
         }
     }
 

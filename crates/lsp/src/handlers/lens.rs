@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use botlens_harness::SuiteReport;
 use botlens_harness::Target;
+use botlens_harness::baseline::EloVerdict;
 use serde_json::{Value, json};
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{
@@ -41,11 +43,18 @@ pub async fn code_lens(
     params: CodeLensParams,
 ) -> jsonrpc::Result<Option<Vec<CodeLens>>> {
     let Some(path) = uri_path(&params.text_document.uri) else { return Ok(None) };
-    let (root, latest, running) = {
+    let (root, latest, verdict, running) = {
         let state = session.state();
         let Some(root) = state.project_of(&path) else { return Ok(None) };
         let project = &state.projects[&root];
-        (root, project.latest.clone(), project.generation > 0 && project.latest.is_none())
+        let running = project.generation > 0 && project.latest.is_none();
+        let verdict = match (project.latest.as_deref(), &project.previous) {
+            (Some(LatestRun::Played { report, .. }), Some(previous)) => {
+                Some(verdict_title(previous, report))
+            }
+            _ => None,
+        };
+        (root, project.latest.clone(), verdict, running)
     };
     if path != canonical(&root.join("src").join("lib.rs")) {
         return Ok(None);
@@ -68,6 +77,9 @@ pub async fn code_lens(
     match latest.as_deref() {
         Some(LatestRun::Played { report, .. }) => {
             lenses.push(lens(format!("botlens: {}", scores(report)), RERUN));
+            if let Some(title) = verdict.clone() {
+                lenses.push(lens(title, RERUN));
+            }
             if let Some(worst) = report.failures.first() {
                 let title = format!(
                     "▶ replay worst game (seed {} vs {})",
@@ -81,6 +93,12 @@ pub async fn code_lens(
         None => lenses.push(lens("botlens: not run yet — run the suite".into(), RERUN)),
     }
     Ok(Some(lenses))
+}
+
+/// The lens title of the latest report's Elo against the previous one's:
+/// `vs previous save: +18 ± 9 Elo, LOS 99%`.
+pub fn verdict_title(previous: &SuiteReport, latest: &SuiteReport) -> String {
+    format!("vs previous save: {}", EloVerdict::between(previous, latest).short())
 }
 
 /// `workspace/executeCommand`: `botlens.rerun` schedules runs and answers null;
@@ -165,6 +183,39 @@ mod tests {
         assert_eq!(entry_line(text), Some(4));
         assert_eq!(entry_line("impl<T> botlens_sdk::Bot for W<T> {}"), Some(0));
         assert_eq!(entry_line("// a Bot for fun\nfn main() {}"), None);
+    }
+
+    /// A report of 150 games against `random`, won on the seeds `won` says.
+    fn report(won: impl Fn(u64) -> bool) -> SuiteReport {
+        let seat0: String = (0..150).map(|seed| if won(seed) { 'W' } else { 'L' }).collect();
+        let wins = seat0.matches('W').count();
+        serde_json::from_value(json!({
+            "game": "tictactoe", "bot": "b", "seeds": "0..=149", "games": 150, "duration_ms": 1,
+            "opponents": [{
+                "name": "random", "games": 150, "wins": wins, "losses": 150 - wins, "draws": 0,
+                "mean_moves": 4.0, "par": null, "faults": 0,
+                "outcomes": {"first_seed": 0, "seat0": seat0},
+            }],
+            "failures": [], "wasteful": [], "cancelled": false,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_verdict_lens_compares_the_latest_report_with_the_previous_one() {
+        let before = report(|seed| seed % 2 == 0);
+        let after = report(|seed| seed % 4 != 1);
+        let title = verdict_title(&before, &after);
+        assert!(title.starts_with("vs previous save: +"), "{title}");
+        assert!(
+            title.contains(" ± ") && title.contains(" Elo, LOS ") && title.ends_with('%'),
+            "{title}"
+        );
+        let worse = verdict_title(&after, &before);
+        assert!(worse.starts_with("vs previous save: -"), "{worse}");
+        let mut small = before.clone();
+        small.opponents[0].outcomes = Default::default();
+        assert_eq!(verdict_title(&small, &after), "vs previous save: too few games to tell (0)");
     }
 
     #[test]

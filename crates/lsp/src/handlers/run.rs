@@ -284,7 +284,7 @@ async fn publish(session: &ServerSession, root: &Path, generation: u64, finished
         let now: BTreeSet<PathBuf> = finished.files.keys().cloned().collect();
         let stale: Vec<PathBuf> = project.published.difference(&now).cloned().collect();
         project.published = now;
-        project.latest = Some(Arc::new(finished.outcome));
+        project.finish(finished.outcome);
         let mut sends: Vec<_> = stale.into_iter().map(|path| (path, Vec::new())).collect();
         sends.extend(finished.files);
         sends

@@ -1,0 +1,139 @@
+//! `botlens compare A B`: is A stronger than B? Head to head, through a gauntlet of opponents,
+//! or (Klotski) step by step; with an SPRT that stops at its verdict. Glue over
+//! `botlens_harness::compare`.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use botlens_harness::CancelToken;
+use botlens_harness::SeedRange;
+use botlens_harness::compare::{self, CompareOptions, Event, Side};
+use botlens_harness::pipeline::{self, Stage};
+use clap::Args;
+
+use super::run::INSTALLING;
+
+/// Arguments of `botlens compare`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "A and B are each anything `botlens run` takes (a project directory, a .wasm
+module or a reference player, the last two with --game), or PROJECT@REV: that git revision of
+the project, built in a temporary worktree (its dependencies' builds kept in
+<project>/target/botlens/revisions/).
+
+Without --vs, A plays B head to head, each seed twice with the seats swapped. With --vs, A and B
+each play those opponents on the same seeds (both seats), and each (opponent, seed) counts A's
+pair points minus B's. Klotski compares the steps of A and B on each board and seed (sign and
+Wilcoxon signed-rank tests). The output is cutechess-cli's: `Score of A vs B: W - L - D [score]
+N`, `Ptnml(0-2)`, `Elo difference: X ± Y (95%)`, `LOS`, and with --sprt the LLR and the verdict.
+
+Examples:
+  botlens compare samples/battleships-hunter --game battleships hunter
+  botlens compare my-bot my-bot@HEAD~1 --sprt elo0=0 elo1=10
+  botlens compare my-bot@main my-bot --vs random,hunter --seeds 0..500 --json
+  botlens compare --game tictactoe perfect random --seeds 0..50
+  botlens compare samples/klotski-solver --game klotski optimal --vs hengdaolima,generated --seeds 0..5
+
+Exit status: 0 with the figures (whatever the verdict), 2 on bad input or a failed build."
+)]
+pub struct CompareArgs {
+    /// The first bot (A): a project, a .wasm module, a reference player, or PROJECT@REV.
+    a: String,
+    /// The second bot (B), the same kinds.
+    b: String,
+    /// The game, for .wasm modules and reference players (projects name their own).
+    #[arg(long)]
+    game: Option<String>,
+    #[command(flatten)]
+    games: GamesArgs,
+    /// Print one JSON object (documented in `botlens_harness::compare`) instead of the lines.
+    #[arg(long)]
+    json: bool,
+}
+
+/// How two bots are played against each other: the flags `compare` and `bisect` share.
+#[derive(Debug, Args)]
+pub struct GamesArgs {
+    /// Opponents both bots play (a gauntlet), comma-separated; Klotski: boards [default: head
+    /// to head; Klotski: A's project's boards, else the bundled ones].
+    #[arg(long, value_delimiter = ',')]
+    vs: Vec<String>,
+    /// Seeds: `A..B`, `A..=B` or `N` [default: A's project's, else 0..100; with --sprt, from 0
+    /// on for as long as the test needs].
+    #[arg(long)]
+    seeds: Option<SeedRange>,
+    /// Stop at the verdict of a sequential probability ratio test: items `elo0=`, `elo1=`,
+    /// `alpha=`, `beta=` (any subset; defaults elo0 0, elo1 10, alpha and beta 0.05).
+    #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
+    /// The most games to play in all [default with --sprt: 20000].
+    #[arg(long, value_name = "N")]
+    max_games: Option<u64>,
+    /// Turn cap per game, 1 to 100000 [default: the projects', else the game's own].
+    #[arg(long)]
+    max_turns: Option<u32>,
+    /// Worker threads [default: one per core]; the figures do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: Option<u16>,
+}
+
+impl GamesArgs {
+    /// The options these flags ask for; a dirty `--sprt` spec is an error.
+    pub fn options(&self) -> anyhow::Result<CompareOptions> {
+        let sprt = self
+            .sprt
+            .as_deref()
+            .map(compare::parse_sprt)
+            .transpose()
+            .map_err(anyhow::Error::msg)?;
+        Ok(CompareOptions {
+            opponents: (!self.vs.is_empty()).then(|| self.vs.clone()),
+            seeds: self.seeds,
+            max_turns: self.max_turns,
+            jobs: self.jobs.map_or(0, usize::from),
+            sprt,
+            max_games: self.max_games,
+        })
+    }
+}
+
+/// Runs `botlens compare`.
+pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
+    let a = Side::parse(&args.a, args.game.as_deref())?;
+    let b = Side::parse(&args.b, args.game.as_deref())?;
+    let options = args.games.options()?;
+    let report = compare::compare(
+        &pipeline::sandbox()?,
+        &a,
+        &b,
+        &options,
+        &|event| show(event),
+        &CancelToken::new(),
+    )?;
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut stdout, &report)?;
+        writeln!(stdout)?;
+    } else {
+        write!(stdout, "{}", report.render())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Tells the user what is happening, on stderr: builds, and with an SPRT every batch.
+pub fn show(event: Event<'_>) {
+    match event {
+        Event::Preparing { stage: Stage::InstallingTarget, .. } => eprintln!("{INSTALLING}"),
+        Event::Preparing { side, stage: Stage::Building } => {
+            eprintln!("botlens: building {}…", botlens_engine::text::printable(side));
+        }
+        Event::Preparing { .. } => {}
+        Event::Batch { games, elo, sprt: Some(sprt) } => {
+            eprintln!(
+                "botlens: {games} games: LLR {:.2} ({:.2}, {:.2}), {elo}",
+                sprt.llr, sprt.lower_bound, sprt.upper_bound
+            );
+        }
+        Event::Batch { sprt: None, .. } => {}
+    }
+}

@@ -1,0 +1,85 @@
+//! `botlens diff A B`: the first move at which two builds' games part, on one seed (both moves,
+//! the board, each side's log lines, the endings) or over many (a histogram of divergence moves
+//! and the results that changed). Glue over `botlens_harness::diff`.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::bail;
+use botlens_harness::compare::Side;
+use botlens_harness::diff::{self, DiffOptions};
+use botlens_harness::{CancelToken, SeedRange, pipeline};
+use clap::Args;
+
+use super::compare::show;
+
+/// Arguments of `botlens diff`.
+#[derive(Debug, Args)]
+#[command(after_help = "A and B are each anything `botlens compare` takes (a project directory, a
+.wasm module or a reference player, the last two with --game, or PROJECT@REV). Both play the
+opponent on the same seed in the same seat; games are deterministic, so they are the same until
+the bots choose differently. With --seed: that move, the board before it, what each side logged
+there and how each game ended. With --seeds: how many games part at each move, and which
+results changed (won → lost, …).
+
+Examples:
+  botlens diff my-bot my-bot@HEAD~1 --vs hunter --seed 4
+  botlens diff my-bot my-bot@main --vs hunter --seeds 0..500
+  botlens diff samples/tictactoe-minimax --game tictactoe perfect --vs random --seed 3
+  botlens diff samples/tictactoe-minimax samples/tictactoe-forgetful --vs random --seat 1 --seed 2
+
+Exit status: 0 with the diff (whether or not the games part), 2 on bad input or a failed build.")]
+pub struct DiffArgs {
+    /// The first bot (A): a project, a .wasm module, a reference player, or PROJECT@REV.
+    a: String,
+    /// The second bot (B), the same kinds.
+    b: String,
+    /// The game, for .wasm modules and reference players (projects name their own).
+    #[arg(long)]
+    game: Option<String>,
+    /// The opponent both play (a reference player; Klotski: a board).
+    #[arg(long, value_name = "OPPONENT")]
+    vs: String,
+    /// The one seed to look at closely.
+    #[arg(long, conflicts_with = "seeds")]
+    seed: Option<u64>,
+    /// Many seeds: `A..B`, `A..=B` or `N`; a histogram of where the games part.
+    #[arg(long)]
+    seeds: Option<SeedRange>,
+    /// The bots' seat: 0, or 1 (second mover's seat; two-player games).
+    #[arg(long, default_value_t = 0)]
+    seat: u8,
+    /// Turn cap per game, 1 to 100000 [default: the projects', else the game's own].
+    #[arg(long)]
+    max_turns: Option<u32>,
+    /// Worker threads [default: one per core]; the figures do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: Option<u16>,
+}
+
+/// Runs `botlens diff`.
+pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
+    let a = Side::parse(&args.a, args.game.as_deref())?;
+    let b = Side::parse(&args.b, args.game.as_deref())?;
+    let seeds = match (args.seed, args.seeds) {
+        (Some(seed), None) => SeedRange::new(seed, seed).expect("one seed"),
+        (None, Some(seeds)) => seeds,
+        _ => bail!("name the games to diff: --seed S (one game) or --seeds A..B (many)"),
+    };
+    let options = DiffOptions {
+        opponent: args.vs.clone(),
+        seeds,
+        seat: usize::from(args.seat),
+        max_turns: args.max_turns,
+        jobs: args.jobs.map_or(0, usize::from),
+    };
+    let sandbox = pipeline::sandbox()?;
+    let cancel = CancelToken::new();
+    let text = if args.seed.is_some() {
+        diff::diff_game(&sandbox, &a, &b, &options, &|event| show(event), &cancel)?.render()
+    } else {
+        diff::diff_seeds(&sandbox, &a, &b, &options, &|event| show(event), &cancel)?.render()
+    };
+    write!(std::io::stdout().lock(), "{text}")?;
+    Ok(ExitCode::SUCCESS)
+}

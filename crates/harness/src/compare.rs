@@ -1,0 +1,1015 @@
+//! `botlens compare A B`: is A stronger than B? Two bots (anything a run takes, or a project
+//! at a git revision) played on the same seeds, the results read as chess-engine testers read
+//! them (the statistics are `botlens-stats`').
+//!
+//! Three modes, by the game and whether opponents are named:
+//!
+//! - **Head to head** (a two-player game, no opponents): A against B, paired — each seed
+//!   twice, A in seat 0 then in seat 1 — scored as W/L/D and as a pentanomial of pairs, with
+//!   the Elo of A over B, its 95 % interval and the LOS.
+//! - **Gauntlet** (a two-player game with opponents): A and B each play every opponent on the
+//!   same seeds, paired; the unit is (opponent, seed), and counts A's pair points minus B's
+//!   ([`botlens_stats::Differences`]: the Elo difference of A over B, through the opponents).
+//! - **Steps** (a puzzle, Klotski): A and B solve the same boards on the same seeds; each
+//!   (board, seed) counts A's steps minus B's, compared with the sign test and the Wilcoxon
+//!   signed-rank test (fewer steps is better).
+//!
+//! Games are played in batches of [`BATCH_GAMES`] (each on every core). With an SPRT the test
+//! is looked at after every batch and stops at its verdict, at the games cap or when the seeds
+//! run out; without one, every seed is played. Batch boundaries depend only on the games, so
+//! the same bots, seeds and options give the same figures in any process with any number of
+//! worker threads.
+//!
+//! # JSON (`botlens compare --json`)
+//!
+//! One object, [`CompareReport`]:
+//!
+//! | field | meaning |
+//! |---|---|
+//! | `game` | game name |
+//! | `a`, `b` | the two sides as named on the command line |
+//! | `a_commit`, `b_commit` | for `PROJECT@REV`, the commit built (full hash); else null |
+//! | `opponents` | gauntlet: the opponents; steps: the boards; head to head: empty |
+//! | `seeds` | the seeds played, e.g. `0..=99` |
+//! | `games` | games played in all (both sides) |
+//! | `figures` | by `mode`: `head_to_head` with `score` (A's `wins`, `losses`, `draws` against B), `pentanomial` (pairs by A's points, 0 to 2), `elo` and `los`; `gauntlet` with `sides` (per side: `name` and `scores`, per opponent `opponent`, `wins`, `losses`, `draws`), `differences` (`games_per_unit` 2 and `counts`, units by A's pair points minus B's from −2 to +2 by halves), `elo` and `los`; `steps` with `layouts` (board and seed units), `a` and `b` (`solved`, `mean_steps`), `sign_test` and `wilcoxon` (of A's steps minus B's: `n`, `positive`, `negative`, `zeros`, `p_value`, `median_difference`, and for Wilcoxon `w_plus`, `w_minus`, `method`) |
+//! | `elo` (in `figures`) | the logistic Elo of A over B: `kind` `estimate` with `elo`, `lower`, `upper` (null when unbounded), or `no_games`, `all_won`, `all_lost` with `games` |
+//! | `los` (in `figures`) | the likelihood that A is the stronger; null without evidence |
+//! | `sprt` | with `--sprt`: `llr`, `lower_bound`, `upper_bound`, `elo0`, `elo1`, `verdict` (`continue`, `h0_accepted`, `h1_accepted`); else null |
+//! | `stopped` | why the games ended: `verdict` (the SPRT's), `max_games`, or `seeds` (all played) |
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use botlens_engine::text::printable_lines;
+use botlens_engine::{Seat, SeatResult};
+use botlens_games::GameKind;
+use botlens_sandbox::Sandbox;
+use botlens_stats::{
+    Differences, EloEstimate, Los, Pentanomial, SignTest, Sprt, SprtResult, StatsError, Tally as _,
+    Trinomial, Verdict, Wilcoxon, sign_test, wilcoxon_signed_rank,
+};
+use serde::Serialize;
+
+use crate::pipeline::{self, RunError, RunOptions, Stage};
+use crate::revision::{self, Checkout, RevisionError};
+use crate::suite::{self, Contender, GameResult, KeepTraces, Suite, SuiteError};
+use crate::tally::{Position, points};
+use crate::target::{Target, TargetError};
+use crate::{BotProject, CancelToken, ProjectError, SeedRange};
+
+/// Games per batch: the SPRT is looked at after each, and a progress line printed. Fixed, so a
+/// test stops at the same game whatever the number of worker threads.
+pub const BATCH_GAMES: u64 = 200;
+
+/// The games cap of an SPRT when `--max-games` is not given.
+pub const DEFAULT_SPRT_MAX_GAMES: u64 = 20_000;
+
+/// The SPRT a `--sprt` spec asks for: `elo0=0 elo1=10 alpha=0.05 beta=0.05`, any subset in any
+/// order (items separated by spaces or commas), the rest by default: `elo0` 0, `elo1` 10 and
+/// α = β = [`botlens_stats::DEFAULT_ERROR_RATE`].
+///
+/// ```
+/// use botlens_harness::compare::parse_sprt;
+///
+/// let sprt = parse_sprt(&["elo1=5".to_owned(), "alpha=0.1".to_owned()]).unwrap();
+/// assert_eq!((sprt.elo0(), sprt.elo1(), sprt.alpha(), sprt.beta()), (0.0, 5.0, 0.1, 0.05));
+/// assert!(parse_sprt(&["elo0=10".to_owned()]).unwrap_err().contains("elo0 below elo1"));
+/// ```
+pub fn parse_sprt(items: &[String]) -> Result<Sprt, String> {
+    const KEYS: [&str; 4] = ["elo0", "elo1", "alpha", "beta"];
+    let mut values: [Option<f64>; 4] = [None; 4];
+    for item in items.iter().flat_map(|i| i.split([',', ' '])).filter(|i| !i.is_empty()) {
+        let expected = "expected KEY=VALUE with KEY one of elo0, elo1, alpha, beta";
+        let (key, value) =
+            item.split_once('=').ok_or_else(|| format!("bad --sprt item `{item}`: {expected}"))?;
+        let index = KEYS
+            .iter()
+            .position(|k| *k == key.trim())
+            .ok_or_else(|| format!("bad --sprt item `{item}`: unknown key `{key}`; {expected}"))?;
+        let number: f64 = value
+            .trim()
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite())
+            .ok_or_else(|| format!("bad --sprt item `{item}`: `{value}` is not a number"))?;
+        if values[index].replace(number).is_some() {
+            return Err(format!("bad --sprt spec: `{key}` is given twice"));
+        }
+    }
+    let [elo0, elo1, alpha, beta] = values;
+    let rate = botlens_stats::DEFAULT_ERROR_RATE;
+    Sprt::logistic(elo0.unwrap_or(0.0), elo1.unwrap_or(10.0))
+        .and_then(|sprt| sprt.with_error_rates(alpha.unwrap_or(rate), beta.unwrap_or(rate)))
+        .map_err(|error| format!("bad --sprt spec: {error}"))
+}
+
+/// One side of a comparison, as the user named it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Side {
+    /// The name as typed, which the output uses.
+    pub label: String,
+    /// What it is.
+    pub kind: SideKind,
+}
+
+/// What a side is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SideKind {
+    /// Anything `botlens run` takes.
+    Target(Target),
+    /// A project at a git revision, `PROJECT@REV`.
+    Revision {
+        /// The project directory.
+        project: PathBuf,
+        /// The revision.
+        rev: String,
+    },
+}
+
+impl Side {
+    /// The side `text` names, with the game of `--game` if given: `PROJECT@REV` when the part
+    /// before the last `@` is a directory, else a target as [`Target::parse`] reads it.
+    pub fn parse(text: &str, game: Option<&str>) -> Result<Side, CompareError> {
+        let kind = match revision::split(text) {
+            Some((project, rev)) => {
+                SideKind::Revision { project: project.into(), rev: rev.to_owned() }
+            }
+            None => SideKind::Target(Target::parse(text, game)?),
+        };
+        Ok(Side { label: text.to_owned(), kind })
+    }
+
+    /// The game the side plays, known before anything is built.
+    pub fn game(&self) -> Result<GameKind, CompareError> {
+        match &self.kind {
+            SideKind::Target(Target::Project { dir, .. })
+            | SideKind::Revision { project: dir, .. } => Ok(BotProject::load(dir)?.game),
+            SideKind::Target(Target::Module { game, .. } | Target::Reference { game, .. }) => {
+                Ok(*game)
+            }
+        }
+    }
+}
+
+/// A side built (or loaded) and ready to play.
+#[derive(Debug, Clone)]
+pub struct PreparedSide {
+    /// The name as typed.
+    pub label: String,
+    /// The side's own suite: its bot, its opponents, seeds and limits.
+    pub suite: Suite,
+    /// For a revision, the commit built.
+    pub commit: Option<String>,
+}
+
+/// What a comparison is asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct CompareOptions {
+    /// Opponents for a gauntlet (two-player games) or boards (puzzles); `None`: head to head,
+    /// or a puzzle's default boards.
+    pub opponents: Option<Vec<String>>,
+    /// Seeds instead of A's project's (with an SPRT: where they start, and where they end).
+    pub seeds: Option<SeedRange>,
+    /// Turn cap instead of the projects'.
+    pub max_turns: Option<u32>,
+    /// Worker threads; 0 means one per core.
+    pub jobs: usize,
+    /// The SPRT to stop at; `None`: play every seed.
+    pub sprt: Option<Sprt>,
+    /// The most games to play in all ([`DEFAULT_SPRT_MAX_GAMES`] with an SPRT).
+    pub max_games: Option<u64>,
+}
+
+impl CompareOptions {
+    /// The options each side is prepared with: its opponents and the turn cap, paired for a
+    /// gauntlet.
+    pub fn run_options(&self, game: GameKind) -> RunOptions {
+        RunOptions {
+            opponents: self.opponents.clone(),
+            seeds: self.seeds,
+            max_turns: self.max_turns,
+            jobs: self.jobs,
+            paired: self.opponents.is_some() && !suite::is_puzzle(game),
+            ..RunOptions::default()
+        }
+    }
+}
+
+/// What a comparison reports on the way.
+#[derive(Debug, Clone, Copy)]
+pub enum Event<'a> {
+    /// A side is being built or loaded.
+    Preparing {
+        /// The side's label.
+        side: &'a str,
+        /// Where it is.
+        stage: Stage,
+    },
+    /// A batch of games finished.
+    Batch {
+        /// Games played so far, both sides.
+        games: u64,
+        /// The Elo estimate so far.
+        elo: EloEstimate,
+        /// The SPRT so far, when there is one.
+        sprt: Option<SprtResult>,
+    },
+}
+
+/// Why a comparison could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    /// A side is not a bot.
+    #[error(transparent)]
+    Target(#[from] TargetError),
+    /// A side's project is not usable.
+    #[error(transparent)]
+    Project(#[from] ProjectError),
+    /// A revision could not be checked out.
+    #[error(transparent)]
+    Revision(#[from] RevisionError),
+    /// A side could not be built or loaded.
+    #[error("{label}: {error}")]
+    Run {
+        /// The side's label.
+        label: String,
+        /// Why.
+        error: RunError,
+    },
+    /// A revision does not build.
+    #[error("{label}: revision {commit} does not build: {error}")]
+    RevisionBuild {
+        /// The side's label.
+        label: String,
+        /// The commit.
+        commit: String,
+        /// Why.
+        error: RunError,
+    },
+    /// A and B play different games.
+    #[error("{a} plays {game_a} and {b} plays {game_b}: only bots of one game can be compared")]
+    DifferentGames {
+        /// A's label.
+        a: String,
+        /// A's game.
+        game_a: GameKind,
+        /// B's label.
+        b: String,
+        /// B's game.
+        game_b: GameKind,
+    },
+    /// A and B are the same bot.
+    #[error("{a} and {b} are the same bot ({what}): a bot compared with itself says nothing")]
+    Identical {
+        /// A's label.
+        a: String,
+        /// B's label.
+        b: String,
+        /// What they both are.
+        what: String,
+    },
+    /// The games of the two sides' suites are not the same (different opponents).
+    #[error("{a} and {b} would play different opponents: {detail}")]
+    DifferentOpponents {
+        /// A's label.
+        a: String,
+        /// B's label.
+        b: String,
+        /// The two lists.
+        detail: String,
+    },
+    /// An SPRT asked of a puzzle, which has steps, not results.
+    #[error(
+        "--sprt tests game results; {0} compares steps per layout (sign and Wilcoxon tests): leave --sprt out"
+    )]
+    SprtOfSteps(&'static str),
+    /// A games cap below what one seed takes.
+    #[error(
+        "--max-games {max} is fewer games than the test can use: one seed takes {per_seed} games here"
+    )]
+    TooFewGames {
+        /// The cap.
+        max: u64,
+        /// Games per seed.
+        per_seed: u64,
+    },
+    /// A suite failed.
+    #[error(transparent)]
+    Suite(#[from] SuiteError),
+    /// The statistics refused their input.
+    #[error(transparent)]
+    Stats(#[from] StatsError),
+    /// Cancelled.
+    #[error("comparison cancelled")]
+    Cancelled,
+}
+
+/// How a comparison was played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// A against B.
+    HeadToHead,
+    /// A and B against the same opponents.
+    Gauntlet,
+    /// A and B on the same puzzles.
+    Steps,
+}
+
+/// Why the games ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// The SPRT reached its verdict.
+    Verdict,
+    /// The games cap was reached.
+    MaxGames,
+    /// Every seed was played.
+    Seeds,
+}
+
+/// A comparison's result; see the module docs for its JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompareReport {
+    /// Game name.
+    pub game: String,
+    /// A, as named.
+    pub a: String,
+    /// B, as named.
+    pub b: String,
+    /// The commit A was built from, for a revision.
+    pub a_commit: Option<String>,
+    /// The commit B was built from, for a revision.
+    pub b_commit: Option<String>,
+    /// Gauntlet: the opponents; steps: the boards; head to head: none.
+    pub opponents: Vec<String>,
+    /// The seeds played.
+    pub seeds: String,
+    /// Games played, both sides.
+    pub games: u64,
+    /// The figures of the mode.
+    pub figures: Figures,
+    /// The SPRT, when one was asked for.
+    pub sprt: Option<SprtResult>,
+    /// Why the games ended.
+    pub stopped: Stop,
+}
+
+/// The figures of a comparison, by mode.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "mode", rename_all = "snake_case")]
+pub enum Figures {
+    /// A against B.
+    HeadToHead {
+        /// A's wins, losses and draws against B.
+        score: Trinomial,
+        /// The pairs by A's points.
+        pentanomial: Pentanomial,
+        /// A's Elo over B (from the pairs).
+        elo: EloEstimate,
+        /// The likelihood that A is the stronger.
+        los: Los,
+    },
+    /// A and B against the same opponents.
+    Gauntlet {
+        /// Each side's scores per opponent, A first.
+        sides: Vec<SideScores>,
+        /// Units (opponent, seed) by A's pair points minus B's.
+        differences: Differences,
+        /// A's Elo over B (from the differences).
+        elo: EloEstimate,
+        /// The likelihood that A is the stronger.
+        los: Los,
+    },
+    /// A and B on the same puzzles.
+    Steps {
+        /// Units (board, seed) compared.
+        layouts: u64,
+        /// A's figures.
+        a: StepsSide,
+        /// B's figures.
+        b: StepsSide,
+        /// The sign test of A's steps minus B's.
+        sign_test: SignTest,
+        /// The Wilcoxon signed-rank test of A's steps minus B's.
+        wilcoxon: Wilcoxon,
+    },
+}
+
+impl Figures {
+    /// The Elo estimate, when the mode has one.
+    pub fn elo(&self) -> Option<EloEstimate> {
+        match self {
+            Figures::HeadToHead { elo, .. } | Figures::Gauntlet { elo, .. } => Some(*elo),
+            Figures::Steps { .. } => None,
+        }
+    }
+}
+
+/// One side's scores in a gauntlet.
+#[derive(Debug, Clone, Serialize)]
+pub struct SideScores {
+    /// The side, as named.
+    pub name: String,
+    /// Per opponent, in order.
+    pub scores: Vec<OpponentScore>,
+}
+
+/// A side's wins, losses and draws against one opponent.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct OpponentScore {
+    /// Index into [`CompareReport::opponents`].
+    pub opponent: usize,
+    /// The games.
+    #[serde(flatten)]
+    pub score: Trinomial,
+}
+
+/// One side's figures on puzzles.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct StepsSide {
+    /// Layouts solved.
+    pub solved: u64,
+    /// Mean steps per layout (unsolved ones count the steps taken until the turn cap).
+    pub mean_steps: f64,
+}
+
+/// Compares `a` with `b`: checks that they play one game, prepares both (A first; B on A's
+/// seeds) and plays them ([`play`]). `events` hears about builds and batches.
+pub fn compare(
+    sandbox: &Sandbox,
+    a: &Side,
+    b: &Side,
+    options: &CompareOptions,
+    events: &(dyn Fn(Event<'_>) + Sync),
+    cancel: &CancelToken,
+) -> Result<CompareReport, CompareError> {
+    let game_a = common_game(a, b)?;
+    if options.sprt.is_some() && suite::is_puzzle(game_a) {
+        return Err(CompareError::SprtOfSteps(game_a.name()));
+    }
+    let run = options.run_options(game_a);
+    let prepared_a = prepare_side(sandbox, a, &run, events, cancel)?;
+    let run = RunOptions { seeds: Some(prepared_a.suite.seeds), ..run };
+    let prepared_b = prepare_side(sandbox, b, &run, events, cancel)?;
+    play(&prepared_a, &prepared_b, options, events, cancel)
+}
+
+/// The game `a` and `b` both play, known before anything is built; two games are an error.
+pub fn common_game(a: &Side, b: &Side) -> Result<GameKind, CompareError> {
+    let (game_a, game_b) = (a.game()?, b.game()?);
+    if game_a != game_b {
+        return Err(CompareError::DifferentGames {
+            a: a.label.clone(),
+            game_a,
+            b: b.label.clone(),
+            game_b,
+        });
+    }
+    Ok(game_a)
+}
+
+/// Builds or loads one side with `options`; a revision is checked out, built in its project's
+/// shared revisions target directory and loaded, and its checkout removed.
+pub fn prepare_side(
+    sandbox: &Sandbox,
+    side: &Side,
+    options: &RunOptions,
+    events: &(dyn Fn(Event<'_>) + Sync),
+    cancel: &CancelToken,
+) -> Result<PreparedSide, CompareError> {
+    let label = side.label.clone();
+    let progress = |stage| events(Event::Preparing { side: &side.label, stage });
+    match &side.kind {
+        SideKind::Target(target) => {
+            let prepared = pipeline::prepare(sandbox, target, options, &progress, cancel)
+                .map_err(|error| CompareError::Run { label: label.clone(), error })?;
+            Ok(PreparedSide { label, suite: prepared.suite, commit: None })
+        }
+        SideKind::Revision { project, rev } => {
+            let root = BotProject::load(project)?.root;
+            let checkout = Checkout::new(project, rev)?;
+            let options = RunOptions {
+                cargo_target_dir: Some(revision::target_dir(&root)),
+                ..options.clone()
+            };
+            let target = Target::project(&checkout.project);
+            let prepared = pipeline::prepare(sandbox, &target, &options, &progress, cancel)
+                .map_err(|error| match error {
+                    RunError::Cancelled => CompareError::Cancelled,
+                    error => CompareError::RevisionBuild {
+                        label: label.clone(),
+                        commit: checkout.short().to_owned(),
+                        error,
+                    },
+                })?;
+            Ok(PreparedSide { label, suite: prepared.suite, commit: Some(checkout.commit.clone()) })
+        }
+    }
+}
+
+/// The game of two prepared sides, when they are two different bots of one game.
+pub fn check_pair(a: &PreparedSide, b: &PreparedSide) -> Result<GameKind, CompareError> {
+    let game = a.suite.game;
+    if b.suite.game != game {
+        return Err(CompareError::DifferentGames {
+            a: a.label.clone(),
+            game_a: game,
+            b: b.label.clone(),
+            game_b: b.suite.game,
+        });
+    }
+    if let Some(what) = same_bot(&a.suite.bot, &b.suite.bot) {
+        return Err(CompareError::Identical { a: a.label.clone(), b: b.label.clone(), what });
+    }
+    Ok(game)
+}
+
+/// What A and B both are, when they are the same bot.
+fn same_bot(a: &Contender, b: &Contender) -> Option<String> {
+    match (a, b) {
+        (Contender::Reference(x), Contender::Reference(y)) if x == y => {
+            Some(format!("the reference player `{x}`"))
+        }
+        (Contender::Wasm(x), Contender::Wasm(y)) if x.module.sha256() == y.module.sha256() => {
+            let sha = x.module.sha256();
+            Some(format!("one module, sha256 {}…", &sha[..sha.len().min(16)]))
+        }
+        _ => None,
+    }
+}
+
+/// Plays prepared sides against each other (head to head) or side by side (a gauntlet, or
+/// puzzles), in batches, and reports.
+pub fn play(
+    a: &PreparedSide,
+    b: &PreparedSide,
+    options: &CompareOptions,
+    events: &(dyn Fn(Event<'_>) + Sync),
+    cancel: &CancelToken,
+) -> Result<CompareReport, CompareError> {
+    let game = check_pair(a, b)?;
+    let mode = if suite::is_puzzle(game) {
+        Mode::Steps
+    } else if options.opponents.is_some() {
+        Mode::Gauntlet
+    } else {
+        Mode::HeadToHead
+    };
+    if mode == Mode::Steps && options.sprt.is_some() {
+        return Err(CompareError::SprtOfSteps(game.name()));
+    }
+    let names = |side: &PreparedSide| -> Vec<String> {
+        side.suite.opponents.iter().map(|o| o.name().to_owned()).collect()
+    };
+    let opponents = if mode == Mode::HeadToHead { Vec::new() } else { names(a) };
+    if mode != Mode::HeadToHead && names(b) != opponents {
+        return Err(CompareError::DifferentOpponents {
+            a: a.label.clone(),
+            b: b.label.clone(),
+            detail: format!("{} against {}", opponents.join(", "), names(b).join(", ")),
+        });
+    }
+    let per_seed = match mode {
+        Mode::HeadToHead => 2,
+        Mode::Gauntlet => 4 * opponents.len() as u64,
+        Mode::Steps => 2 * opponents.len() as u64,
+    };
+    let max_games = options.max_games.or(options.sprt.map(|_| DEFAULT_SPRT_MAX_GAMES));
+    if let Some(max) = max_games.filter(|&max| max < per_seed) {
+        return Err(CompareError::TooFewGames { max, per_seed });
+    }
+    let base = options.seeds.unwrap_or(a.suite.seeds);
+    let available = match (options.sprt, options.seeds) {
+        (Some(_), None) => u64::MAX,
+        _ => base.len(),
+    };
+    let capped = max_games.map_or(u64::MAX, |max| max / per_seed);
+    let seed_count = available.min(capped);
+    let mut stopped = if capped < available { Stop::MaxGames } else { Stop::Seeds };
+    let batch = (BATCH_GAMES / per_seed).max(1);
+    let mut tally = Accumulated::new(mode, opponents.len());
+    let mut played = 0u64;
+    let mut sprt_result = None;
+    while played < seed_count {
+        let count = batch.min(seed_count - played);
+        let first = base.first() + played;
+        let seeds = SeedRange::new(first, first + count - 1).expect("a batch is a short range");
+        tally.play(a, b, seeds, options.jobs, cancel)?;
+        played += count;
+        sprt_result = options.sprt.and_then(|sprt| tally.sprt(&sprt));
+        events(Event::Batch { games: played * per_seed, elo: tally.elo(), sprt: sprt_result });
+        if sprt_result.is_some_and(|r| r.verdict != Verdict::Continue) {
+            stopped = Stop::Verdict;
+            break;
+        }
+    }
+    let last = base.first() + played - 1;
+    Ok(CompareReport {
+        game: game.name().to_owned(),
+        a: a.label.clone(),
+        b: b.label.clone(),
+        a_commit: a.commit.clone(),
+        b_commit: b.commit.clone(),
+        seeds: SeedRange::new(base.first(), last).expect("at least one seed").to_string(),
+        games: played * per_seed,
+        figures: tally.figures(a, b)?,
+        opponents,
+        sprt: sprt_result,
+        stopped,
+    })
+}
+
+/// What the batches add up to, by mode.
+enum Accumulated {
+    HeadToHead { score: Trinomial, pairs: Pentanomial },
+    Gauntlet { units: Differences, sides: [Vec<Trinomial>; 2] },
+    Steps { differences: Vec<f64>, solved: [u64; 2], steps: [u64; 2] },
+}
+
+/// Every game of one batch of one side, by position: the bot's result and moves.
+type Played = BTreeMap<Position, (SeatResult, u32)>;
+
+impl Accumulated {
+    fn new(mode: Mode, opponents: usize) -> Accumulated {
+        match mode {
+            Mode::HeadToHead => Accumulated::HeadToHead {
+                score: Trinomial::default(),
+                pairs: Pentanomial::default(),
+            },
+            Mode::Gauntlet => Accumulated::Gauntlet {
+                units: Differences::of_pairs(),
+                sides: [
+                    vec![Trinomial::default(); opponents],
+                    vec![Trinomial::default(); opponents],
+                ],
+            },
+            Mode::Steps => {
+                Accumulated::Steps { differences: Vec::new(), solved: [0; 2], steps: [0; 2] }
+            }
+        }
+    }
+
+    /// Plays one batch of `seeds` and adds it up.
+    fn play(
+        &mut self,
+        a: &PreparedSide,
+        b: &PreparedSide,
+        seeds: SeedRange,
+        jobs: usize,
+        cancel: &CancelToken,
+    ) -> Result<(), CompareError> {
+        match self {
+            Accumulated::HeadToHead { score, pairs } => {
+                let suite = Suite {
+                    opponents: vec![b.suite.bot.clone()],
+                    paired: true,
+                    ..batch_suite(a, seeds, jobs)
+                };
+                let results = suite::run_suite(&suite, &|_, _| {}, cancel)?;
+                if results.cancelled {
+                    return Err(CompareError::Cancelled);
+                }
+                let row = &results.tally.opponents[0];
+                let games = Trinomial::new(row.wins.into(), row.losses.into(), row.draws.into());
+                *score = add_trinomials(score, &games);
+                *pairs = Pentanomial::new(std::array::from_fn(|i| {
+                    pairs.counts[i] + row.pairs.counts[i]
+                }));
+            }
+            Accumulated::Gauntlet { units, sides } => {
+                let played =
+                    [play_side(a, seeds, jobs, cancel)?, play_side(b, seeds, jobs, cancel)?];
+                for (side, games) in sides.iter_mut().zip(&played) {
+                    for (&(opponent, _, _), &(result, _)) in games {
+                        side[opponent].record(points(result));
+                    }
+                }
+                for opponent in 0..sides[0].len() {
+                    for seed in seeds.iter() {
+                        let pair = |games: &Played| {
+                            [0, 1].map(|seat: Seat| points(games[&(opponent, seed, seat)].0))
+                        };
+                        units.record(&pair(&played[0]), &pair(&played[1]));
+                    }
+                }
+            }
+            Accumulated::Steps { differences, solved, steps } => {
+                let played =
+                    [play_side(a, seeds, jobs, cancel)?, play_side(b, seeds, jobs, cancel)?];
+                for (at, &(result_a, steps_a)) in &played[0] {
+                    let (result_b, steps_b) = played[1][at];
+                    differences.push(f64::from(steps_a) - f64::from(steps_b));
+                    for (side, (result, taken)) in
+                        [(result_a, steps_a), (result_b, steps_b)].into_iter().enumerate()
+                    {
+                        solved[side] += u64::from(result == SeatResult::Win);
+                        steps[side] += u64::from(taken);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The SPRT of the results so far; `None` for steps, which have no results to test.
+    fn sprt(&self, sprt: &Sprt) -> Option<SprtResult> {
+        match self {
+            Accumulated::HeadToHead { pairs, .. } => Some(sprt.test(pairs)),
+            Accumulated::Gauntlet { units, .. } => Some(sprt.test(units)),
+            Accumulated::Steps { .. } => None,
+        }
+    }
+
+    fn elo(&self) -> EloEstimate {
+        match self {
+            Accumulated::HeadToHead { pairs, .. } => pairs.elo(),
+            Accumulated::Gauntlet { units, .. } => units.elo(),
+            Accumulated::Steps { .. } => EloEstimate::NoGames,
+        }
+    }
+
+    fn figures(self, a: &PreparedSide, b: &PreparedSide) -> Result<Figures, CompareError> {
+        Ok(match self {
+            Accumulated::HeadToHead { score, pairs } => Figures::HeadToHead {
+                score,
+                pentanomial: pairs,
+                elo: pairs.elo(),
+                los: pairs.los(),
+            },
+            Accumulated::Gauntlet { units, sides } => {
+                let [scores_a, scores_b] = sides;
+                let side = |name: &str, scores: Vec<Trinomial>| SideScores {
+                    name: name.to_owned(),
+                    scores: scores
+                        .into_iter()
+                        .enumerate()
+                        .map(|(opponent, score)| OpponentScore { opponent, score })
+                        .collect(),
+                };
+                Figures::Gauntlet {
+                    sides: vec![side(&a.label, scores_a), side(&b.label, scores_b)],
+                    elo: units.elo(),
+                    los: units.los(),
+                    differences: units,
+                }
+            }
+            Accumulated::Steps { differences, solved, steps } => {
+                let layouts = differences.len() as u64;
+                let side = |i: usize| StepsSide {
+                    solved: solved[i],
+                    mean_steps: if layouts == 0 { 0.0 } else { steps[i] as f64 / layouts as f64 },
+                };
+                Figures::Steps {
+                    layouts,
+                    a: side(0),
+                    b: side(1),
+                    sign_test: sign_test(&differences)?,
+                    wilcoxon: wilcoxon_signed_rank(&differences)?,
+                }
+            }
+        })
+    }
+}
+
+/// The sum of two trinomial tallies.
+fn add_trinomials(a: &Trinomial, b: &Trinomial) -> Trinomial {
+    Trinomial::new(a.wins + b.wins, a.losses + b.losses, a.draws + b.draws)
+}
+
+/// A side's suite for one batch: its own, on `seeds`, keeping no traces but failures'.
+fn batch_suite(side: &PreparedSide, seeds: SeedRange, jobs: usize) -> Suite {
+    Suite { seeds, jobs, keep_traces: KeepTraces::Failures, trace_dir: None, ..side.suite.clone() }
+}
+
+/// Plays one batch of a side's own suite and returns every game by position.
+fn play_side(
+    side: &PreparedSide,
+    seeds: SeedRange,
+    jobs: usize,
+    cancel: &CancelToken,
+) -> Result<Played, CompareError> {
+    let games = Mutex::new(Played::new());
+    let observe = |game: &GameResult| {
+        let mut games = games.lock().unwrap_or_else(|p| p.into_inner());
+        games.insert(game.position(), (game.result, game.moves));
+    };
+    let suite = batch_suite(side, seeds, jobs);
+    let results = suite::run_suite_observed(&suite, &|_, _| {}, &observe, cancel)?;
+    if results.cancelled {
+        return Err(CompareError::Cancelled);
+    }
+    Ok(games.into_inner().unwrap_or_else(|p| p.into_inner()))
+}
+
+impl CompareReport {
+    /// The comparison for a terminal, in cutechess-cli's lines. Names come from the user and
+    /// bots; control characters are escaped.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for (label, commit) in [(&self.a, &self.a_commit), (&self.b, &self.b_commit)] {
+            if let Some(commit) = commit {
+                let _ = writeln!(out, "{label} is commit {}", &commit[..commit.len().min(12)]);
+            }
+        }
+        let _ = writeln!(out, "{} games ({}), seeds {}", self.games, self.game, self.seeds);
+        match &self.figures {
+            Figures::HeadToHead { score, pentanomial, elo, los } => {
+                let _ = writeln!(out, "{}", score.score_line(&self.a, &self.b));
+                let _ = writeln!(out, "{pentanomial}");
+                let _ = writeln!(out, "{elo}");
+                let _ = writeln!(out, "{los}");
+            }
+            Figures::Gauntlet { sides, differences, elo, los } => {
+                for side in sides {
+                    for score in &side.scores {
+                        let opponent = &self.opponents[score.opponent];
+                        let _ = writeln!(out, "{}", score.score.score_line(&side.name, opponent));
+                    }
+                }
+                let _ = writeln!(
+                    out,
+                    "{differences}  ({} pairs minus {} pairs, per opponent and seed)",
+                    self.a, self.b
+                );
+                let _ = writeln!(out, "{elo}");
+                let _ = writeln!(out, "{los}");
+            }
+            Figures::Steps { layouts, a, b, sign_test, wilcoxon } => {
+                let _ = writeln!(
+                    out,
+                    "Steps of {} vs {} on {layouts} layouts ({} over seeds {}): {} fewer, {} more, {} equal",
+                    self.a,
+                    self.b,
+                    self.opponents.join(", "),
+                    self.seeds,
+                    sign_test.negative,
+                    sign_test.positive,
+                    sign_test.zeros
+                );
+                for (name, side) in [(&self.a, a), (&self.b, b)] {
+                    let _ = writeln!(
+                        out,
+                        "{name}: solved {}/{layouts}, mean {:.1} steps",
+                        side.solved, side.mean_steps
+                    );
+                }
+                let _ = writeln!(out, "{sign_test}");
+                let _ = writeln!(out, "{wilcoxon}");
+                let _ = writeln!(
+                    out,
+                    "(differences are {}'s steps minus {}'s: below 0, {} took fewer)",
+                    self.a, self.b, self.a
+                );
+            }
+        }
+        if let Some(sprt) = &self.sprt {
+            let _ = writeln!(out, "{sprt}");
+            let _ = writeln!(out, "{}", self.verdict_line(sprt));
+        }
+        printable_lines(&out).into_owned()
+    }
+
+    /// `SPRT: H1 accepted after 400 games: …`, saying what the verdict means for A and B.
+    pub fn verdict_line(&self, sprt: &SprtResult) -> String {
+        let (a, b, elo0, elo1) = (&self.a, &self.b, sprt.elo0, sprt.elo1);
+        let games = self.games;
+        match sprt.verdict {
+            Verdict::H1Accepted => format!(
+                "SPRT: H1 accepted after {games} games: {a} is stronger than {b} by {elo1} Elo rather than {elo0}"
+            ),
+            Verdict::H0Accepted => format!(
+                "SPRT: H0 accepted after {games} games: {a} is not {elo1} Elo stronger than {b} (rather {elo0} or less)"
+            ),
+            Verdict::Continue => {
+                let why = match self.stopped {
+                    Stop::MaxGames => "the games cap (--max-games) was reached",
+                    _ => "the seeds ran out",
+                };
+                let elo = self.figures.elo().map_or(String::new(), |e| format!("; {e}"));
+                format!("SPRT: no verdict after {games} games: {why}{elo}")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(text: &str, game: &str) -> Side {
+        Side::parse(text, Some(game)).unwrap()
+    }
+
+    fn run(a: &Side, b: &Side, options: &CompareOptions) -> Result<CompareReport, CompareError> {
+        let sandbox = pipeline::sandbox().unwrap();
+        compare(&sandbox, a, b, options, &|_| {}, &CancelToken::new())
+    }
+
+    fn seeds(text: &str) -> Option<SeedRange> {
+        Some(text.parse().unwrap())
+    }
+
+    #[test]
+    fn head_to_head_pairs_each_seed_and_reads_as_cutechess_does() {
+        let options = CompareOptions { seeds: seeds("0..30"), ..CompareOptions::default() };
+        let report =
+            run(&side("perfect", "tictactoe"), &side("random", "tictactoe"), &options).unwrap();
+        let Figures::HeadToHead { score, pentanomial, elo, los } = &report.figures else {
+            panic!("{:?}", report.figures)
+        };
+        assert_eq!((report.games, score.games(), pentanomial.pairs()), (60, 60, 30));
+        assert_eq!(score.losses, 0, "perfect never loses");
+        assert_eq!(*elo, pentanomial.elo());
+        assert_eq!(*los, pentanomial.los());
+        assert_eq!(report.stopped, Stop::Seeds);
+        let text = report.render();
+        assert!(text.contains(&score.score_line("perfect", "random").to_string()), "{text}");
+        assert!(text.contains("Ptnml(0-2): ["), "{text}");
+        // B against A is the mirror image.
+        let mirror =
+            run(&side("random", "tictactoe"), &side("perfect", "tictactoe"), &options).unwrap();
+        let Figures::HeadToHead { score: back, pentanomial: pairs, .. } = mirror.figures else {
+            panic!()
+        };
+        assert_eq!(back, score.swapped());
+        assert_eq!(pairs, pentanomial.swapped());
+    }
+
+    #[test]
+    fn a_gauntlet_compares_unit_by_unit_and_stops_at_the_sprt_verdict() {
+        let options = CompareOptions {
+            opponents: Some(vec!["random".into()]),
+            sprt: Some(Sprt::logistic(0.0, 50.0).unwrap()),
+            jobs: 2,
+            ..CompareOptions::default()
+        };
+        let (a, b) = (side("hunter", "battleships"), side("random", "battleships"));
+        let report = run(&a, &b, &options).unwrap();
+        let sprt = report.sprt.expect("an SPRT");
+        assert_eq!((sprt.verdict, report.stopped), (Verdict::H1Accepted, Stop::Verdict));
+        assert_eq!(report.games % BATCH_GAMES, 0, "stopped after a whole batch");
+        let Figures::Gauntlet { differences, sides, .. } = &report.figures else { panic!() };
+        assert_eq!(differences.games() * 2, report.games, "both sides' games are units");
+        assert_eq!(sides[0].scores[0].score.games() * 2, report.games);
+        assert!(report.render().contains("SPRT: H1 accepted after"));
+        // The same figures with one thread.
+        let one = run(&a, &b, &CompareOptions { jobs: 1, ..options }).unwrap();
+        assert_eq!(serde_json::to_value(&one).unwrap(), serde_json::to_value(&report).unwrap());
+    }
+
+    #[test]
+    fn sprt_specs_take_any_subset_and_refuse_dirt() {
+        let spec = |text: &str| {
+            parse_sprt(&text.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+        };
+        let all = spec("elo0=-5 elo1=5 alpha=0.01 beta=0.1").unwrap();
+        assert_eq!((all.elo0(), all.elo1(), all.alpha(), all.beta()), (-5.0, 5.0, 0.01, 0.1));
+        let defaults = spec("").unwrap();
+        assert_eq!((defaults.elo0(), defaults.elo1(), defaults.alpha()), (0.0, 10.0, 0.05));
+        assert_eq!(spec("elo1=20,beta=0.2").unwrap().beta(), 0.2);
+        for (dirty, says) in [
+            ("elo0", "expected KEY=VALUE"),
+            ("elo2=3", "unknown key `elo2`"),
+            ("elo1=ten", "`ten` is not a number"),
+            ("elo1=inf", "`inf` is not a number"),
+            ("elo1=5 elo1=6", "`elo1` is given twice"),
+            ("elo0=10 elo1=0", "with elo0 below elo1"),
+            ("elo0=3 elo1=3", "with elo0 below elo1"),
+            ("alpha=0.7 beta=0.5", "together below 1"),
+        ] {
+            let error = spec(dirty).unwrap_err();
+            assert!(error.contains(says), "{dirty}: {error}");
+        }
+    }
+
+    #[test]
+    fn bad_comparisons_are_refused_before_playing() {
+        let options = CompareOptions::default();
+        let identical =
+            run(&side("hunter", "battleships"), &side("hunter", "battleships"), &options)
+                .unwrap_err();
+        assert_eq!(
+            identical.to_string(),
+            "hunter and hunter are the same bot (the reference player `hunter`): a bot compared with itself says nothing"
+        );
+        let games = run(&side("hunter", "battleships"), &side("perfect", "tictactoe"), &options)
+            .unwrap_err();
+        assert!(matches!(games, CompareError::DifferentGames { .. }), "{games}");
+        let few = CompareOptions { max_games: Some(1), ..options.clone() };
+        let error =
+            run(&side("hunter", "battleships"), &side("random", "battleships"), &few).unwrap_err();
+        assert!(error.to_string().contains("fewer games than the test can use"), "{error}");
+        let sprt =
+            CompareOptions { sprt: Some(Sprt::logistic(0.0, 5.0).unwrap()), ..options.clone() };
+        let steps =
+            run(&side("optimal", "klotski"), &side("optimal", "klotski"), &sprt).unwrap_err();
+        assert!(matches!(steps, CompareError::SprtOfSteps("klotski")), "{steps}");
+        let unknown = run(&side("nobody", "battleships"), &side("random", "battleships"), &options)
+            .unwrap_err();
+        assert!(unknown.to_string().contains("no reference player `nobody`"), "{unknown}");
+    }
+}
