@@ -10,7 +10,8 @@
 //! - [`tally`]: what the games add up to, counted as they finish;
 //! - [`report`]: scores per opponent and failures grouped by kind and source location;
 //! - [`traces`]: traces written atomically for `botlens replay`;
-//! - [`bundled`]: the SDK and the bench's samples, carried in the binary and unpacked on demand.
+//! - [`bundled`]: the SDK and the bench's samples, carried in the binary and unpacked on demand;
+//! - [`js`]: JavaScript bots in the arena's format, run by the bundled JavaScript runner.
 //!
 //! This crate knows nothing of the terminal or of LSP: the CLI and the language server present
 //! what it returns. It reaches games only through `botlens-games`.
@@ -18,6 +19,7 @@
 pub mod baseline;
 pub mod build;
 pub mod bundled;
+pub mod js;
 pub mod pipeline;
 pub mod project;
 pub mod report;
