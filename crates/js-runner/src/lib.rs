@@ -154,13 +154,15 @@ fn fail(message: &str, at: Option<Position>) -> ! {
     unreachable!("botlens.panic returned")
 }
 
-/// The bot's frames of a stack, one `at …` per line, for messages.
+/// The bot's frames of a stack, one `at …` per line, for messages: the file by its name alone
+/// (the failure's location has the full path), so messages read the same on every machine.
 fn bot_stack(stack: &str) -> String {
     let file = FILE.with_borrow(Clone::clone);
+    let short = file.rsplit('/').next().unwrap_or(&file).to_owned();
     stack
         .lines()
         .filter(|line| line.contains(&format!("{file}:")))
-        .map(|line| format!("\n    {}", line.trim()))
+        .map(|line| format!("\n    {}", line.trim().replace(&file, &short)))
         .collect()
 }
 
