@@ -15,7 +15,7 @@
 //! ```
 //!
 //! The runner is built once per botlens build, from the sources bundled in the binary
-//! ([`crate::bundled::js_runner`]), into botlens's cache directory: [`runner`]. Every JavaScript
+//! ([`crate::bundled::js_runner`]), into botlens's cache directory: [`runner()`]. Every JavaScript
 //! bot is that one compiled module with the bot's source attached
 //! ([`botlens_sandbox::BotModule::with_payload`]), so editing a bot needs no build.
 //!
