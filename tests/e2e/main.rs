@@ -6,6 +6,7 @@
 mod bench;
 mod help;
 mod install;
+mod javascript;
 mod klotski;
 mod lsp;
 mod replay;
