@@ -15,41 +15,54 @@
   globalThis.console = { log: print, info: print, warn: print, error: print, debug: print };
   Math.random = host.random;
 
-  // Every game's turn: the view parsed, the move made through `act`; a losing move never comes
-  // back (the runner locates it at the caller's line and the host ends the game).
-  const act = (action) => JSON.parse(host.act(JSON.stringify(action)));
+  // Every game's turn, made from the view as the host writes it (canonical JSON, docs/abi.md):
+  // the fields a bot reads every turn are cut out of it at their fixed places, the rest parsed
+  // only when asked for (parsing the whole view would cost more than a simple bot's move). A
+  // losing move never comes back (the runner locates it at the caller's line and the host ends
+  // the game).
+  const act = (action) => host.act(JSON.stringify(action));
+  const lazy = (raw) => {
+    let parsed = null;
+    return () => parsed || (parsed = JSON.parse(raw));
+  };
+  const cut = (raw, prefix, at, length, full, field) =>
+    raw.startsWith(prefix) ? raw.substr(at, length) : full()[field];
   let sunk = 0;
   const turns = {
-    battleships(view) {
+    battleships(raw) {
+      const full = lazy(raw);
+      let targets = null;
+      let own = null;
       return {
-        targets: view.targets,
-        own: view.own,
-        enemyShipsLeft: view.enemy_ships_left,
-        shots: view.shots,
+        get targets() { return targets || (targets = cut(raw, '{"targets":"', 12, 100, full, 'targets')); },
+        get own() { return own || (own = cut(raw, '{"targets":"', 121, 100, full, 'own')); },
+        get enemyShipsLeft() { return full().enemy_ships_left; },
+        get shots() { return full().shots; },
         attack(x, y) {
           const answer = act({ x, y });
-          switch (answer.result) {
-            case 'hit': return true;
-            case 'sunk': {
-              sunk += 1;
-              const ship = answer.ship;
-              return { no: sunk, kind: ship.kind, size: ship.size, x: ship.x, y: ship.y, direction: ship.direction };
-            }
-            default: return false;
-          }
+          if (answer === '{"result":"miss"}') return false;
+          if (answer === '{"result":"hit"}') return true;
+          const parsed = JSON.parse(answer);
+          if (parsed.result !== 'sunk') return parsed.result === 'hit';
+          sunk += 1;
+          const ship = parsed.ship;
+          return { no: sunk, kind: ship.kind, size: ship.size, x: ship.x, y: ship.y, direction: ship.direction };
         },
       };
     },
-    tictactoe(view) {
+    tictactoe(raw) {
+      const full = lazy(raw);
+      const board = cut(raw, '{"board":"', 10, 9, full, 'board');
       const grid = [0, 1, 2].map((y) =>
-        [0, 1, 2].map((x) => { const c = view.board[y * 3 + x]; return c === '.' ? '' : c; }));
+        [0, 1, 2].map((x) => { const c = board[y * 3 + x]; return c === '.' ? '' : c; }));
       return {
         grid,
-        you: view.you,
+        get you() { return full().you; },
         mark(x, y) { act({ x, y }); },
       };
     },
-    klotski(view) {
+    klotski(raw) {
+      const view = JSON.parse(raw);
       return {
         width: view.width,
         height: view.height,
@@ -57,7 +70,7 @@
         goal: view.goal,
         moves: view.moves,
         steps: view.steps,
-        move(piece, dir) { return act({ piece, dir }); },
+        move(piece, dir) { return JSON.parse(act({ piece, dir })); },
       };
     },
   };
@@ -73,7 +86,7 @@
     }
   };
   globalThis.__botlens_play = function (game) {
-    bot.play(turns[game](JSON.parse(host.view())));
+    bot.play(turns[game](host.view()));
   };
 })(globalThis.__botlens_host);
 delete globalThis.__botlens_host;
