@@ -1,5 +1,6 @@
 //! Bundles the sources botlens carries in its binary, so it works with no checkout beside it:
-//! the guest SDK and the protocol crate it depends on (for `botlens new`), and the sample bots
+//! the guest SDK and the protocol crate it depends on (for `botlens new`), the JavaScript runner
+//! (built on first use, `src/js.rs`), and the sample bots
 //! `botlens bench` measures. Writes `$OUT_DIR/bundled.rs`: every file as `(path, contents)`,
 //! and a hash of them all that names the unpacked copy (see `src/bundled.rs`).
 //!
@@ -13,6 +14,9 @@ use std::path::{Path, PathBuf};
 /// The crates bundled for bots, as (directory under `crates/`, name in the bundle).
 const CRATES: [&str; 2] = ["sdk", "protocol"];
 
+/// The JavaScript runner's files (a workspace of its own), built into the cache on first use.
+const RUNNER: [&str; 4] = ["Cargo.toml", "Cargo.lock", "src/lib.rs", "src/prelude.js"];
+
 /// The samples `botlens bench` measures.
 const SAMPLES: [&str; 3] = ["battleships-hunter", "tictactoe-minimax", "klotski-solver"];
 
@@ -25,6 +29,10 @@ fn main() {
         let dir = repo.join("crates").join(name);
         files.push((format!("{name}/Cargo.toml"), Source::Text(resolved(&dir, &root))));
         sources(&dir, &dir.join("src"), name, &mut files);
+    }
+    for file in RUNNER {
+        let path = repo.join("crates/js-runner").join(file);
+        files.push((format!("js-runner/{file}"), Source::File(path)));
     }
     for name in SAMPLES {
         let dir = repo.join("samples").join(name);

@@ -7,6 +7,7 @@ mod bench;
 mod compare;
 mod help;
 mod install;
+mod javascript;
 mod klotski;
 mod lsp;
 mod replay;

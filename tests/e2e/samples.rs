@@ -41,18 +41,20 @@ fn rows(report: &Value) -> &[Value] {
 /// A deliberately buggy sample and the one failure it must show.
 struct Bug {
     sample: &'static str,
+    /// The source file it fails in: `src/lib.rs` for a Rust bot, `bot.js` for a JavaScript one.
+    file: &'static str,
     kind: &'static str,
     message: &'static str,
 }
 
-/// The line of the sample's `src/lib.rs` its marker comment says botlens reports `kind` at,
+/// The line of the sample's source `file` its marker comment says botlens reports `kind` at,
 /// checked against the two READMEs that name it: the sample's own (its `reported at` row) and
 /// the table of `samples/README.md`.
-fn marked_line(sample: &str, kind: &str) -> u64 {
+fn marked_line(sample: &str, file: &str, kind: &str) -> u64 {
     let dir = repo_root().join("samples").join(sample);
     let marker = format!("botlens reports the {kind} on the next line");
-    let line = line_after_marker(&dir.join("src/lib.rs"), &marker);
-    let named = format!("`src/lib.rs:{line}");
+    let line = line_after_marker(&dir.join(file), &marker);
+    let named = format!("`{file}:{line}");
     let names_it = |row: &str| {
         row.match_indices(&named)
             .any(|(at, _)| matches!(row[at + named.len()..].chars().next(), Some('`' | ':')))
@@ -67,10 +69,10 @@ fn marked_line(sample: &str, kind: &str) -> u64 {
 }
 
 /// Runs the sample's default suite and checks that it fails as `bug` says and no other way:
-/// one failure group, at the sample's `src/lib.rs` and its marked line, on some seeds but not
+/// one failure group, at the sample's source file and its marked line, on some seeds but not
 /// all.
 fn fails_only_as(bug: Bug) {
-    let line = marked_line(bug.sample, bug.kind);
+    let line = marked_line(bug.sample, bug.file, bug.kind);
     let project = format!("samples/{}", bug.sample);
     let (code, report) = run_project(&project);
     assert_eq!(code, Some(1), "{project}: {report:#}");
@@ -80,7 +82,7 @@ fn fails_only_as(bug: Bug) {
     };
     assert_eq!(failure["kind"], bug.kind, "{failure:#}");
     let file = failure["file"].as_str().unwrap_or_else(|| panic!("not located: {failure:#}"));
-    assert!(Path::new(file).ends_with(format!("{project}/src/lib.rs")), "{failure:#}");
+    assert!(Path::new(file).ends_with(format!("{project}/{}", bug.file)), "{failure:#}");
     assert_eq!(failure["line"], line, "{failure:#}");
     let message = failure["message"].as_str().expect("a message");
     assert!(message.contains(bug.message), "{message}");
@@ -104,7 +106,9 @@ fn fails_only_as(bug: Bug) {
     let readme = std::fs::read_to_string(repo_root().join(&project).join("README.md")).unwrap();
     assert!(readme.lines().any(|line| line == row), "{project}/README.md should have\n{row}");
     let kind_row = readme.lines().find(|line| line.starts_with("| failure kind |"));
-    let says = |row: &str| row.contains(&format!("`{}` — ", bug.kind)) && row.contains(message);
+    // The message's first line (a JavaScript exception's stack follows on the next ones).
+    let headline = message.lines().next().unwrap_or_default();
+    let says = |row: &str| row.contains(&format!("`{}` — ", bug.kind)) && row.contains(headline);
     assert!(kind_row.is_some_and(says), "{project}/README.md should quote `{message}`");
     // Some seeds, not all: against every opponent, games without the fault remain.
     assert!(count > 0);
@@ -117,6 +121,7 @@ fn fails_only_as(bug: Bug) {
 #[test]
 fn battleships_offbyone_fires_off_the_grid_on_some_seeds() {
     fails_only_as(Bug {
+        file: "src/lib.rs",
         sample: "battleships-offbyone",
         kind: "illegal_move",
         message: "x out of range 0..=9",
@@ -126,6 +131,7 @@ fn battleships_offbyone_fires_off_the_grid_on_some_seeds() {
 #[test]
 fn battleships_spinner_runs_out_of_fuel_in_its_hunt_loop_on_some_seeds() {
     fails_only_as(Bug {
+        file: "src/lib.rs",
         sample: "battleships-spinner",
         kind: "out_of_fuel",
         message: "the turn budget of 20000000 is used up",
@@ -135,6 +141,7 @@ fn battleships_spinner_runs_out_of_fuel_in_its_hunt_loop_on_some_seeds() {
 #[test]
 fn battleships_doubletap_moves_twice_on_some_seeds() {
     fails_only_as(Bug {
+        file: "src/lib.rs",
         sample: "battleships-doubletap",
         kind: "second_move",
         message: "in one turn",
@@ -144,6 +151,7 @@ fn battleships_doubletap_moves_twice_on_some_seeds() {
 #[test]
 fn tictactoe_panicky_panics_when_x_opens_in_the_centre() {
     fails_only_as(Bug {
+        file: "src/lib.rs",
         sample: "tictactoe-panicky",
         kind: "panic",
         message: "X opens on a corner or an edge",
@@ -153,10 +161,40 @@ fn tictactoe_panicky_panics_when_x_opens_in_the_centre() {
 #[test]
 fn tictactoe_forgetful_makes_no_move_when_it_faces_a_fork() {
     fails_only_as(Bug {
+        file: "src/lib.rs",
         sample: "tictactoe-forgetful",
         kind: "no_move",
         message: "without making a move",
     });
+}
+
+#[test]
+fn js_tictactoe_sloppy_marks_a_taken_corner_on_some_seeds() {
+    fails_only_as(Bug {
+        sample: "js-tictactoe-sloppy",
+        file: "bot.js",
+        kind: "illegal_move",
+        message: "is taken by",
+    });
+}
+
+#[test]
+fn js_battleships_edgy_throws_on_a_hit_in_the_top_row() {
+    fails_only_as(Bug {
+        sample: "js-battleships-edgy",
+        file: "bot.js",
+        kind: "panic",
+        message: "uncaught TypeError: cannot read property",
+    });
+}
+
+#[test]
+fn js_battleships_hunter_plays_clean_and_beats_random_most_of_the_time() {
+    let report = plays_clean("js-battleships-hunter");
+    let random = rows(&report).iter().find(|row| row["name"] == "random").expect("vs random");
+    let (wins, games) = (random["wins"].as_u64().unwrap(), random["games"].as_u64().unwrap());
+    // `random` against itself wins half; the sample wins 44 of 50.
+    assert!(4 * wins >= 3 * games, "{random:#}");
 }
 
 /// Runs a strong sample's default suite: exit 0 and no failure of any kind.

@@ -54,6 +54,14 @@ pub fn sdk() -> Result<PathBuf, BundleError> {
     Ok(unpacked(&root.join("sdk"))?.join("sdk"))
 }
 
+/// The bundled JavaScript runner's directory (a cargo workspace of its own, `crates/js-runner`),
+/// unpacked into the cache first if this build of botlens has not done so before; it is built
+/// there, so its build is cached under the same hash.
+pub fn js_runner() -> Result<PathBuf, BundleError> {
+    let root = cache_root().ok_or(BundleError::NoCacheDir)?;
+    Ok(unpacked(&root.join("sdk"))?.join("js-runner"))
+}
+
 /// The bundled copy of the sample bot `name` (`battleships-hunter`, …), written into `dir` with
 /// its SDK dependency pointing at `sdk`. Only files that differ are written, so an earlier build
 /// there is reused.
@@ -145,9 +153,14 @@ mod tests {
     #[test]
     fn the_bundle_holds_the_sdk_the_protocol_and_the_bench_samples_standing_alone() {
         let paths: Vec<&str> = FILES.iter().map(|(path, _)| *path).collect();
-        for needed in
-            ["sdk/Cargo.toml", "sdk/src/lib.rs", "protocol/Cargo.toml", "protocol/src/lib.rs"]
-        {
+        for needed in [
+            "sdk/Cargo.toml",
+            "sdk/src/lib.rs",
+            "protocol/Cargo.toml",
+            "protocol/src/lib.rs",
+            "js-runner/Cargo.lock",
+            "js-runner/src/prelude.js",
+        ] {
             assert!(paths.contains(&needed), "{needed} in {paths:?}");
         }
         assert_eq!(samples(), ["battleships-hunter", "klotski-solver", "tictactoe-minimax"]);

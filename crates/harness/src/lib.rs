@@ -17,7 +17,8 @@
 //! - [`report`]: scores per opponent and failures grouped by kind and source location;
 //! - [`revision`]: a project at a git revision, checked out in a temporary worktree;
 //! - [`traces`]: traces written atomically for `botlens replay`;
-//! - [`bundled`]: the SDK and the bench's samples, carried in the binary and unpacked on demand.
+//! - [`bundled`]: the SDK and the bench's samples, carried in the binary and unpacked on demand;
+//! - [`js`]: JavaScript bots in the arena's format, run by the bundled JavaScript runner.
 //!
 //! This crate knows nothing of the terminal or of LSP: the CLI and the language server present
 //! what it returns. It reaches games only through `botlens-games`.
@@ -28,6 +29,7 @@ pub mod build;
 pub mod bundled;
 pub mod compare;
 pub mod diff;
+pub mod js;
 pub mod outcomes;
 pub mod pipeline;
 pub mod project;

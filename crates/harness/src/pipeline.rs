@@ -31,7 +31,7 @@ use crate::build::{self, BuildError, CompilerMessage};
 use crate::report::SuiteReport;
 use crate::suite::{self, Contender, KeepTraces, Suite, SuiteError, SuiteResults, WasmBot};
 use crate::target::{Target, TargetError, is_module_path};
-use crate::{BotProject, CancelToken, ProjectError, SeedRange};
+use crate::{BotProject, CancelToken, ProjectError, SeedRange, js};
 
 /// Overrides of the target's suite (the command line's `--vs`, `--seeds`, …).
 #[derive(Debug, Clone, Default)]
@@ -75,6 +75,8 @@ pub enum Stage {
     InstallingTarget,
     /// cargo is building the bot.
     Building,
+    /// cargo is building botlens's JavaScript runner (once per botlens build, a minute or two).
+    BuildingRunner,
     /// The module is being loaded and compiled (or fetched from the cache).
     Loading,
     /// Games are being played: `done` of `total`.
@@ -218,6 +220,7 @@ pub fn prepare(
             let timings = Timings { load: started.elapsed(), ..Timings::default() };
             Ok(Prepared { suite, warnings: Vec::new(), wasm: Some(path.clone()), timings })
         }
+        Target::Script { path, game } => prepare_script(sandbox, path, *game, options, progress),
         Target::Reference { name, game } => {
             let started = Instant::now();
             let bot = Contender::Reference(name.clone());
@@ -271,6 +274,50 @@ fn prepare_project(
     let suite = suite_of(sandbox, project.game, bot, &defaults, options)?;
     let timings = Timings { build: built.duration, load: started.elapsed(), games: Duration::ZERO };
     Ok(Prepared { suite, warnings: built.warnings, wasm: Some(built.wasm), timings })
+}
+
+/// A JavaScript bot: its settings read, the runner built (once) and loaded with the bot's source,
+/// the source checked for syntax errors before any game (reported as compile errors).
+fn prepare_script(
+    sandbox: &Sandbox,
+    path: &Path,
+    game: Option<GameKind>,
+    options: &RunOptions,
+    progress: &(dyn Fn(Stage) + Sync),
+) -> Result<Prepared, RunError> {
+    let js_error = |error: js::JsError| RunError::Load(error.to_string());
+    let bot = js::JsBot::load(path, game).map_err(js_error)?;
+    let defaults = Defaults {
+        opponents: if bot.config.opponents.is_empty() {
+            bot.game.default_opponents()
+        } else {
+            bot.config.opponents.clone()
+        },
+        seeds: bot.config.seeds,
+        max_turns: bot.config.max_turns,
+        limits: bot.limits().map_err(js_error)?,
+        base: bot.root.clone(),
+    };
+    suite::check_turn_cap(defaults.max_turns)?;
+    suite::check_turn_cap(options.max_turns)?;
+    check_opponents(bot.game, &opponent_names(&defaults, options))?;
+    let started = Instant::now();
+    ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
+    let wasm = js::runner(&mut || progress(Stage::BuildingRunner)).map_err(js_error)?;
+    let build = started.elapsed();
+    progress(Stage::Loading);
+    let started = Instant::now();
+    let runner =
+        sandbox.load_file(&wasm).map_err(|e| RunError::Load(format!("{}: {e}", wasm.display())))?;
+    let module = js::module(&runner, &bot).map_err(js_error)?;
+    if let Some(message) = js::check(&bot, &module, &defaults.limits) {
+        return Err(RunError::Build(BuildError::Compile(vec![message])));
+    }
+    let source = bot.file.display().to_string();
+    let contender = Contender::Wasm(WasmBot { name: bot.name.clone(), module, source });
+    let suite = suite_of(sandbox, bot.game, contender, &defaults, options)?;
+    let timings = Timings { build, load: started.elapsed(), games: Duration::ZERO };
+    Ok(Prepared { suite, warnings: Vec::new(), wasm: Some(wasm), timings })
 }
 
 /// Plays a prepared suite and reports it; the report's replay lines name `target`.

@@ -31,6 +31,14 @@ pub enum Target {
         /// The game it plays.
         game: GameKind,
     },
+    /// A JavaScript bot in the arena's format: a `.js` file, or a folder with one and maybe a
+    /// `botlens.toml` (see [`crate::js`]).
+    Script {
+        /// The file or folder, as named.
+        path: PathBuf,
+        /// The game the user said it plays (`--game`), checked against its `botlens.toml`.
+        game: Option<GameKind>,
+    },
     /// A reference player of a game, by name (`hunter`, `perfect`, `optimal`, …).
     Reference {
         /// The player's name.
@@ -79,8 +87,14 @@ impl Target {
     /// ```
     pub fn parse(text: &str, game: Option<&str>) -> Result<Target, TargetError> {
         let game = game.map(str::parse::<GameKind>).transpose()?;
+        if Path::new(text).is_dir() && crate::js::is_js_dir(Path::new(text)) {
+            return Ok(Target::Script { path: text.into(), game });
+        }
         if Path::new(text).is_dir() {
             return Ok(Target::Project { dir: text.into(), game });
+        }
+        if crate::js::is_js_path(text) {
+            return Ok(Target::Script { path: text.into(), game });
         }
         match game {
             Some(game) if is_module_path(text) => Ok(Target::Module { path: text.into(), game }),
@@ -95,10 +109,15 @@ impl Target {
         Target::Project { dir: dir.into(), game: None }
     }
 
-    /// The project directory, for a project.
+    /// The project directory, for a project; a JavaScript bot's folder (for a `.js` file, the
+    /// one it is in).
     pub fn project_dir(&self) -> Option<&Path> {
         match self {
             Target::Project { dir, .. } => Some(dir),
+            Target::Script { path, .. } if path.is_dir() => Some(path),
+            Target::Script { path, .. } => path
+                .parent()
+                .map(|dir| if dir.as_os_str().is_empty() { Path::new(".") } else { dir }),
             _ => None,
         }
     }
@@ -138,6 +157,10 @@ impl fmt::Display for Target {
             Target::Project { dir, .. } => f.write_str(&shell_word(&dir.display().to_string())),
             Target::Module { path, game } => {
                 write!(f, "{} --game {game}", shell_word(&path.display().to_string()))
+            }
+            Target::Script { path, game } => {
+                f.write_str(&shell_word(&path.display().to_string()))?;
+                game.map_or(Ok(()), |game| write!(f, " --game {game}"))
             }
             Target::Reference { name, game } => write!(f, "{} --game {game}", shell_word(name)),
         }

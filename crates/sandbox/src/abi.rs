@@ -26,6 +26,15 @@ pub(crate) const SDK_SECTION: &str = "botlens_sdk";
 /// default) or `compact`.
 pub(crate) const ENCODING_SECTION: &str = "botlens_encoding";
 
+/// The optional custom section saying the module is a language runner (its contents name it,
+/// e.g. `quickjs`): the bot is source code the runner interprets, so the module's DWARF (if any)
+/// describes the runner, not the bot. Locations then come from the runner (`botlens.position`,
+/// `botlens.panic`), and `act` returns [`LOST`] on a losing move instead of stopping the bot.
+pub(crate) const RUNNER_SECTION: &str = "botlens_runner";
+
+/// What `act` returns to a runner module when the move lost the game.
+pub(crate) const LOST: i32 = -2;
+
 /// The import module of the host functions.
 pub(crate) const HOST_MODULE: &str = "botlens";
 
@@ -45,7 +54,14 @@ pub(crate) const HOST_FUNCTIONS: &[(&str, Sig)] = &[
     ("reply", Sig { params: &[I, I], results: &[I] }),
     ("log", Sig { params: &[I, I], results: &[] }),
     ("panic", Sig { params: &[I, I, I, I, I, I], results: &[] }),
+    ("source", Sig { params: &[I, I], results: &[I] }),
+    ("position", Sig { params: &[I, I, I, I], results: &[] }),
 ];
+
+/// Whether the module declares itself a language runner (a `botlens_runner` section).
+pub(crate) fn is_runner(sections: &Sections<'_>) -> bool {
+    sections.custom(RUNNER_SECTION).next().is_some()
+}
 
 /// Checks the `botlens_abi` section: present, and the version this host speaks.
 pub(crate) fn check_version(sections: &Sections<'_>) -> Result<(), LoadError> {

@@ -1,5 +1,6 @@
 //! The host side of one game: the store data every host function sees, and the `botlens`
-//! imports (`view`, `act`, `reply`, `log`, `panic`) of ABI version 1.
+//! imports (`view`, `act`, `reply`, `log`, `panic`, and for language runners `source` and
+//! `position`) of ABI version 1.
 //!
 //! Every pointer and length the bot passes is checked against its memory before use:
 //! a bad one ends the game with `malformed_message`, never a host panic. A call that loses the
@@ -9,11 +10,11 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use botlens_engine::{Failure, FailureKind, Game, SeedRng, Turn};
+use botlens_engine::{Failure, FailureKind, Game, SeedRng, SourceLocation, Turn};
 use botlens_protocol::Encoding;
 use wasmtime::{Caller, Extern, Linker, Memory, ResourceLimiter, Trap, WasmBacktrace};
 
-use crate::abi::HOST_MODULE;
+use crate::abi::{HOST_MODULE, LOST};
 use crate::locate::Locator;
 use crate::output::Output;
 use crate::text;
@@ -104,6 +105,12 @@ pub(crate) struct Host<G: Game> {
     pub clock: FuelClock,
     /// Finds the bot's source lines.
     pub locator: Arc<Locator>,
+    /// What a language runner is given to run (`botlens.source`).
+    pub payload: Option<Arc<[u8]>>,
+    /// Whether the module is a language runner: `act` returns [`LOST`] on a losing move.
+    pub runner: bool,
+    /// The bot's source position the guest stated this turn (`botlens.position`).
+    stated: Option<SourceLocation>,
 }
 
 impl<G: Game> Host<G> {
@@ -124,6 +131,9 @@ impl<G: Game> Host<G> {
             limiter,
             clock: FuelClock::default(),
             locator,
+            payload: None,
+            runner: false,
+            stated: None,
         }
     }
 
@@ -132,6 +142,17 @@ impl<G: Game> Host<G> {
     pub fn begin_turn(&mut self, turn: &mut Turn<G>) {
         std::mem::swap(&mut self.turn, turn);
         self.reply.is_set = false;
+        self.stated = None;
+    }
+
+    /// `failure` at the bot's innermost frame on `backtrace` (DWARF is not the bot's in a
+    /// runner), else at the position the guest stated this turn.
+    pub fn place(&self, backtrace: &WasmBacktrace, failure: Failure) -> Failure {
+        let placed = if self.runner { failure } else { self.locator.place(backtrace, failure) };
+        match &self.stated {
+            Some(stated) if placed.location.is_none() => placed.at(Some(stated.clone())),
+            _ => placed,
+        }
     }
 
     /// Ends the turn [`Host::begin_turn`] started: moves it back out, and the placeholder in.
@@ -231,7 +252,7 @@ pub(crate) fn memory_of<G: Game>(caller: &mut Caller<'_, Host<G>>) -> wasmtime::
 /// that stops the bot.
 pub(crate) fn stop<G: Game>(caller: &mut Caller<'_, Host<G>>, failure: Failure) -> wasmtime::Error {
     let backtrace = WasmBacktrace::capture(&*caller);
-    let placed = caller.data().locator.place(&backtrace, failure);
+    let placed = caller.data().place(&backtrace, failure);
     caller.data_mut().turn.fail(placed);
     wasmtime::Error::new(Stop::Failed)
 }
@@ -328,6 +349,9 @@ fn act<G: Game>(
     out_cap: i32,
 ) -> wasmtime::Result<i32> {
     charge_game_call(&mut caller, u64::from(msg_len as u32))?;
+    if caller.data().runner && caller.data().turn.failure().is_some() {
+        return Ok(LOST);
+    }
     let memory = memory_of(&mut caller)?;
     let mem = memory.data(&caller);
     let parsed = match region(mem.len(), msg_ptr, msg_len) {
@@ -349,7 +373,77 @@ fn act<G: Game>(
             host.reply.set(|out| encoding.write(&response, out));
             deliver(&mut caller, "act", out_ptr, out_cap)
         }
+        Err(failure) if host.runner => {
+            // The runner locates the move (`botlens.position`) before it stops.
+            host.turn.fail(failure);
+            Ok(LOST)
+        }
         Err(failure) => Err(stop(&mut caller, failure)),
+    }
+}
+
+/// `botlens.source`: copies what the runner was given to run, as `view` copies the view; `-1`
+/// when the module was given nothing.
+fn source<G: Game>(
+    mut caller: Caller<'_, Host<G>>,
+    out_ptr: i32,
+    out_cap: i32,
+) -> wasmtime::Result<i32> {
+    charge(&mut caller, 0)?;
+    let Some(payload) = caller.data().payload.clone() else { return Ok(-1) };
+    charge_bytes(&mut caller, payload.len() as u64)?;
+    let memory = memory_of(&mut caller)?;
+    let mem = memory.data_mut(&mut caller);
+    let len = payload.len();
+    if len <= out_cap as u32 as usize {
+        let Some(range) = region(mem.len(), out_ptr, len as i32) else {
+            let size = mem.len();
+            return Err(malformed(
+                &mut caller,
+                format!(
+                    "source: the output buffer {out_ptr:#x}+{len} is outside the bot's memory of {size} bytes"
+                ),
+            ));
+        };
+        mem[range].copy_from_slice(&payload);
+    }
+    i32::try_from(len).map_err(|_| wasmtime::Error::msg("a source longer than 2 GiB"))
+}
+
+/// `botlens.position`: the bot's current source position, stated by the guest (a line of 0
+/// forgets it). It locates the failures the host finds later in this turn (a malformed
+/// message, a panic) that have no other location; when the turn's move has lost (`act`
+/// returned [`LOST`]), it locates that failure and ends the game.
+fn position<G: Game>(
+    mut caller: Caller<'_, Host<G>>,
+    file_ptr: i32,
+    file_len: i32,
+    line: i32,
+    column: i32,
+) -> wasmtime::Result<()> {
+    charge(&mut caller, text::MAX_FILE_BYTES as u64)?;
+    let memory = memory_of(&mut caller)?;
+    let mem = memory.data(&caller);
+    let Some(range) = region(mem.len(), file_ptr, file_len) else {
+        let size = mem.len();
+        return Err(malformed(
+            &mut caller,
+            format!(
+                "position: the file name {file_ptr:#x}+{} is outside the bot's memory of {size} bytes",
+                file_len as u32
+            ),
+        ));
+    };
+    let file = text::bounded(&mem[range.clone()], range.len() as u64, text::MAX_FILE_BYTES);
+    let host = caller.data_mut();
+    host.stated = (line > 0).then(|| SourceLocation {
+        file,
+        line: line as u32,
+        column: column.max(0) as u32,
+    });
+    match host.turn.failure().cloned() {
+        Some(lost) => Err(stop(&mut caller, Failure { location: None, ..lost })),
+        None => Ok(()),
     }
 }
 
@@ -408,17 +502,24 @@ fn panic<G: Game>(
     let file = text(file_ptr, file_len, text::MAX_FILE_BYTES).unwrap_or_default();
 
     let backtrace = WasmBacktrace::capture(&caller);
-    let locator = Arc::clone(&caller.data().locator);
-    let mut failure = locator.place(&backtrace, Failure::new(FailureKind::Panic, message.clone()));
-    if failure.location.is_none() && !file.is_empty() && line > 0 && locator.is_bot_file(&file) {
-        // No debug information, but the panic hook knew where it was.
-        let location = botlens_engine::SourceLocation {
-            file,
-            line: line as u32,
-            column: column.max(0) as u32,
-        };
-        failure = Failure::new(FailureKind::Panic, message).at(Some(location));
-    }
+    let host = caller.data();
+    // The panic hook's (or the runner's) own idea of where it was.
+    let given = (!file.is_empty() && line > 0 && host.locator.is_bot_file(&file))
+        .then(|| SourceLocation { file, line: line as u32, column: column.max(0) as u32 });
+    let failure = match given {
+        // A runner knows the bot's line; its DWARF only knows the runner's.
+        Some(given) if host.runner => Failure::new(FailureKind::Panic, message).at(Some(given)),
+        given => {
+            let placed = host.place(&backtrace, Failure::new(FailureKind::Panic, message.clone()));
+            match given {
+                // No debug information, but the panic hook knew where it was.
+                Some(given) if placed.location.is_none() => {
+                    Failure::new(FailureKind::Panic, message).at(Some(given))
+                }
+                _ => placed,
+            }
+        }
+    };
     caller.data_mut().turn.fail(failure);
     Err(wasmtime::Error::new(Stop::Failed))
 }
@@ -430,6 +531,8 @@ pub(crate) fn add_to_linker<G: Game>(linker: &mut Linker<Host<G>>) -> wasmtime::
     linker.func_wrap(HOST_MODULE, "reply", reply::<G>)?;
     linker.func_wrap(HOST_MODULE, "log", log::<G>)?;
     linker.func_wrap(HOST_MODULE, "panic", panic::<G>)?;
+    linker.func_wrap(HOST_MODULE, "source", source::<G>)?;
+    linker.func_wrap(HOST_MODULE, "position", position::<G>)?;
     Ok(())
 }
 

@@ -126,9 +126,14 @@ impl Sandbox {
         imports::check_imports(&module)?;
         let imported_functions =
             module.imports().filter(|i| matches!(i.ty(), ExternType::Func(_))).count() as u32;
-        let locator = Arc::new(Locator::new(Arc::clone(&binary), &sections, imported_functions));
+        let runner = abi::is_runner(&sections);
+        // A runner's DWARF describes the runner, not the bot: it locates nothing.
+        let debug = if runner { Arc::from(&[][..]) } else { Arc::clone(&binary) };
+        let locator = Arc::new(Locator::new(debug, &sections, imported_functions));
         Ok(BotModule {
+            payload: None,
             inner: Arc::new(Inner {
+                runner,
                 sandbox: self.clone(),
                 sha,
                 sha_hex: hex(&sha),
@@ -262,6 +267,8 @@ fn to_binary(bytes: &[u8]) -> Result<Vec<u8>, LoadError> {
 #[derive(Clone)]
 pub struct BotModule {
     inner: Arc<Inner>,
+    /// What a language runner is given to run (`botlens.source`).
+    payload: Option<Arc<[u8]>>,
 }
 
 struct Inner {
@@ -272,6 +279,8 @@ struct Inner {
     binary: Arc<[u8]>,
     encoding: Encoding,
     locator: Arc<Locator>,
+    /// Whether the module is a language runner (a `botlens_runner` section).
+    runner: bool,
     compiled: Mutex<Vec<Compiled>>,
 }
 
@@ -299,6 +308,24 @@ impl BotModule {
     /// The encoding of the bot's messages, as its module declares (`docs/abi.md`).
     pub fn encoding(&self) -> Encoding {
         self.inner.encoding
+    }
+
+    /// Whether the module is a language runner: it declares a `botlens_runner` section, and
+    /// the bot is the source it is given with [`BotModule::with_payload`] (`docs/abi.md`).
+    pub fn is_runner(&self) -> bool {
+        self.inner.runner
+    }
+
+    /// The same compiled module, given `payload` to run: the bytes `botlens.source` copies into
+    /// every game's instance (a JavaScript bot's source for the JavaScript runner). Cheap: the
+    /// module is compiled once and shared by every payload.
+    pub fn with_payload(&self, payload: impl Into<Arc<[u8]>>) -> BotModule {
+        BotModule { inner: Arc::clone(&self.inner), payload: Some(payload.into()) }
+    }
+
+    /// The payload given with [`BotModule::with_payload`].
+    pub fn payload(&self) -> Option<&Arc<[u8]>> {
+        self.payload.as_ref()
     }
 
     /// Finds the bot's source lines.
@@ -432,7 +459,7 @@ mod tests {
             })
             .collect();
         let module = Module::new(&engine, format!("(module {imports})")).unwrap();
-        assert_eq!(module.imports().len(), 5 + 46);
+        assert_eq!(module.imports().len(), 7 + 46);
         imports::check_imports(&module).unwrap();
         linker::<TicTacToe>(&engine).unwrap().instantiate_pre(&module).unwrap();
     }

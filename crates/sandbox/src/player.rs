@@ -172,13 +172,15 @@ impl<G: Game> WasmPlayer<G> {
 
     fn new_store(&mut self, recipe: &Recipe<G>) -> Store<Host<G>> {
         let memory_cap = usize::try_from(self.limits.memory_bytes).unwrap_or(usize::MAX);
-        let host = Host::new(
+        let mut host = Host::new(
             self.module.encoding(),
             self.rng.clone(),
             Output::new(self.limits.output_bytes_per_turn, self.limits.output_lines_per_turn),
             Limiter { memory_cap },
             self.module.locator().clone(),
         );
+        host.payload = self.module.payload().cloned();
+        host.runner = self.module.is_runner();
         let mut store = Store::new(recipe.pre.module().engine(), host);
         store.limiter(|host| &mut host.limiter);
         store.epoch_deadline_trap();
@@ -234,8 +236,11 @@ impl<G: Game> WasmPlayer<G> {
         };
         let failure = Failure::new(kind, message);
         Some(match error.downcast_ref::<WasmBacktrace>() {
-            Some(backtrace) => self.module.locator().place(backtrace, failure),
-            None => failure,
+            // A runner's wasm functions are the interpreter's, not the bot's: no hint.
+            Some(backtrace) if !self.module.is_runner() => {
+                self.module.locator().place(backtrace, failure)
+            }
+            _ => failure,
         })
     }
 

@@ -99,6 +99,7 @@ fn target_dir(target: &Target) -> Option<PathBuf> {
             .parent()
             .map(|dir| if dir.as_os_str().is_empty() { Path::new(".") } else { dir })
             .map(Path::to_path_buf),
+        Target::Script { .. } => target.project_dir().map(Path::to_path_buf),
         Target::Reference { .. } => None,
     }
 }
@@ -110,6 +111,7 @@ fn replay_game(target: &Target, opponent: &str, seed: u64, seat: usize) -> anyho
         Stage::Building => {
             eprintln!("botlens: building the bot to re-play seed {seed} vs {opponent}…")
         }
+        Stage::BuildingRunner => eprintln!("botlens: building the JavaScript runner (once)…"),
         Stage::Loading | Stage::Playing { .. } => {}
     };
     let run = pipeline::run(

@@ -145,6 +145,9 @@ impl StageProgress {
         match stage {
             Stage::InstallingTarget => self.bar.suspend(|| eprintln!("{INSTALLING}")),
             Stage::Building => self.bar.set_message("building the bot with cargo…"),
+            Stage::BuildingRunner => self.bar.set_message(
+                "building botlens's JavaScript runner (once per botlens build, a minute or two)…",
+            ),
             Stage::Loading => self.bar.set_message("loading the module…"),
             Stage::Playing { done, total } => {
                 if self.bar.length() != Some(total as u64) {

@@ -1,0 +1,345 @@
+//! The JavaScript runner of botlens: QuickJS compiled to a WebAssembly bot module that plays a
+//! bot written in the old arena's format (`function Bot() {…}`, `Bot.prototype.play =
+//! function (turn) {…}`).
+//!
+//! The bot's source is not part of this module: the host attaches it when it loads the runner
+//! and the runner copies it in with `botlens.source` when a game starts, so one compiled runner
+//! serves every JavaScript bot. The payload is three parts separated by newlines: the game's
+//! name, the bot's file name (as failures name it) and the source.
+//!
+//! The module says `botlens_runner` (docs/abi.md): its locations come from the JavaScript
+//! engine, not from DWARF. A losing move makes `act` return `-2`; the runner then states the
+//! JavaScript line of the `turn.attack`/`turn.mark` call with `botlens.position`, which ends
+//! the game there. An exception (also a syntax error, and anything wrong with the bot's shape)
+//! goes to `botlens.panic` with its message, its JavaScript stack and its position.
+//!
+//! `src/prelude.js` turns the botlens messages into the arena's `turn` objects.
+
+use std::cell::{Cell, RefCell};
+
+use rquickjs::context::EvalOptions;
+use rquickjs::{CatchResultExt, CaughtError, Context, Ctx, Function, Object, Runtime, Value};
+
+/// The ABI version section: botlens ABI 1.
+#[used]
+#[unsafe(link_section = "botlens_abi")]
+static ABI: [u8; 1] = *b"1";
+
+/// This module is a language runner: its DWARF (if any) is the runner's, not the bot's.
+#[used]
+#[unsafe(link_section = "botlens_runner")]
+static RUNNER: [u8; 7] = *b"quickjs";
+
+/// The imports of the botlens ABI this runner uses.
+mod abi {
+    #[link(wasm_import_module = "botlens")]
+    unsafe extern "C" {
+        pub fn view(out_ptr: *mut u8, out_cap: usize) -> i32;
+        pub fn act(msg_ptr: *const u8, msg_len: usize, out_ptr: *mut u8, out_cap: usize) -> i32;
+        pub fn reply(out_ptr: *mut u8, out_cap: usize) -> i32;
+        pub fn log(ptr: *const u8, len: usize);
+        pub fn panic(
+            msg_ptr: *const u8,
+            msg_len: usize,
+            file_ptr: *const u8,
+            file_len: usize,
+            line: u32,
+            column: u32,
+        );
+        pub fn source(out_ptr: *mut u8, out_cap: usize) -> i32;
+        pub fn position(file_ptr: *const u8, file_len: usize, line: u32, column: u32);
+    }
+
+    #[link(wasm_import_module = "wasi_snapshot_preview1")]
+    unsafe extern "C" {
+        pub fn random_get(buf: *mut u8, len: usize) -> i32;
+    }
+}
+
+/// What `act` returns to a runner when the move lost the game (docs/abi.md).
+const LOST: i32 = -2;
+
+/// The arena's prelude, evaluated before the bot's source.
+const PRELUDE: &str = include_str!("prelude.js");
+
+/// The file name the prelude's frames carry.
+const PRELUDE_FILE: &str = "botlens:prelude.js";
+
+/// One game's JavaScript engine and bot.
+struct Game {
+    /// Kept alive with the context.
+    _runtime: Runtime,
+    context: Context,
+    /// `battleships`, `tictactoe` or `klotski`.
+    name: String,
+}
+
+thread_local! {
+    static GAME: RefCell<Option<Game>> = const { RefCell::new(None) };
+    /// The bot's file name, for locations.
+    static FILE: RefCell<String> = const { RefCell::new(String::new()) };
+    /// The state of `Math.random` (xorshift64*), seeded from WASI `random_get`.
+    static RANDOM: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Receives a message: `copy` writes it into the buffer it is given when it fits and returns
+/// its length (negative: there is none); a longer one is copied again into a buffer of that
+/// length (`again`: `botlens.reply` for the turn's messages, which repeats the last one).
+fn receive(
+    copy: impl FnOnce(*mut u8, usize) -> i32,
+    again: impl FnOnce(*mut u8, usize) -> i32,
+) -> Option<Vec<u8>> {
+    let mut buffer = vec![0u8; 1024];
+    let len = usize::try_from(copy(buffer.as_mut_ptr(), buffer.len())).ok()?;
+    if len > buffer.len() {
+        buffer.resize(len, 0);
+        again(buffer.as_mut_ptr(), len);
+    }
+    buffer.truncate(len);
+    Some(buffer)
+}
+
+/// `botlens.reply`, for [`receive`].
+fn reply(out: *mut u8, cap: usize) -> i32 {
+    // SAFETY: `receive` hands a buffer valid for `cap` bytes.
+    unsafe { abi::reply(out, cap) }
+}
+
+/// `botlens.source`, for [`receive`].
+fn source(out: *mut u8, cap: usize) -> i32 {
+    // SAFETY: `receive` hands a buffer valid for `cap` bytes.
+    unsafe { abi::source(out, cap) }
+}
+
+/// A source position: file, line, column.
+struct Position {
+    file: String,
+    line: u32,
+    column: u32,
+}
+
+/// The innermost frame of the bot's file in a QuickJS stack (`    at play (bot.js:12:9)`).
+fn bot_frame(stack: &str) -> Option<Position> {
+    let file = FILE.with_borrow(Clone::clone);
+    stack.lines().find_map(|line| {
+        let line = line.trim().strip_prefix("at ")?;
+        let place = match line.rfind('(') {
+            Some(open) => line[open + 1..].trim_end_matches(')'),
+            None => line,
+        };
+        let (rest, column) = place.rsplit_once(':')?;
+        let (name, row) = rest.rsplit_once(':')?;
+        if name != file {
+            return None;
+        }
+        Some(Position { file: file.clone(), line: row.parse().ok()?, column: column.parse().ok()? })
+    })
+}
+
+/// Ends the game with `panic`: `message` at `at` (or the first line of the bot's file).
+fn fail(message: &str, at: Option<Position>) -> ! {
+    let at =
+        at.unwrap_or_else(|| Position { file: FILE.with_borrow(Clone::clone), line: 1, column: 1 });
+    // SAFETY: the pointers and lengths are those of live strings.
+    unsafe {
+        abi::panic(
+            message.as_ptr(),
+            message.len(),
+            at.file.as_ptr(),
+            at.file.len(),
+            at.line,
+            at.column,
+        );
+    }
+    unreachable!("botlens.panic returned")
+}
+
+/// The bot's frames of a stack, one `at …` per line, for messages: the file by its name alone
+/// (the failure's location has the full path), so messages read the same on every machine.
+fn bot_stack(stack: &str) -> String {
+    let file = FILE.with_borrow(Clone::clone);
+    let short = file.rsplit('/').next().unwrap_or(&file).to_owned();
+    stack
+        .lines()
+        .filter(|line| line.contains(&format!("{file}:")))
+        .map(|line| format!("\n    {}", line.trim().replace(&file, &short)))
+        .collect()
+}
+
+/// How the runner tells botlens that the bot's source does not parse (the harness reports it
+/// before any game, as a compiler would).
+const SYNTAX_ERROR: &str = "syntax error: ";
+
+/// Ends the game with the JavaScript error `caught`, located at its innermost frame in the
+/// bot's file. `parsing`: `caught` comes from evaluating the bot's source, where a
+/// `SyntaxError` raised at the source's own frame (not inside a function it called) is the
+/// parser's.
+fn fail_with<'js>(ctx: &Ctx<'js>, caught: CaughtError<'js>, parsing: bool) -> ! {
+    match caught {
+        CaughtError::Exception(exception) => {
+            let name: String = exception.get("name").unwrap_or_else(|_| "Error".into());
+            let message = exception.message().unwrap_or_default();
+            let stack = exception.stack().unwrap_or_default();
+            let at = bot_frame(&stack);
+            let first_is_bot = stack.lines().next().is_some_and(|line| {
+                let file = FILE.with_borrow(Clone::clone);
+                line.contains(&format!("{file}:"))
+            });
+            if parsing && name == "SyntaxError" && first_is_bot {
+                fail(&format!("{SYNTAX_ERROR}{message}"), at)
+            }
+            let text = format!("uncaught {name}: {message}{}", bot_stack(&stack));
+            fail(&text, at)
+        }
+        CaughtError::Value(value) => {
+            let text = describe(ctx, value);
+            fail(
+                &format!("uncaught exception: {text} (not an Error, so no JavaScript stack)"),
+                None,
+            )
+        }
+        CaughtError::Error(error) => fail(&format!("the JavaScript engine failed: {error}"), None),
+    }
+}
+
+/// A thrown value that is not an `Error`, as JavaScript's `String(value)` writes it.
+fn describe<'js>(ctx: &Ctx<'js>, value: Value<'js>) -> String {
+    let string: rquickjs::Result<Function> = ctx.globals().get("String");
+    string
+        .and_then(|string| string.call::<_, String>((value,)))
+        .unwrap_or_else(|_| "a value that cannot be printed".into())
+}
+
+/// `Math.random`: the next number of the bot's stream, in `[0, 1)`.
+fn random() -> f64 {
+    RANDOM.with(|state| {
+        let mut x = state.get();
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        state.set(x);
+        (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+    })
+}
+
+/// Seeds `Math.random` from the game's bot stream (WASI `random_get`).
+fn seed_random() {
+    let mut bytes = [0u8; 8];
+    // SAFETY: the buffer is valid for 8 bytes.
+    unsafe { abi::random_get(bytes.as_mut_ptr(), bytes.len()) };
+    RANDOM.with(|state| state.set(u64::from_le_bytes(bytes) | 1));
+}
+
+/// `host.act(json)`: the move, and the game's answer as JSON. A losing move is located at the
+/// bot's frame on the JavaScript stack, and the host ends the game there.
+fn act(ctx: Ctx<'_>, message: String) -> rquickjs::Result<String> {
+    let mut lost = false;
+    let answer = receive(
+        |out, cap| {
+            // SAFETY: the message and the buffer are live for the call.
+            let len = unsafe { abi::act(message.as_ptr(), message.len(), out, cap) };
+            lost = len == LOST;
+            len
+        },
+        reply,
+    );
+    if lost {
+        let stack: String = ctx.eval("new Error().stack")?;
+        if let Some(at) = bot_frame(&stack) {
+            // SAFETY: the file name is a live string. Does not return: the move lost.
+            unsafe { abi::position(at.file.as_ptr(), at.file.len(), at.line, at.column) };
+        }
+        return Err(rquickjs::Exception::throw_message(&ctx, "the move lost the game"));
+    }
+    let answer = answer.unwrap_or_default();
+    Ok(String::from_utf8_lossy(&answer).into_owned())
+}
+
+/// The runner's native functions, handed to the prelude as `__botlens_host`.
+fn host_functions<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
+    let host = Object::new(ctx.clone())?;
+    host.set(
+        "view",
+        Function::new(ctx.clone(), || {
+            // SAFETY: `receive` hands a valid buffer.
+            let view = receive(|out, cap| unsafe { abi::view(out, cap) }, reply);
+            let view = view.unwrap_or_default();
+            String::from_utf8_lossy(&view).into_owned()
+        })?,
+    )?;
+    host.set("act", Function::new(ctx.clone(), act)?)?;
+    host.set(
+        "log",
+        Function::new(ctx.clone(), |line: String| {
+            // SAFETY: the line is a live string.
+            unsafe { abi::log(line.as_ptr(), line.len()) }
+        })?,
+    )?;
+    host.set("random", Function::new(ctx.clone(), random)?)?;
+    Ok(host)
+}
+
+/// Evaluates `source` as a global script named `file`.
+fn eval<'js>(ctx: &Ctx<'js>, source: &str, file: &str) -> Result<(), CaughtError<'js>> {
+    let mut options = EvalOptions::default();
+    options.global = true;
+    options.strict = false;
+    options.filename = Some(file.to_owned());
+    ctx.eval_with_options::<(), _>(source, options).catch(ctx)
+}
+
+/// The payload the host attached: game, file name, source.
+fn payload() -> (String, String, String) {
+    let Some(bytes) = receive(source, source) else {
+        fail("no JavaScript source is attached to the runner (load it through botlens)", None)
+    };
+    let Ok(text) = String::from_utf8(bytes) else { fail("the bot's source is not UTF-8", None) };
+    let mut parts = text.splitn(3, '\n');
+    let game = parts.next().unwrap_or_default().to_owned();
+    let file = parts.next().unwrap_or_default().to_owned();
+    let source = parts.next().unwrap_or_default().to_owned();
+    (game, file, source)
+}
+
+/// Starts a game: the engine, the prelude, the bot's source and `new Bot()`.
+#[unsafe(no_mangle)]
+pub extern "C" fn botlens_new(_seat: i32) {
+    let (name, file, source) = payload();
+    FILE.with_borrow_mut(|f| *f = file.clone());
+    seed_random();
+    let engine = Runtime::new().and_then(|runtime| Ok((Context::full(&runtime)?, runtime)));
+    let Ok((context, runtime)) = engine else {
+        fail("the JavaScript engine could not start", None)
+    };
+    context.with(|ctx| {
+        let set_up = host_functions(&ctx)
+            .and_then(|host| ctx.globals().set("__botlens_host", host))
+            .catch(&ctx);
+        if let Err(caught) = set_up.and_then(|()| eval(&ctx, PRELUDE, PRELUDE_FILE)) {
+            fail_with(&ctx, caught, false);
+        }
+        if let Err(caught) = eval(&ctx, &source, &file) {
+            fail_with(&ctx, caught, true);
+        }
+        let start: rquickjs::Result<Function> = ctx.globals().get("__botlens_start");
+        if let Err(caught) = start.and_then(|start| start.call::<_, ()>(())).catch(&ctx) {
+            fail_with(&ctx, caught, false);
+        }
+    });
+    GAME.with_borrow_mut(|game| *game = Some(Game { _runtime: runtime, context, name }));
+}
+
+/// One turn: `bot.play(turn)`.
+#[unsafe(no_mangle)]
+pub extern "C" fn botlens_play() {
+    GAME.with_borrow(|game| {
+        let Some(game) = game else { fail("botlens_play before botlens_new", None) };
+        game.context.with(|ctx| {
+            let play: rquickjs::Result<Function> = ctx.globals().get("__botlens_play");
+            let played = play.and_then(|play| play.call::<_, ()>((game.name.as_str(),)));
+            if let Err(caught) = played.catch(&ctx) {
+                fail_with(&ctx, caught, false);
+            }
+        });
+    });
+}

@@ -1,0 +1,107 @@
+//! The ABI's additions for language runners (`docs/abi.md`): a payload copied in with
+//! `botlens.source`, positions stated with `botlens.position`, and a `botlens_runner` module,
+//! whose losing `act` returns `-2` so that the runner can say where the move was made.
+
+use botlens_engine::{FailureKind, SourceLocation};
+use botlens_sandbox::SandboxLimits;
+
+use crate::support::{assert_next_game_runs, fault, play, wat, wat_bot};
+
+const RUNNER_IMPORTS: &str = r#"
+  (import "botlens" "source" (func $source (param i32 i32) (result i32)))
+  (import "botlens" "position" (func $position (param i32 i32 i32 i32)))
+  (@custom "botlens_runner" "test")
+  (data (i32.const 1024) "bot.js")"#;
+
+/// A runner bot that plays `{"x":1,"y":1}` every turn, so its second move is illegal; after
+/// `act`, `after` runs with the result in local `$r`.
+fn marking_the_centre(after: &str) -> String {
+    format!(
+        r#"(module
+  (import "botlens" "act" (func $act (param i32 i32 i32 i32) (result i32)))
+  (import "botlens" "log" (func $log (param i32 i32)))
+  {RUNNER_IMPORTS}
+  (memory (export "memory") 1)
+  (@custom "botlens_abi" "1")
+  (data (i32.const 256) "{{\"x\":1,\"y\":1}}")
+  (func (export "botlens_new") (param $seat i32))
+  (func (export "botlens_play")
+    (local $r i32)
+    (local.set $r (call $act (i32.const 256) (i32.const 13) (i32.const 512) (i32.const 256)))
+    {after}))"#
+    )
+}
+
+fn at(line: u32, column: u32) -> Option<SourceLocation> {
+    Some(SourceLocation { file: "bot.js".into(), line, column })
+}
+
+#[test]
+fn a_runner_locates_its_losing_move_where_it_says_and_the_game_ends_there() {
+    // On -2 the runner states line 7, column 3; a stated position ends the game.
+    let after = "(if (i32.eq (local.get $r) (i32.const -2)) (then
+        (call $position (i32.const 1024) (i32.const 6) (i32.const 7) (i32.const 3))
+        (call $log (i32.const 1024) (i32.const 6))))";
+    let record = play(&wat(&marking_the_centre(after)), 5, &SandboxLimits::default());
+    let failure = fault(&record);
+    assert_eq!(failure.kind, FailureKind::IllegalMove, "{failure}");
+    assert_eq!(failure.location, at(7, 3), "{failure}");
+    let logs: Vec<&String> = record.moves.iter().flat_map(|m| &m.logs).collect();
+    assert!(logs.is_empty(), "position did not return: {logs:?}");
+    assert_next_game_runs();
+}
+
+#[test]
+fn a_runner_that_returns_after_a_lost_move_loses_unlocated_and_its_moves_count_no_more() {
+    // Two more moves after the first: the second loses (`second_move`, -2), the third returns
+    // -2 again and changes nothing; the runner then returns without stating a position.
+    let again = "(drop (call $act (i32.const 256) (i32.const 13) (i32.const 512) (i32.const 256)))";
+    let record = play(&wat(&marking_the_centre(&again.repeat(2))), 5, &SandboxLimits::default());
+    let failure = fault(&record);
+    assert_eq!(failure.kind, FailureKind::SecondMove, "{failure}");
+    assert_eq!(failure.message, "second action mark(1, 1) in one turn (already made mark(1, 1))");
+    assert_eq!(failure.location, None, "{failure}");
+    assert_next_game_runs();
+}
+
+#[test]
+fn the_payload_is_copied_in_by_source_and_minus_one_without_one() {
+    // The runner logs its payload (at 2048, up to 256 bytes) every turn, or "none".
+    let prelude = "(local.set $i (call $source (i32.const 2048) (i32.const 256)))
+        (if (i32.ge_s (local.get $i) (i32.const 0))
+          (then (call $log (i32.const 2048) (local.get $i)))
+          (else (call $log (i32.const 1100) (i32.const 4))))
+        (local.set $i (i32.const 0))";
+    let extra = format!("{RUNNER_IMPORTS} (data (i32.const 1100) \"none\")");
+    let bot = wat(&wat_bot(prelude, &extra));
+    let logs = |bot| {
+        let record = play(bot, 2, &SandboxLimits::default());
+        assert!(record.outcome.fault.is_none(), "{:?}", record.outcome);
+        record.moves.iter().find(|m| m.seat == 0).expect("a move").logs.clone()
+    };
+    assert_eq!(logs(&bot), ["none"]);
+    let given = bot.with_payload(b"tictactoe\nbot.js\nfunction Bot() {}".to_vec());
+    assert!(given.is_runner() && !given.payload().expect("the payload").is_empty());
+    assert_eq!(logs(&given), ["tictactoe", "bot.js", "function Bot() {}"]);
+    assert_eq!(given.sha256(), bot.sha256(), "one compiled module serves every payload");
+}
+
+#[test]
+fn a_stated_position_locates_a_host_found_failure_that_has_no_other_location() {
+    // Not a runner and no DWARF: the position stated before a malformed move locates it; a
+    // line of 0 forgets it.
+    let stated = |line: i32| {
+        format!(
+            "(call $position (i32.const 1024) (i32.const 6) (i32.const {line}) (i32.const 2))
+             (drop (call $act (i32.const 1024) (i32.const 6) (i32.const 512) (i32.const 256)))"
+        )
+    };
+    let extra = r#"(import "botlens" "position" (func $position (param i32 i32 i32 i32)))
+        (data (i32.const 1024) "bot.js")"#;
+    let record = play(&wat(&wat_bot(&stated(12), extra)), 3, &SandboxLimits::default());
+    let failure = fault(&record);
+    assert_eq!(failure.kind, FailureKind::MalformedMessage, "{failure}");
+    assert_eq!(failure.location, at(12, 2), "{failure}");
+    let record = play(&wat(&wat_bot(&stated(0), extra)), 3, &SandboxLimits::default());
+    assert_eq!(fault(&record).location, None);
+}
