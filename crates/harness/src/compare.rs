@@ -53,6 +53,7 @@ use botlens_stats::{
 };
 use serde::Serialize;
 
+use crate::js::{JsBot, JsError};
 use crate::pipeline::{self, RunError, RunOptions, Stage};
 use crate::revision::{self, Checkout, RevisionError};
 use crate::suite::{self, Contender, GameResult, KeepTraces, Suite, SuiteError};
@@ -150,6 +151,7 @@ impl Side {
             SideKind::Target(Target::Module { game, .. } | Target::Reference { game, .. }) => {
                 Ok(*game)
             }
+            SideKind::Target(Target::Script { path, game }) => Ok(JsBot::load(path, *game)?.game),
         }
     }
 }
@@ -228,6 +230,9 @@ pub enum CompareError {
     /// A side's project is not usable.
     #[error(transparent)]
     Project(#[from] ProjectError),
+    /// A side's JavaScript bot is not usable.
+    #[error(transparent)]
+    Script(#[from] JsError),
     /// A revision could not be checked out.
     #[error(transparent)]
     Revision(#[from] RevisionError),
