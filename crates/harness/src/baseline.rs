@@ -348,6 +348,7 @@ mod tests {
             first_turn: 2,
             first_bot_turn: 1,
             replay: "botlens replay . --vs random --seed 0".into(),
+            stack: None,
         }
     }
 
