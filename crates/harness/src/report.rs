@@ -13,7 +13,7 @@
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
 //! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault) |
-//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
+//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
 //! | `wasteful[]` | per opponent with wasted moves: `opponent`, `games`, `moves` |
 //! | `cancelled` | true when the suite stopped early |
 
@@ -52,6 +52,14 @@ pub struct OpponentSummary {
 
 /// Identical failures (same kind, same file and line) across games; the column is the first
 /// one's.
+///
+/// Groups are keyed by location, not by [`identity`](FailureGroup::identity), on purpose: a
+/// report answers "which lines lose games", one group per line the author must look at (the
+/// editor puts one diagnostic on each), and two calls on different lines of one function that
+/// fail alike (`attack(#, #): x out of range`) have one identity but are two places to fix.
+/// Identity is for comparing two reports of different builds
+/// ([`Comparison`](crate::baseline::Comparison)), where lines move and locations cannot say
+/// that two failures are the same bug.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailureGroup {
     /// Failure kind.
@@ -85,6 +93,12 @@ pub struct FailureGroup {
     pub first_bot_turn: u32,
     /// The command that steps through the first occurrence.
     pub replay: String,
+    /// The first occurrence's identity ([`Failure::identity`](botlens_engine::Failure::identity):
+    /// kind, bot functions on the stack, shape of the message); `None` for the group of
+    /// failures beyond the location bound, and in baselines saved before identities existed
+    /// (they are then compared by location alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<String>,
     /// The first occurrence's call stack, innermost first (absent when the failure was not
     /// located, and in baselines saved before stacks existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -163,6 +177,7 @@ impl FailureGroup {
             first_turn: group.first.turn,
             first_bot_turn: group.first_bot_turn,
             replay: target.replay_command(&name(first_opponent), first_seed),
+            identity: (!folded).then(|| group.first.failure.identity()),
             stack: if folded { None } else { group.first.failure.stack.clone() },
         }
     }
@@ -325,7 +340,7 @@ impl SuiteReport {
     /// The report as a table and grouped failures, for a terminal; file paths inside `base` (the
     /// working directory) are shown relative to it. Names, messages and paths come from bots and
     /// may hold anything: control characters are escaped
-    /// ([`printable_lines`](botlens_engine::text::printable_lines)).
+    /// ([`printable_lines`]).
     pub fn render(&self, base: &Path) -> String {
         let mut out = String::new();
         let puzzle = self.opponents.iter().any(|o| o.par.is_some());
@@ -476,6 +491,7 @@ mod tests {
             first_turn: 35,
             first_bot_turn: 17,
             replay: String::new(),
+            identity: None,
             stack: None,
         };
         assert_eq!(group.location_text(Path::new("/home/me")), "bot/src/lib.rs:82:25");
@@ -548,6 +564,7 @@ mod tests {
             first_turn: 1,
             first_bot_turn: 1,
             replay: String::new(),
+            identity: Some("0123456789abcdef".into()),
             stack: Some(stack),
         };
         assert_eq!(

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use botlens_engine::stack::{frame_text, thousands};
+use botlens_harness::baseline::Comparison;
 use botlens_harness::build::CompilerMessage;
 use botlens_harness::report::{FailureGroup, SEEDS_SHOWN, SuiteReport, seeds_phrase};
 use serde_json::json;
@@ -129,11 +130,36 @@ pub fn failure_diagnostics(
                 "seed": group.first_seed,
                 "turn": group.first_turn,
                 "replay": group.replay,
+                "identity": group.identity,
             })),
             ..Diagnostic::default()
         });
     }
     files
+}
+
+/// Says on each diagnostic whose failure moved since `previous` (the project's last run, by
+/// [`Comparison`]: the same identity at another line) where it was — `moved from line 141 to
+/// 139 since the last run` — so that an edit above a bug reads as the same failure, not as a
+/// new one.
+pub fn note_moves(
+    files: &mut BTreeMap<PathBuf, Vec<Diagnostic>>,
+    previous: &SuiteReport,
+    report: &SuiteReport,
+) {
+    let comparison = Comparison::between(previous, report);
+    for diagnostic in files.values_mut().flatten() {
+        let identity = diagnostic.data.as_ref().and_then(|data| data["identity"].as_str());
+        let line = diagnostic.range.start.line + 1;
+        let moved = comparison.moved_failures.iter().find(|moved| {
+            identity.is_some()
+                && moved.failure.identity.as_deref() == identity
+                && moved.failure.location.as_ref().is_some_and(|l| l.line == line)
+        });
+        if let Some(moved) = moved {
+            let _ = write!(diagnostic.message, "\n{} since the last run", moved.phrase());
+        }
+    }
 }
 
 /// The frames of a group's call stack other than the one the diagnostic sits on, innermost
@@ -301,6 +327,7 @@ mod tests {
             first_turn: 23,
             first_bot_turn: 11,
             replay: "botlens replay /bot --vs hunter --seed 4".into(),
+            identity: None,
             stack: None,
         }
     }
@@ -402,6 +429,33 @@ mod tests {
             &uri_for,
         );
         assert_eq!(files.values().next().unwrap()[0].range.start.character, 16);
+    }
+
+    #[test]
+    fn a_failure_that_moved_since_the_last_run_says_from_where() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = canonical(dir.path());
+        let uri_for = |p: &Path| Uri::from_file_path(p);
+        let at = |line, identity: &str| FailureGroup {
+            identity: Some(identity.into()),
+            ..group(FailureKind::Panic, "boom", "src/lib.rs", line, 5)
+        };
+        let before = report(vec![at(141, "aaaa"), at(200, "bbbb")]);
+        let after = report(vec![at(139, "aaaa"), at(210, "cccc")]);
+        let mut files = failure_diagnostics(&root, &after, PositionEncoding::Utf16, &uri_for);
+        note_moves(&mut files, &before, &after);
+        let diagnostics = &files[&root.join("src/lib.rs")];
+        assert!(
+            diagnostics[0].message.ends_with("\nmoved from line 141 to 139 since the last run"),
+            "{}",
+            diagnostics[0].message
+        );
+        assert!(
+            !diagnostics[1].message.contains("moved"),
+            "a new failure: {}",
+            diagnostics[1].message
+        );
+        assert_eq!(diagnostics[0].data.as_ref().unwrap()["identity"], "aaaa");
     }
 
     #[test]
