@@ -1,4 +1,6 @@
-//! Why a player lost a game by its own fault, and where in its source that happened.
+//! Why a player lost a game by its own fault, where in its source that happened (its call
+//! stack, see [`crate::stack`]), and the identity that says two failures are the same bug even
+//! after the lines above it moved.
 //!
 //! Not for game outcomes in general: a fair loss (fleet sunk, three in a row) is an
 //! [`Ending`](crate::Ending), not a failure.
@@ -6,6 +8,8 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+
+use crate::stack::CallStack;
 
 /// The kinds of fault that lose a game. Serialized in `snake_case` (`illegal_move`, …), which is
 /// also the diagnostic code the language server shows.
@@ -105,14 +109,18 @@ pub struct Failure {
     /// One line for humans, e.g. `attack(10, 3): x out of range 0..=9`.
     pub message: String,
     /// Where in the bot's own crate it happened, skipping std/core/alloc/SDK frames.
+    /// For a stack overflow, the recursive call to change rather than the frame that ran out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<SourceLocation>,
+    /// The bot's frames when it failed, innermost first (traces of format 1 have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stack: Option<CallStack>,
 }
 
 impl Failure {
     /// A failure without a source location.
     pub fn new(kind: FailureKind, message: impl Into<String>) -> Self {
-        Failure { kind, message: message.into(), location: None }
+        Failure { kind, message: message.into(), location: None, stack: None }
     }
 
     /// The same failure, located.
@@ -120,6 +128,96 @@ impl Failure {
         self.location = location;
         self
     }
+
+    /// The same failure with its call stack.
+    pub fn with_stack(mut self, stack: Option<CallStack>) -> Self {
+        self.stack = stack;
+        self
+    }
+
+    /// What makes this failure the same bug in another build of the bot: its kind, the bot
+    /// functions on its stack and the shape of its message ([`message_shape`]), never a line
+    /// or a column, so deleting lines above the bug keeps it. Without a stack the functions
+    /// are left out (the location then tells failures apart where it must, see the harness's
+    /// baseline comparison). A 16-digit hexadecimal digest, stable across platforms and
+    /// versions (FNV-1a of the parts).
+    pub fn identity(&self) -> String {
+        let mut hash = Fnv::default();
+        hash.write(self.kind.as_str());
+        for function in self.stack.iter().flat_map(CallStack::functions) {
+            hash.write(function);
+        }
+        hash.write(&message_shape(&self.message));
+        format!("{:016x}", hash.0)
+    }
+}
+
+/// A 64-bit FNV-1a hash of a sequence of strings, each followed by a zero byte.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn write(&mut self, text: &str) {
+        for byte in text.bytes().chain([0]) {
+            self.0 ^= u64::from(byte);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+/// A message with what varies from game to game abstracted: numbers (decimal and `0x…`) become
+/// `#` and quoted values (`"…"`, `'…'`) become `"…"`, so `attack(10, 3): x out of range` and
+/// `attack(10, 7): x out of range` have one shape. Code in backticks is kept: it names what
+/// failed (`` `Option::unwrap()` ``).
+///
+/// ```
+/// use botlens_engine::failure::message_shape;
+///
+/// assert_eq!(message_shape("attack(10, 3): x out of range"), "attack(#, #): x out of range");
+/// assert_eq!(message_shape("bad name \"bob\" at 0x1f"), "bad name \"…\" at #");
+/// ```
+pub fn message_shape(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut chars = message.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '0'..='9' => {
+                let hex = c == '0' && chars.peek() == Some(&'x');
+                if hex {
+                    chars.next();
+                }
+                let digit =
+                    |d: &char| d.is_ascii_digit() || *d == '_' || (hex && d.is_ascii_hexdigit());
+                while chars.peek().is_some_and(digit) {
+                    chars.next();
+                }
+                out.push('#');
+            }
+            '"' | '\'' => {
+                let rest: String = chars.clone().collect();
+                match rest.find(c) {
+                    // An apostrophe inside a word (`don't`) is not a quote.
+                    Some(end) if c == '"' || !out.ends_with(|p: char| p.is_alphanumeric()) => {
+                        for _ in rest[..end].chars() {
+                            chars.next();
+                        }
+                        chars.next();
+                        out.push(c);
+                        out.push('…');
+                        out.push(c);
+                    }
+                    _ => out.push(c),
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 impl fmt::Display for Failure {
@@ -133,3 +231,62 @@ impl fmt::Display for Failure {
 }
 
 impl std::error::Error for Failure {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stack::StackFrame;
+
+    fn located(message: &str, functions: &[&str], line: u32) -> Failure {
+        let at = |line| Some(SourceLocation { file: "src/lib.rs".into(), line, column: 9 });
+        let frames = functions
+            .iter()
+            .map(|f| StackFrame {
+                function: (*f).into(),
+                location: at(line),
+                folded: 0,
+                cycle: None,
+            })
+            .collect();
+        Failure::new(FailureKind::IllegalMove, message)
+            .at(at(line))
+            .with_stack(Some(CallStack { frames, dropped: 0 }))
+    }
+
+    #[test]
+    fn numbers_and_quoted_values_are_abstracted_but_words_and_code_are_not() {
+        assert_eq!(message_shape("attack(10, 7): x out of range"), "attack(#, #): x out of range");
+        assert_eq!(message_shape("grew to 67108864 bytes"), "grew to # bytes");
+        assert_eq!(message_shape("at 0xdeadbeef+12"), "at #+#");
+        assert_eq!(message_shape("cell 3a"), "cell #a");
+        assert_eq!(message_shape("name 'bob' isn't \"it\""), "name '…' isn't \"…\"");
+        assert_eq!(message_shape("an unclosed \" quote 5"), "an unclosed \" quote #");
+        assert_eq!(
+            message_shape("called `Option::unwrap()` on a `None` value"),
+            "called `Option::unwrap()` on a `None` value"
+        );
+    }
+
+    #[test]
+    fn identity_survives_moved_lines_and_other_numbers_but_not_other_functions() {
+        let here = located("attack(10, 3): x out of range", &["bot::aim", "bot::play"], 141);
+        let moved = located("attack(10, 7): x out of range", &["bot::aim", "bot::play"], 139);
+        assert_eq!(here.identity(), moved.identity());
+        assert_eq!(here.identity().len(), 16);
+        let elsewhere = located("attack(10, 3): x out of range", &["bot::guess", "bot::play"], 141);
+        assert_ne!(here.identity(), elsewhere.identity());
+        let other_kind = Failure { kind: FailureKind::Panic, ..here.clone() };
+        assert_ne!(here.identity(), other_kind.identity());
+        let other_words = located("attack(10, 3): y out of range", &["bot::aim", "bot::play"], 141);
+        assert_ne!(here.identity(), other_words.identity());
+    }
+
+    #[test]
+    fn a_failure_without_a_stack_reads_from_format_one() {
+        let json =
+            r#"{"kind":"panic","message":"boom","location":{"file":"a.rs","line":3,"column":0}}"#;
+        let failure: Failure = serde_json::from_str(json).unwrap();
+        assert_eq!(failure.stack, None);
+        assert_eq!(failure.location.unwrap().line, 3);
+    }
+}

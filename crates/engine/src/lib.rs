@@ -19,13 +19,14 @@
 //! let trace = record.to_trace(players, limits_json);   // versioned JSON, byte-identical per seed
 //! ```
 
-mod failure;
+pub mod failure;
 mod game;
 pub mod human;
 pub mod picture;
 mod player;
 pub mod runner;
 pub mod seed;
+pub mod stack;
 pub mod text;
 pub mod trace;
 
@@ -37,6 +38,7 @@ pub use game::{Ending, Game, IllegalMove, Seat, SeatResult, Status};
 pub use player::{Player, ReferencePlayer, Turn, TurnCost};
 pub use runner::{Fault, MatchLimits, MatchOutcome, MatchRecord, MoveRecord};
 pub use seed::{SeedRng, Stream};
+pub use stack::{CallStack, Cycle, StackFrame};
 pub use trace::{PlayerInfo, TRACE_FORMAT_VERSION, Trace, TraceError};
 
 /// The engine version recorded in every trace; a trace replays exactly only on the same version.

@@ -129,12 +129,14 @@ impl<G: Game> Turn<G> {
     }
 
     /// Records a fault. The first fault of a turn wins; a later report of the same kind only adds
-    /// a source location the first one lacked (e.g. the sandbox locating an illegal move).
+    /// the source location and call stack the first one lacked (e.g. the sandbox locating an
+    /// illegal move).
     pub fn fail(&mut self, failure: Failure) {
         match &mut self.failure {
             None => self.failure = Some(failure),
             Some(first) if first.kind == failure.kind && first.location.is_none() => {
                 first.location = failure.location;
+                first.stack = first.stack.take().or(failure.stack);
             }
             Some(_) => {}
         }

@@ -269,6 +269,8 @@ mod tests {
         let failure = record.outcome.fault.expect("fault").failure;
         assert_eq!(failure.kind, FailureKind::IllegalMove);
         assert_eq!(failure.location.expect("located").line, 42);
+        let stack = failure.stack.expect("the stack comes with the location");
+        assert_eq!(stack.frames[0].function, "counter::play");
     }
 
     #[test]

@@ -7,8 +7,8 @@ use botlens_protocol::wire::{Reader, Wire};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    Ending, Failure, FailureKind, Game, IllegalMove, Player, ReferencePlayer, Seat, SourceLocation,
-    Status, Turn,
+    CallStack, Ending, Failure, FailureKind, Game, IllegalMove, Player, ReferencePlayer, Seat,
+    SourceLocation, StackFrame, Status, Turn,
 };
 
 /// Each seat adds 0–2 to its own counter; the first to reach 3 wins.
@@ -159,7 +159,15 @@ impl Player<Count> for Counter {
     fn play(&mut self, turn: &mut Turn<Count>) -> Result<(), Failure> {
         turn.act(CountAction::Add(5)).map_err(|failure| {
             let location = SourceLocation { file: "src/lib.rs".into(), line: 42, column: 9 };
-            Failure::new(FailureKind::IllegalMove, failure.message).at(Some(location))
+            let frame = StackFrame {
+                function: "counter::play".into(),
+                location: Some(location.clone()),
+                folded: 0,
+                cycle: None,
+            };
+            Failure::new(FailureKind::IllegalMove, failure.message)
+                .at(Some(location))
+                .with_stack(Some(CallStack { frames: vec![frame], dropped: 0 }))
         })?;
         Ok(())
     }

@@ -5,11 +5,11 @@
 //! belongs to. The same (game, seed, bot bytes, opponent, limits, engine version) always yields a
 //! byte-identical [`Trace::to_json`].
 //!
-//! # Format (version 1)
+//! # Format (version 2)
 //!
 //! ```json
 //! {
-//!   "format_version": 1,          // bumped on any incompatible change
+//!   "format_version": 2,          // bumped whenever the format changes
 //!   "engine_version": "0.1.0",    // botlens engine that played the game
 //!   "game": "battleships",        // Game::NAME
 //!   "seed": 17,
@@ -19,13 +19,19 @@
 //!   "initial_state": {…},         // the game state before the first move
 //!   "first_mover": 0,
 //!   "moves": [{"turn": 1, "seat": 0, "action": {…}, "response": {…},
-//!              "failure": {"kind": "illegal_move", "message": "…", "location": {"file": "src/lib.rs", "line": 42, "column": 9}},
+//!              "failure": {"kind": "illegal_move", "message": "…", "location": {"file": "src/lib.rs", "line": 42, "column": 9},
+//!                          "stack": {"frames": [{"function": "my_bot::aim", "location": {…}, "folded": 3},
+//!                                               {"function": "my_bot::a", "location": {…}, "cycle": {"frames": 2, "times": 1942}}, …],
+//!                                    "dropped": 0}},
 //!              "cost": {"fuel": 1234}, "logs": ["…"]}],
 //!   "outcome": {"winner": 1, "reason": "…", "fault": {"seat": 0, "turn": 23, "failure": {…}}, "turns": 23}
 //! }
 //! ```
-//! Optional fields (`action`, `response`, `failure`, `cost`, `logs`, `fault`) are omitted when
-//! empty.
+//! Optional fields (`action`, `response`, `failure`, `cost`, `logs`, `fault`, and in a
+//! failure `location` and `stack`) are omitted when empty.
+//!
+//! Version 2 added the failure's `stack` (see [`crate::stack`]); a version 1 trace reads as a
+//! version 2 one whose failures have no stack.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -33,7 +39,7 @@ use serde_json::Value;
 use crate::{ENGINE_VERSION, Game, MatchOutcome, MatchRecord, MoveRecord, Seat};
 
 /// The trace format this engine writes and the newest it reads.
-pub const TRACE_FORMAT_VERSION: u32 = 1;
+pub const TRACE_FORMAT_VERSION: u32 = 2;
 
 /// Who sat in a seat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,7 +6,11 @@
 //! the one before it the same way.
 //!
 //! A failure is "the same" in two reports when its kind and source location (file, line,
-//! column) are. Not for: running suites or rendering the
+//! column) are, or else when its identity is
+//! ([`Failure::identity`](botlens_engine::Failure::identity): its kind, the bot functions on
+//! its stack and the shape of its message): then it *moved* (lines above it were added or
+//! deleted) and is neither new nor fixed. Reports saved before identities existed have none,
+//! and their failures are matched by location alone. Not for: running suites or rendering the
 //! report itself (see [`crate::report`]).
 //!
 //! # JSON (`"comparison"` in `botlens run --baseline NAME --json`)
@@ -14,8 +18,9 @@
 //! | field | meaning |
 //! |---|---|
 //! | `before_seeds`, `after_seeds` | the seed ranges of the two reports |
-//! | `new_failures[]` | failure groups (as in the report's `failures[]`) of the new report whose kind and location the old one did not have |
+//! | `new_failures[]` | failure groups (as in the report's `failures[]`) of the new report whose kind and location the old one did not have, nor (moved) its identity |
 //! | `fixed_failures[]` | failure groups of the old report whose kind and location the new one does not have |
+//! | `moved_failures[]` | failures of both reports at different locations with one identity: `from` (the old location: `file`, `line`, `column`) and `failure` (the new report's group) |
 //! | `opponents[]` | per opponent in either report: `name`, `before` and `after` (the report's rows, null when the opponent was not played), `wins`, `losses`, `draws`, `faults` (integer differences, after minus before) and `mean_moves` (difference) |
 //! | `elo` | the Elo verdict on the seeds both reports played ([`EloVerdict`]): `kind` `too_few_games` with `games`, or `estimate` with `games`, `differences` (units by the new run's points minus the old one's: `games_per_unit` and `counts`), `elo` (as in `botlens compare --json`) and `los` |
 //!
@@ -225,10 +230,39 @@ pub struct Comparison {
     pub new_failures: Vec<FailureGroup>,
     /// Failures of the old report at a kind and location the new one does not have.
     pub fixed_failures: Vec<FailureGroup>,
+    /// Failures of both reports with one identity at different locations (empty in
+    /// comparisons saved before moves were told apart).
+    #[serde(default)]
+    pub moved_failures: Vec<MovedFailure>,
     /// Per opponent of either report, in the new report's order, then the old one's.
     pub opponents: Vec<OpponentDelta>,
     /// The Elo verdict on the seeds both reports played.
     pub elo: EloVerdict,
+}
+
+/// A failure of both reports at a new place: the same identity, another location.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MovedFailure {
+    /// Where it was in the old report.
+    pub from: Option<SourceLocation>,
+    /// The new report's group.
+    pub failure: FailureGroup,
+}
+
+impl MovedFailure {
+    /// `moved from line 141 to 139`, naming the files when it changed file.
+    pub fn phrase(&self) -> String {
+        match (&self.from, &self.failure.location) {
+            (Some(from), Some(to)) if from.file == to.file => {
+                format!("moved from line {} to {}", from.line, to.line)
+            }
+            (Some(from), Some(to)) => {
+                format!("moved from {}:{} to {}:{}", from.file, from.line, to.file, to.line)
+            }
+            (None, Some(to)) => format!("now located at {}:{}", to.file, to.line),
+            (_, None) => "no longer located".to_owned(),
+        }
+    }
 }
 
 type FailureKey = (FailureKind, Option<SourceLocation>);
@@ -237,13 +271,38 @@ fn key(group: &FailureGroup) -> FailureKey {
     (group.kind, group.location.clone())
 }
 
+/// The failures of `before` and `after` matched up: by location first, then what is left by
+/// identity. Returns (only in `after`, only in `before`, moved).
+fn match_failures(
+    before: &[FailureGroup],
+    after: &[FailureGroup],
+) -> (Vec<FailureGroup>, Vec<FailureGroup>, Vec<MovedFailure>) {
+    let after_keys: BTreeSet<FailureKey> = after.iter().map(key).collect();
+    let before_keys: BTreeSet<FailureKey> = before.iter().map(key).collect();
+    let mut gone: Vec<&FailureGroup> =
+        before.iter().filter(|g| !after_keys.contains(&key(g))).collect();
+    let mut new = Vec::new();
+    let mut moved = Vec::new();
+    for group in after.iter().filter(|g| !before_keys.contains(&key(g))) {
+        let same = group.identity.as_ref().and_then(|identity| {
+            gone.iter().position(|old| old.identity.as_ref() == Some(identity))
+        });
+        match same {
+            Some(index) => {
+                let old = gone.remove(index);
+                moved.push(MovedFailure { from: old.location.clone(), failure: group.clone() });
+            }
+            None => new.push(group.clone()),
+        }
+    }
+    (new, gone.into_iter().cloned().collect(), moved)
+}
+
 impl Comparison {
     /// Compares `before` with `after`.
     pub fn between(before: &SuiteReport, after: &SuiteReport) -> Comparison {
-        let only_in = |a: &SuiteReport, b: &SuiteReport| {
-            let keys: BTreeSet<FailureKey> = b.failures.iter().map(key).collect();
-            a.failures.iter().filter(|g| !keys.contains(&key(g))).cloned().collect()
-        };
+        let (new_failures, fixed_failures, moved_failures) =
+            match_failures(&before.failures, &after.failures);
         let mut names: Vec<&str> = after.opponents.iter().map(|o| o.name.as_str()).collect();
         for o in &before.opponents {
             if !names.contains(&o.name.as_str()) {
@@ -262,17 +321,19 @@ impl Comparison {
         Comparison {
             before_seeds: before.seeds.clone(),
             after_seeds: after.seeds.clone(),
-            new_failures: only_in(after, before),
-            fixed_failures: only_in(before, after),
+            new_failures,
+            fixed_failures,
+            moved_failures,
             opponents,
             elo: EloVerdict::between(before, after),
         }
     }
 
-    /// Whether nothing changed: no new or fixed failure, the same scores everywhere.
+    /// Whether nothing changed: no new, fixed or moved failure, the same scores everywhere.
     pub fn is_unchanged(&self) -> bool {
         self.new_failures.is_empty()
             && self.fixed_failures.is_empty()
+            && self.moved_failures.is_empty()
             && self.opponents.iter().all(OpponentDelta::is_unchanged)
     }
 
@@ -303,6 +364,21 @@ impl Comparison {
             let _ = writeln!(out, "  {title}");
             for g in groups {
                 let _ = writeln!(out, "    {} ×{}  {}", g.kind, g.count, g.location_text(base));
+                let _ = writeln!(out, "      {}", g.message);
+            }
+        }
+        if !self.moved_failures.is_empty() {
+            let _ = writeln!(out, "  moved failures (the same failure at another line)");
+            for m in &self.moved_failures {
+                let g = &m.failure;
+                let _ = writeln!(
+                    out,
+                    "    {} ×{}  {}  {}",
+                    g.kind,
+                    g.count,
+                    g.location_text(base),
+                    m.phrase()
+                );
                 let _ = writeln!(out, "      {}", g.message);
             }
         }
@@ -499,6 +575,8 @@ mod tests {
             first_turn: 2,
             first_bot_turn: 1,
             replay: "botlens replay . --vs random --seed 0".into(),
+            identity: None,
+            stack: None,
         }
     }
 
@@ -538,6 +616,68 @@ mod tests {
     }
 
     #[test]
+    fn a_failure_whose_lines_moved_is_moved_not_new_and_fixed() {
+        let with = |line, identity: Option<&str>| FailureGroup {
+            identity: identity.map(str::to_owned),
+            ..failure(FailureKind::Panic, line, 2)
+        };
+        let before = report(
+            vec![row("random", 5, 3, 3, 4.0)],
+            vec![with(141, Some("aa")), with(150, Some("bb"))],
+        );
+        let after = report(
+            vec![row("random", 5, 3, 3, 4.0)],
+            vec![with(139, Some("aa")), with(160, Some("cc"))],
+        );
+        let comparison = Comparison::between(&before, &after);
+        let [moved] = &comparison.moved_failures[..] else { panic!("{comparison:?}") };
+        assert_eq!(moved.phrase(), "moved from line 141 to 139");
+        assert_eq!(moved.failure.location.as_ref().map(|l| l.line), Some(139));
+        let lines = |groups: &[FailureGroup]| {
+            groups.iter().map(|g| g.location.as_ref().map(|l| l.line)).collect::<Vec<_>>()
+        };
+        assert_eq!(lines(&comparison.new_failures), [Some(160)], "another identity is new");
+        assert_eq!(lines(&comparison.fixed_failures), [Some(150)]);
+        let text = comparison.render("run 1", Path::new("/"));
+        assert!(
+            text.contains("  moved failures (the same failure at another line)\n    panic ×2  src/lib.rs:139:5  moved from line 141 to 139\n"),
+            "{text}"
+        );
+        assert!(!comparison.is_unchanged());
+        // Into another file, it says both files.
+        let mut elsewhere = with(12, Some("aa"));
+        elsewhere.location.as_mut().unwrap().file = "src/aim.rs".into();
+        let comparison = Comparison::between(&before, &report(vec![], vec![elsewhere]));
+        assert_eq!(
+            comparison.moved_failures[0].phrase(),
+            "moved from src/lib.rs:141 to src/aim.rs:12"
+        );
+    }
+
+    #[test]
+    fn a_baseline_saved_without_identities_compares_by_location() {
+        let before =
+            report(vec![row("random", 5, 3, 3, 4.0)], vec![failure(FailureKind::Panic, 141, 2)]);
+        let mut json = serde_json::to_value(&before).unwrap();
+        assert!(json["failures"][0].get("identity").is_none(), "not written when absent");
+        json["failures"][0].as_object_mut().unwrap().remove("stack");
+        let old: SuiteReport = serde_json::from_value(json).expect("an old baseline reads");
+        let moved =
+            FailureGroup { identity: Some("aa".into()), ..failure(FailureKind::Panic, 139, 2) };
+        let same =
+            FailureGroup { identity: Some("aa".into()), ..failure(FailureKind::Panic, 141, 2) };
+        let after = report(vec![row("random", 5, 3, 3, 4.0)], vec![moved]);
+        let comparison = Comparison::between(&old, &after);
+        assert!(comparison.moved_failures.is_empty());
+        assert_eq!((comparison.new_failures.len(), comparison.fixed_failures.len()), (1, 1));
+        let unchanged = report(vec![row("random", 5, 3, 3, 4.0)], vec![same]);
+        assert!(
+            Comparison::between(&old, &unchanged).is_unchanged(),
+            "the same line is the same failure"
+        );
+    }
+
+    #[test]
     fn score_deltas_are_after_minus_before_per_opponent() {
         let before =
             report(vec![row("random", 4, 4, 4, 5.0), row("perfect", 0, 5, 0, 4.0)], vec![]);
@@ -567,9 +707,15 @@ mod tests {
             "since run 4: no change\nvs run 4: too few games to tell (0)\n"
         );
         let json = serde_json::to_value(&comparison).unwrap();
-        for field in
-            ["before_seeds", "after_seeds", "new_failures", "fixed_failures", "opponents", "elo"]
-        {
+        for field in [
+            "before_seeds",
+            "after_seeds",
+            "new_failures",
+            "fixed_failures",
+            "moved_failures",
+            "opponents",
+            "elo",
+        ] {
             assert!(json.get(field).is_some(), "missing {field}");
         }
     }

@@ -13,15 +13,16 @@
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
 //! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault); in a paired run (`--paired`) also `pairs`: `pentanomial` (the pairs by the bot's points in the pair, 0, ½, 1, 1½, 2), `elo` (the bot's logistic Elo over the opponent: `kind` `estimate` with `elo`, `lower`, `upper` (null when unbounded), or `no_games`, `all_won`, `all_lost` with `games`) and `los` (the likelihood that the bot is the stronger, null without evidence); `outcomes`: the result on each seed, `first_seed`, `seat0` and (paired) `seat1`, one character per seed, `W`, `L`, `D` or `-` (not played), for the first 100,000 seeds (see `botlens_harness::outcomes`) |
-//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
+//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
 //! | `wasteful[]` | per opponent with wasted moves: `opponent`, `games`, `moves` |
 //! | `cancelled` | true when the suite stopped early |
 
 use std::fmt::Write as _;
 use std::path::Path;
 
+use botlens_engine::stack::{frame_text, thousands};
 use botlens_engine::text::printable_lines;
-use botlens_engine::{FailureKind, SourceLocation};
+use botlens_engine::{CallStack, FailureKind, SourceLocation};
 use botlens_stats::{EloEstimate, Los, Pentanomial, Tally as _};
 use serde::{Deserialize, Serialize};
 
@@ -79,6 +80,14 @@ impl PairScore {
 
 /// Identical failures (same kind, same file and line) across games; the column is the first
 /// one's.
+///
+/// Groups are keyed by location, not by [`identity`](FailureGroup::identity), on purpose: a
+/// report answers "which lines lose games", one group per line the author must look at (the
+/// editor puts one diagnostic on each), and two calls on different lines of one function that
+/// fail alike (`attack(#, #): x out of range`) have one identity but are two places to fix.
+/// Identity is for comparing two reports of different builds
+/// ([`Comparison`](crate::baseline::Comparison)), where lines move and locations cannot say
+/// that two failures are the same bug.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailureGroup {
     /// Failure kind.
@@ -112,6 +121,16 @@ pub struct FailureGroup {
     pub first_bot_turn: u32,
     /// The command that steps through the first occurrence.
     pub replay: String,
+    /// The first occurrence's identity ([`Failure::identity`](botlens_engine::Failure::identity):
+    /// kind, bot functions on the stack, shape of the message); `None` for the group of
+    /// failures beyond the location bound, and in baselines saved before identities existed
+    /// (they are then compared by location alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<String>,
+    /// The first occurrence's call stack, innermost first (absent when the failure was not
+    /// located, and in baselines saved before stacks existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stack: Option<CallStack>,
 }
 
 /// A location as the report's JSON has always written it: `file`, `line` and `column` beside
@@ -186,7 +205,33 @@ impl FailureGroup {
             first_turn: group.first.turn,
             first_bot_turn: group.first_bot_turn,
             replay: target.replay_command_in_seat(&name(first_opponent), first_seed, first_seat),
+            identity: (!folded).then(|| group.first.failure.identity()),
+            stack: if folded { None } else { group.first.failure.stack.clone() },
         }
+    }
+
+    /// What the terminal report says of the stack: the innermost bot frame and, when frames
+    /// repeated, the recursion with its count and the call that closes it. Empty without a
+    /// stack.
+    pub fn stack_summary(&self) -> Vec<String> {
+        let Some(stack) = &self.stack else { return Vec::new() };
+        let mut lines: Vec<String> = stack
+            .innermost()
+            .map(|frame| format!("in {}", frame_text(frame)))
+            .into_iter()
+            .collect();
+        if let Some(recursion) = stack.recursion() {
+            let at =
+                recursion.call().location.as_ref().map_or_else(String::new, |location| {
+                    format!(", the recursive call at {location}")
+                });
+            lines.push(format!(
+                "recursion {} ×{}{at}",
+                recursion.call_order(),
+                thousands(u64::from(recursion.times))
+            ));
+        }
+        lines
     }
 
     /// Where the failures happened, `file:line:column`, with the file relative to `base` when
@@ -382,6 +427,9 @@ impl SuiteReport {
             for f in &self.failures {
                 let _ = writeln!(out, "  {} ×{}  {}", f.kind, f.count, f.location_text(base));
                 let _ = writeln!(out, "    {}", f.message);
+                for line in f.stack_summary() {
+                    let _ = writeln!(out, "    {line}");
+                }
                 let _ = writeln!(
                     out,
                     "    vs {}, first at {}",
@@ -433,7 +481,7 @@ mod tests {
     use crate::suite::{Contender, KeepTraces, run_suite};
     use crate::tally::{Counted, Tally};
     use crate::{CancelToken, SeedRange};
-    use botlens_engine::MatchLimits;
+    use botlens_engine::{Cycle, MatchLimits, StackFrame};
     use botlens_games::GameKind;
 
     #[test]
@@ -484,6 +532,8 @@ mod tests {
             first_turn: 35,
             first_bot_turn: 17,
             replay: String::new(),
+            identity: None,
+            stack: None,
         };
         assert_eq!(group.location_text(Path::new("/home/me")), "bot/src/lib.rs:82:25");
         assert_eq!(group.location_text(Path::new("/elsewhere")), "/home/me/bot/src/lib.rs:82:25");
@@ -522,6 +572,69 @@ mod tests {
         let mut json = serde_json::to_value(&old).unwrap();
         json.as_object_mut().unwrap().remove("seeds_by_opponent");
         assert_eq!(serde_json::from_value::<FailureGroup>(json).unwrap(), old);
+    }
+
+    #[test]
+    fn the_terminal_report_names_the_innermost_frame_and_the_recursion() {
+        let at = |line| Some(SourceLocation { file: "src/lib.rs".into(), line, column: 5 });
+        let frame = |function: &str, line, cycle| StackFrame {
+            function: function.into(),
+            location: at(line),
+            folded: 0,
+            cycle,
+        };
+        let stack = CallStack {
+            frames: vec![
+                StackFrame { folded: 2, ..frame("bot::helper", 8, None) },
+                frame("bot::b", 20, Some(Cycle { frames: 2, times: 1942 })),
+                frame("bot::a", 15, None),
+                frame("bot::play", 30, None),
+            ],
+            dropped: 0,
+        };
+        let group = FailureGroup {
+            kind: FailureKind::StackOverflow,
+            message: "stack overflow".into(),
+            location: at(20),
+            count: 1,
+            seeds: vec![3],
+            opponents: vec!["random".into()],
+            seeds_by_opponent: vec![vec![3]],
+            first_seed: 3,
+            first_opponent: "random".into(),
+            first_turn: 1,
+            first_bot_turn: 1,
+            replay: String::new(),
+            identity: Some("0123456789abcdef".into()),
+            stack: Some(stack),
+        };
+        assert_eq!(
+            group.stack_summary(),
+            [
+                "in bot::helper  src/lib.rs:8:5  (+2 std/SDK frames)",
+                "recursion bot::a → bot::b → bot::a ×1,942, the recursive call at src/lib.rs:20:5",
+            ]
+        );
+        let report = SuiteReport {
+            game: "tictactoe".into(),
+            bot: "bot".into(),
+            seeds: "0..=9".into(),
+            games: 1,
+            duration_ms: 1,
+            opponents: Vec::new(),
+            failures: vec![group.clone()],
+            wasteful: Vec::new(),
+            cancelled: false,
+        };
+        let text = report.render(Path::new("/"));
+        assert!(text.contains("    stack overflow\n    in bot::helper  src/lib.rs:8:5"), "{text}");
+        // The stack round-trips through the JSON; a report without one reads as before.
+        let json = serde_json::to_value(&group).unwrap();
+        assert_eq!(serde_json::from_value::<FailureGroup>(json).unwrap(), group);
+        let unstacked = FailureGroup { stack: None, ..group };
+        assert!(unstacked.stack_summary().is_empty());
+        let json = serde_json::to_value(&unstacked).unwrap();
+        assert!(json.get("stack").is_none());
     }
 
     #[test]

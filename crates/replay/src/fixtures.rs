@@ -9,8 +9,8 @@ use std::path::Path;
 use botlens_engine::runner::play_match;
 use botlens_engine::text::printable_lines;
 use botlens_engine::{
-    Failure, Game, MatchLimits, MatchRecord, Player, PlayerInfo, SeedRng, SourceLocation, Stream,
-    Trace, Turn,
+    CallStack, Failure, Game, MatchLimits, MatchRecord, Player, PlayerInfo, SeedRng,
+    SourceLocation, StackFrame, Stream, Trace, Turn,
 };
 use botlens_tictactoe::{Mark, TicTacToe};
 use serde_json::json;
@@ -22,6 +22,22 @@ pub(crate) const BOT_SOURCE: &str =
 /// Where the bot's illegal move is located: the `.` of `turn.mark` on line 3 (after a tab).
 pub(crate) fn bot_location() -> SourceLocation {
     SourceLocation { file: "src/lib.rs".into(), line: 3, column: 6 }
+}
+
+/// The bot's call stack at its illegal move: `play` at [`bot_location`], two SDK frames
+/// inside it, called from the SDK's export through the bot's `main` (line 1).
+pub(crate) fn bot_stack() -> CallStack {
+    let frame = |function: &str, location: SourceLocation, folded| StackFrame {
+        function: function.into(),
+        location: Some(location),
+        folded,
+        cycle: None,
+    };
+    let main = SourceLocation { file: "src/lib.rs".into(), line: 1, column: 1 };
+    CallStack {
+        frames: vec![frame("my_bot::play", bot_location(), 2), frame("my_bot::main", main, 3)],
+        dropped: 0,
+    }
 }
 
 /// A bot project directory: a `Cargo.toml`, and [`BOT_SOURCE`] as `src/lib.rs`.
@@ -137,7 +153,8 @@ impl Player<TicTacToe> for Scripted {
         }
         turn.log(format!("turn {}: I like {mark}", turn.number()));
         turn.log("board → looks fine");
-        turn.act(mark).map_err(|failure| failure.at(Some(bot_location())))?;
+        turn.act(mark)
+            .map_err(|failure| failure.at(Some(bot_location())).with_stack(Some(bot_stack())))?;
         Ok(())
     }
 }

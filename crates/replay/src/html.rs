@@ -416,9 +416,13 @@ fn failure_section(failure: &FailurePanel) -> String {
         Some(other) => format!("<p class=\"moved\">{}</p>", escape(&other.lines().join(" "))),
         None => String::new(),
     };
+    let stack = match failure.stack.is_empty() {
+        true => String::new(),
+        false => format!("<pre class=\"stack\">{}</pre>\n", escape(&failure.stack.join("\n"))),
+    };
     format!(
         "<section id=\"failure\">\n<h2>failure · move {index} · turn {turn} · {who}</h2>\n\
-         <p><span class=\"kind\">{kind}</span>: {message}</p>\n{location}\n{source}\n</section>\n",
+         <p><span class=\"kind\">{kind}</span>: {message}</p>\n{location}\n{source}\n{stack}</section>\n",
         index = failure.index,
         turn = failure.turn,
         who = escape(&failure.who),
@@ -500,6 +504,10 @@ mod tests {
         assert!(failure.contains("failure · move 5 · turn 5 · seat 0 (my-bot)"), "{failure}");
         assert!(failure.contains("<span class=\"kind\">illegal_move</span>: illegal move mark(1, 1): square (1, 1) is taken by X"), "{failure}");
         assert!(failure.contains("at <code>src/lib.rs:3:6</code>"), "{failure}");
+        assert!(
+            failure.contains("<pre class=\"stack\">call stack, innermost first:\n  my_bot::play  src/lib.rs:3:6  (+2 std/SDK frames)\n"),
+            "{failure}"
+        );
         assert!(
             failure.contains(
                 "<pre class=\"source\">3 │     turn.mark(1, 1)?; // taken!\n  │         ^</pre>"

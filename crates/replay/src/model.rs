@@ -16,8 +16,8 @@ use std::path::Path;
 use botlens_engine::picture::{Picture, Spot, State};
 use botlens_engine::text::{printable, printable_lines};
 use botlens_engine::{
-    FailureKind, Game, MatchOutcome, PlayerInfo, Seat, SourceLocation, TRACE_FORMAT_VERSION, Trace,
-    TraceError,
+    CallStack, FailureKind, Game, MatchOutcome, PlayerInfo, Seat, SourceLocation,
+    TRACE_FORMAT_VERSION, Trace, TraceError,
 };
 use botlens_games::{GameKind, GameVisitor, Scored};
 use serde::Serialize;
@@ -210,12 +210,27 @@ pub struct FailurePanel {
     pub location: Option<SourceLocation>,
     /// The source line at the location, as read from disk when the replay was built.
     pub source: Option<SourceLine>,
+    /// The bot's call stack, innermost first, as printable lines (see
+    /// [`CallStack::lines`](botlens_engine::CallStack::lines); at most
+    /// [`MAX_FRAMES`](botlens_engine::stack::MAX_FRAMES) frames), then a line for each other
+    /// file of its frames that cannot be read now; empty when the trace has no stack (format 1).
+    pub stack: Vec<String>,
+    /// The call stack on one line, innermost first, for where room is short:
+    /// `my_bot::helper ← [×1,942 my_bot::b ← my_bot::a] ← my_bot::play`; empty without a stack.
+    pub stack_line: String,
 }
 
 impl FailurePanel {
-    /// The panel as plain text lines: what failed, where, and the source line (or why it is not
-    /// shown).
+    /// The panel as plain text lines: what failed, where, the source line (or why it is not
+    /// shown), then the call stack.
     pub fn lines(&self) -> Vec<String> {
+        let mut lines = self.summary_lines();
+        lines.extend(self.stack.iter().cloned());
+        lines
+    }
+
+    /// [`FailurePanel::lines`] without the call stack, where room is short.
+    pub fn summary_lines(&self) -> Vec<String> {
         let mut lines = vec![format!("turn {} · {} · {}", self.turn, self.who, self.kind)];
         lines.extend(self.message.lines().map(str::to_owned));
         match &self.location {
@@ -386,6 +401,8 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
                     ..location.clone()
                 }),
                 source: found.location.as_ref().map(|location| SourceLine::read(&root, location)),
+                stack: stack_lines(found.stack.as_ref(), found.location.as_ref(), &root),
+                stack_line: found.stack.as_ref().map_or_else(String::new, stack_line),
             });
         }
     }
@@ -402,6 +419,54 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
         cell_states: legend.cells.into_lines(),
         block_kinds: legend.blocks.into_lines(),
     })
+}
+
+/// A failure's call stack for the panel: a heading and its frames (bounded however long the
+/// trace's stack is, every line printable), then what cannot be read now of the frames' files
+/// other than `location`'s (which the panel's source line already speaks for).
+fn stack_lines(
+    stack: Option<&CallStack>,
+    location: Option<&SourceLocation>,
+    root: &SourceRoot,
+) -> Vec<String> {
+    let Some(stack) = stack.filter(|stack| !stack.frames.is_empty()) else { return Vec::new() };
+    let stack = stack.clone().bounded();
+    let mut lines = vec!["call stack, innermost first:".to_owned()];
+    lines.extend(stack.lines().iter().map(|text| format!("  {}", line(text))));
+    let mut files: Vec<&str> = location.map(|l| l.file.as_str()).into_iter().collect();
+    for frame_location in stack.frames.iter().filter_map(|frame| frame.location.as_ref()) {
+        if files.contains(&frame_location.file.as_str()) {
+            continue;
+        }
+        files.push(&frame_location.file);
+        let read = SourceLine::read(root, frame_location);
+        if matches!(read, SourceLine::Missing { .. } | SourceLine::OutOfRange { .. }) {
+            lines.extend(read.lines());
+        }
+    }
+    lines
+}
+
+/// A stack on one line (see [`FailurePanel::stack_line`]), at most
+/// [`MAX_FRAMES`](botlens_engine::stack::MAX_FRAMES) frames of it.
+fn stack_line(stack: &CallStack) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut left_in_cycle = 0;
+    for frame in stack.frames.iter().take(botlens_engine::stack::MAX_FRAMES) {
+        let mut part = line(&frame.function);
+        if let Some(cycle) = frame.cycle.filter(|_| left_in_cycle == 0) {
+            part = format!("[×{} {part}", botlens_engine::stack::thousands(u64::from(cycle.times)));
+            left_in_cycle = cycle.frames.max(1);
+        }
+        if left_in_cycle > 0 {
+            left_in_cycle -= 1;
+            if left_in_cycle == 0 {
+                part.push(']');
+            }
+        }
+        parts.push(part);
+    }
+    parts.join(" ← ")
 }
 
 /// Untrusted text as one printable line.
@@ -550,8 +615,52 @@ mod tests {
                 "at src/lib.rs:3:6",
                 "3 │     turn.mark(1, 1)?; // taken!",
                 "  │         ^",
+                "call stack, innermost first:",
+                "  my_bot::play  src/lib.rs:3:6  (+2 std/SDK frames)",
+                "  my_bot::main  src/lib.rs:1:1  (+3 std/SDK frames)",
             ]
         );
+        assert_eq!(failure.stack_line, "my_bot::play ← my_bot::main");
+    }
+
+    #[test]
+    fn a_trace_of_the_previous_format_replays_without_a_stack() {
+        let text = include_str!("../fixtures/format-1.json");
+        let trace = Trace::from_json(text).expect("a format 1 trace reads");
+        assert_eq!(trace.format_version, 1);
+        let replay = Replay::from_trace(&trace, None).expect("replays");
+        let failure = replay.failure.expect("the game was lost by a fault");
+        assert_eq!(failure.location, Some(bot_location()));
+        assert!(failure.stack.is_empty());
+        assert!(failure.lines().iter().all(|line| !line.contains("call stack")), "{failure:?}");
+        assert_eq!(failure.stack_line, "");
+    }
+
+    #[test]
+    fn stack_frames_in_files_that_moved_are_said_and_a_huge_stack_is_bounded() {
+        let project = bot_project();
+        let mut trace = failed_game(project.path());
+        let failure = trace.moves[4].failure.as_mut().expect("the bot's move failed");
+        let stack = failure.stack.as_mut().expect("a stack");
+        stack.frames[1].location.as_mut().expect("located").file = "src/gone.rs".into();
+        let frame = stack.frames[1].clone();
+        stack.frames.extend(std::iter::repeat_n(frame, 100_000));
+        let replay = Replay::from_trace(&trace, Some(project.path())).expect("replays");
+        let panel = replay.failure.expect("the game was lost by a fault");
+        assert!(
+            panel.stack.len() <= botlens_engine::stack::MAX_FRAMES + 3,
+            "{}",
+            panel.stack.len()
+        );
+        assert!(
+            panel.stack.iter().any(|l| l == "  … 99,938 outer frames not kept"),
+            "{:?}",
+            &panel.stack[60..]
+        );
+        let moved: Vec<&String> = panel.stack.iter().filter(|l| l.contains("gone.rs")).collect();
+        let missing =
+            moved.iter().filter(|l| l.starts_with("source missing: cannot read ")).count();
+        assert_eq!(missing, 1, "said once for the file: {moved:?}");
     }
 
     #[test]

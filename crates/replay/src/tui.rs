@@ -27,6 +27,9 @@ const MOVES_WIDTH: (u16, u16) = (18, 44);
 /// The result panel's height is capped so the board keeps the screen.
 const MAX_RESULT_LINES: usize = 8;
 
+/// The cap on the failing move's frame, where the panel adds the call stack.
+const MAX_FAILURE_LINES: usize = 14;
+
 /// Runs the viewer on the terminal from frame `start` until the user quits.
 ///
 /// The terminal is put back (raw mode off, main screen) when this returns, whether by quitting
@@ -95,8 +98,14 @@ fn key_of(code: KeyCode) -> Option<Key> {
 pub fn draw(frame: &mut Frame, replay: &Replay, viewer: &Viewer) {
     let current = viewer.current().min(replay.frames.len().saturating_sub(1));
     let Some(shown) = replay.frames.get(current) else { return };
-    let result = result_lines(replay, current);
-    let result_height = result.len().min(MAX_RESULT_LINES) as u16 + 2;
+    let cap =
+        if replay.failure_frame() == Some(current) { MAX_FAILURE_LINES } else { MAX_RESULT_LINES };
+    // The board keeps all its rows and the log its one line: the result panel gives way first.
+    let board_height = shown.board.lines().count() as u16 + 2;
+    let room = frame.area().height.saturating_sub(1 + board_height + 3 + 2 + 1);
+    let room = usize::from(room).clamp(1, cap);
+    let result = result_lines(replay, current, room);
+    let result_height = result.len().min(room) as u16 + 2;
     let [title, body, result_area, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(6),
@@ -114,7 +123,6 @@ pub fn draw(frame: &mut Frame, replay: &Replay, viewer: &Viewer) {
         Constraint::Length(moves_width),
     ])
     .areas(body);
-    let board_height = shown.board.lines().count() as u16 + 2;
     let [board_area, log_area] =
         Layout::vertical([Constraint::Length(board_height), Constraint::Min(3)]).areas(left);
 
@@ -210,14 +218,24 @@ fn draw_moves(frame: &mut Frame, replay: &Replay, current: usize, area: Rect) {
     frame.render_stateful_widget(list, area, &mut state);
 }
 
-/// How the game ended, then the failure panel (source line included) when a fault ended it.
-fn result_lines(replay: &Replay, current: usize) -> Vec<Line<'static>> {
+/// How the game ended, then the failure panel (source line included) when a fault ended it,
+/// with the call stack on the failing move's frame: frame by frame when `room` lines allow it,
+/// else on one line.
+fn result_lines(replay: &Replay, current: usize, room: usize) -> Vec<Line<'static>> {
     let mut lines =
         vec![Line::styled(replay.result.clone(), Style::new().add_modifier(Modifier::BOLD))];
     if let Some(failure) = &replay.failure {
-        let style =
-            if failure.index == current { Style::new().fg(Color::Red) } else { Style::new() };
-        lines.extend(failure.lines().into_iter().map(|line| Line::styled(line, style)));
+        let (style, text) = if failure.index == current {
+            let mut text = failure.lines();
+            if text.len() + 1 > room && !failure.stack_line.is_empty() {
+                text = failure.summary_lines();
+                text.push(format!("stack: {}", failure.stack_line));
+            }
+            (Style::new().fg(Color::Red), text)
+        } else {
+            (Style::new(), failure.summary_lines())
+        };
+        lines.extend(text.into_iter().map(|line| Line::styled(line, style)));
     }
     lines
 }

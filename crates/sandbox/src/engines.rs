@@ -15,6 +15,7 @@ use wasmtime::{
     ProfilingStrategy, WasmBacktraceDetails,
 };
 
+use crate::SandboxLimits;
 use crate::error::SandboxError;
 
 /// How often the ticker advances every engine's epoch; the wall-clock backstop of
@@ -25,8 +26,11 @@ pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(10);
 /// [`BotModule`](crate::BotModule)s keep their own).
 const MEMORY_CACHE_MODULES: usize = 16;
 
-/// Frames captured in a backtrace: enough to get past the SDK and std into the bot's code.
-const BACKTRACE_FRAMES: usize = 64;
+/// Frames captured in a backtrace: every frame the deepest stack allowed can hold (a wasm frame
+/// takes at least 16 bytes), so a failure's whole call stack is seen, its outermost frames
+/// (which function entered a runaway recursion) included. wasmtime walks the whole stack of a
+/// trap anyway; only failures pay for this, and `crate::fold` keeps what it makes bounded.
+const BACKTRACE_FRAMES: usize = (SandboxLimits::MAX_STACK_BYTES / 16) as usize;
 
 /// Set to `1`, compiled bot code is listed in `/tmp/perf-<pid>.map`, so that `perf` names the
 /// bot's functions in its profiles (see docs/performance.md).

@@ -86,6 +86,7 @@ mod config;
 mod dwarf;
 mod engines;
 mod error;
+mod fold;
 mod host;
 mod imports;
 mod locate;

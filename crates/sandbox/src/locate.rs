@@ -1,7 +1,9 @@
 //! Source locations of failures: which frame of a WebAssembly call stack is the bot's own code,
 //! and which line it was on.
 //!
-//! A failure is reported at the innermost frame that belongs to the bot's crate. Frames of the
+//! A failure carries the bot's call stack (see [`crate::fold`]) and is reported at the innermost
+//! frame that belongs to the bot's crate, or, for a stack overflow, at the recursive call of the
+//! cycle that used the stack up. Frames of the
 //! Rust standard library (`/rustc/…`, `library/std|core|alloc`), of other crates (Cargo's
 //! registry and git checkouts), of wasi-libc and of the botlens SDK (the directory named by the
 //! module's `botlens_sdk` section) are skipped. Frames come from wasmtime's `WasmBacktrace` and are
@@ -10,13 +12,17 @@
 //! the same function is used. Modules without DWARF get no location, only the function's name in
 //! the message.
 
+use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::sync::{Arc, OnceLock};
 
-use botlens_engine::{Failure, SourceLocation};
-use wasmtime::WasmBacktrace;
+use botlens_engine::stack::thousands;
+use botlens_engine::{CallStack, Failure, FailureKind, SourceLocation, StackFrame};
+use wasmtime::{FrameInfo, WasmBacktrace};
 
 use crate::abi::SDK_SECTION;
 use crate::dwarf::DebugInfo;
+use crate::fold::Folder;
 use crate::sections::Sections;
 use crate::text;
 
@@ -82,49 +88,127 @@ impl Locator {
             }))
     }
 
-    /// `failure` located at the bot's innermost frame on `backtrace`, or, when there is none,
-    /// with the innermost function's name added to its message.
+    /// `failure` with the bot's call stack on `backtrace`, located at the bot's innermost frame
+    /// (for a stack overflow that folded into a recursion: at the recursive call, with the
+    /// cycle named in the message), or, when no frame has a line, with the innermost
+    /// function's name added to its message.
     pub fn place(&self, backtrace: &WasmBacktrace, failure: Failure) -> Failure {
-        match self.locate(backtrace) {
-            Some(location) => failure.at(Some(location)),
-            None => {
-                let hint = self.function_hint(backtrace);
-                Failure { message: failure.message + &hint, ..failure }
+        let stack = self.stack(backtrace);
+        let recursion = stack.recursion().filter(|_| failure.kind == FailureKind::StackOverflow);
+        let mut message = failure.message;
+        let location = match recursion {
+            Some(recursion) => {
+                let _ = write!(
+                    message,
+                    "; the recursion {} repeated {} times",
+                    recursion.call_order(),
+                    thousands(u64::from(recursion.times))
+                );
+                recursion.call().location.clone()
             }
+            None => None,
+        };
+        let location = location.or_else(|| stack.frames.iter().find_map(|f| f.location.clone()));
+        if location.is_none() {
+            message += &self.function_hint(backtrace);
         }
+        let stack = (!stack.frames.is_empty()).then_some(stack);
+        Failure { message, ..failure }.at(location).with_stack(stack)
     }
 
-    /// The innermost location in the bot's own code on `backtrace`.
-    pub fn locate(&self, backtrace: &WasmBacktrace) -> Option<SourceLocation> {
-        let debug = DebugInfo::new(&self.binary)?;
-        let is_bot = |file: &str| self.is_bot_file(file);
-        backtrace.frames().iter().find_map(|frame| {
-            let address = debug.address(frame.module_offset()?)?;
-            debug.symbols(address).into_iter().find_map(|symbol| {
-                let file = symbol.file.filter(|file| is_bot(file))?;
-                match symbol.line {
-                    Some(line) => Some(SourceLocation { file, line, column: symbol.column }),
-                    None => {
-                        let body = frame.func_index().checked_sub(self.imported_functions)?;
-                        debug.nearest_line(body as usize, address, &is_bot)
-                    }
+    /// The bot's frames on `backtrace`, innermost first: every frame (inlined ones included)
+    /// in the bot's own files, with other code's frames counted between them. Without DWARF,
+    /// every wasm frame is taken as the bot's, named from the module, without a line. Each
+    /// distinct code address is symbolized once, however often recursion repeats it.
+    pub fn stack(&self, backtrace: &WasmBacktrace) -> CallStack {
+        let mut folder = Folder::default();
+        let Some(debug) = DebugInfo::new(&self.binary) else {
+            for frame in backtrace.frames() {
+                folder.bot(self.function_name(frame), None);
+            }
+            return folder.finish();
+        };
+        let mut seen: HashMap<(u32, usize), Vec<Option<StackFrame>>> = HashMap::new();
+        for frame in backtrace.frames() {
+            let Some(offset) = frame.module_offset() else {
+                folder.foreign();
+                continue;
+            };
+            let symbols = seen
+                .entry((frame.func_index(), offset))
+                .or_insert_with(|| self.symbolize(&debug, frame, offset));
+            if symbols.is_empty() {
+                folder.foreign();
+            }
+            for symbol in symbols.iter() {
+                match symbol {
+                    Some(f) => folder.bot(f.function.clone(), f.location.clone()),
+                    None => folder.foreign(),
                 }
+            }
+        }
+        folder.finish()
+    }
+
+    /// The logical frames (inlined ones first) at one wasm frame: the bot's as frames, other
+    /// code's as `None`.
+    fn symbolize(
+        &self,
+        debug: &DebugInfo<'_>,
+        frame: &FrameInfo,
+        offset: usize,
+    ) -> Vec<Option<StackFrame>> {
+        let is_bot = |file: &str| self.is_bot_file(file);
+        let Some(address) = debug.address(offset) else { return Vec::new() };
+        let symbols = debug.symbols(address);
+        let outermost = symbols.len().saturating_sub(1);
+        symbols
+            .into_iter()
+            .enumerate()
+            .map(|(index, symbol)| {
+                let file = symbol.file.filter(|file| is_bot(file))?;
+                let location = match symbol.line {
+                    Some(line) => Some(SourceLocation { file, line, column: symbol.column }),
+                    None => frame
+                        .func_index()
+                        .checked_sub(self.imported_functions)
+                        .and_then(|body| debug.nearest_line(body as usize, address, &is_bot)),
+                };
+                let function = match symbol.function {
+                    // Line tables name a function without its path (`region_size`); the
+                    // wasm function itself is named in full (`my_bot::grid::region_size`).
+                    Some(short) if index == outermost => {
+                        let full = self.function_name(frame);
+                        if full == short || full.ends_with(&format!("::{short}")) {
+                            full
+                        } else {
+                            short
+                        }
+                    }
+                    Some(name) => name,
+                    None => self.function_name(frame),
+                };
+                Some(StackFrame { function, location, folded: 0, cycle: None })
             })
-        })
+            .collect()
     }
 
     /// Where execution was, for messages about modules without a source location: the innermost
     /// function's name, e.g. `` in wasm function `spin` ``. Empty when there is no frame.
     pub fn function_hint(&self, backtrace: &WasmBacktrace) -> String {
         let Some(frame) = backtrace.frames().first() else { return String::new() };
-        let name = match frame.func_name() {
+        format!(" in wasm function `{}`", self.function_name(frame))
+    }
+
+    /// A wasm function's name: from the `name` section, else an export's, else `#index`.
+    fn function_name(&self, frame: &FrameInfo) -> String {
+        match frame.func_name() {
             Some(name) => text::function_name(name),
             None => match self.exports.iter().find(|(index, _)| *index == frame.func_index()) {
                 Some((_, name)) => name.clone(),
                 None => format!("#{}", frame.func_index()),
             },
-        };
-        format!(" in wasm function `{name}`")
+        }
     }
 
     /// The first line of the bot's `play`, from its DWARF (looked up once).

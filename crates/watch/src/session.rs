@@ -224,6 +224,8 @@ mod tests {
                 first_turn: 1,
                 first_bot_turn: 1,
                 replay: "botlens replay . --vs random --seed 0".into(),
+                identity: None,
+                stack: None,
             })
             .into_iter()
             .collect();

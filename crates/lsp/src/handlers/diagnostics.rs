@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use botlens_engine::stack::{frame_text, thousands};
+use botlens_harness::baseline::Comparison;
 use botlens_harness::build::CompilerMessage;
 use botlens_harness::report::{FailureGroup, SEEDS_SHOWN, SuiteReport, seeds_phrase};
 use serde_json::json;
@@ -101,17 +103,20 @@ pub fn failure_diagnostics(
         let text = texts.entry(path.clone()).or_insert_with(|| position::read(&path));
         let range = encoding.line_range(text.as_deref(), location.line, location.column);
         let shares = shares(group, report);
-        let related = uri_for(&path).map(|uri| {
-            shares
-                .iter()
-                .flat_map(|s| s.seeds.iter().map(move |seed| (s.opponent.as_str(), *seed)))
-                .take(SEEDS_SHOWN * 2)
-                .map(|(opponent, seed)| DiagnosticRelatedInformation {
-                    location: Location::new(uri.clone(), range),
-                    message: format!("lost seed {seed} vs {opponent}"),
-                })
-                .collect()
-        });
+        let mut related = stack_related(group, root, encoding, uri_for, &mut texts);
+        if let Some(uri) = uri_for(&path) {
+            related.extend(
+                shares
+                    .iter()
+                    .flat_map(|s| s.seeds.iter().map(move |seed| (s.opponent.as_str(), *seed)))
+                    .take(SEEDS_SHOWN * 2)
+                    .map(|(opponent, seed)| DiagnosticRelatedInformation {
+                        location: Location::new(uri.clone(), range),
+                        message: format!("lost seed {seed} vs {opponent}"),
+                    }),
+            );
+        }
+        let related = (!related.is_empty()).then_some(related);
         files.entry(path).or_default().push(Diagnostic {
             range,
             severity: Some(DiagnosticSeverity::ERROR),
@@ -125,11 +130,77 @@ pub fn failure_diagnostics(
                 "seed": group.first_seed,
                 "turn": group.first_turn,
                 "replay": group.replay,
+                "identity": group.identity,
             })),
             ..Diagnostic::default()
         });
     }
     files
+}
+
+/// Says on each diagnostic whose failure moved since `previous` (the project's last run, by
+/// [`Comparison`]: the same identity at another line) where it was — `moved from line 141 to
+/// 139 since the last run` — so that an edit above a bug reads as the same failure, not as a
+/// new one.
+pub fn note_moves(
+    files: &mut BTreeMap<PathBuf, Vec<Diagnostic>>,
+    previous: &SuiteReport,
+    report: &SuiteReport,
+) {
+    let comparison = Comparison::between(previous, report);
+    for diagnostic in files.values_mut().flatten() {
+        let identity = diagnostic.data.as_ref().and_then(|data| data["identity"].as_str());
+        let line = diagnostic.range.start.line + 1;
+        let moved = comparison.moved_failures.iter().find(|moved| {
+            identity.is_some()
+                && moved.failure.identity.as_deref() == identity
+                && moved.failure.location.as_ref().is_some_and(|l| l.line == line)
+        });
+        if let Some(moved) = moved {
+            let _ = write!(diagnostic.message, "\n{} since the last run", moved.phrase());
+        }
+    }
+}
+
+/// The frames of a group's call stack other than the one the diagnostic sits on, innermost
+/// first (numbered from `#0`), each at its own line: `#1 my_bot::main  src/lib.rs:3:5`,
+/// `#2 my_bot::a  src/lib.rs:9:5 (in the recursion ×1,942)`. Frames without a line or in
+/// files the client cannot name are left out.
+fn stack_related(
+    group: &FailureGroup,
+    root: &Path,
+    encoding: PositionEncoding,
+    uri_for: &dyn Fn(&Path) -> Option<Uri>,
+    texts: &mut BTreeMap<PathBuf, Option<String>>,
+) -> Vec<DiagnosticRelatedInformation> {
+    let Some(stack) = &group.stack else { return Vec::new() };
+    let mut related = Vec::new();
+    let mut in_cycle: Option<(u32, u32)> = None;
+    for (index, frame) in stack.frames.iter().enumerate() {
+        if let Some(cycle) = frame.cycle {
+            in_cycle = Some((cycle.frames, cycle.times));
+        }
+        let message = match in_cycle {
+            Some((_, times)) => format!(
+                "#{index} {} (in the recursion ×{})",
+                frame_text(frame),
+                thousands(u64::from(times))
+            ),
+            None => format!("#{index} {}", frame_text(frame)),
+        };
+        in_cycle = in_cycle.and_then(|(left, times)| (left > 1).then(|| (left - 1, times)));
+        let Some(location) =
+            frame.location.as_ref().filter(|l| Some(*l) != group.location.as_ref())
+        else {
+            continue;
+        };
+        let path = resolve(root, &location.file);
+        let Some(uri) = uri_for(&path) else { continue };
+        let text = texts.entry(path.clone()).or_insert_with(|| position::read(&path));
+        let range = encoding.line_range(text.as_deref(), location.line, location.column);
+        related.push(DiagnosticRelatedInformation { location: Location::new(uri, range), message });
+    }
+    related
 }
 
 /// Compiler errors as diagnostics, by file (warnings are rust-analyzer's business).
@@ -183,6 +254,13 @@ pub fn hover_text(group: &FailureGroup, board: Option<&str>, logs: &[String]) ->
     } else {
         let _ = write!(out, "\nThe bot's log that turn:\n\n```text\n{}\n```\n", logs.join("\n"));
     }
+    if let Some(stack) = &group.stack {
+        let _ = write!(
+            out,
+            "\nCall stack, innermost first:\n\n```text\n{}\n```\n",
+            stack.clone().bounded().lines().join("\n")
+        );
+    }
     let _ = write!(out, "\nStep through it: `{}`", group.replay);
     out
 }
@@ -211,7 +289,7 @@ pub fn scores(report: &SuiteReport) -> String {
 
 #[cfg(test)]
 mod tests {
-    use botlens_engine::{FailureKind, SourceLocation};
+    use botlens_engine::{CallStack, Cycle, FailureKind, SourceLocation, StackFrame};
     use botlens_harness::report::OpponentSummary;
 
     use super::*;
@@ -251,6 +329,8 @@ mod tests {
             first_turn: 23,
             first_bot_turn: 11,
             replay: "botlens replay /bot --vs hunter --seed 4".into(),
+            identity: None,
+            stack: None,
         }
     }
 
@@ -354,6 +434,33 @@ mod tests {
     }
 
     #[test]
+    fn a_failure_that_moved_since_the_last_run_says_from_where() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = canonical(dir.path());
+        let uri_for = |p: &Path| Uri::from_file_path(p);
+        let at = |line, identity: &str| FailureGroup {
+            identity: Some(identity.into()),
+            ..group(FailureKind::Panic, "boom", "src/lib.rs", line, 5)
+        };
+        let before = report(vec![at(141, "aaaa"), at(200, "bbbb")]);
+        let after = report(vec![at(139, "aaaa"), at(210, "cccc")]);
+        let mut files = failure_diagnostics(&root, &after, PositionEncoding::Utf16, &uri_for);
+        note_moves(&mut files, &before, &after);
+        let diagnostics = &files[&root.join("src/lib.rs")];
+        assert!(
+            diagnostics[0].message.ends_with("\nmoved from line 141 to 139 since the last run"),
+            "{}",
+            diagnostics[0].message
+        );
+        assert!(
+            !diagnostics[1].message.contains("moved"),
+            "a new failure: {}",
+            diagnostics[1].message
+        );
+        assert_eq!(diagnostics[0].data.as_ref().unwrap()["identity"], "aaaa");
+    }
+
+    #[test]
     fn compiler_errors_become_diagnostics_and_warnings_do_not() {
         let message = |level: &str| CompilerMessage {
             level: level.into(),
@@ -387,6 +494,86 @@ mod tests {
         assert!(
             quiet.contains("could not be replayed") && quiet.contains("logged nothing"),
             "{quiet}"
+        );
+    }
+
+    /// A stack overflow in `src/lib.rs`: the helper that ran out (line 1), the recursion of
+    /// `b` (line 2, where the diagnostic sits) and `a` (line 3), entered from `play` in
+    /// `src/play.rs` (line 1), and a frame without a line.
+    fn overflow() -> FailureGroup {
+        let at = |file: &str, line| Some(SourceLocation { file: file.into(), line, column: 1 });
+        let frame = |function: &str, location, cycle| StackFrame {
+            function: function.into(),
+            location,
+            folded: 0,
+            cycle,
+        };
+        FailureGroup {
+            stack: Some(CallStack {
+                frames: vec![
+                    frame("bot::helper", at("src/lib.rs", 1), None),
+                    frame("bot::b", at("src/lib.rs", 2), Some(Cycle { frames: 2, times: 1942 })),
+                    frame("bot::a", at("src/lib.rs", 3), None),
+                    frame("bot::play", at("src/play.rs", 1), None),
+                    frame("bot::unnamed", None, None),
+                ],
+                dropped: 0,
+            }),
+            ..group(FailureKind::StackOverflow, "stack overflow", "src/lib.rs", 2, 1)
+        }
+    }
+
+    #[test]
+    fn the_other_frames_of_the_stack_are_related_information_at_their_own_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(
+            dir.path().join("src/lib.rs"),
+            "fn helper() {}
+b();
+a();
+",
+        )
+        .unwrap();
+        let root = canonical(dir.path());
+        let uri_for = |p: &Path| Uri::from_file_path(p);
+        let files = failure_diagnostics(
+            &root,
+            &report(vec![overflow()]),
+            PositionEncoding::Utf16,
+            &uri_for,
+        );
+        let diagnostic = &files[&root.join("src/lib.rs")][0];
+        assert_eq!(diagnostic.range.start.line, 1, "on the recursive call");
+        let related = diagnostic.related_information.as_ref().unwrap();
+        let frames: Vec<(&str, u32, &str)> = related
+            .iter()
+            .take(3)
+            .map(|r| {
+                let is = |file: &str| {
+                    uri_for(&root.join("src").join(file)).as_ref() == Some(&r.location.uri)
+                };
+                let file = ["lib.rs", "play.rs"].into_iter().find(|f| is(f)).unwrap_or("elsewhere");
+                (file, r.location.range.start.line, r.message.as_str())
+            })
+            .collect();
+        assert_eq!(
+            frames,
+            [
+                ("lib.rs", 0, "#0 bot::helper  src/lib.rs:1:1"),
+                ("lib.rs", 2, "#2 bot::a  src/lib.rs:3:1 (in the recursion ×1,942)"),
+                ("play.rs", 0, "#3 bot::play  src/play.rs:1:1"),
+            ]
+        );
+        assert_eq!(related[3].message, "lost seed 4 vs hunter", "the seeds follow the frames");
+        let text = hover_text(&overflow(), None, &[]);
+        assert!(
+            text.contains("Call stack, innermost first:\n\n```text\nbot::helper  src/lib.rs:1:1\n┌ ×1,942\n│ bot::b"),
+            "{text}"
+        );
+        assert!(
+            !hover_text(&group(FailureKind::Panic, "boom", "src/lib.rs", 2, 1), None, &[])
+                .contains("Call stack")
         );
     }
 

@@ -138,9 +138,16 @@ async fn run(session: Arc<ServerSession>, root: PathBuf, generation: u64, cancel
             return;
         }
     };
-    let (settings, encoding, uris, progress_supported) = {
+    let (settings, encoding, uris, progress_supported, previous) = {
         let state = session.state();
-        (state.settings.clone(), state.encoding, state.uris.clone(), state.client.progress)
+        let previous = state.projects.get(&root).and_then(|p| p.latest.clone());
+        (
+            state.settings.clone(),
+            state.encoding,
+            state.uris.clone(),
+            state.client.progress,
+            previous,
+        )
     };
     let progress = Reporter::begin(&session, progress_supported, &project.name, generation).await;
     let (sender, mut stages) = mpsc::unbounded_channel();
@@ -148,7 +155,7 @@ async fn run(session: Arc<ServerSession>, root: PathBuf, generation: u64, cancel
         let report = move |stage| {
             let _ = sender.send(stage);
         };
-        play(&project, &settings, encoding, &uris, &report, &cancel)
+        play(&project, &settings, encoding, &uris, previous.as_deref(), &report, &cancel)
     });
     let mut last = None;
     while let Some(stage) = stages.recv().await {
@@ -185,6 +192,7 @@ fn play(
     settings: &Settings,
     encoding: PositionEncoding,
     uris: &BTreeMap<PathBuf, tower_lsp_server::ls_types::Uri>,
+    previous: Option<&LatestRun>,
     progress: &(dyn Fn(Stage) + Sync),
     cancel: &CancelToken,
 ) -> Option<Finished> {
@@ -201,7 +209,7 @@ fn play(
         })
     };
     match result {
-        Ok(run) => Some(played(project, run, encoding, uris)),
+        Ok(run) => Some(played(project, run, encoding, uris, previous)),
         Err(RunError::Cancelled) => None,
         Err(RunError::Build(BuildError::Compile(messages))) => {
             let errors = messages.iter().filter(|m| m.level == "error").count();
@@ -226,12 +234,16 @@ fn played(
     run: SuiteRun,
     encoding: PositionEncoding,
     uris: &BTreeMap<PathBuf, tower_lsp_server::ls_types::Uri>,
+    previous: Option<&LatestRun>,
 ) -> Finished {
     let root = &project.root;
     let uri_for = |path: &Path| {
         uris.get(path).cloned().or_else(|| tower_lsp_server::ls_types::Uri::from_file_path(path))
     };
-    let files = diagnostics::failure_diagnostics(root, &run.report, encoding, &uri_for);
+    let mut files = diagnostics::failure_diagnostics(root, &run.report, encoding, &uri_for);
+    if let Some(LatestRun::Played { report: before, .. }) = previous {
+        diagnostics::note_moves(&mut files, before, &run.report);
+    }
     let mut hovers = BTreeMap::new();
     for group in &run.report.failures {
         let Some(location) = &group.location else { continue };

@@ -4,7 +4,7 @@
 use botlens_engine::FailureKind;
 use botlens_sandbox::SandboxLimits;
 
-use crate::support::{assert_at, assert_next_game_runs, fault, guest, play};
+use crate::support::{assert_at, assert_next_game_runs, fault, guest, marker_line, play};
 
 #[test]
 fn an_illegal_move_in_a_rare_branch_is_located_in_exactly_the_games_it_happens() {
@@ -66,4 +66,53 @@ fn a_second_move_is_located_at_the_second_call() {
     let last = record.moves.last().unwrap();
     assert!(last.action.is_some() && last.response.is_some(), "the first move of the turn stands");
     assert_next_game_runs();
+}
+
+#[test]
+fn a_recursion_through_two_functions_is_located_at_the_call_that_closes_the_cycle() {
+    let record = play(&guest("recursive"), 1, &SandboxLimits::default());
+    let failure = fault(&record);
+    assert_eq!(failure.kind, FailureKind::StackOverflow);
+    assert!(
+        failure.message.contains(
+            "the recursion recursive::region_size → recursive::neighbours → recursive::region_size repeated "
+        ),
+        "{failure}"
+    );
+    assert_at(failure, "recursive", "BACK_TO_REGION_SIZE");
+    let stack = failure.stack.as_ref().expect("a stack");
+    let recursion = stack.recursion().expect("the recursion is folded");
+    assert!(recursion.times > 1000, "{} rounds", recursion.times);
+    let names: Vec<&str> = recursion.frames.iter().map(|f| f.function.as_str()).collect();
+    assert!(names.contains(&"recursive::neighbours") && names.len() == 2, "{names:?}");
+    // The frames outside the cycle are kept: `play` entered it at the marked line.
+    let play = stack.frames.iter().find(|f| is_play(&f.function)).expect("play kept");
+    let line = |marker| Some(marker_line("recursive", marker));
+    assert_eq!(play.location.as_ref().map(|l| l.line), line("ENTER"), "{stack:?}");
+    let region = stack.frames.iter().find(|f| f.function == "recursive::region_size");
+    assert_eq!(region.and_then(|f| f.location.as_ref()).map(|l| l.line), line("TO_NEIGHBOURS"));
+    assert!(stack.frames.len() <= botlens_engine::stack::MAX_FRAMES, "{stack:?}");
+    assert_next_game_runs();
+}
+
+#[test]
+fn every_located_failure_carries_the_bots_frames_innermost_first() {
+    let record = play(&guest("panicky"), 1, &SandboxLimits::default());
+    let failure = fault(&record);
+    let stack = failure.stack.as_ref().expect("a stack");
+    let names: Vec<&str> = stack.frames.iter().map(|f| f.function.as_str()).collect();
+    assert!(is_play(names[0]), "{names:?}");
+    assert_eq!(stack.innermost().and_then(|f| f.location.as_ref()), failure.location.as_ref());
+    assert!(stack.frames[0].folded > 0, "the panic machinery is folded: {stack:?}");
+    assert!(
+        names.iter().all(|n| !n.contains("botlens_sdk") && !n.starts_with("core::")),
+        "{names:?}"
+    );
+    assert!(stack.recursion().is_none(), "{stack:?}");
+}
+
+/// Whether a frame is the bot's `play` (inlined into the export, line tables name it without
+/// its path).
+fn is_play(function: &str) -> bool {
+    function == "play" || function.ends_with("::play")
 }

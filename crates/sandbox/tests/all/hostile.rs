@@ -98,11 +98,30 @@ fn unbounded_recursion_is_a_stack_overflow() {
         "(func $deep (param i32) (result i32) (i32.add (call $deep (local.get 0)) (i32.const 1)))";
     let (kind, message) = lose(&wat_bot("(drop (call $deep (i32.const 0)))", deep), &tight());
     assert_eq!(kind, FailureKind::StackOverflow);
+    // Without DWARF the cycle is still named, from the name section, with its count.
+    let (named, rest) =
+        message.split_once(" repeated ").unwrap_or_else(|| panic!("no repeat count: {message}"));
     assert_eq!(
-        message,
-        "stack overflow: the wasm stack limit is 524288 bytes in wasm function `deep`"
+        named,
+        "stack overflow: the wasm stack limit is 524288 bytes; the recursion deep → deep"
     );
+    let (times, hint) = rest.split_once(" times").expect("a count");
+    assert!(times.replace(',', "").parse::<u32>().unwrap() > 1000, "{message}");
+    assert_eq!(hint, " in wasm function `deep`");
     assert_next_game_runs();
+}
+
+#[test]
+fn the_stack_of_a_module_without_dwarf_is_its_named_frames_without_lines_and_bounded() {
+    let deep =
+        "(func $deep (param i32) (result i32) (i32.add (call $deep (local.get 0)) (i32.const 1)))";
+    let record = play(&wat(&wat_bot("(drop (call $deep (i32.const 0)))", deep)), 11, &tight());
+    let stack = fault(&record).stack.clone().expect("a stack");
+    let lines = stack.lines();
+    assert!(lines.len() <= 4, "{lines:?}");
+    assert!(lines[0].starts_with("┌ ×"), "{lines:?}");
+    assert_eq!(lines[1], "└ deep  (no line: the module has no DWARF)");
+    assert!(lines[2].starts_with("botlens_play  (no line"), "{lines:?}");
 }
 
 #[test]
