@@ -244,11 +244,12 @@ fn solve(matrix: &[Vec<f64>], rhs: &[f64]) -> Option<Vec<f64>> {
             return None;
         }
         a.swap(column, pivot);
-        for row in 0..n {
-            if row != column {
-                let factor = a[row][column] / a[column][column];
-                for k in column..=n {
-                    a[row][k] -= factor * a[column][k];
+        let pivot_row = a[column].clone();
+        for (index, row) in a.iter_mut().enumerate() {
+            if index != column {
+                let factor = row[column] / pivot_row[column];
+                for (x, p) in row.iter_mut().zip(&pivot_row).skip(column) {
+                    *x -= factor * p;
                 }
             }
         }
