@@ -7,8 +7,8 @@
 //! Player i, rated rᵢ, scores Eᵢⱼ = 1/(1 + 10^((rⱼ − rᵢ)/400)) points per game against player
 //! j ([`elo_to_score`]). Given Sᵢⱼ points of i in Nᵢⱼ games against j (a draw is half a point
 //! each), the log-likelihood is Σ over pairs of Sᵢⱼ·ln Eᵢⱼ + (Nᵢⱼ − Sᵢⱼ)·ln(1 − Eᵢⱼ): each
-//! game's score is read as a Bernoulli trial with draws as half wins (the quasi-likelihood
-//! that BayesElo and Ordo also maximize). Its gradient is c·Σⱼ (Sᵢⱼ − Nᵢⱼ·Eᵢⱼ) with
+//! game's score is read as a Bernoulli trial with draws as half wins (a quasi-likelihood: no
+//! separate draw model). Its gradient is c·Σⱼ (Sᵢⱼ − Nᵢⱼ·Eᵢⱼ) with
 //! c = ln 10/400; the maximum is where every player's points equal its expected points.
 //!
 //! **Anchoring**: only differences are identified, so the ratings are fixed to a mean of 0.
@@ -22,9 +22,9 @@
 //! −c²·Nᵢⱼ·Eᵢⱼ·(1 − Eᵢⱼ), virtual games included) at the maximum, inverted on the ratings of
 //! mean 0: the covariance is (I + J/n)⁻¹ − J/n, J the n × n matrix of ones. Each rating's
 //! interval is rᵢ ± 1.96·σᵢ with σᵢ² that covariance's diagonal: the uncertainty of a rating
-//! against the field's mean. It counts every game as independent, which paired games (each
-//! seed twice, seats swapped) are not quite; pairs that cancel seat advantages make it a
-//! little wide rather than narrow.
+//! against the field's mean. It counts every game as an independent Bernoulli trial: draws
+//! (which vary less than a coin flip) and pairs that cancel the seat's advantage (each seed
+//! twice, seats swapped) make the true spread smaller, so the interval errs wide.
 
 use serde::Serialize;
 
