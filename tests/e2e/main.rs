@@ -15,5 +15,6 @@ mod samples;
 mod support;
 mod tidy;
 mod tmux;
+mod tournament;
 mod vscode;
 mod watch;
