@@ -12,6 +12,7 @@ fn commands() -> Vec<String> {
         .lines()
         .skip(1)
         .take_while(|line| !line.trim().is_empty())
+        .filter(|line| !line.starts_with("   ")) // an about wrapped onto the next line
         .filter_map(|line| line.split_whitespace().next())
         .filter(|name| *name != "help")
         .map(str::to_owned)

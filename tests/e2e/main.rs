@@ -16,5 +16,6 @@ mod samples;
 mod support;
 mod tidy;
 mod tmux;
+mod tournament;
 mod vscode;
 mod watch;

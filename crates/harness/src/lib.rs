@@ -11,6 +11,8 @@
 //! - [`compare`]: two bots on the same seeds, head to head or through the same opponents, with
 //!   Elo, LOS and the SPRT;
 //! - [`bisect`]: the first git revision that made the bot weaker, judged by SPRTs;
+//! - [`tournament`]: a paired round robin of several bots, Bradley–Terry ratings and the
+//!   crosstable;
 //! - [`diff`]: where two builds' games part, on one seed or over many;
 //! - [`tally`]: what the games add up to, counted as they finish;
 //! - [`outcomes`]: the result on each seed, a byte per seed, for comparing runs seed by seed;
@@ -40,6 +42,7 @@ mod seeds;
 pub mod suite;
 pub mod tally;
 pub mod target;
+pub mod tournament;
 pub mod traces;
 
 use std::sync::Arc;

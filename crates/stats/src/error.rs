@@ -33,6 +33,40 @@ pub enum StatsError {
         /// The false-negative rate β.
         beta: f64,
     },
+    /// Ratings asked of fewer than two players.
+    TooFewPlayers {
+        /// How many there are.
+        players: usize,
+    },
+    /// A score naming a player out of range, or a player against itself.
+    BadPair {
+        /// The score's index in the input.
+        index: usize,
+        /// The scoring player.
+        player: usize,
+        /// The opponent.
+        opponent: usize,
+        /// How many players there are.
+        players: usize,
+    },
+    /// A score with points outside 0 to its games (or not a number).
+    BadPoints {
+        /// The score's index in the input.
+        index: usize,
+        /// The points.
+        points: f64,
+        /// The games.
+        games: u64,
+    },
+    /// A negative or non-finite number of virtual draws.
+    VirtualDraws {
+        /// The number.
+        value: f64,
+    },
+    /// Players not all connected by games: their ratings have no common scale.
+    Unconnected,
+    /// Scores whose likelihood has its maximum at infinity (a player won every game).
+    NoMaximum,
 }
 
 impl fmt::Display for StatsError {
@@ -55,6 +89,27 @@ impl fmt::Display for StatsError {
                 f,
                 "SPRT error rates alpha = {alpha}, beta = {beta}: each must be above 0, and \
                  together below 1"
+            ),
+            StatsError::TooFewPlayers { players } => {
+                write!(f, "{players} player(s): ratings need at least two")
+            }
+            StatsError::BadPair { index, player, opponent, players } => write!(
+                f,
+                "score {index} is of player {player} against {opponent}: there are {players} \
+                 players (0 to {}), and nobody plays themself",
+                players.saturating_sub(1)
+            ),
+            StatsError::BadPoints { index, points, games } => {
+                write!(f, "score {index} has {points} points in {games} games")
+            }
+            StatsError::VirtualDraws { value } => {
+                write!(f, "{value} virtual draws: they must be a finite number, 0 or more")
+            }
+            StatsError::Unconnected => f.write_str(
+                "the players are not all connected by games: their ratings have no common scale",
+            ),
+            StatsError::NoMaximum => f.write_str(
+                "the ratings have no finite maximum-likelihood value (someone won every game)",
             ),
         }
     }

@@ -11,6 +11,8 @@
 //!   [`Tally::los`]: the likelihood of superiority ([`Los`]).
 //! - [`Sprt`]: the sequential probability ratio test between two Elo bounds, with its
 //!   log-likelihood ratio and [`Verdict`].
+//! - [`fit_ratings`]: Bradley–Terry ratings of several players from their pair-wise scores
+//!   ([`PairScore`]), by maximum likelihood, each [`Rating`] with its 95 % interval.
 //! - [`sign_test`] and [`wilcoxon_signed_rank`]: paired comparison of numbers (steps per
 //!   Klotski layout), with [`paired_differences`] to form the pairs.
 //!
@@ -38,6 +40,7 @@ mod error;
 mod format;
 mod normal;
 mod paired;
+mod ratings;
 mod sample;
 mod sprt;
 mod tally;
@@ -49,5 +52,6 @@ pub use paired::{
     SignTest, WILCOXON_EXACT_MAX_N, Wilcoxon, WilcoxonMethod, paired_differences, sign_test,
     wilcoxon_signed_rank,
 };
+pub use ratings::{PairScore, Rating, fit_ratings};
 pub use sprt::{DEFAULT_ERROR_RATE, Sprt, SprtResult, Verdict};
 pub use tally::{GameResult, Pentanomial, ScoreLine, Tally, Trinomial};

@@ -51,15 +51,26 @@ fn win_probability(elo: f64) -> f64 {
 fn simulate<T: Tally + Clone>(
     empty: T,
     seed: u64,
+    unit: impl FnMut(&mut T, &mut Rng),
+) -> (f64, f64, f64) {
+    simulate_tests(&Sprt::logistic(ELO0, ELO1).unwrap(), TESTS, BATCH, empty, seed, unit)
+}
+
+/// Runs `tests` SPRTs `sprt`, looked at every `batch` units from `unit`; as [`simulate`].
+fn simulate_tests<T: Tally + Clone>(
+    sprt: &Sprt,
+    tests: u32,
+    batch: u32,
+    empty: T,
+    seed: u64,
     mut unit: impl FnMut(&mut T, &mut Rng),
 ) -> (f64, f64, f64) {
-    let sprt = Sprt::logistic(ELO0, ELO1).unwrap();
     let mut rng = Rng(seed);
     let (mut h0, mut h1, mut games) = (0u32, 0u32, 0u64);
-    for _ in 0..TESTS {
+    for _ in 0..tests {
         let mut tally = empty.clone();
         let verdict = loop {
-            for _ in 0..BATCH {
+            for _ in 0..batch {
                 unit(&mut tally, &mut rng);
             }
             let verdict = sprt.test(&tally).verdict;
@@ -73,8 +84,8 @@ fn simulate<T: Tally + Clone>(
             _ => h1 += 1,
         }
     }
-    let rate = |n: u32| f64::from(n) / f64::from(TESTS);
-    (rate(h0), rate(h1), games as f64 / f64::from(TESTS))
+    let rate = |n: u32| f64::from(n) / f64::from(tests);
+    (rate(h0), rate(h1), games as f64 / f64::from(tests))
 }
 
 /// Paired games between A and B, `elo` apart.
@@ -84,6 +95,41 @@ fn head_to_head(elo: f64, seed: u64) -> (f64, f64, f64) {
         let (first, second) = (rng.game(win, DRAW), rng.game(win, DRAW));
         pairs.record(first, second);
     })
+}
+
+/// The cost of `botlens compare`'s default test, elo0 = 0, elo1 = 10, α = β = 0.05, looked at
+/// every 100 pairs (a batch of 200 games head to head): the mean number of pairs to a verdict
+/// when the truth is 0 and when it is 10 Elo, printed (`--nocapture`) for the record, with the
+/// error rates kept at most a little above nominal. At 10 Elo a pair's expected LLR gain is
+/// about (0.0288)²/(2·0.4) = 0.001 (0.0288 the pair score's shift, 0.4 its variance with these
+/// draws), so the upper bound 2.94 lies some 3,000 pairs away: thousands, where the wide bounds
+/// above need hundreds.
+#[test]
+fn the_default_sprt_takes_thousands_of_pairs_at_either_bound() {
+    const TESTS: u32 = 200;
+    let sprt = Sprt::logistic(0.0, 10.0).unwrap();
+    let run = |elo: f64, seed: u64| {
+        let win = win_probability(elo);
+        simulate_tests(&sprt, TESTS, 100, Pentanomial::default(), seed, |pairs, rng| {
+            let (first, second) = (rng.game(win, DRAW), rng.game(win, DRAW));
+            pairs.record(first, second);
+        })
+    };
+    let (_, false_positive, games_at_0) = run(0.0, 8);
+    let (false_negative, _, games_at_10) = run(10.0, 9);
+    let (pairs_at_0, pairs_at_10) = (games_at_0 / 2.0, games_at_10 / 2.0);
+    println!(
+        "SPRT [0, 10], alpha = beta = 0.05, {DRAW} draws, {TESTS} tests each: truth 0 Elo: \
+         {pairs_at_0:.0} pairs ({games_at_0:.0} games) on average, H1 accepted {:.1} %; truth \
+         10 Elo: {pairs_at_10:.0} pairs ({games_at_10:.0} games), H0 accepted {:.1} %",
+        100.0 * false_positive,
+        100.0 * false_negative
+    );
+    // Over 200 tests the standard error of a 5 % rate is 1.5 points.
+    assert!(false_positive <= 0.1 && false_negative <= 0.1, "{false_positive} {false_negative}");
+    for pairs in [pairs_at_0, pairs_at_10] {
+        assert!((1_000.0..40_000.0).contains(&pairs), "{pairs} pairs");
+    }
 }
 
 /// A and B, `elo` apart, each `elo`/2 from a common opponent, one game a side per unit.

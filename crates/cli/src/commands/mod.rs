@@ -14,6 +14,7 @@ mod replay;
 mod run;
 mod solve;
 mod suite_args;
+mod tournament;
 mod watch;
 
 use std::process::ExitCode;
@@ -39,6 +40,8 @@ enum Command {
     Run(run::RunArgs),
     /// Is A stronger than B? Paired games, Elo with its interval, LOS, and an SPRT verdict.
     Compare(compare::CompareArgs),
+    /// Rank several bots: a paired round robin, Bradley–Terry ratings and the crosstable.
+    Tournament(tournament::TournamentArgs),
     /// Where do two builds' games part? The first different move, the board and the logs there.
     Diff(diff::DiffArgs),
     /// Which commit made the bot weaker? A binary search of git revisions judged by SPRTs.
@@ -75,6 +78,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::New(args) => new::run(args),
         Command::Run(args) => run::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Tournament(args) => tournament::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Bisect(args) => bisect::run(args),
         Command::Solve(args) => solve::run(args),

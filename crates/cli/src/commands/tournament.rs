@@ -1,0 +1,92 @@
+//! `botlens tournament A B C …`: a paired round robin of several bots, with Bradley–Terry
+//! ratings and the crosstable. Glue over `botlens_harness::tournament`.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use botlens_harness::compare::Side;
+use botlens_harness::tournament::{self, Event, TournamentOptions};
+use botlens_harness::{CancelToken, SeedRange};
+use clap::Args;
+
+use super::compare::show;
+
+/// Arguments of `botlens tournament`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Each side is anything `botlens compare` takes: a project directory, a .wasm
+module or a reference player (the last two with --game), or PROJECT@REV. Every pair of sides
+plays head to head on the same seeds, each seed twice with the seats swapped, as `botlens
+compare A B` plays them.
+
+The ratings are Bradley-Terry (logistic Elo) by maximum likelihood over all pairs' scores (a
+draw is half a point): the side rated r scores 1/(1 + 10^(-(r - r')/400)) against the one rated
+r'. They are anchored at a mean of 0, with one virtual draw added to every pair so that a
+sweep keeps a finite rating; each 95% interval is ±1.96 standard errors from the observed
+Fisher information (against the field's mean). The crosstable shows each row's wins-losses-draws
+against each column. Klotski is refused: solvers play no opponents.
+
+Examples:
+  botlens tournament --game tictactoe random perfect samples/tictactoe-minimax --seeds 0..20
+  botlens tournament --game battleships random hunter density --seeds 0..50 --json
+  botlens tournament my-bot my-bot@v1.0 my-bot@HEAD~3 --jobs 2
+
+Exit status: 0 with the table, 2 on bad input (one side, a side named twice, sides of
+different games, an unknown name) or a failed build."
+)]
+pub struct TournamentArgs {
+    /// The sides: projects, .wasm modules, reference players or PROJECT@REV, two or more.
+    #[arg(required = true, value_name = "SIDE")]
+    sides: Vec<String>,
+    /// The game, for .wasm modules and reference players (projects name their own).
+    #[arg(long)]
+    game: Option<String>,
+    /// Seeds: `A..B`, `A..=B` or `N` [default: the first side's project's, else 0..100].
+    #[arg(long)]
+    seeds: Option<SeedRange>,
+    /// Turn cap per game, 1 to 100000 [default: the projects', else the game's own].
+    #[arg(long)]
+    max_turns: Option<u32>,
+    /// Worker threads [default: one per core]; the figures do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: Option<u16>,
+    /// Print one JSON object (documented in `botlens_harness::tournament`) instead of tables.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `botlens tournament`.
+pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    let sides = args
+        .sides
+        .iter()
+        .map(|side| Side::parse(side, args.game.as_deref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let options = TournamentOptions {
+        seeds: args.seeds,
+        max_turns: args.max_turns,
+        jobs: args.jobs.map_or(0, usize::from),
+    };
+    let report = tournament::tournament(
+        &super::sandbox()?,
+        &sides,
+        &options,
+        &|event| match event {
+            Event::Compare(event) => show(event),
+            Event::PairDone { a, b, done, pairs, games } => {
+                let (a, b) =
+                    (botlens_engine::text::printable(a), botlens_engine::text::printable(b));
+                eprintln!("botlens: pair {done}/{pairs} done ({a} vs {b}): {games} games played");
+            }
+        },
+        &CancelToken::new(),
+    )?;
+    let mut stdout = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut stdout, &report)?;
+        writeln!(stdout)?;
+    } else {
+        write!(stdout, "{}", report.render())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
