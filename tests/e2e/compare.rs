@@ -408,6 +408,27 @@ fn diff_over_many_seeds_counts_divergences_and_names_the_changed_results() {
         ended.starts_with("  perfect: won in ") && ended.contains("  random: lost in "),
         "{ended}"
     );
+    // --json: the same figures as the text, every documented field there.
+    let json = botlens(&[&args[..], &["--seeds", "0..200", "--json"]].concat());
+    assert_eq!(json.code, Some(0), "{}", json.stderr);
+    let value: serde_json::Value = serde_json::from_str(&json.stdout).expect(&json.stdout);
+    let divergent: u64 =
+        value["histogram"].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!([value["identical"].as_u64().unwrap(), divergent], numbers[..2], "{value}");
+    assert_eq!(value["seeds"], "0..=199");
+    let won_lost =
+        value["flips"].as_array().unwrap().iter().find(|f| f["a"] == "won" && f["b"] == "lost");
+    let listed = won_lost.expect("won → lost listed")["seeds"][0].as_u64().unwrap();
+    assert_eq!(listed.to_string(), seed);
+    let one = botlens(&[&args[..], &["--seed", seed, "--json"]].concat());
+    let value: serde_json::Value = serde_json::from_str(&one.stdout).expect(&one.stdout);
+    assert_eq!(
+        (value["a_ending"]["result"].as_str(), value["b_ending"]["result"].as_str()),
+        (Some("win"), Some("loss")),
+        "{value}"
+    );
+    let index = value["divergence"]["index"].as_u64().expect("the games part");
+    assert!(index >= 1 && value["divergence"]["a"]["action"].is_string(), "{value}");
 }
 
 #[test]

@@ -11,6 +11,27 @@
 //! [`BATCH_SEEDS`] seeds: each batch's traces are compared game by game and dropped, so memory
 //! stays flat however many seeds are asked for. The figures depend only on the bots, the
 //! opponent, the seat and the seeds, never on the number of worker threads.
+//!
+//! # JSON (`botlens diff --json`)
+//!
+//! One seed ([`GameDiff`]):
+//!
+//! | field | meaning |
+//! |---|---|
+//! | `a`, `b` | the two bots as named |
+//! | `opponent`, `seat`, `seed` | the game both played |
+//! | `divergence` | null when the games are the same move for move; else `index` (the move, 1-based, every seat's counted), `board` (before it, the game's text rendering), `a` and `b` (each side's move, null when its game had ended: `seat`, `action`, `logs[]`) |
+//! | `a_ending`, `b_ending` | how each game ended: `result` (`win`, `loss`, `draw`), `moves`, `reason` |
+//!
+//! Many seeds ([`SeedsDiff`]):
+//!
+//! | field | meaning |
+//! |---|---|
+//! | `a`, `b`, `opponent`, `seat` | as above |
+//! | `seeds` | the seed range, e.g. `0..=99` |
+//! | `identical` | seeds whose two games are the same move for move |
+//! | `histogram` | divergent games by the move they part at, `{"12": 3, …}` |
+//! | `flips[]` | results that changed: `a` and `b` (`won`, `drawn`, `lost`), `count`, `seeds` (the smallest, at most [`FLIP_SEEDS_LISTED`]) |
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -19,6 +40,7 @@ use botlens_engine::text::{printable, printable_lines};
 use botlens_engine::{Game, MatchRecord, MoveRecord, Seat, SeatResult, Trace, TraceError};
 use botlens_games::{GameVisitor, Scored};
 use botlens_sandbox::Sandbox;
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::compare::{self, CompareError, Event, PreparedSide, Side};
@@ -78,7 +100,7 @@ pub enum DiffError {
 }
 
 /// How one side's game ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Ending {
     /// The bot's result.
     pub result: SeatResult,
@@ -89,7 +111,7 @@ pub struct Ending {
 }
 
 /// One side's move where the games part.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SideMove {
     /// The seat that moved.
     pub seat: Seat,
@@ -100,7 +122,7 @@ pub struct SideMove {
 }
 
 /// Where two games part.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Divergence {
     /// The move (1-based, every seat's counted).
     pub index: usize,
@@ -113,7 +135,7 @@ pub struct Divergence {
 }
 
 /// Two builds' games on one seed.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct GameDiff {
     /// A, as named.
     pub a: String,
@@ -134,7 +156,7 @@ pub struct GameDiff {
 }
 
 /// Seeds whose result went from one to another (A's result, then B's).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Flips {
     /// How many.
     pub count: u64,
@@ -143,7 +165,7 @@ pub struct Flips {
 }
 
 /// Two builds' games over many seeds.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct SeedsDiff {
     /// A, as named.
     pub a: String,
@@ -157,14 +179,32 @@ pub struct SeedsDiff {
     pub seeds: SeedRange,
     /// Seeds whose two games are the same move for move.
     pub identical: u64,
-    /// Divergent games by the move they part at.
+    /// Divergent games by the move they part at (in JSON an object keyed by the move).
     pub histogram: BTreeMap<usize, u64>,
-    /// Seeds by (A's result, B's result), results that differ only.
+    /// Seeds by (A's result, B's result), results that differ only (in JSON a list of
+    /// `{"a", "b", "count", "seeds"}`, A's and B's results `won`, `drawn` or `lost`).
+    #[serde(serialize_with = "flips_as_list")]
     pub flips: BTreeMap<(Outcome, Outcome), Flips>,
 }
 
+/// The changed results as a list, since JSON keys are strings.
+fn flips_as_list<S: serde::Serializer>(
+    flips: &BTreeMap<(Outcome, Outcome), Flips>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Flip<'a> {
+        a: Outcome,
+        b: Outcome,
+        #[serde(flatten)]
+        flips: &'a Flips,
+    }
+    serializer.collect_seq(flips.iter().map(|(&(a, b), flips)| Flip { a, b, flips }))
+}
+
 /// A result, ordered best first, for listing changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Won (a puzzle: solved).
     Won,

@@ -2,7 +2,6 @@
 //! or (Klotski) step by step; with an SPRT that stops at its verdict. Glue over
 //! `botlens_harness::compare`.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use botlens_harness::CancelToken;
@@ -11,6 +10,7 @@ use botlens_harness::compare::{self, CompareOptions, Event, Side};
 use botlens_harness::pipeline::{self, Stage};
 use clap::Args;
 
+use super::print_report;
 use super::run::INSTALLING;
 
 /// Arguments of `botlens compare`.
@@ -110,13 +110,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         &|event| show(event),
         &CancelToken::new(),
     )?;
-    let mut stdout = std::io::stdout().lock();
-    if args.json {
-        serde_json::to_writer(&mut stdout, &report)?;
-        writeln!(stdout)?;
-    } else {
-        write!(stdout, "{}", report.render())?;
-    }
+    print_report(args.json, &report, |report| report.render())?;
     Ok(ExitCode::SUCCESS)
 }
 

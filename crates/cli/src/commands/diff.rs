@@ -2,16 +2,16 @@
 //! the board, each side's log lines, the endings) or over many (a histogram of divergence moves
 //! and the results that changed). Glue over `botlens_harness::diff`.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::bail;
 use botlens_harness::compare::Side;
-use botlens_harness::diff::{self, DiffOptions};
+use botlens_harness::diff::{self, DiffOptions, GameDiff, SeedsDiff};
 use botlens_harness::{CancelToken, SeedRange, pipeline};
 use clap::Args;
 
 use super::compare::show;
+use super::print_report;
 
 /// Arguments of `botlens diff`.
 #[derive(Debug, Args)]
@@ -25,6 +25,7 @@ results changed (won → lost, …).
 Examples:
   botlens diff my-bot my-bot@HEAD~1 --vs hunter --seed 4
   botlens diff my-bot my-bot@main --vs hunter --seeds 0..500
+  botlens diff my-bot my-bot@main --vs hunter --seeds 0..500 --json
   botlens diff samples/tictactoe-minimax --game tictactoe perfect --vs random --seed 3
   botlens diff samples/tictactoe-minimax samples/tictactoe-forgetful --vs random --seat 1 --seed 2
 
@@ -55,6 +56,9 @@ pub struct DiffArgs {
     /// Worker threads [default: one per core]; the figures do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     jobs: Option<u16>,
+    /// Print one JSON object instead of text (fields documented in `botlens_harness::diff`).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `botlens diff`.
@@ -75,11 +79,12 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     };
     let sandbox = pipeline::sandbox()?;
     let cancel = CancelToken::new();
-    let text = if args.seed.is_some() {
-        diff::diff_game(&sandbox, &a, &b, &options, &|event| show(event), &cancel)?.render()
+    if args.seed.is_some() {
+        let diff = diff::diff_game(&sandbox, &a, &b, &options, &|event| show(event), &cancel)?;
+        print_report(args.json, &diff, GameDiff::render)?;
     } else {
-        diff::diff_seeds(&sandbox, &a, &b, &options, &|event| show(event), &cancel)?.render()
-    };
-    write!(std::io::stdout().lock(), "{text}")?;
+        let diff = diff::diff_seeds(&sandbox, &a, &b, &options, &|event| show(event), &cancel)?;
+        print_report(args.json, &diff, SeedsDiff::render)?;
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -62,6 +62,24 @@ enum Command {
     Generate(generate::GenerateArgs),
 }
 
+/// Writes a command's result to stdout as one JSON object and a newline (`--json`), or as the
+/// text `render` makes of it.
+pub fn print_report<T: serde::Serialize>(
+    json: bool,
+    report: &T,
+    render: impl Fn(&T) -> String,
+) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    if json {
+        serde_json::to_writer(&mut stdout, report)?;
+        writeln!(stdout)?;
+    } else {
+        write!(stdout, "{}", render(report))?;
+    }
+    Ok(())
+}
+
 /// The process's sandbox ([`botlens_harness::pipeline::sandbox`]), saying once on stderr why its
 /// disk cache is not used when it is not (a directory others may write to, say).
 pub fn sandbox() -> anyhow::Result<botlens_sandbox::Sandbox> {

@@ -1,7 +1,6 @@
 //! `botlens tournament A B C …`: a paired round robin of several bots, with Bradley–Terry
 //! ratings and the crosstable. Glue over `botlens_harness::tournament`.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use botlens_harness::compare::Side;
@@ -10,6 +9,7 @@ use botlens_harness::{CancelToken, SeedRange};
 use clap::Args;
 
 use super::compare::show;
+use super::print_report;
 
 /// Arguments of `botlens tournament`.
 #[derive(Debug, Args)]
@@ -81,12 +81,6 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         },
         &CancelToken::new(),
     )?;
-    let mut stdout = std::io::stdout().lock();
-    if args.json {
-        serde_json::to_writer(&mut stdout, &report)?;
-        writeln!(stdout)?;
-    } else {
-        write!(stdout, "{}", report.render())?;
-    }
+    print_report(args.json, &report, |report| report.render())?;
     Ok(ExitCode::SUCCESS)
 }
