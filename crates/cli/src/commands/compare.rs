@@ -69,12 +69,27 @@ pub struct GamesArgs {
     /// The most games to play in all [default with --sprt: 20000].
     #[arg(long, value_name = "N")]
     max_games: Option<u64>,
+    #[command(flatten)]
+    play: PlayLimits,
+}
+
+/// The turn cap and worker threads of commands that play many games (`compare`, `bisect`,
+/// `diff`, `tournament`).
+#[derive(Debug, Args)]
+pub struct PlayLimits {
     /// Turn cap per game, 1 to 100000 [default: the projects', else the game's own].
     #[arg(long)]
-    max_turns: Option<u32>,
+    pub max_turns: Option<u32>,
     /// Worker threads [default: one per core]; the figures do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     jobs: Option<u16>,
+}
+
+impl PlayLimits {
+    /// Worker threads for the harness: 0 means one per core.
+    pub fn jobs(&self) -> usize {
+        self.jobs.map_or(0, usize::from)
+    }
 }
 
 impl GamesArgs {
@@ -89,8 +104,8 @@ impl GamesArgs {
         Ok(CompareOptions {
             opponents: (!self.vs.is_empty()).then(|| self.vs.clone()),
             seeds: self.seeds,
-            max_turns: self.max_turns,
-            jobs: self.jobs.map_or(0, usize::from),
+            max_turns: self.play.max_turns,
+            jobs: self.play.jobs(),
             sprt,
             max_games: self.max_games,
         })

@@ -10,7 +10,7 @@ use botlens_harness::diff::{self, DiffOptions, GameDiff, SeedsDiff};
 use botlens_harness::{CancelToken, SeedRange, pipeline};
 use clap::Args;
 
-use super::compare::show;
+use super::compare::{PlayLimits, show};
 use super::print_report;
 
 /// Arguments of `botlens diff`.
@@ -50,12 +50,8 @@ pub struct DiffArgs {
     /// The bots' seat: 0, or 1 (second mover's seat; two-player games).
     #[arg(long, default_value_t = 0)]
     seat: u8,
-    /// Turn cap per game, 1 to 100000 [default: the projects', else the game's own].
-    #[arg(long)]
-    max_turns: Option<u32>,
-    /// Worker threads [default: one per core]; the figures do not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
-    jobs: Option<u16>,
+    #[command(flatten)]
+    play: PlayLimits,
     /// Print one JSON object instead of text (fields documented in `botlens_harness::diff`).
     #[arg(long)]
     json: bool,
@@ -74,8 +70,8 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
         opponent: args.vs.clone(),
         seeds,
         seat: usize::from(args.seat),
-        max_turns: args.max_turns,
-        jobs: args.jobs.map_or(0, usize::from),
+        max_turns: args.play.max_turns,
+        jobs: args.play.jobs(),
     };
     let sandbox = pipeline::sandbox()?;
     let cancel = CancelToken::new();

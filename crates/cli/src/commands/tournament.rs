@@ -8,7 +8,7 @@ use botlens_harness::tournament::{self, Event, TournamentOptions};
 use botlens_harness::{CancelToken, SeedRange};
 use clap::Args;
 
-use super::compare::show;
+use super::compare::{PlayLimits, show};
 use super::print_report;
 
 /// Arguments of `botlens tournament`.
@@ -44,12 +44,8 @@ pub struct TournamentArgs {
     /// Seeds: `A..B`, `A..=B` or `N` [default: the first side's project's, else 0..100].
     #[arg(long)]
     seeds: Option<SeedRange>,
-    /// Turn cap per game, 1 to 100000 [default: the projects', else the game's own].
-    #[arg(long)]
-    max_turns: Option<u32>,
-    /// Worker threads [default: one per core]; the figures do not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
-    jobs: Option<u16>,
+    #[command(flatten)]
+    play: PlayLimits,
     /// Print one JSON object (documented in `botlens_harness::tournament`) instead of tables.
     #[arg(long)]
     json: bool,
@@ -64,8 +60,8 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         .collect::<Result<Vec<_>, _>>()?;
     let options = TournamentOptions {
         seeds: args.seeds,
-        max_turns: args.max_turns,
-        jobs: args.jobs.map_or(0, usize::from),
+        max_turns: args.play.max_turns,
+        jobs: args.play.jobs(),
     };
     let report = tournament::tournament(
         &super::sandbox()?,
