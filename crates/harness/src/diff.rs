@@ -617,19 +617,15 @@ mod tests {
 
     fn quiet(_: Event<'_>) {}
 
+    /// `diff_game` of Tic-tac-toe players `a` and `b` against random.
+    fn one_game(a: &str, b: &str, seed: &str, seat: Seat) -> Result<GameDiff, DiffError> {
+        let options = options(seed, seat);
+        diff_game(&sandbox(), &side(a), &side(b), &options, &quiet, &CancelToken::new())
+    }
+
     #[test]
     fn one_seed_shows_both_moves_the_board_and_the_endings() {
-        let sandbox = sandbox();
-        let cancel = CancelToken::new();
-        let diff = diff_game(
-            &sandbox,
-            &side("perfect"),
-            &side("random"),
-            &options("5", 0),
-            &quiet,
-            &cancel,
-        )
-        .unwrap();
+        let diff = one_game("perfect", "random", "5", 0).unwrap();
         let divergence = diff.divergence.as_ref().expect("perfect and random part");
         let (a, b) = (divergence.a.as_ref().unwrap(), divergence.b.as_ref().unwrap());
         assert_ne!(a.action, b.action);
@@ -643,15 +639,7 @@ mod tests {
         assert!(text.contains(&format!("the board before move {}:", moves_before + 1)), "{text}");
         assert!(text.contains("how the games ended:\n  perfect: "), "{text}");
         // In seat 1, the same opponent and seed; the other seat's game.
-        let seat1 = diff_game(
-            &sandbox,
-            &side("perfect"),
-            &side("random"),
-            &options("5", 1),
-            &quiet,
-            &cancel,
-        )
-        .unwrap();
+        let seat1 = one_game("perfect", "random", "5", 1).unwrap();
         let moved = seat1.divergence.unwrap();
         assert_eq!(moved.a.unwrap().seat, 1);
     }
@@ -708,27 +696,9 @@ mod tests {
 
     #[test]
     fn bad_seats_and_identical_bots_are_refused() {
-        let sandbox = sandbox();
-        let cancel = CancelToken::new();
-        let error = diff_game(
-            &sandbox,
-            &side("perfect"),
-            &side("random"),
-            &options("1", 2),
-            &quiet,
-            &cancel,
-        )
-        .unwrap_err();
+        let error = one_game("perfect", "random", "1", 2).unwrap_err();
         assert_eq!(error.to_string(), "--seat 2: tictactoe has seats 0 to 1");
-        let error = diff_game(
-            &sandbox,
-            &side("random"),
-            &side("random"),
-            &options("1", 0),
-            &quiet,
-            &cancel,
-        )
-        .unwrap_err();
+        let error = one_game("random", "random", "1", 0).unwrap_err();
         assert!(error.to_string().contains("are the same bot"), "{error}");
     }
 }
