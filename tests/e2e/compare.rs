@@ -1,9 +1,7 @@
 //! "Is the new build better?": paired runs (`run --paired`), `compare`, the verdict of
 //! `run --baseline`, `diff` and `bisect`, driven through the real binary.
 
-use std::time::Duration;
-
-use crate::support::{Output, botlens, botlens_with_input};
+use crate::support::{botlens, botlens_building};
 
 #[test]
 fn a_paired_run_scores_pairs_and_its_seat_1_failures_replay() {
@@ -68,14 +66,6 @@ fn an_unpaired_run_is_unchanged_and_a_puzzle_cannot_be_paired() {
     );
 }
 
-/// Long enough for a bot's first build (release, to wasm) on a loaded machine.
-const BUILD_DEADLINE: Duration = Duration::from_secs(600);
-
-/// `botlens args…`, with time for builds.
-fn building(args: &[&str]) -> Output {
-    botlens_with_input(args, "", BUILD_DEADLINE)
-}
-
 /// A Tic-tac-toe bot that completes its own line, else blocks the opponent's, else plays
 /// `FALLBACK` (an expression over `board`, `free` and `self.rng`).
 const BOT: &str = r#"//! A Tic-tac-toe bot of the compare tests.
@@ -129,7 +119,7 @@ const ANYWHERE: &str = "*self.rng.choose(&free).expect(\"a free square\")";
 fn bot_history(history: &[&str]) -> tempfile::TempDir {
     let repo = tempfile::tempdir().expect("temp dir");
     let bot = repo.path().join("bot");
-    let made = building(&["new", "tictactoe", bot.to_str().unwrap()]);
+    let made = botlens_building(&["new", "tictactoe", bot.to_str().unwrap()]);
     assert_eq!(made.code, Some(0), "{}", made.stderr);
     std::fs::write(repo.path().join(".gitignore"), "target/\n").unwrap();
     let git = |args: &[&str]| {
@@ -241,7 +231,7 @@ fn an_sprt_reports_every_batch_and_its_verdict_the_same_with_any_jobs() {
 
 #[test]
 fn klotski_compares_steps_per_layout() {
-    let out = building(&[
+    let out = botlens_building(&[
         "compare",
         "samples/klotski-solver",
         "--game",
@@ -299,8 +289,9 @@ fn a_revision_is_built_in_a_worktree_that_is_removed_after() {
     let repo = bot_history(&[CENTRE, ANYWHERE]);
     let bot = repo.path().join("bot");
     let (now, before) = (bot.display().to_string(), format!("{}@HEAD~1", bot.display()));
-    let out =
-        building(&["compare", &before, &now, "--vs", "random", "--sprt", "elo1=40", "--json"]);
+    let out = botlens_building(&[
+        "compare", &before, &now, "--vs", "random", "--sprt", "elo1=40", "--json",
+    ]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(report["a_commit"].as_str().map(str::len), Some(40), "{report}");
@@ -318,11 +309,12 @@ fn a_revision_is_built_in_a_worktree_that_is_removed_after() {
 fn run_against_a_baseline_gives_the_elo_verdict_on_the_seeds_both_played() {
     let sample = "samples/tictactoe-minimax";
     let name = format!("e2e-verdict-{}", std::process::id());
-    let saved = building(&["run", sample, "--seeds", "0..100", "--save-baseline", &name]);
+    let saved = botlens_building(&["run", sample, "--seeds", "0..100", "--save-baseline", &name]);
     assert_eq!(saved.code, Some(0), "{}", saved.stderr);
-    let later = building(&["run", sample, "--seeds", "50..150", "--baseline", &name]);
-    let few = building(&["run", sample, "--seeds", "0..10", "--baseline", &name]);
-    let json = building(&["run", sample, "--seeds", "50..150", "--baseline", &name, "--json"]);
+    let later = botlens_building(&["run", sample, "--seeds", "50..150", "--baseline", &name]);
+    let few = botlens_building(&["run", sample, "--seeds", "0..10", "--baseline", &name]);
+    let json =
+        botlens_building(&["run", sample, "--seeds", "50..150", "--baseline", &name, "--json"]);
     let file = crate::support::repo_root()
         .join(sample)
         .join(format!("target/botlens/baselines/{name}.json"));
@@ -347,7 +339,7 @@ fn run_against_a_baseline_gives_the_elo_verdict_on_the_seeds_both_played() {
 
 /// The actions of a `botlens replay --plain` game, move by move.
 fn replayed_moves(project: &str, seed: &str) -> Vec<String> {
-    let out = building(&["replay", project, "--vs", "random", "--seed", seed, "--plain"]);
+    let out = botlens_building(&["replay", project, "--vs", "random", "--seed", seed, "--plain"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     out.stdout
         .lines()
@@ -359,7 +351,7 @@ fn replayed_moves(project: &str, seed: &str) -> Vec<String> {
 #[test]
 fn diff_names_the_first_move_where_two_builds_part_as_their_replays_show() {
     let (a, b) = ("samples/tictactoe-minimax", "samples/tictactoe-forgetful");
-    let out = building(&["diff", a, b, "--vs", "random", "--seed", "49"]);
+    let out = botlens_building(&["diff", a, b, "--vs", "random", "--seed", "49"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let part = out.stdout.split("the games part at move ").nth(1).expect(&out.stdout);
     let index: usize = part.split_whitespace().next().unwrap().parse().unwrap();
@@ -502,7 +494,7 @@ fn bisect_names_the_commit_that_made_the_bot_weaker_with_the_evidence() {
             .unwrap();
         String::from_utf8(out.stdout).unwrap().trim().to_owned()
     };
-    let out = building(&["bisect", project, "HEAD~3", "HEAD", "--sprt", "elo1=40"]);
+    let out = botlens_building(&["bisect", project, "HEAD~3", "HEAD", "--sprt", "elo1=40"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let text = &out.stdout;
     assert!(

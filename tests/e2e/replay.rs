@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::support::{botlens, botlens_with_input};
+use crate::support::{botlens, botlens_building, botlens_with_input};
 
 /// Plays `botlens run …args --trace-dir dir` and returns the trace it stored as `file`.
 fn stored(dir: &Path, args: &[&str], file: &str) -> PathBuf {
@@ -568,4 +568,116 @@ fn a_reader_that_closes_the_pipe_early_stops_botlens_quietly() {
         assert_eq!(code, Some(0), "{args:?}: {stderr}");
         assert!(!stderr.contains("error") && !stderr.contains("panicked"), "{args:?}: {stderr}");
     }
+}
+
+/// The stored games of `botlens run samples/tictactoe-forgetful` that its bot lost by a fault,
+/// with the fault's move number.
+fn lost_by_a_fault(dir: &Path) -> Vec<(PathBuf, usize)> {
+    let traces = dir.join("traces");
+    let out = botlens_building(&[
+        "run",
+        "samples/tictactoe-forgetful",
+        "--trace-dir",
+        traces.to_str().unwrap(),
+    ]);
+    assert!(out.code.is_some_and(|code| code < 2), "{}", out.stderr);
+    let mut lost: Vec<(PathBuf, usize)> = std::fs::read_dir(&traces)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter_map(|path| {
+            let trace = read_json(&path);
+            let turn = trace["outcome"]["fault"]["turn"].as_u64()?;
+            Some((path, turn as usize))
+        })
+        .collect();
+    lost.sort();
+    lost
+}
+
+#[test]
+fn a_lost_game_is_played_on_by_another_build_from_before_its_failing_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let lost = lost_by_a_fault(dir.path());
+    let (stored_path, fault_turn) = lost.first().expect("the buggy sample loses some game");
+    let from = fault_turn - 1;
+    let saved = dir.path().join("continued.json");
+    let out = botlens_building(&[
+        "replay",
+        stored_path.to_str().unwrap(),
+        "--from",
+        &from.to_string(),
+        "--with",
+        "samples/tictactoe-minimax",
+        "--json",
+        "--save",
+        saved.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let summary: Value = serde_json::from_str(&out.stdout).expect("a JSON summary");
+    assert_eq!(summary["from"], json!(from));
+    assert_eq!(summary["bot"]["name"], json!("tictactoe-minimax"));
+    assert_eq!(summary["stored"]["fault"]["failure"]["kind"], json!("no_move"));
+    assert_eq!(summary["played_on"]["fault"], Value::Null, "the strong bot makes the move");
+    let played_moves = summary["played_on"]["moves"].as_u64().unwrap() as usize;
+    assert!(played_moves > from, "the new build made moves: {summary}");
+
+    let stored = read_json(stored_path);
+    let continued = read_json(&saved);
+    let opening = |trace: &Value| -> Vec<Value> {
+        trace["moves"].as_array().unwrap()[..from]
+            .iter()
+            .map(|m| json!([m["seat"], m["action"], m["response"]]))
+            .collect()
+    };
+    assert_eq!(opening(&continued), opening(&stored), "the opening is the stored one");
+    assert_ne!(continued["moves"][from]["failure"]["kind"], json!("no_move"));
+
+    // Shown as text, the game comes with a line saying how it ended beside the stored one.
+    let shown = botlens_building(&[
+        "replay",
+        stored_path.to_str().unwrap(),
+        "--from",
+        &from.to_string(),
+        "--with",
+        "samples/tictactoe-minimax",
+        "--plain",
+    ]);
+    assert_eq!(shown.code, Some(0), "{}", shown.stderr);
+    let line = format!("played on from move {from} with tictactoe-minimax (seat 0): ");
+    assert!(shown.stderr.contains(&line), "{}", shown.stderr);
+    assert!(shown.stderr.contains("(the stored game: lost after"), "{}", shown.stderr);
+    let first_new = format!("── move {}/{played_moves} · seat 0 (tictactoe-minimax)", from + 1);
+    assert!(shown.stdout.contains(&first_new), "{}", shown.stdout);
+}
+
+#[test]
+fn playing_on_refuses_what_cannot_be_played_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = stored_trace(dir.path());
+    let moves = read_json(&trace)["moves"].as_array().unwrap().len();
+    let file = trace.to_str().unwrap();
+    let past = botlens(&["replay", file, "--from", &moves.to_string(), "--json"]);
+    assert_eq!(past.code, Some(2));
+    assert!(
+        past.stderr.contains(&format!(
+            "the game has {moves} moves, so it can be played on from move 0 to {}",
+            moves - 1
+        )),
+        "{}",
+        past.stderr
+    );
+    let other_game =
+        botlens_building(&["replay", file, "--from", "1", "--with", "samples/battleships-hunter"]);
+    assert_eq!(other_game.code, Some(2));
+    assert!(
+        other_game.stderr.contains("plays battleships, not tictactoe"),
+        "{}",
+        other_game.stderr
+    );
+    let no_seat = botlens(&["replay", file, "--from", "1", "--seat", "1", "--with", "nobody"]);
+    assert_eq!(no_seat.code, Some(2));
+    assert!(no_seat.stderr.contains("no reference player `nobody`"), "{}", no_seat.stderr);
+    let without_from = botlens(&["replay", file, "--with", "perfect"]);
+    assert_eq!(without_from.code, Some(2), "--with needs --from");
+    assert!(without_from.stderr.contains("--from"), "{}", without_from.stderr);
 }

@@ -9,20 +9,11 @@
 //! compiles the SDK and serde too), so the deadlines are generous.
 
 use std::path::Path;
-use std::time::Duration;
 
 use botlens_games::GameKind;
 use serde_json::Value;
 
-use crate::support::{Output, botlens_with_input, line_after_marker, repo_root};
-
-/// Deadline for a `botlens` run that builds a bot project from scratch on a busy machine.
-const BUILD_DEADLINE: Duration = Duration::from_secs(600);
-
-/// `botlens args…` with a deadline long enough for a first build.
-fn botlens_building(args: &[&str]) -> Output {
-    botlens_with_input(args, "", BUILD_DEADLINE)
-}
+use crate::support::{botlens_building, line_after_marker, repo_root};
 
 /// `botlens run <project> --json`: the exit code and the report.
 fn run_project(project: &str) -> (Option<i32>, Value) {

@@ -67,6 +67,15 @@ pub fn botlens_with_input(args: &[&str], stdin: &str, limit: Duration) -> Output
     }
 }
 
+/// Deadline for a `botlens` run that builds a bot project from scratch (release, to wasm; the
+/// first build of a project compiles the SDK and serde too) on a busy machine.
+pub const BUILD_DEADLINE: Duration = Duration::from_secs(600);
+
+/// `botlens args…` with a deadline long enough for a first build.
+pub fn botlens_building(args: &[&str]) -> Output {
+    botlens_with_input(args, "", BUILD_DEADLINE)
+}
+
 /// Runs `botlens args…` with empty stdin and a one-minute deadline.
 pub fn botlens(args: &[&str]) -> Output {
     botlens_with_input(args, "", Duration::from_secs(60))

@@ -235,6 +235,7 @@ fn one_core_suite(game: GameKind, bot: Contender, opponent: &str, games: u64) ->
         keep_traces: KeepTraces::Failures,
         trace_dir: None,
         paired: false,
+        play_on: None,
     }
 }
 

@@ -22,6 +22,7 @@
 pub mod failure;
 mod game;
 pub mod human;
+pub mod opening;
 pub mod picture;
 mod player;
 pub mod runner;

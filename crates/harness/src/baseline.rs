@@ -734,6 +734,7 @@ mod tests {
             keep_traces: KeepTraces::Failures,
             trace_dir: None,
             paired,
+            play_on: None,
         };
         let results = run_suite(&suite, &|_, _| {}, &crate::CancelToken::new()).unwrap();
         let target = crate::Target::parse(bot, Some("tictactoe")).unwrap();

@@ -4,6 +4,7 @@
 //!   player — resolved once;
 //! - [`pipeline`]: the one road from a target to a report: build or load, play, report, stage
 //!   by stage, cancellable;
+//! - [`play_on`]: a stored game played on from a position by another build;
 //! - [`project`]: a bot project is a Cargo package with `[package.metadata.botlens]`;
 //! - [`build`]: cargo builds it for `wasm32-wasip1`, compiler errors come back as data;
 //! - [`suite`]: the bot plays its opponents over a range of seeds, in parallel (paired: each
@@ -34,6 +35,7 @@ pub mod diff;
 pub mod js;
 pub mod outcomes;
 pub mod pipeline;
+pub mod play_on;
 pub mod project;
 pub mod report;
 pub mod revision;
@@ -52,7 +54,7 @@ pub use pipeline::{RunError, RunOptions, Stage, SuiteRun};
 pub use project::{BotConfig, BotProject, ProjectError};
 pub use report::SuiteReport;
 pub use seeds::{SeedRange, SeedRangeError};
-pub use suite::{Contender, KeepTraces, Suite, WasmBot, run_suite};
+pub use suite::{Contender, KeepTraces, PlayOn, Suite, WasmBot, run_suite};
 pub use target::Target;
 
 /// A flag that asks long work (a build, a suite) to stop; cheap to clone and share.

@@ -29,7 +29,7 @@ use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
 use crate::build::{self, BuildError, CompilerMessage};
 use crate::report::SuiteReport;
-use crate::suite::{self, Contender, KeepTraces, Suite, SuiteError, SuiteResults, WasmBot};
+use crate::suite::{self, Contender, KeepTraces, PlayOn, Suite, SuiteError, SuiteResults, WasmBot};
 use crate::target::{Target, TargetError, is_module_path};
 use crate::{BotProject, CancelToken, ProjectError, SeedRange, js};
 
@@ -53,6 +53,8 @@ pub struct RunOptions {
     /// Cargo's target directory for a project's build, instead of its own (see
     /// [`build::build_into`]).
     pub cargo_target_dir: Option<PathBuf>,
+    /// A stored game to play on from ([`Suite::play_on`]).
+    pub play_on: Option<PlayOn>,
 }
 
 impl RunOptions {
@@ -411,6 +413,7 @@ fn suite_of(
         keep_traces: options.keep_traces,
         trace_dir: options.trace_dir.clone(),
         paired: options.paired,
+        play_on: options.play_on.clone(),
     })
 }
 

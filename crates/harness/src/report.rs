@@ -497,6 +497,7 @@ mod tests {
             keep_traces: KeepTraces::Failures,
             trace_dir: None,
             paired: false,
+            play_on: None,
         };
         let results = run_suite(&suite, &|_, _| {}, &CancelToken::new()).unwrap();
         let target = Target::parse("perfect", Some("tictactoe")).unwrap();
@@ -653,6 +654,7 @@ mod tests {
             keep_traces: KeepTraces::Failures,
             trace_dir: None,
             paired: false,
+            play_on: None,
         };
         let fault = |column| botlens_engine::Fault {
             seat: 0,
@@ -704,6 +706,7 @@ mod tests {
             keep_traces: KeepTraces::Failures,
             trace_dir: None,
             paired: true,
+            play_on: None,
         };
         let results = run_suite(&suite, &|_, _| {}, &CancelToken::new()).unwrap();
         let target = Target::parse("perfect", Some("tictactoe")).unwrap();

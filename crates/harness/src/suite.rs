@@ -12,6 +12,10 @@
 //! from the bot's side in both, and the pair's points make the pentanomial of
 //! [`crate::tally::OpponentTally::pairs`]. Puzzles have one seat and no pairs.
 //!
+//! A suite can also play on from a position of a stored game ([`Suite::play_on`]): its games
+//! with the bot in the stored game's seat first make that game's moves again, then the bot
+//! takes over (see `botlens_engine::opening`).
+//!
 //! Games are independent, so they are spread over worker threads; each result is tallied as it
 //! comes ([`crate::tally`]: sums, minimums and smallest-N lists, the same in any order), so
 //! reports are deterministic whatever the scheduling and memory does not grow with the games.
@@ -24,6 +28,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use botlens_engine::opening::{self, Opening, OpeningError};
 use botlens_engine::{
     Fault, MatchLimits, MatchRecord, Player, PlayerInfo, ReferencePlayer, Seat, SeatResult,
     SeedRng, Stream, Trace, runner,
@@ -143,6 +148,33 @@ pub struct Suite {
     /// Whether each (opponent, seed) is played twice, the bot in seat 0 and then in seat 1
     /// (see the module docs). Two-player games only.
     pub paired: bool,
+    /// A stored game to play on from: the suite's games of its seat make its first moves, then
+    /// the bot takes over.
+    pub play_on: Option<PlayOn>,
+}
+
+/// A position of a stored game for a bot to play on from (`botlens replay TRACE --from N`).
+#[derive(Debug, Clone)]
+pub struct PlayOn {
+    /// The stored game; its seed and config set up the game again.
+    pub trace: Trace,
+    /// How many of its moves are made again before the bot takes over.
+    pub moves: usize,
+    /// The seat the bot takes over.
+    pub seat: Seat,
+}
+
+impl PlayOn {
+    /// The actions the taken-over seat made in the opening.
+    fn actions<G: Scored>(&self) -> Result<Vec<G::Action>, OpeningError> {
+        opening::opening_actions::<G>(&self.trace, self.seat, self.moves)
+    }
+
+    /// The stored game's config.
+    fn config<G: Scored>(&self) -> Result<G::Config, String> {
+        serde_json::from_value(self.trace.config.clone())
+            .map_err(|error| format!("the stored game's config does not fit {}: {error}", G::NAME))
+    }
 }
 
 impl Suite {
@@ -250,6 +282,9 @@ pub enum SuiteError {
     /// A paired suite of a one-player game (a puzzle has no seats to swap).
     #[error("{0} is a one-player puzzle: there are no seats to swap, so games cannot be paired")]
     PairedPuzzle(&'static str),
+    /// The stored game of [`Suite::play_on`] cannot be played on from.
+    #[error("cannot play on from the stored game: {0}")]
+    PlayOn(String),
     /// A trace could not be written into the trace directory; the suite stopped.
     #[error("writing the trace {}: {error}", .path.display())]
     TraceWrite {
@@ -447,6 +482,10 @@ fn validate<G: Scored>(suite: &Suite) -> Result<(), SuiteError> {
     }
     check_turn_cap(suite.limits.max_turns)?;
     check_paired(suite.game, suite.paired)?;
+    if let Some(play_on) = &suite.play_on {
+        play_on.actions::<G>().map_err(|error| SuiteError::PlayOn(error.to_string()))?;
+        play_on.config::<G>().map_err(SuiteError::PlayOn)?;
+    }
     let games = suite.total_games();
     if suite.keep_traces == KeepTraces::All && games > MAX_KEPT_GAMES {
         return Err(SuiteError::TooManyTraces(games));
@@ -501,16 +540,21 @@ fn play_one<G: Scored>(
     bot_seat: Seat,
 ) -> GameResult {
     let opponent = &suite.opponents[opponent_index];
-    let config = if G::OPPONENTS_ARE_BOARDS {
-        G::config_for(opponent.name(), seed)
-    } else {
-        Ok(G::Config::default())
+    let play_on = suite.play_on.as_ref().filter(|play_on| play_on.seat == bot_seat);
+    let config = match play_on {
+        Some(play_on) => play_on.config::<G>(),
+        None if G::OPPONENTS_ARE_BOARDS => G::config_for(opponent.name(), seed),
+        None => Ok(G::Config::default()),
     }
     .expect("validated before the suite started");
     let mut bot = suite
         .bot
         .player::<G>(seed, bot_seat, &suite.sandbox_limits)
         .expect("validated before the suite started");
+    if let Some(play_on) = play_on {
+        let actions = play_on.actions::<G>().expect("validated before the suite started");
+        bot = Box::new(Opening::new(actions, bot));
+    }
     let record: MatchRecord<G> = if G::OPPONENTS_ARE_BOARDS {
         runner::play_match::<G>(&config, seed, &mut [bot.as_mut()], &suite.limits)
     } else {
@@ -569,6 +613,7 @@ mod tests {
             keep_traces: KeepTraces::Failures,
             trace_dir: None,
             paired: false,
+            play_on: None,
         }
     }
 

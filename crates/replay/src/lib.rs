@@ -144,6 +144,9 @@ pub struct ShowOptions {
     /// One position only: as text, move `N` (0 is the start); with [`Output::Html`], the page
     /// opens there. By default every frame.
     pub at: Option<usize>,
+    /// Where the terminal viewer and the HTML page open when `at` is not given: move `N` (0,
+    /// the start, by default).
+    pub start: usize,
     /// The directory source lines may be read from; by default the project directory recorded
     /// in the trace when it lies inside the current directory, else the current directory when
     /// it is a bot project (see [`Replay::from_trace`]).
@@ -165,14 +168,13 @@ pub fn load(path: &Path) -> Result<Trace, ReplayError> {
 /// The trace may come from a file ([`load`]) or straight from a game just played.
 pub fn show(trace: Trace, options: &ShowOptions) -> Result<(), ReplayError> {
     let replay = Replay::from_trace(&trace, options.source_root.as_deref())?;
-    if let Some(at) = options.at {
-        replay.frame(at)?;
-    }
+    let start = options.at.unwrap_or(options.start);
+    replay.frame(start)?;
     match &options.output {
-        Output::Html(path) => std::fs::write(path, html_page(&replay, options.at.unwrap_or(0)))
+        Output::Html(path) => std::fs::write(path, html_page(&replay, start))
             .map_err(|error| ReplayError::Write { path: path.clone(), error }),
         Output::Auto if options.at.is_none() && std::io::stdout().is_terminal() => {
-            tui::run(&replay, 0).map_err(ReplayError::Terminal)
+            tui::run(&replay, start).map_err(ReplayError::Terminal)
         }
         Output::Auto | Output::Plain => {
             let mut out = std::io::stdout().lock();

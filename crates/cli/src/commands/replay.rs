@@ -1,16 +1,18 @@
 //! `botlens replay`: step through a finished game — full screen in a terminal, as text frames
 //! otherwise (or with `--plain`), one position with `--at N`, or a self-contained HTML page with
 //! `--html OUT.html`. The game is a stored trace, or is re-played deterministically from a bot
-//! project (or module, or reference player) with `--vs NAME --seed N`. Glue over
-//! `botlens-replay`, which takes a trace from anywhere.
+//! project (or module, or reference player) with `--vs NAME --seed N`, or is a stored game
+//! played on from move N by another build with `--from N --with BOT`
+//! (`botlens_harness::play_on`). Glue over `botlens-replay`, which takes a trace from anywhere.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use botlens_engine::Trace;
+use botlens_engine::{SeatResult, Trace};
 use botlens_harness::pipeline::{self, RunOptions, Stage};
+use botlens_harness::play_on::{self, PlayedOn};
 use botlens_harness::{CancelToken, Target};
 use botlens_replay::{Output, ShowOptions};
 use clap::Args;
@@ -24,6 +26,8 @@ use super::run::INSTALLING;
   botlens replay samples/battleships-offbyone --vs hunter --seed 4
   botlens replay samples/battleships-offbyone --vs hunter --seed 4 --check traces/hunter-seed4.json
   botlens replay --game tictactoe perfect --vs random --seed 3 --plain
+  botlens replay traces/hunter-seed4.json --from 40 --with samples/battleships-hunter
+  botlens replay traces/hunter-seed4.json --from 40 --json --save continued.json
 
 Keys in the full-screen view: → l n next, ← h p previous, Home/End, f failure, g N Enter go to
 move N, space autoplay, s speed, ? help, q quit.")]
@@ -39,15 +43,32 @@ pub struct ReplayArgs {
     #[arg(long, requires = "vs")]
     seed: Option<u64>,
     /// The bot's seat in the re-played game: 0, or 1 for the second game of a pair
-    /// (`botlens run --paired`).
-    #[arg(long, requires = "vs", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1))]
-    seat: u8,
+    /// (`botlens run --paired`); with --from, the seat to take over [default: the stored game's
+    /// bot].
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=1))]
+    seat: Option<u8>,
     /// The game, when re-playing a .wasm module or a reference player.
     #[arg(long)]
     game: Option<String>,
     /// Compare the re-played game with this stored trace and say whether they match.
     #[arg(long, value_name = "TRACE", requires = "vs")]
     check: Option<PathBuf>,
+    /// Play the stored game on from the position after move N: its first N moves are made
+    /// again exactly, then the bot of --with takes over its seat (starting fresh there) against
+    /// the same opponent, and the whole game is shown.
+    #[arg(long, value_name = "N", conflicts_with_all = ["vs", "check"])]
+    from: Option<usize>,
+    /// The bot that plays on from --from: a project directory, a .wasm module, a JavaScript bot
+    /// or a reference player [default: the stored game's own bot, built again from the source
+    /// the trace names].
+    #[arg(long, value_name = "BOT", requires = "from")]
+    with: Option<String>,
+    /// With --from: print how the game played on ended as JSON instead of showing it.
+    #[arg(long, requires = "from", conflicts_with_all = ["plain", "html", "at"])]
+    json: bool,
+    /// With --from: also write the game played on as a trace file.
+    #[arg(long, value_name = "TRACE", requires = "from")]
+    save: Option<PathBuf>,
     /// Print the game as text frames even in a terminal.
     #[arg(long, conflicts_with = "html")]
     plain: bool,
@@ -67,10 +88,35 @@ pub struct ReplayArgs {
 
 /// Runs `botlens replay`.
 pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
-    let (trace, source_root) = match (&args.vs, args.seed) {
-        (Some(opponent), Some(seed)) => {
+    if args.seat.is_some() && args.vs.is_none() && args.from.is_none() {
+        bail!("--seat goes with --vs and --seed (re-playing a game) or with --from (playing on)");
+    }
+    let seat = args.seat.map(usize::from);
+    let mut start = 0;
+    let (trace, source_root) = match (&args.vs, args.seed, args.from) {
+        (_, _, Some(moves)) => {
+            let stored = botlens_replay::load(Path::new(&args.target))?;
+            let request =
+                play_on::Request { stored: &stored, moves, seat, with: args.with.as_deref() };
+            let played =
+                play_on::play_on(&super::sandbox()?, &request, &progress(), &CancelToken::new())?;
+            if let Some(path) = &args.save {
+                std::fs::write(path, played.trace.to_json())
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
+            if args.json {
+                let summary = play_on_summary(&args.target, moves, &stored, &played);
+                println!("{}", serde_json::to_string_pretty(&summary)?);
+                return Ok(ExitCode::SUCCESS);
+            }
+            eprintln!("botlens: {}", play_on_line(moves, &stored, &played));
+            start = moves;
+            let root = args.source_root.clone().or_else(|| target_dir(&played.target));
+            (played.trace, root)
+        }
+        (Some(opponent), Some(seed), None) => {
             let target = Target::parse(&args.target, args.game.as_deref())?;
-            let trace = replay_game(&target, opponent, seed, usize::from(args.seat))?;
+            let trace = replay_game(&target, opponent, seed, seat.unwrap_or(0))?;
             if let Some(stored) = &args.check {
                 check_against(&trace, &botlens_replay::load(stored)?, stored)?;
             }
@@ -84,7 +130,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         (None, true) => Output::Plain,
         (None, false) => Output::Auto,
     };
-    botlens_replay::show(trace, &ShowOptions { output, at: args.at, source_root })?;
+    botlens_replay::show(trace, &ShowOptions { output, at: args.at, start, source_root })?;
     if let Some(path) = args.html {
         writeln!(std::io::stderr(), "botlens: wrote {}", path.display())?;
     }
@@ -106,19 +152,11 @@ fn target_dir(target: &Target) -> Option<PathBuf> {
 
 /// Plays one game again, deterministically, the bot in `seat`, and returns its trace.
 fn replay_game(target: &Target, opponent: &str, seed: u64, seat: usize) -> anyhow::Result<Trace> {
-    let progress = |stage| match stage {
-        Stage::InstallingTarget => eprintln!("{INSTALLING}"),
-        Stage::Building => {
-            eprintln!("botlens: building the bot to re-play seed {seed} vs {opponent}…")
-        }
-        Stage::BuildingRunner => eprintln!("botlens: building the JavaScript runner (once)…"),
-        Stage::Loading | Stage::Playing { .. } => {}
-    };
     let run = pipeline::run(
         &super::sandbox()?,
         target,
         &RunOptions { paired: seat == 1, ..RunOptions::one_game(opponent, seed) },
-        &progress,
+        &progress(),
         &CancelToken::new(),
     )?;
     run.results
@@ -127,6 +165,65 @@ fn replay_game(target: &Target, opponent: &str, seed: u64, seat: usize) -> anyho
         .find(|game| game.bot_seat == seat)
         .and_then(|game| game.trace)
         .context("the re-played game produced no trace")
+}
+
+/// What replaying says while it builds a bot to play a game with.
+fn progress() -> impl Fn(Stage) + Sync {
+    |stage| match stage {
+        Stage::InstallingTarget => eprintln!("{INSTALLING}"),
+        Stage::Building => eprintln!("botlens: building the bot…"),
+        Stage::BuildingRunner => eprintln!("botlens: building the JavaScript runner (once)…"),
+        Stage::Loading | Stage::Playing { .. } => {}
+    }
+}
+
+/// How a game played on ended, beside how the stored one did, in a line.
+fn play_on_line(moves: usize, stored: &Trace, played: &PlayedOn) -> String {
+    let bot = &played.trace.players[played.seat].name;
+    format!(
+        "played on from move {moves} with {bot} (seat {seat}): {result} after {turns} moves: {reason} (the stored game: {stored_result} after {stored_turns} moves)",
+        seat = played.seat,
+        result = result_word(played.result()),
+        turns = played.trace.moves.len(),
+        reason = played.trace.outcome.reason,
+        stored_result = result_word(stored.outcome.result_for(played.seat, stored.players.len())),
+        stored_turns = stored.moves.len(),
+    )
+}
+
+/// The `--from … --json` summary; its fields are documented in `botlens replay --help`'s
+/// examples and docs/replay.md.
+fn play_on_summary(
+    file: &str,
+    moves: usize,
+    stored: &Trace,
+    played: &PlayedOn,
+) -> serde_json::Value {
+    let ending = |trace: &Trace| {
+        serde_json::json!({
+            "result": result_word(trace.outcome.result_for(played.seat, trace.players.len())),
+            "moves": trace.moves.len(),
+            "winner": trace.outcome.winner,
+            "reason": trace.outcome.reason,
+            "fault": trace.outcome.fault,
+        })
+    };
+    serde_json::json!({
+        "trace": file,
+        "from": moves,
+        "seat": played.seat,
+        "bot": played.trace.players[played.seat],
+        "stored": ending(stored),
+        "played_on": ending(&played.trace),
+    })
+}
+
+fn result_word(result: SeatResult) -> &'static str {
+    match result {
+        SeatResult::Win => "won",
+        SeatResult::Loss => "lost",
+        SeatResult::Draw => "drawn",
+    }
 }
 
 /// Says whether a re-played game matches a stored trace, byte for byte.

@@ -1,0 +1,240 @@
+//! Playing on from a position of a stored game with another build: "would my new build have
+//! survived from move 80?" (`botlens replay TRACE --from N --with BOT`).
+//!
+//! The stored game's seed and config set the game up again, its first `N` moves are made again
+//! exactly (the bot's recorded actions, the opponent playing as it did), and the bot named takes
+//! over its seat from there, starting fresh: it sees the position through its view, as on any
+//! turn, but was not asked for the earlier moves, and its fuel for the game counts from move `N`.
+//! The game is then checked to have gone through the stored position; if the opponent no longer
+//! plays as it did (another botlens version), that is an error, never a silently different game.
+//!
+//! Not for: the mechanics of the opening (see `botlens_engine::opening`) or showing the game
+//! (see `botlens-replay`).
+
+use botlens_engine::opening::first_difference;
+use botlens_engine::{Seat, SeatResult, Trace};
+use botlens_games::GameKind;
+use botlens_sandbox::Sandbox;
+
+use crate::CancelToken;
+use crate::pipeline::{self, RunError, RunOptions, Stage};
+use crate::suite::{self, PlayOn};
+use crate::target::{Target, TargetError, is_module_path};
+
+/// What to play on from, and with whom.
+#[derive(Debug, Clone)]
+pub struct Request<'a> {
+    /// The stored game.
+    pub stored: &'a Trace,
+    /// How many of its moves to make again (the position after move `moves`).
+    pub moves: usize,
+    /// The seat to take over; by default the stored game's only bot (seat 0 if both seats are
+    /// reference players).
+    pub seat: Option<Seat>,
+    /// The bot to take over with, as the command line names one; by default the stored game's
+    /// own bot, built again from where the trace says it came from.
+    pub with: Option<&'a str>,
+}
+
+/// A game played on from a stored position.
+#[derive(Debug, Clone)]
+pub struct PlayedOn {
+    /// The bot that took over.
+    pub target: Target,
+    /// Its seat.
+    pub seat: Seat,
+    /// The whole game: the stored opening, then the bot's moves.
+    pub trace: Trace,
+}
+
+impl PlayedOn {
+    /// How the game ended for the bot that took over.
+    pub fn result(&self) -> SeatResult {
+        self.trace.outcome.result_for(self.seat, self.trace.players.len())
+    }
+}
+
+/// Why a stored game could not be played on.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayOnError {
+    /// The trace is of a game this botlens does not know.
+    #[error("the trace is of an unknown game `{0}`")]
+    UnknownGame(String),
+    /// The seat asked for is not in the game.
+    #[error("the game has {seats} seat(s); there is no seat {seat}")]
+    NoSuchSeat {
+        /// The seat asked for.
+        seat: Seat,
+        /// Seats in the game.
+        seats: usize,
+    },
+    /// Both seats are bots and no seat was named.
+    #[error(
+        "both seats of the stored game are bots: say which one to take over with --seat 0 or --seat 1"
+    )]
+    WhichSeat,
+    /// No bot named, and the trace does not say where its bot came from.
+    #[error(
+        "the trace does not say where the bot in seat {0} came from: name the bot to play on with, --with DIR"
+    )]
+    NoBot(Seat),
+    /// The opponent cannot be set up again.
+    #[error(
+        "the opponent `{0}` cannot be set up again: only reference players and .wasm modules can"
+    )]
+    Opponent(String),
+    /// The bot named is not a bot.
+    #[error(transparent)]
+    Target(#[from] TargetError),
+    /// Building, loading or playing failed (an unknown opponent, a position past the end, …).
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// The game did not go through the stored position.
+    #[error(
+        "the game no longer goes through the stored position: move {0} differs (was the trace written by another botlens version, or edited?)"
+    )]
+    Diverged(usize),
+}
+
+/// Plays `request` on: builds (or loads) the bot, plays the one game and checks it went through
+/// the stored position. `progress` sees the build and load stages.
+pub fn play_on(
+    sandbox: &Sandbox,
+    request: &Request<'_>,
+    progress: &(dyn Fn(Stage) + Sync),
+    cancel: &CancelToken,
+) -> Result<PlayedOn, PlayOnError> {
+    let stored = request.stored;
+    let game = GameKind::from_name(&stored.game)
+        .ok_or_else(|| PlayOnError::UnknownGame(stored.game.clone()))?;
+    let seat = seat_of(stored, request.seat)?;
+    let player = &stored.players[seat];
+    let with = match request.with {
+        Some(with) => with.to_owned(),
+        None if player.kind == "reference" => player.name.clone(),
+        None => player.source.clone().ok_or(PlayOnError::NoBot(seat))?,
+    };
+    let target = Target::parse(&with, Some(game.name()))?;
+    let opponent = opponent_of(stored, game, seat)?;
+    let max_turns = stored.limits.pointer("/engine/max_turns").and_then(serde_json::Value::as_u64);
+    let options = RunOptions {
+        paired: seat == 1,
+        max_turns: max_turns.and_then(|turns| u32::try_from(turns).ok()),
+        play_on: Some(PlayOn { trace: stored.clone(), moves: request.moves, seat }),
+        ..RunOptions::one_game(&opponent, stored.seed)
+    };
+    let run = pipeline::run(sandbox, &target, &options, progress, cancel)?;
+    let trace = run
+        .results
+        .kept
+        .into_iter()
+        .find(|game| game.bot_seat == seat)
+        .and_then(|game| game.trace)
+        .ok_or(RunError::Cancelled)?;
+    if let Some(differs) = first_difference(stored, &trace, request.moves) {
+        return Err(PlayOnError::Diverged(differs));
+    }
+    Ok(PlayedOn { target, seat, trace })
+}
+
+/// The seat to take over: the one asked for, else the stored game's only bot.
+fn seat_of(stored: &Trace, asked: Option<Seat>) -> Result<Seat, PlayOnError> {
+    let seats = stored.players.len();
+    if let Some(seat) = asked {
+        return if seat < seats { Ok(seat) } else { Err(PlayOnError::NoSuchSeat { seat, seats }) };
+    }
+    let bots: Vec<Seat> =
+        (0..seats).filter(|&seat| stored.players[seat].kind != "reference").collect();
+    match bots.as_slice() {
+        [] => Ok(0),
+        [seat] => Ok(*seat),
+        _ => Err(PlayOnError::WhichSeat),
+    }
+}
+
+/// The name the suite gives the other seat: a reference player or module as stored, or, in a
+/// puzzle, the board (a bundled board by its name, else `generated`; the stored config is played
+/// either way).
+fn opponent_of(stored: &Trace, game: GameKind, seat: Seat) -> Result<String, PlayOnError> {
+    if suite::is_puzzle(game) {
+        let name = stored.config.get("name").and_then(serde_json::Value::as_str);
+        let bundled =
+            name.filter(|name| suite::check_references(game, &[(*name).to_owned()]).is_ok());
+        return Ok(bundled.unwrap_or("generated").to_owned());
+    }
+    let other = &stored.players[1 - seat];
+    match (other.kind.as_str(), &other.source) {
+        ("reference", _) => Ok(other.name.clone()),
+        (_, Some(source)) if is_module_path(source) => Ok(source.clone()),
+        _ => Err(PlayOnError::Opponent(other.name.clone())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::sandbox;
+
+    fn stored(bot: &str, opponent: &str, seed: u64) -> Trace {
+        let target = Target::parse(bot, Some("tictactoe")).unwrap();
+        let run = pipeline::run(
+            &sandbox().unwrap(),
+            &target,
+            &RunOptions::one_game(opponent, seed),
+            &|_| {},
+            &CancelToken::new(),
+        )
+        .unwrap();
+        run.results.kept.into_iter().next().and_then(|game| game.trace).unwrap()
+    }
+
+    fn play(request: &Request<'_>) -> Result<PlayedOn, PlayOnError> {
+        play_on(&sandbox().unwrap(), request, &|_| {}, &CancelToken::new())
+    }
+
+    #[test]
+    fn a_lost_game_played_on_by_a_better_player_keeps_the_opening_and_ends_otherwise() {
+        // `random` loses to `perfect` in seat 0; `perfect` takes over after two moves.
+        let lost = (0..20)
+            .map(|seed| stored("random", "perfect", seed))
+            .find(|trace| trace.outcome.winner == Some(1) && trace.moves.len() >= 5)
+            .expect("random loses to perfect on some seed");
+        let request = Request { stored: &lost, moves: 2, seat: None, with: Some("perfect") };
+        let played = play(&request).unwrap();
+        assert_eq!(played.seat, 0);
+        assert_eq!(played.trace.moves[..2], lost.moves[..2]);
+        assert_eq!(played.trace.players[0].name, "perfect");
+        assert_ne!(played.result(), SeatResult::Loss, "perfect never loses from move 2");
+        assert_eq!(played.trace.seed, lost.seed);
+    }
+
+    #[test]
+    fn the_same_player_from_the_start_replays_the_stored_game() {
+        let game = stored("random", "perfect", 3);
+        let request = Request { stored: &game, moves: 0, seat: None, with: None };
+        let played = play(&request).unwrap();
+        assert_eq!(played.trace.moves, game.moves);
+        assert_eq!(played.trace.outcome, game.outcome);
+    }
+
+    #[test]
+    fn bad_requests_say_what_is_wrong() {
+        let game = stored("random", "perfect", 3);
+        let past = Request { stored: &game, moves: game.moves.len(), seat: None, with: None };
+        let message = play(&past).unwrap_err().to_string();
+        assert!(message.contains("can be played on from move 0 to"), "{message}");
+        let seat = Request { stored: &game, moves: 1, seat: Some(2), with: None };
+        assert_eq!(
+            play(&seat).unwrap_err().to_string(),
+            "the game has 2 seat(s); there is no seat 2"
+        );
+        let mut unknown = game.clone();
+        unknown.game = "chess".into();
+        let request = Request { stored: &unknown, moves: 1, seat: None, with: None };
+        assert!(matches!(play(&request), Err(PlayOnError::UnknownGame(name)) if name == "chess"));
+        let mut edited = game.clone();
+        edited.players[1].name = "nobody".into();
+        let request = Request { stored: &edited, moves: 1, seat: None, with: None };
+        assert!(play(&request).unwrap_err().to_string().contains("nobody"));
+    }
+}
