@@ -677,7 +677,18 @@ fn playing_on_refuses_what_cannot_be_played_on() {
     let no_seat = botlens(&["replay", file, "--from", "1", "--seat", "1", "--with", "nobody"]);
     assert_eq!(no_seat.code, Some(2));
     assert!(no_seat.stderr.contains("no reference player `nobody`"), "{}", no_seat.stderr);
-    let without_from = botlens(&["replay", file, "--with", "perfect"]);
-    assert_eq!(without_from.code, Some(2), "--with needs --from");
-    assert!(without_from.stderr.contains("--from"), "{}", without_from.stderr);
+    let replaying = botlens(&[
+        "replay",
+        "random",
+        "--game",
+        "tictactoe",
+        "--vs",
+        "perfect",
+        "--seed",
+        "3",
+        "--from",
+        "1",
+    ]);
+    assert_eq!(replaying.code, Some(2), "--from plays on a stored game, not a re-played one");
+    assert!(replaying.stderr.contains("--from"), "{}", replaying.stderr);
 }

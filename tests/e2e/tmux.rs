@@ -1,5 +1,6 @@
 //! The full-screen replayer as a person uses it: `botlens replay` of a failed sample game in a
-//! real terminal (tmux), driven with keys and read back from the screen.
+//! real terminal (tmux), driven with keys (`c` plays the game on from a move) and read back from
+//! the screen.
 //!
 //! CI installs tmux (`.ci/run`); without it this test fails and says so.
 
@@ -100,6 +101,11 @@ fn stepping_through_a_failed_sample_game_in_a_terminal() {
     let line = format!("lib.rs:{}", failure["line"]);
     assert!(screen.contains(&line), "the failure's source location {line}:\n{screen}");
     assert!(screen.contains("expect("), "the source line itself:\n{screen}");
+    // `c` one move before the failure plays the game on from there with the bot's own build.
+    session.keys("Left");
+    session.keys("c");
+    let played_on = session.wait_for("played on from move");
+    assert!(played_on.contains("with tictactoe-panicky (seat 0)"), "{played_on}");
     session.keys("Home");
     session.wait_for("▶  0 start");
     session.keys("?");

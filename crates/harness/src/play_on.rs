@@ -176,7 +176,11 @@ mod tests {
     use crate::pipeline::sandbox;
 
     fn stored(bot: &str, opponent: &str, seed: u64) -> Trace {
-        let target = Target::parse(bot, Some("tictactoe")).unwrap();
+        stored_of("tictactoe", bot, opponent, seed)
+    }
+
+    fn stored_of(game: &str, bot: &str, opponent: &str, seed: u64) -> Trace {
+        let target = Target::parse(bot, Some(game)).unwrap();
         let run = pipeline::run(
             &sandbox().unwrap(),
             &target,
@@ -215,6 +219,18 @@ mod tests {
         let played = play(&request).unwrap();
         assert_eq!(played.trace.moves, game.moves);
         assert_eq!(played.trace.outcome, game.outcome);
+    }
+
+    #[test]
+    fn a_puzzle_is_played_on_on_its_stored_board() {
+        for board in ["generated", "横刀立马"] {
+            let solved = stored_of("klotski", "optimal", board, 5);
+            let request = Request { stored: &solved, moves: 3, seat: None, with: None };
+            let played = play(&request).unwrap();
+            assert_eq!(played.trace.config, solved.config, "{board}");
+            assert_eq!(played.trace.moves, solved.moves, "optimal plays on as it played");
+            assert_eq!(played.result(), SeatResult::Win);
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! use botlens_replay::{Output, ShowOptions};
 //!
 //! let trace = botlens_replay::load("traces/hunter-seed4.json".as_ref())?;
-//! botlens_replay::show(trace, &ShowOptions { output: Output::Plain, ..ShowOptions::default() })?;
+//! botlens_replay::show(trace, &ShowOptions { output: Output::Plain, ..ShowOptions::default() }, None)?;
 //! # Ok::<(), botlens_replay::ReplayError>(())
 //! ```
 //!
@@ -123,6 +123,21 @@ impl From<TraceError> for ReplayError {
     }
 }
 
+/// A game played on from a move of the one shown (the terminal viewer's `c` key).
+#[derive(Debug, Clone)]
+pub struct PlayedOn {
+    /// The whole game: the shown game's opening, then the bot's moves.
+    pub trace: Trace,
+    /// The directory its failing source line may be read from (the bot's project).
+    pub source_root: Option<PathBuf>,
+    /// One line for the status bar: how the game played on ended.
+    pub summary: String,
+}
+
+/// What the terminal viewer's `c` key calls: plays the game shown on from move `N` with the
+/// bot's build, or says why it cannot.
+pub type PlayOnHook<'a> = &'a dyn Fn(&Trace, usize) -> Result<PlayedOn, String>;
+
 /// How [`show`] presents a game.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Output {
@@ -165,8 +180,14 @@ pub fn load(path: &Path) -> Result<Trace, ReplayError> {
 
 /// Presents a finished game as `options` say: the terminal viewer, text frames, or an HTML page.
 ///
-/// The trace may come from a file ([`load`]) or straight from a game just played.
-pub fn show(trace: Trace, options: &ShowOptions) -> Result<(), ReplayError> {
+/// The trace may come from a file ([`load`]) or straight from a game just played. `play_on`
+/// is what the terminal viewer's `c` key calls ([`PlayOnHook`]); without it the key says it is
+/// not available.
+pub fn show(
+    trace: Trace,
+    options: &ShowOptions,
+    play_on: Option<PlayOnHook<'_>>,
+) -> Result<(), ReplayError> {
     let replay = Replay::from_trace(&trace, options.source_root.as_deref())?;
     let start = options.at.unwrap_or(options.start);
     replay.frame(start)?;
@@ -174,7 +195,7 @@ pub fn show(trace: Trace, options: &ShowOptions) -> Result<(), ReplayError> {
         Output::Html(path) => std::fs::write(path, html_page(&replay, start))
             .map_err(|error| ReplayError::Write { path: path.clone(), error }),
         Output::Auto if options.at.is_none() && std::io::stdout().is_terminal() => {
-            tui::run(&replay, start).map_err(ReplayError::Terminal)
+            tui::run(trace, replay, start, play_on).map_err(ReplayError::Terminal)
         }
         Output::Auto | Output::Plain => {
             let mut out = std::io::stdout().lock();
@@ -278,7 +299,7 @@ mod tests {
         let out = dir.path().join("game.html");
         let options =
             ShowOptions { output: Output::Html(out.clone()), at: Some(2), ..Default::default() };
-        show(failed_game(project.path()), &options).expect("writes the page");
+        show(failed_game(project.path()), &options, None).expect("writes the page");
         let html = std::fs::read_to_string(&out).expect("page written");
         assert!(html.starts_with("<!doctype html>"), "{html}");
         assert!(html.contains(r#"{"start":2,"replay":{"game":"tictactoe""#), "{html}");
@@ -291,7 +312,7 @@ mod tests {
         let out = dir.path().join("game.html");
         let options =
             ShowOptions { output: Output::Html(out.clone()), at: Some(6), ..Default::default() };
-        let err = show(failed_game(project.path()), &options).unwrap_err();
+        let err = show(failed_game(project.path()), &options, None).unwrap_err();
         assert!(matches!(err, ReplayError::NoSuchMove { requested: 6, moves: 5 }), "{err}");
         assert!(!out.exists());
     }
@@ -301,7 +322,7 @@ mod tests {
         let project = bot_project();
         let out = project.path().join("no-such-dir/game.html");
         let options = ShowOptions { output: Output::Html(out.clone()), ..Default::default() };
-        let err = show(failed_game(project.path()), &options).unwrap_err().to_string();
+        let err = show(failed_game(project.path()), &options, None).unwrap_err().to_string();
         assert!(err.starts_with(&format!("cannot write {}: ", out.display())), "{err}");
     }
 }

@@ -15,8 +15,10 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, List, ListItem, ListState, Padding, Paragraph};
 
-use crate::Replay;
+use botlens_engine::Trace;
+
 use crate::viewer::{Control, HELP_NOTE, Key, Viewer, help_lines};
+use crate::{PlayOnHook, Replay};
 
 /// How long to wait for a key when nothing is playing, before drawing again anyway.
 const IDLE_WAIT: Duration = Duration::from_secs(60);
@@ -30,17 +32,24 @@ const MAX_RESULT_LINES: usize = 8;
 /// The cap on the failing move's frame, where the panel adds the call stack.
 const MAX_FAILURE_LINES: usize = 14;
 
-/// Runs the viewer on the terminal from frame `start` until the user quits.
+/// Runs the viewer on the terminal from frame `start` until the user quits. With `play_on`,
+/// the `c` key plays the game shown on from the current move and shows the game played on.
 ///
 /// The terminal is put back (raw mode off, main screen) when this returns, whether by quitting
 /// or by an error, and by a panic hook if anything panics meanwhile.
-pub fn run(replay: &Replay, start: usize) -> io::Result<()> {
+pub fn run(
+    trace: Trace,
+    replay: Replay,
+    start: usize,
+    play_on: Option<PlayOnHook<'_>>,
+) -> io::Result<()> {
+    let (mut trace, mut replay) = (trace, replay);
     let mut terminal = ratatui::try_init()?;
     let _restore = RestoreOnDrop;
-    let mut viewer = Viewer::new(replay, start);
+    let mut viewer = Viewer::new(&replay, start);
     let mut next_tick: Option<Instant> = None;
     loop {
-        terminal.draw(|frame| draw(frame, replay, &viewer))?;
+        terminal.draw(|frame| draw(frame, &replay, &viewer))?;
         next_tick = viewer
             .tick_interval()
             .map(|interval| next_tick.unwrap_or_else(|| Instant::now() + interval));
@@ -50,9 +59,33 @@ pub fn run(replay: &Replay, start: usize) -> io::Result<()> {
             && let Event::Key(press) = event::read()?
             && press.kind == KeyEventKind::Press
         {
-            let key = key_of(press.code);
-            if is_interrupt(press) || key.is_some_and(|key| viewer.handle(key) == Control::Quit) {
+            if is_interrupt(press) {
                 return Ok(());
+            }
+            match key_of(press.code).map(|key| viewer.handle(key)) {
+                Some(Control::Quit) => return Ok(()),
+                Some(Control::PlayOn(at)) => {
+                    let Some(play_on) = play_on else {
+                        viewer.say(NO_PLAY_ON);
+                        continue;
+                    };
+                    viewer.say(format!("playing on from move {at}… (building the bot if needed)"));
+                    terminal.draw(|frame| draw(frame, &replay, &viewer))?;
+                    match play_on(&trace, at).and_then(|played| {
+                        let shown =
+                            Replay::from_trace(&played.trace, played.source_root.as_deref())
+                                .map_err(|error| error.to_string())?;
+                        Ok((played, shown))
+                    }) {
+                        Ok((played, shown)) => {
+                            viewer = Viewer::new(&shown, at);
+                            viewer.say(played.summary);
+                            (trace, replay) = (played.trace, shown);
+                        }
+                        Err(message) => viewer.say(message),
+                    }
+                }
+                Some(Control::Continue) | None => {}
             }
         }
         if next_tick.is_some_and(|tick| Instant::now() >= tick) {
@@ -61,6 +94,9 @@ pub fn run(replay: &Replay, start: usize) -> io::Result<()> {
         }
     }
 }
+
+/// What `c` says where nothing can play a game on.
+const NO_PLAY_ON: &str = "playing on is not available here";
 
 /// Puts the terminal back when the viewer ends, however it ends.
 struct RestoreOnDrop;

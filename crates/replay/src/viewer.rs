@@ -104,6 +104,8 @@ pub(crate) enum Command {
     LogDown,
     /// Open the key help.
     Help,
+    /// Play the game on from this move with the bot's build (the terminal viewer only).
+    PlayOn,
     /// Leave the viewer.
     Quit,
 }
@@ -128,13 +130,13 @@ impl Command {
             Command::PlayPause => "play",
             Command::Speed => "speed",
             Command::Help => "help",
-            Command::LogUp | Command::LogDown | Command::Quit => return None,
+            Command::LogUp | Command::LogDown | Command::PlayOn | Command::Quit => return None,
         })
     }
 }
 
 /// Every key binding, in the order the key help lists a command's keys.
-pub(crate) const BINDINGS: [(Key, Command); 16] = [
+pub(crate) const BINDINGS: [(Key, Command); 17] = [
     (Key::Right, Command::Next),
     (Key::Char('l'), Command::Next),
     (Key::Char('n'), Command::Next),
@@ -150,11 +152,12 @@ pub(crate) const BINDINGS: [(Key, Command); 16] = [
     (Key::PageUp, Command::LogUp),
     (Key::PageDown, Command::LogDown),
     (Key::Char('?'), Command::Help),
+    (Key::Char('c'), Command::PlayOn),
     (Key::Char('q'), Command::Quit),
 ];
 
 /// The key help, one line per entry: the commands it covers and what they do.
-const HELP: [(&[Command], &str); 10] = [
+const HELP: [(&[Command], &str); 11] = [
     (&[Command::Next], "next move"),
     (&[Command::Previous], "previous move"),
     (&[Command::First, Command::Last], "start / last move"),
@@ -164,6 +167,7 @@ const HELP: [(&[Command], &str); 10] = [
     (&[Command::Speed], "speed: fast 10 ms, slow 100 ms, slower 500 ms, step"),
     (&[Command::LogUp, Command::LogDown], "scroll the turn's log"),
     (&[Command::Help], "this help (any key closes it)"),
+    (&[Command::PlayOn], "play on from this move with the bot's build"),
     (&[Command::Quit], "quit"),
 ];
 
@@ -240,6 +244,9 @@ pub enum Control {
     Continue,
     /// Leave the viewer.
     Quit,
+    /// Play the game on from this move (the `c` key): the terminal loop asks its caller to,
+    /// then shows the game played on.
+    PlayOn(usize),
 }
 
 /// The viewer's state over a replay with a given number of frames.
@@ -318,6 +325,11 @@ impl Viewer {
         self.message.as_deref()
     }
 
+    /// Shows `message` in the status bar until the next key.
+    pub fn say(&mut self, message: impl Into<String>) {
+        self.message = Some(message.into());
+    }
+
     /// How long until the next [`Viewer::tick`], while autoplay runs.
     pub fn tick_interval(&self) -> Option<Duration> {
         if self.playing { self.speed.interval() } else { None }
@@ -335,7 +347,7 @@ impl Viewer {
     /// → `l` `n` next; ← `h` `p` previous; Home/End first/last; `f` the failure; `g` digits
     /// Enter go to move N (Esc or Backspace past the start cancels); space play/pause (in step
     /// speed: one move); `s` next speed; PgUp/PgDn scroll the log; `?` help (any key closes it);
-    /// `q` quits from anywhere.
+    /// `c` asks to play on from this move; `q` quits from anywhere.
     pub fn handle(&mut self, key: Key) -> Control {
         self.message = None;
         let command = Command::of(key);
@@ -370,6 +382,7 @@ impl Viewer {
                 let lines = self.log_lines.get(self.current).copied().unwrap_or(0);
                 self.log_scroll = (self.log_scroll + LOG_PAGE).min(lines.saturating_sub(1));
             }
+            Command::PlayOn => return Control::PlayOn(self.current),
             Command::Quit => return Control::Quit,
         }
         Control::Continue
@@ -605,6 +618,18 @@ mod tests {
                 .map(Key::browser_name)
                 .into();
         assert_eq!(names, ["ArrowRight", "ArrowLeft", "Home", "End", "Escape", " ", "?"]);
+    }
+
+    #[test]
+    fn c_asks_to_play_on_from_the_move_shown_and_a_message_stays_until_the_next_key() {
+        let mut viewer = after(&[Key::Right, Key::Right]);
+        assert_eq!(viewer.handle(Key::Char('c')), Control::PlayOn(2));
+        viewer.say("played on from move 2");
+        assert_eq!(viewer.message(), Some("played on from move 2"));
+        viewer.handle(Key::Right);
+        assert_eq!((viewer.message(), viewer.current()), (None, 3));
+        let mut prompting = after(&[Key::Char('g')]);
+        assert_eq!(prompting.handle(Key::Char('c')), Control::Continue, "not while typing a move");
     }
 
     #[test]

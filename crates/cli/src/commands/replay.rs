@@ -30,7 +30,8 @@ use super::run::INSTALLING;
   botlens replay traces/hunter-seed4.json --from 40 --json --save continued.json
 
 Keys in the full-screen view: → l n next, ← h p previous, Home/End, f failure, g N Enter go to
-move N, space autoplay, s speed, ? help, q quit.")]
+move N, space autoplay, s speed, c play on from this move with the bot's build (or --with),
+? help, q quit.")]
 pub struct ReplayArgs {
     /// A trace file (JSON, as `botlens run --trace-dir` writes them), or — with --vs and --seed —
     /// a bot project directory, a .wasm module or a reference player to re-play.
@@ -58,10 +59,10 @@ pub struct ReplayArgs {
     /// the same opponent, and the whole game is shown.
     #[arg(long, value_name = "N", conflicts_with_all = ["vs", "check"])]
     from: Option<usize>,
-    /// The bot that plays on from --from: a project directory, a .wasm module, a JavaScript bot
-    /// or a reference player [default: the stored game's own bot, built again from the source
-    /// the trace names].
-    #[arg(long, value_name = "BOT", requires = "from")]
+    /// The bot that plays on, from --from or from the full-screen view's `c` key: a project
+    /// directory, a .wasm module, a JavaScript bot or a reference player [default: the game's
+    /// own bot, built again from the source its trace names].
+    #[arg(long, value_name = "BOT")]
     with: Option<String>,
     /// With --from: print how the game played on ended as JSON instead of showing it.
     #[arg(long, requires = "from", conflicts_with_all = ["plain", "html", "at"])]
@@ -121,16 +122,31 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
                 check_against(&trace, &botlens_replay::load(stored)?, stored)?;
             }
             // The game was just played from what the user named: its sources may be read.
-            (trace, args.source_root.or_else(|| target_dir(&target)))
+            (trace, args.source_root.clone().or_else(|| target_dir(&target)))
         }
-        _ => (botlens_replay::load(Path::new(&args.target))?, args.source_root),
+        _ => (botlens_replay::load(Path::new(&args.target))?, args.source_root.clone()),
     };
     let output = match (&args.html, args.plain) {
         (Some(path), _) => Output::Html(path.clone()),
         (None, true) => Output::Plain,
         (None, false) => Output::Auto,
     };
-    botlens_replay::show(trace, &ShowOptions { output, at: args.at, start, source_root })?;
+    let with = args.with.clone();
+    let play_on_root = args.source_root.clone();
+    let play_on = move |shown: &Trace, moves: usize| -> Result<botlens_replay::PlayedOn, String> {
+        let request = play_on::Request { stored: shown, moves, seat, with: with.as_deref() };
+        let sandbox = pipeline::sandbox().map_err(|error| error.to_string())?;
+        // Quiet: the full-screen view owns the terminal while the bot builds.
+        let played = play_on::play_on(&sandbox, &request, &|_| {}, &CancelToken::new())
+            .map_err(|error| error.to_string())?;
+        Ok(botlens_replay::PlayedOn {
+            summary: play_on_line(moves, shown, &played),
+            source_root: play_on_root.clone().or_else(|| target_dir(&played.target)),
+            trace: played.trace,
+        })
+    };
+    let options = ShowOptions { output, at: args.at, start, source_root };
+    botlens_replay::show(trace, &options, Some(&play_on))?;
     if let Some(path) = args.html {
         writeln!(std::io::stderr(), "botlens: wrote {}", path.display())?;
     }
