@@ -1,6 +1,6 @@
 //! `botlens run` with reference players: tables, JSON, traces and bad input.
 
-use crate::support::{botlens, repo_root};
+use crate::support::{botlens, botlens_building, line_after_marker, repo_root};
 
 #[test]
 fn a_reference_suite_prints_a_table_and_succeeds() {
@@ -246,4 +246,81 @@ fn traces_written_before_an_interrupt_are_whole_and_kept() {
         }
     }
     assert!(whole >= 50, "only {whole} traces");
+}
+
+/// `botlens run <project> --json`'s exit code and report.
+fn run_json(args: &[&str]) -> (Option<i32>, serde_json::Value, String) {
+    let out = botlens_building(args);
+    let report = serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|error| panic!("{args:?}: no JSON report ({error}): {}", out.stderr));
+    (out.code, report, out.stderr)
+}
+
+#[test]
+fn the_last_run_is_kept_so_its_worst_failure_replays_and_its_failed_games_play_again() {
+    // Other tests run this sample too, always the whole suite: the last run they keep has the
+    // same failures, so this test's reads do not depend on who ran last.
+    let project = "samples/tictactoe-forgetful";
+    let (code, full, _) = run_json(&["run", project, "--json"]);
+    assert_eq!(code, Some(1), "the sample loses games by a fault");
+    let faults: u64 =
+        full["opponents"].as_array().unwrap().iter().map(|r| r["faults"].as_u64().unwrap()).sum();
+    let worst = &full["failures"][0];
+
+    let (code, again, stderr) = run_json(&["run", project, "--failed", "--json"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("playing again the {faults} (opponent, seed) games")),
+        "{stderr}"
+    );
+    assert_eq!(again["games"].as_u64(), Some(faults), "only the failed games are played");
+    for row in again["opponents"].as_array().unwrap() {
+        assert_eq!(row["games"], row["faults"], "each game played again fails again: {row}");
+    }
+    assert_eq!(again["failures"][0]["line"], worst["line"]);
+    assert_eq!(again["failures"][0]["count"], worst["count"]);
+
+    let shown = botlens_building(&["replay", project, "--plain"]);
+    assert_eq!(shown.code, Some(0), "{}", shown.stderr);
+    let line = line_after_marker(
+        &repo_root().join(project).join("src/lib.rs"),
+        "botlens reports the no_move on the next line",
+    );
+    let said = format!("the worst failure of the last run: no_move at {project}/src/lib.rs:{line}");
+    let at = shown.stderr.find(&said).unwrap_or_else(|| panic!("{}", shown.stderr));
+    let after = shown.stderr[at + said.len()..].chars().next();
+    assert!(matches!(after, Some(':' | ' ')), "line {line} exactly: {}", shown.stderr);
+    let header = format!("seed {} ·", worst["first_seed"]);
+    assert!(
+        shown.stdout.lines().next().is_some_and(|first| first.contains(&header)),
+        "{}",
+        shown.stdout
+    );
+}
+
+#[test]
+fn failed_games_and_the_worst_failure_need_a_project_with_a_run_on_record() {
+    let reference = botlens(&["run", "--game", "tictactoe", "perfect", "--failed"]);
+    assert_eq!(reference.code, Some(2));
+    assert!(
+        reference.stderr.contains("`perfect` is not a project directory"),
+        "{}",
+        reference.stderr
+    );
+    let both = botlens(&["run", "samples/tictactoe-forgetful", "--failed", "--vs", "random"]);
+    assert_eq!(both.code, Some(2), "--failed plays the last run's opponents");
+    let project = tempfile::tempdir().unwrap();
+    std::fs::write(
+        project.path().join("Cargo.toml"),
+        "[package]\nname = \"fresh\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[package.metadata.botlens]\ngame = \"tictactoe\"\n",
+    )
+    .unwrap();
+    let dir = project.path().to_str().unwrap();
+    let never_run = botlens(&["replay", dir]);
+    assert_eq!(never_run.code, Some(2));
+    assert!(never_run.stderr.contains("no run of"), "{}", never_run.stderr);
+    assert!(never_run.stderr.contains("--vs NAME --seed N"), "{}", never_run.stderr);
+    let not_a_project = botlens(&["replay", "docs"]);
+    assert_eq!(not_a_project.code, Some(2));
+    assert!(not_a_project.stderr.contains("not a bot project"), "{}", not_a_project.stderr);
 }

@@ -236,6 +236,7 @@ fn one_core_suite(game: GameKind, bot: Contender, opponent: &str, games: u64) ->
         trace_dir: None,
         paired: false,
         play_on: None,
+        only: None,
     }
 }
 

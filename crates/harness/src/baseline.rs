@@ -5,6 +5,11 @@
 //! loads it and prints a [`Comparison`] with the new run. `botlens watch` compares each run with
 //! the one before it the same way.
 //!
+//! Every `botlens run` of a project also keeps its report as the project's last run
+//! (`<project>/target/botlens/last-run.json`, [`save_last_run`]): `botlens replay PROJECT`
+//! opens its worst failure and `botlens run --failed` plays its failed games again
+//! ([`failed_games`]).
+//!
 //! A failure is "the same" in two reports when its kind and source location (file, line,
 //! column) are, or else when its identity is
 //! ([`Failure::identity`](botlens_engine::Failure::identity): its kind, the bot functions on
@@ -114,43 +119,121 @@ pub fn save(
     report: &SuiteReport,
 ) -> Result<PathBuf, BaselineError> {
     let path = path(project_root, name)?;
-    let dir = dir(project_root);
+    write_report(&path, report)?;
+    Ok(path)
+}
+
+/// Writes `report` to `path` atomically: to a temporary name beside it, then renamed.
+fn write_report(path: &Path, report: &SuiteReport) -> Result<(), BaselineError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| BaselineError::Io { path, source }
     };
-    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
     let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let json = serde_json::to_vec_pretty(report).expect("a report always serialises");
     let written = (|| {
         let mut file = std::fs::File::create(&temp)?;
         file.write_all(&json)?;
         file.sync_all()?;
-        std::fs::rename(&temp, &path)
+        std::fs::rename(&temp, path)
     })();
     if written.is_err() {
         let _ = std::fs::remove_file(&temp);
     }
-    written.map_err(io(&path))?;
+    written.map_err(io(path))
+}
+
+/// Reads a saved report.
+fn read_report(path: &Path) -> Result<SuiteReport, BaselineError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| BaselineError::Io { path: path.to_path_buf(), source })?;
+    serde_json::from_str(&text)
+        .map_err(|e| BaselineError::Malformed { path: path.to_path_buf(), message: e.to_string() })
+}
+
+/// The file the last run's report of the project in `project_root` is kept in:
+/// `<project>/target/botlens/last-run.json`.
+pub fn last_run_path(project_root: &Path) -> PathBuf {
+    project_root.join("target").join("botlens").join("last-run.json")
+}
+
+/// Keeps `report` as the project's last run (what `botlens replay PROJECT` and
+/// `botlens run --failed` read), replacing the one before.
+pub fn save_last_run(project_root: &Path, report: &SuiteReport) -> Result<PathBuf, BaselineError> {
+    let path = last_run_path(project_root);
+    write_report(&path, report)?;
     Ok(path)
+}
+
+/// The project's last run, or `None` when none was kept.
+pub fn load_last_run(project_root: &Path) -> Result<Option<SuiteReport>, BaselineError> {
+    let path = last_run_path(project_root);
+    if !path.exists() {
+        return Ok(None);
+    }
+    read_report(&path).map(Some)
+}
+
+/// The games a report lost by a bot fault, as a suite plays them again (`botlens run --failed`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedGames {
+    /// The opponents that won a game by the bot's fault, in the report's order.
+    pub opponents: Vec<String>,
+    /// The report's seeds.
+    pub seeds: crate::SeedRange,
+    /// The failed (opponent index in `opponents`, seed) units, in order.
+    pub units: Vec<(usize, u64)>,
+    /// Whether some failed games are not listed in the report (it lists at most
+    /// [`SEEDS_LISTED`](crate::tally::SEEDS_LISTED) seeds per failure and opponent) and so are
+    /// not among `units`.
+    pub truncated: bool,
+}
+
+/// The games `report` lost by a bot fault; `None` when it lost none.
+pub fn failed_games(report: &SuiteReport) -> Result<Option<FailedGames>, String> {
+    let seeds: crate::SeedRange = report
+        .seeds
+        .parse()
+        .map_err(|error| format!("the saved report's seeds `{}`: {error}", report.seeds))?;
+    let mut failed: BTreeSet<(usize, u64)> = BTreeSet::new();
+    let mut truncated = false;
+    let index_of = |name: &str| report.opponents.iter().position(|row| row.name == name);
+    for group in &report.failures {
+        for (name, lost) in group.opponents.iter().zip(&group.seeds_by_opponent) {
+            let index = index_of(name)
+                .ok_or_else(|| format!("the saved report has no opponent `{name}`"))?;
+            truncated |= lost.len() >= crate::tally::SEEDS_LISTED;
+            failed.extend(lost.iter().map(|&seed| (index, seed)));
+        }
+    }
+    if failed.is_empty() {
+        return Ok(None);
+    }
+    // Re-indexed over the opponents that failed, in the report's order.
+    let kept: Vec<usize> =
+        failed.iter().map(|&(index, _)| index).collect::<BTreeSet<_>>().into_iter().collect();
+    let units = failed
+        .iter()
+        .map(|&(index, seed)| (kept.binary_search(&index).expect("kept lists every index"), seed))
+        .collect();
+    let opponents = kept.iter().map(|&index| report.opponents[index].name.clone()).collect();
+    Ok(Some(FailedGames { opponents, seeds, units, truncated }))
 }
 
 /// Loads the baseline `name`; an unknown name is an error listing the saved ones.
 pub fn load(project_root: &Path, name: &str) -> Result<SuiteReport, BaselineError> {
     let path = path(project_root, name)?;
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(BaselineError::Unknown {
-                name: name.to_owned(),
-                dir: dir(project_root),
-                saved: list(project_root),
-            });
-        }
-        Err(source) => return Err(BaselineError::Io { path, source }),
-    };
-    serde_json::from_str(&text)
-        .map_err(|e| BaselineError::Malformed { path: path.clone(), message: e.to_string() })
+    if !path.exists() {
+        return Err(BaselineError::Unknown {
+            name: name.to_owned(),
+            dir: dir(project_root),
+            saved: list(project_root),
+        });
+    }
+    read_report(&path)
 }
 
 /// The names of the saved baselines, sorted.
@@ -572,6 +655,7 @@ mod tests {
             seeds_by_opponent: vec![(0..u64::from(count)).collect()],
             first_seed: 0,
             first_opponent: "random".into(),
+            first_seat: 0,
             first_turn: 2,
             first_bot_turn: 1,
             replay: "botlens replay . --vs random --seed 0".into(),
@@ -592,6 +676,47 @@ mod tests {
             wasteful: Vec::new(),
             cancelled: false,
         }
+    }
+
+    #[test]
+    fn the_failed_games_of_a_report_are_its_failing_opponent_and_seed_units() {
+        let mut panic = failure(FailureKind::Panic, 10, 3);
+        panic.opponents = vec!["random".into(), "perfect".into()];
+        panic.seeds_by_opponent = vec![vec![4, 7], vec![2]];
+        let mut illegal = failure(FailureKind::IllegalMove, 20, 2);
+        illegal.seeds_by_opponent = vec![vec![1, 7]];
+        let rows = vec![
+            row("clean", 10, 0, 0, 4.0),
+            row("random", 5, 3, 3, 4.0),
+            row("perfect", 0, 9, 1, 4.0),
+        ];
+        let failed = failed_games(&report(rows.clone(), vec![panic, illegal])).unwrap().unwrap();
+        assert_eq!(
+            failed.opponents,
+            ["random", "perfect"],
+            "in the report's order, clean left out"
+        );
+        assert_eq!(failed.units, [(0, 1), (0, 4), (0, 7), (1, 2)], "each failed unit once");
+        assert_eq!(failed.seeds.to_string(), "0..=9");
+        assert!(!failed.truncated);
+        assert_eq!(failed_games(&report(rows, Vec::new())).unwrap(), None);
+    }
+
+    #[test]
+    fn the_last_run_is_kept_and_read_back() {
+        let project = tempfile::tempdir().unwrap();
+        assert!(load_last_run(project.path()).unwrap().is_none(), "none before the first run");
+        let first =
+            report(vec![row("random", 5, 3, 3, 4.0)], vec![failure(FailureKind::Panic, 10, 2)]);
+        let path = save_last_run(project.path(), &first).unwrap();
+        assert_eq!(path, project.path().join("target/botlens/last-run.json"));
+        let second = report(vec![row("random", 8, 0, 0, 4.0)], Vec::new());
+        save_last_run(project.path(), &second).unwrap();
+        assert_eq!(load_last_run(project.path()).unwrap(), Some(second), "the newest replaces it");
+        assert!(list(project.path()).is_empty(), "the last run is not a named baseline");
+        std::fs::write(&path, "{").unwrap();
+        let error = load_last_run(project.path()).unwrap_err().to_string();
+        assert!(error.contains("not a botlens baseline"), "{error}");
     }
 
     #[test]
@@ -735,6 +860,7 @@ mod tests {
             trace_dir: None,
             paired,
             play_on: None,
+            only: None,
         };
         let results = run_suite(&suite, &|_, _| {}, &crate::CancelToken::new()).unwrap();
         let target = crate::Target::parse(bot, Some("tictactoe")).unwrap();

@@ -55,6 +55,8 @@ pub struct RunOptions {
     pub cargo_target_dir: Option<PathBuf>,
     /// A stored game to play on from ([`Suite::play_on`]).
     pub play_on: Option<PlayOn>,
+    /// Only these (opponent index in `opponents`, seed) units ([`Suite::only`]).
+    pub only: Option<Vec<(usize, u64)>>,
 }
 
 impl RunOptions {
@@ -414,6 +416,7 @@ fn suite_of(
         trace_dir: options.trace_dir.clone(),
         paired: options.paired,
         play_on: options.play_on.clone(),
+        only: options.only.clone(),
     })
 }
 

@@ -13,7 +13,7 @@
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
 //! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault); in a paired run (`--paired`) also `pairs`: `pentanomial` (the pairs by the bot's points in the pair, 0, ½, 1, 1½, 2), `elo` (the bot's logistic Elo over the opponent: `kind` `estimate` with `elo`, `lower`, `upper` (null when unbounded), or `no_games`, `all_won`, `all_lost` with `games`) and `los` (the likelihood that the bot is the stronger, null without evidence); `outcomes`: the result on each seed, `first_seed`, `seat0` and (paired) `seat1`, one character per seed, `W`, `L`, `D` or `-` (not played), for the first 100,000 seeds (see `botlens_harness::outcomes`) |
-//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
+//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_seat` (the bot's seat in that game: 1 only in a paired run), `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
 //! | `wasteful[]` | per opponent with wasted moves: `opponent`, `games`, `moves` |
 //! | `cancelled` | true when the suite stopped early |
 
@@ -22,7 +22,7 @@ use std::path::Path;
 
 use botlens_engine::stack::{frame_text, thousands};
 use botlens_engine::text::printable_lines;
-use botlens_engine::{CallStack, FailureKind, SourceLocation};
+use botlens_engine::{CallStack, FailureKind, Seat, SourceLocation};
 use botlens_stats::{EloEstimate, Los, Pentanomial, Tally as _};
 use serde::{Deserialize, Serialize};
 
@@ -114,6 +114,10 @@ pub struct FailureGroup {
     pub first_seed: u64,
     /// Opponent of the first occurrence.
     pub first_opponent: String,
+    /// The bot's seat in the first occurrence (1 only in a paired run; 0 in reports saved
+    /// before this field existed).
+    #[serde(default)]
+    pub first_seat: Seat,
     /// Turn of the first occurrence (every seat's turns counted: the move number).
     pub first_turn: u32,
     /// Which of the bot's own turns that was (0 in baselines saved before this field existed).
@@ -202,6 +206,7 @@ impl FailureGroup {
             seeds_by_opponent,
             first_seed,
             first_opponent: name(first_opponent),
+            first_seat,
             first_turn: group.first.turn,
             first_bot_turn: group.first_bot_turn,
             replay: target.replay_command_in_seat(&name(first_opponent), first_seed, first_seat),
@@ -498,6 +503,7 @@ mod tests {
             trace_dir: None,
             paired: false,
             play_on: None,
+            only: None,
         };
         let results = run_suite(&suite, &|_, _| {}, &CancelToken::new()).unwrap();
         let target = Target::parse("perfect", Some("tictactoe")).unwrap();
@@ -530,6 +536,7 @@ mod tests {
             seeds_by_opponent: vec![vec![8, 10, 16], vec![8, 16]],
             first_seed: 8,
             first_opponent: "random".into(),
+            first_seat: 0,
             first_turn: 35,
             first_bot_turn: 17,
             replay: String::new(),
@@ -603,6 +610,7 @@ mod tests {
             seeds_by_opponent: vec![vec![3]],
             first_seed: 3,
             first_opponent: "random".into(),
+            first_seat: 0,
             first_turn: 1,
             first_bot_turn: 1,
             replay: String::new(),
@@ -655,6 +663,7 @@ mod tests {
             trace_dir: None,
             paired: false,
             play_on: None,
+            only: None,
         };
         let fault = |column| botlens_engine::Fault {
             seat: 0,
@@ -707,6 +716,7 @@ mod tests {
             trace_dir: None,
             paired: true,
             play_on: None,
+            only: None,
         };
         let results = run_suite(&suite, &|_, _| {}, &CancelToken::new()).unwrap();
         let target = Target::parse("perfect", Some("tictactoe")).unwrap();

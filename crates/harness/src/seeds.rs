@@ -33,6 +33,11 @@ impl SeedRange {
         SeedRange { first: 0, last: 99 }
     }
 
+    /// Whether `seed` is in the range.
+    pub fn contains(&self, seed: u64) -> bool {
+        (self.first..=self.last).contains(&seed)
+    }
+
     /// The seeds, in order.
     pub fn iter(&self) -> impl Iterator<Item = u64> + use<> {
         self.first..=self.last

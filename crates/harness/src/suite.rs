@@ -151,6 +151,10 @@ pub struct Suite {
     /// A stored game to play on from: the suite's games of its seat make its first moves, then
     /// the bot takes over.
     pub play_on: Option<PlayOn>,
+    /// Only these units of the suite, as (opponent index, seed) with the seed in
+    /// [`Suite::seeds`], each in both seats when paired (`botlens run --failed`); by default
+    /// every opponent on every seed.
+    pub only: Option<Vec<(usize, u64)>>,
 }
 
 /// A position of a stored game for a bot to play on from (`botlens replay TRACE --from N`).
@@ -185,7 +189,24 @@ impl Suite {
 
     /// How many games the suite plays.
     pub fn total_games(&self) -> u64 {
-        self.opponents.len() as u64 * self.seeds.len() * self.games_per_seed()
+        let units = match &self.only {
+            Some(units) => units.len() as u64,
+            None => self.opponents.len() as u64 * self.seeds.len(),
+        };
+        units * self.games_per_seed()
+    }
+
+    /// The `index`-th game of the suite: (opponent index, seed, the bot's seat).
+    fn game_at(&self, index: u64) -> Position {
+        let per_seed = self.games_per_seed();
+        let (unit, bot_seat) = (index / per_seed, (index % per_seed) as Seat);
+        let (opponent, seed) = match &self.only {
+            Some(units) => units[unit as usize],
+            None => {
+                ((unit / self.seeds.len()) as usize, self.seeds.first() + unit % self.seeds.len())
+            }
+        };
+        (opponent, seed, bot_seat)
     }
 }
 
@@ -395,8 +416,6 @@ impl GameVisitor for RunSuite<'_> {
         let suite = self.suite;
         let started = Instant::now();
         validate::<G>(suite)?;
-        let per_seed = suite.games_per_seed();
-        let per_opponent = suite.seeds.len() * per_seed;
         let total = suite.total_games();
         let next = AtomicU64::new(0);
         let stop = CancelToken::new();
@@ -421,10 +440,7 @@ impl GameVisitor for RunSuite<'_> {
                         if index >= total {
                             break;
                         }
-                        let opponent = (index / per_opponent) as usize;
-                        let within = index % per_opponent;
-                        let seed = suite.seeds.first() + within / per_seed;
-                        let bot_seat = (within % per_seed) as Seat;
+                        let (opponent, seed, bot_seat) = suite.game_at(index);
                         let result = play_one::<G>(suite, opponent, seed, bot_seat);
                         (self.observe)(&result);
                         let written = write_trace(suite, &result);
@@ -482,6 +498,18 @@ fn validate<G: Scored>(suite: &Suite) -> Result<(), SuiteError> {
     }
     check_turn_cap(suite.limits.max_turns)?;
     check_paired(suite.game, suite.paired)?;
+    if let Some(units) = &suite.only {
+        let outside = units.iter().find(|&&(opponent, seed)| {
+            opponent >= suite.opponents.len() || !suite.seeds.contains(seed)
+        });
+        if let Some((opponent, seed)) = outside {
+            return Err(SuiteError::BadContender(format!(
+                "the game against opponent {opponent} on seed {seed} is not in the suite ({} opponents, seeds {})",
+                suite.opponents.len(),
+                suite.seeds
+            )));
+        }
+    }
     if let Some(play_on) = &suite.play_on {
         play_on.actions::<G>().map_err(|error| SuiteError::PlayOn(error.to_string()))?;
         play_on.config::<G>().map_err(SuiteError::PlayOn)?;
@@ -614,6 +642,7 @@ mod tests {
             trace_dir: None,
             paired: false,
             play_on: None,
+            only: None,
         }
     }
 
@@ -637,6 +666,32 @@ mod tests {
         assert_eq!((a.played, a.kept.len()), (40, 40));
         assert_eq!(a.tally.opponents[1].wins, 0, "nobody beats perfect");
         assert!(play(&spec).kept.is_empty(), "no failure, no trace kept by default");
+    }
+
+    #[test]
+    fn a_suite_of_some_units_plays_those_games_exactly_as_the_whole_suite_does() {
+        let whole = Suite {
+            keep_traces: KeepTraces::All,
+            paired: true,
+            ..suite(GameKind::TicTacToe, "random", &["random", "perfect"], "0..20")
+        };
+        let units = vec![(1, 3), (0, 17), (1, 12)];
+        let some = Suite { only: Some(units.clone()), ..whole.clone() };
+        let (all, part) = (play(&whole), play(&some));
+        assert_eq!(part.played, 6, "each unit in both seats");
+        for game in &part.kept {
+            assert!(units.contains(&(game.opponent, game.seed)), "{:?}", game.position());
+            let same = all.kept_game_at(game.position()).unwrap();
+            assert_eq!(
+                game.trace.as_ref().map(Trace::to_json),
+                same.trace.as_ref().map(Trace::to_json)
+            );
+        }
+        let outside = Suite { only: Some(vec![(0, 20)]), ..whole.clone() };
+        let error = run_suite(&outside, &|_, _| {}, &CancelToken::new()).unwrap_err();
+        assert!(error.to_string().contains("seed 20 is not in the suite"), "{error}");
+        let no_opponent = Suite { only: Some(vec![(2, 1)]), ..whole };
+        assert!(run_suite(&no_opponent, &|_, _| {}, &CancelToken::new()).is_err());
     }
 
     #[test]

@@ -35,6 +35,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use botlens_engine::text::printable_lines;
+use botlens_harness::baseline;
 use botlens_harness::build::BuildError;
 use botlens_harness::pipeline::{self, RunError, RunOptions};
 use botlens_harness::{BotProject, ProjectError, Target};
@@ -293,6 +294,9 @@ fn run_once(
 ) -> RunOutcome {
     match pipeline::run(sandbox, &Target::project(root), options, &|_| {}, &job.cancel) {
         Ok(run) => {
+            // Kept for `botlens replay PROJECT` and `botlens run --failed`, as `run` keeps it; a
+            // project whose target directory cannot be written is still watched.
+            let _ = baseline::save_last_run(root, &run.report);
             RunOutcome::Report { report: Box::new(run.report), warnings: run.warnings.len() }
         }
         Err(RunError::Cancelled) => RunOutcome::Cancelled,

@@ -221,6 +221,7 @@ mod tests {
                 seeds_by_opponent: vec![(0..u64::from(10 - wins)).collect()],
                 first_seed: 0,
                 first_opponent: "random".into(),
+                first_seat: 0,
                 first_turn: 1,
                 first_bot_turn: 1,
                 replay: "botlens replay . --vs random --seed 0".into(),

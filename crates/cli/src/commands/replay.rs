@@ -11,9 +11,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use botlens_engine::{SeatResult, Trace};
+use botlens_harness::baseline;
 use botlens_harness::pipeline::{self, RunOptions, Stage};
 use botlens_harness::play_on::{self, PlayedOn};
-use botlens_harness::{CancelToken, Target};
+use botlens_harness::{BotProject, CancelToken, Target};
 use botlens_replay::{Output, ShowOptions};
 use clap::Args;
 
@@ -23,6 +24,7 @@ use super::run::INSTALLING;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   botlens replay traces/hunter-seed4.json
+  botlens replay samples/battleships-offbyone      # the worst failure of its last `botlens run`
   botlens replay samples/battleships-offbyone --vs hunter --seed 4
   botlens replay samples/battleships-offbyone --vs hunter --seed 4 --check traces/hunter-seed4.json
   botlens replay --game tictactoe perfect --vs random --seed 3 --plain
@@ -33,8 +35,10 @@ Keys in the full-screen view: → l n next, ← h p previous, Home/End, f failur
 move N, space autoplay, s speed, c play on from this move with the bot's build (or --with),
 ? help, q quit.")]
 pub struct ReplayArgs {
-    /// A trace file (JSON, as `botlens run --trace-dir` writes them), or — with --vs and --seed —
-    /// a bot project directory, a .wasm module or a reference player to re-play.
+    /// A trace file (JSON, as `botlens run --trace-dir` writes them); or — with --vs and --seed —
+    /// a bot project directory, a .wasm module or a reference player to re-play; or a bot
+    /// project directory alone: the first game of the worst failure (the most games) of its
+    /// last `botlens run`, re-played.
     #[arg(default_value = ".")]
     target: String,
     /// Re-play the game against this opponent (or Klotski board).
@@ -117,12 +121,12 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         }
         (Some(opponent), Some(seed), None) => {
             let target = Target::parse(&args.target, args.game.as_deref())?;
-            let trace = replay_game(&target, opponent, seed, seat.unwrap_or(0))?;
-            if let Some(stored) = &args.check {
-                check_against(&trace, &botlens_replay::load(stored)?, stored)?;
-            }
-            // The game was just played from what the user named: its sources may be read.
-            (trace, args.source_root.clone().or_else(|| target_dir(&target)))
+            replayed(&args, &target, opponent, seed, seat.unwrap_or(0))?
+        }
+        (None, None, None) if Path::new(&args.target).is_dir() => {
+            let target = Target::parse(&args.target, args.game.as_deref())?;
+            let (opponent, seed, worst_seat) = worst_failure(&target, &args.target)?;
+            replayed(&args, &target, &opponent, seed, seat.unwrap_or(worst_seat))?
         }
         _ => (botlens_replay::load(Path::new(&args.target))?, args.source_root.clone()),
     };
@@ -151,6 +155,63 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         writeln!(std::io::stderr(), "botlens: wrote {}", path.display())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One game re-played (and checked against `--check`), with the directory its sources may be
+/// read from: the game was just played from what the user named.
+fn replayed(
+    args: &ReplayArgs,
+    target: &Target,
+    opponent: &str,
+    seed: u64,
+    seat: usize,
+) -> anyhow::Result<(Trace, Option<PathBuf>)> {
+    let trace = replay_game(target, opponent, seed, seat)?;
+    if let Some(stored) = &args.check {
+        check_against(&trace, &botlens_replay::load(stored)?, stored)?;
+    }
+    Ok((trace, args.source_root.clone().or_else(|| target_dir(target))))
+}
+
+/// The first game of the worst failure (the most games) of the project's last run, said on
+/// stderr: (opponent, seed, seat).
+fn worst_failure(target: &Target, named: &str) -> anyhow::Result<(String, u64, usize)> {
+    let pick = "pick a game with --vs NAME --seed N";
+    let root = match target {
+        Target::Project { dir, .. } => {
+            BotProject::load(dir).with_context(|| format!("`{named}` is not a bot project"))?;
+            dir.as_path()
+        }
+        _ => target.project_dir().with_context(|| {
+            format!("`{named}` is a directory but not a bot project: give a trace file, or {pick}")
+        })?,
+    };
+    let Some(last) = baseline::load_last_run(root)? else {
+        bail!("no run of {named} is on record yet: `botlens run {named}` first, or {pick}");
+    };
+    let Some(worst) = last.failures.first() else {
+        bail!("the last run of {named} lost no game by a bot fault: {pick}");
+    };
+    let base = std::env::current_dir().unwrap_or_default();
+    let place = match worst.location {
+        Some(_) => format!(" at {}", worst.location_text(&base)),
+        None => String::new(),
+    };
+    let others = match last.failures.len() - 1 {
+        0 => String::new(),
+        n => {
+            format!("; {n} other failure{} in `botlens run {named}`", if n == 1 { "" } else { "s" })
+        }
+    };
+    eprintln!(
+        "botlens: the worst failure of the last run: {kind}{place} ({count} game{s}), first on seed {seed} vs {opponent}{others}",
+        kind = worst.kind,
+        count = worst.count,
+        s = if worst.count == 1 { "" } else { "s" },
+        seed = worst.first_seed,
+        opponent = worst.first_opponent,
+    );
+    Ok((worst.first_opponent.clone(), worst.first_seed, worst.first_seat))
 }
 
 /// The directory of a bot the user named: a project's, or the one a module is in.

@@ -1,12 +1,13 @@
 //! `botlens run`: build a bot, play its suite, print the table and the grouped failures.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::bail;
-use botlens_harness::baseline::{self, Comparison};
+use botlens_harness::baseline::{self, Comparison, FailedGames};
 use botlens_harness::pipeline::{self, RunOptions, Stage};
+use botlens_harness::tally::SEEDS_LISTED;
 use botlens_harness::{CancelToken, Target};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -26,6 +27,10 @@ Examples:
   botlens run bot.wasm --game tictactoe --vs perfect,other.wasm
   botlens run --game klotski optimal --vs hengdaolima,generated --seeds 0..10
   botlens run samples/battleships-hunter --vs hunter --paired   # each seed in both seats
+  botlens run samples/battleships-offbyone --failed     # only the games the last run lost by a fault
+
+Every run of a bot project is kept as its last run (<project>/target/botlens/last-run.json):
+`botlens replay PROJECT` opens its worst failure, `--failed` plays its failed games again.
 
 Baselines (bot projects only) are kept in <project>/target/botlens/baselines/:
   botlens run --save-baseline main       save this run's report as `main`
@@ -64,6 +69,10 @@ pub struct RunArgs {
     /// changes per opponent, and the Elo verdict on the seeds both runs played.
     #[arg(long, value_name = "NAME")]
     baseline: Option<String>,
+    /// Play again only the games the project's last run lost by a bot fault: the same
+    /// opponents and seeds, each failed (opponent, seed) once (in both seats if it was paired).
+    #[arg(long, conflicts_with_all = ["vs", "seeds"])]
+    failed: bool,
 }
 
 /// Runs `botlens run`.
@@ -81,11 +90,27 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         (Some(root), Some(name)) => Some((name, baseline::load(root, name)?)),
         _ => None,
     };
-    let options = RunOptions {
+    let mut options = RunOptions {
         trace_dir: args.trace_dir.clone(),
         paired: args.paired,
         ..args.suite.options()
     };
+    if args.failed {
+        let Some(failed) = failed_games(project_root, &args.bot)? else {
+            eprintln!(
+                "botlens: the last run of {} lost no game by a bot fault: nothing to play again",
+                args.bot
+            );
+            return Ok(ExitCode::SUCCESS);
+        };
+        options = RunOptions {
+            opponents: Some(failed.games.opponents),
+            seeds: Some(failed.games.seeds),
+            only: Some(failed.games.units),
+            paired: options.paired || failed.paired,
+            ..options
+        };
+    }
     let progress = StageProgress::new(args.json);
     let run = pipeline::run(
         &super::sandbox()?,
@@ -115,11 +140,49 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             write!(stdout, "\n{}", comparison.render(&format!("baseline `{name}`"), &base))?;
         }
     }
+    if let Some(root) = project_root
+        && let Err(error) = baseline::save_last_run(root, report)
+    {
+        eprintln!("botlens: warning: this run is not kept as the last run: {error}");
+    }
     if let (Some(root), Some(name)) = (project_root, &args.save_baseline) {
         let file = baseline::save(root, name, report)?;
         eprintln!("botlens: saved baseline `{name}` in {}", file.display());
     }
     Ok(if report.has_faults() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The games the project's last run lost by a bot fault, and whether it was paired.
+struct LastFailures {
+    games: FailedGames,
+    paired: bool,
+}
+
+/// What `--failed` plays: the last run's failed games (`None`: it failed none), said on stderr.
+fn failed_games(project_root: Option<&Path>, bot: &str) -> anyhow::Result<Option<LastFailures>> {
+    let Some(root) = project_root else {
+        bail!("--failed plays a bot project's last run again: `{bot}` is not a project directory");
+    };
+    let Some(last) = baseline::load_last_run(root)? else {
+        bail!("no run of {bot} is on record yet: `botlens run {bot}` first, then --failed");
+    };
+    let Some(games) = baseline::failed_games(&last).map_err(anyhow::Error::msg)? else {
+        return Ok(None);
+    };
+    let units = games.units.len();
+    let unlisted = if games.truncated {
+        format!(
+            " (the report lists at most {SEEDS_LISTED} seeds per failure and opponent: the others are not played)"
+        )
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "botlens: playing again the {units} (opponent, seed) game{s} the last run lost by a bot fault{unlisted}",
+        s = if units == 1 { "" } else { "s" }
+    );
+    let paired = last.opponents.iter().any(|row| row.pairs.is_some());
+    Ok(Some(LastFailures { games, paired }))
 }
 
 /// What a user is told before rustup installs the wasm target.

@@ -326,6 +326,7 @@ mod tests {
             seeds_by_opponent: vec![vec![4, 17, 31]],
             first_seed: 4,
             first_opponent: "hunter".into(),
+            first_seat: 0,
             first_turn: 23,
             first_bot_turn: 11,
             replay: "botlens replay /bot --vs hunter --seed 4".into(),
