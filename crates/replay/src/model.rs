@@ -39,6 +39,9 @@ pub struct Replay {
     pub engine_version: String,
     /// Who sat in each seat, by seat: `seat 0: random (reference)`.
     pub seats: Vec<String>,
+    /// The bot's seat, whose moves the terminal viewer can step through alone: the game's only
+    /// seat that is not a reference player, else seat 0.
+    pub bot_seat: Seat,
     /// How the game ended, for people: `seat 1 (perfect) won: three in a row: row 0`.
     pub result: String,
     /// Every move, in order; move `n` is `moves[n - 1]`.
@@ -412,6 +415,7 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
         seed: trace.seed,
         engine_version: line(&trace.engine_version),
         seats: (0..record.initial.seats()).map(|seat| seat_line(&trace.players, seat)).collect(),
+        bot_seat: bot_seat(&trace.players),
         result: result_line(&trace.outcome, &trace.players, record.initial.seats()),
         moves,
         frames,
@@ -419,6 +423,15 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
         cell_states: legend.cells.into_lines(),
         block_kinds: legend.blocks.into_lines(),
     })
+}
+
+/// The seat of the game's only player that is not a reference player, else seat 0.
+fn bot_seat(players: &[PlayerInfo]) -> Seat {
+    let mut bots = (0..players.len()).filter(|&seat| players[seat].kind != "reference");
+    match (bots.next(), bots.next()) {
+        (Some(seat), None) => seat,
+        _ => 0,
+    }
 }
 
 /// A failure's call stack for the panel: a heading and its frames (bounded however long the

@@ -280,8 +280,9 @@ fn result_lines(replay: &Replay, current: usize, room: usize) -> Vec<Line<'stati
 /// key hints.
 fn status_line<'a>(replay: &Replay, viewer: &'a Viewer) -> Paragraph<'a> {
     let play = if viewer.playing() { "▶ playing" } else { "⏸ paused" };
+    let own = if viewer.own_moves_only() { " · own moves" } else { "" };
     let position = format!(
-        " move {}/{} · {play} · {} ",
+        " move {}/{} · {play} · {}{own} ",
         viewer.current(),
         replay.move_count(),
         viewer.speed().label()

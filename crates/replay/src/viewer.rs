@@ -19,6 +19,10 @@ const LOG_PAGE: usize = 5;
 /// What `f` says in a game without a failure (the HTML page says it too).
 pub(crate) const NO_FAILURE: &str = "this game has no failure";
 
+/// What `o` says when it turns stepping through the bot's own moves on, and off.
+const OWN_ONLY: &str = "→ ← step through the bot's own moves (o: every move)";
+const EVERY_MOVE: &str = "→ ← step through every move";
+
 /// A key press, as the viewer understands it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Key {
@@ -106,6 +110,8 @@ pub(crate) enum Command {
     Help,
     /// Play the game on from this move with the bot's build (the terminal viewer only).
     PlayOn,
+    /// Step through the bot's own moves only, or through every move again.
+    OwnMoves,
     /// Leave the viewer.
     Quit,
 }
@@ -130,13 +136,17 @@ impl Command {
             Command::PlayPause => "play",
             Command::Speed => "speed",
             Command::Help => "help",
-            Command::LogUp | Command::LogDown | Command::PlayOn | Command::Quit => return None,
+            Command::LogUp
+            | Command::LogDown
+            | Command::PlayOn
+            | Command::OwnMoves
+            | Command::Quit => return None,
         })
     }
 }
 
 /// Every key binding, in the order the key help lists a command's keys.
-pub(crate) const BINDINGS: [(Key, Command); 17] = [
+pub(crate) const BINDINGS: [(Key, Command); 18] = [
     (Key::Right, Command::Next),
     (Key::Char('l'), Command::Next),
     (Key::Char('n'), Command::Next),
@@ -152,12 +162,13 @@ pub(crate) const BINDINGS: [(Key, Command); 17] = [
     (Key::PageUp, Command::LogUp),
     (Key::PageDown, Command::LogDown),
     (Key::Char('?'), Command::Help),
+    (Key::Char('o'), Command::OwnMoves),
     (Key::Char('c'), Command::PlayOn),
     (Key::Char('q'), Command::Quit),
 ];
 
 /// The key help, one line per entry: the commands it covers and what they do.
-const HELP: [(&[Command], &str); 11] = [
+const HELP: [(&[Command], &str); 12] = [
     (&[Command::Next], "next move"),
     (&[Command::Previous], "previous move"),
     (&[Command::First, Command::Last], "start / last move"),
@@ -167,6 +178,7 @@ const HELP: [(&[Command], &str); 11] = [
     (&[Command::Speed], "speed: fast 10 ms, slow 100 ms, slower 500 ms, step"),
     (&[Command::LogUp, Command::LogDown], "scroll the turn's log"),
     (&[Command::Help], "this help (any key closes it)"),
+    (&[Command::OwnMoves], "step through the bot's own moves only (again: every move)"),
     (&[Command::PlayOn], "play on from this move with the bot's build"),
     (&[Command::Quit], "quit"),
 ];
@@ -255,6 +267,10 @@ pub struct Viewer {
     last: usize,
     failure: Option<usize>,
     log_lines: Vec<usize>,
+    /// Per frame, whether the bot made the move that led to it.
+    own: Vec<bool>,
+    /// Whether stepping goes from one of the bot's moves to the next.
+    own_only: bool,
     current: usize,
     log_scroll: usize,
     playing: bool,
@@ -268,7 +284,11 @@ impl Viewer {
     /// A paused viewer at frame `start` (clamped to the last frame) of `replay`.
     pub fn new(replay: &Replay, start: usize) -> Viewer {
         let log_lines = replay.frames.iter().map(|frame| frame.logs.len()).collect();
-        Viewer::with_frames(log_lines, replay.failure_frame(), start)
+        let mut viewer = Viewer::with_frames(log_lines, replay.failure_frame(), start);
+        viewer.own = std::iter::once(false)
+            .chain(replay.moves.iter().map(|entry| entry.seat == replay.bot_seat))
+            .collect();
+        viewer
     }
 
     /// A paused viewer over frames with `log_lines[i]` log lines each, with the failure at frame
@@ -278,6 +298,8 @@ impl Viewer {
         Viewer {
             last,
             failure,
+            own: vec![false; log_lines.len()],
+            own_only: false,
             log_lines,
             log_scroll: 0,
             current: start.min(last),
@@ -338,7 +360,7 @@ impl Viewer {
     /// Autoplay: advances one frame, stopping at the last.
     pub fn tick(&mut self) {
         if self.playing {
-            self.step_to(self.current + 1);
+            self.step_to(self.next_frame());
         }
     }
 
@@ -362,8 +384,8 @@ impl Viewer {
         }
         let Some(command) = command else { return Control::Continue };
         match command {
-            Command::Next => self.step_to(self.current + 1),
-            Command::Previous => self.step_to(self.current.saturating_sub(1)),
+            Command::Next => self.step_to(self.next_frame()),
+            Command::Previous => self.step_to(self.previous_frame()),
             Command::First => self.step_to(0),
             Command::Last => self.step_to(self.last),
             Command::Failure => match self.failure {
@@ -381,6 +403,10 @@ impl Viewer {
             Command::LogDown => {
                 let lines = self.log_lines.get(self.current).copied().unwrap_or(0);
                 self.log_scroll = (self.log_scroll + LOG_PAGE).min(lines.saturating_sub(1));
+            }
+            Command::OwnMoves => {
+                self.own_only = !self.own_only;
+                self.message = Some(if self.own_only { OWN_ONLY } else { EVERY_MOVE }.into());
             }
             Command::PlayOn => return Control::PlayOn(self.current),
             Command::Quit => return Control::Quit,
@@ -420,7 +446,7 @@ impl Viewer {
     fn toggle_play(&mut self) {
         if self.speed == Speed::Step {
             self.playing = false;
-            self.step_to(self.current + 1);
+            self.step_to(self.next_frame());
         } else if self.playing {
             self.playing = false;
         } else {
@@ -429,6 +455,30 @@ impl Viewer {
             }
             self.playing = self.current < self.last;
         }
+    }
+
+    /// The frame → steps to: the next one, or with [`Command::OwnMoves`] on, the next the bot
+    /// moved to (else the last).
+    fn next_frame(&self) -> usize {
+        let after = self.current + 1;
+        if !self.own_only {
+            return after;
+        }
+        (after..=self.last).find(|&frame| self.own[frame]).unwrap_or(self.last)
+    }
+
+    /// The frame ← steps to: the one before, or the bot's move before (else the start).
+    fn previous_frame(&self) -> usize {
+        let before = self.current.saturating_sub(1);
+        if !self.own_only {
+            return before;
+        }
+        (1..=before).rev().find(|&frame| self.own[frame]).unwrap_or(0)
+    }
+
+    /// Whether → and ← step through the bot's own moves only.
+    pub fn own_moves_only(&self) -> bool {
+        self.own_only
     }
 
     /// Shows `frame` (clamped to the last); reaching the last frame stops autoplay.
@@ -630,6 +680,28 @@ mod tests {
         assert_eq!((viewer.message(), viewer.current()), (None, 3));
         let mut prompting = after(&[Key::Char('g')]);
         assert_eq!(prompting.handle(Key::Char('c')), Control::Continue, "not while typing a move");
+    }
+
+    #[test]
+    fn o_makes_the_arrows_step_through_the_bots_own_moves() {
+        // Moves 1..=9; the bot made moves 2, 3 and 7.
+        let mut viewer = Viewer::with_frames(vec![0; 10], Some(7), 0);
+        viewer.own = (0..10).map(|frame| [2, 3, 7].contains(&frame)).collect();
+        viewer.handle(Key::Char('o'));
+        assert!(viewer.own_moves_only());
+        let steps: Vec<usize> = (0..4)
+            .map(|_| {
+                viewer.handle(Key::Right);
+                viewer.current()
+            })
+            .collect();
+        assert_eq!(steps, [2, 3, 7, 9], "then the last frame");
+        viewer.handle(Key::Left);
+        viewer.handle(Key::Left);
+        assert_eq!(viewer.current(), 3);
+        viewer.handle(Key::Char('o'));
+        viewer.handle(Key::Right);
+        assert_eq!(viewer.current(), 4, "every move again");
     }
 
     #[test]

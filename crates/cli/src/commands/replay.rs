@@ -32,8 +32,8 @@ use super::run::INSTALLING;
   botlens replay traces/hunter-seed4.json --from 40 --json --save continued.json
 
 Keys in the full-screen view: → l n next, ← h p previous, Home/End, f failure, g N Enter go to
-move N, space autoplay, s speed, c play on from this move with the bot's build (or --with),
-? help, q quit.")]
+move N, space autoplay, s speed, o the bot's own moves only, c play on from this move with the
+bot's build (or --with), ? help, q quit.")]
 pub struct ReplayArgs {
     /// A trace file (JSON, as `botlens run --trace-dir` writes them); or — with --vs and --seed —
     /// a bot project directory, a .wasm module or a reference player to re-play; or a bot
