@@ -11,6 +11,10 @@ pub struct TurnCost {
     /// Wasm fuel consumed during the turn; `None` for native players.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fuel: Option<u64>,
+    /// Bytes of linear memory the bot held at the end of the turn (its memory only grows);
+    /// `None` for native players and in traces before format version 3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<u64>,
 }
 
 /// One player's turn in progress: the game as it stands, and room for exactly one action.

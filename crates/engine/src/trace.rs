@@ -5,11 +5,11 @@
 //! belongs to. The same (game, seed, bot bytes, opponent, limits, engine version) always yields a
 //! byte-identical [`Trace::to_json`].
 //!
-//! # Format (version 2)
+//! # Format (version 3)
 //!
 //! ```json
 //! {
-//!   "format_version": 2,          // bumped whenever the format changes
+//!   "format_version": 3,          // bumped whenever the format changes
 //!   "engine_version": "0.1.0",    // botlens engine that played the game
 //!   "game": "battleships",        // Game::NAME
 //!   "seed": 17,
@@ -23,7 +23,7 @@
 //!                          "stack": {"frames": [{"function": "my_bot::aim", "location": {…}, "folded": 3},
 //!                                               {"function": "my_bot::a", "location": {…}, "cycle": {"frames": 2, "times": 1942}}, …],
 //!                                    "dropped": 0}},
-//!              "cost": {"fuel": 1234}, "logs": ["…"]}],
+//!              "cost": {"fuel": 1234, "memory": 1179648}, "logs": ["…"]}],
 //!   "outcome": {"winner": 1, "reason": "…", "fault": {"seat": 0, "turn": 23, "failure": {…}}, "turns": 23}
 //! }
 //! ```
@@ -31,7 +31,8 @@
 //! failure `location` and `stack`) are omitted when empty.
 //!
 //! Version 2 added the failure's `stack` (see [`crate::stack`]); a version 1 trace reads as a
-//! version 2 one whose failures have no stack.
+//! version 2 one whose failures have no stack. Version 3 added each wasm turn's `memory` (the
+//! bot's linear memory in bytes at the end of the turn); older traces read without it.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -39,7 +40,7 @@ use serde_json::Value;
 use crate::{ENGINE_VERSION, Game, MatchOutcome, MatchRecord, MoveRecord, Seat};
 
 /// The trace format this engine writes and the newest it reads.
-pub const TRACE_FORMAT_VERSION: u32 = 2;
+pub const TRACE_FORMAT_VERSION: u32 = 3;
 
 /// Who sat in a seat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

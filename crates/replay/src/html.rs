@@ -225,6 +225,7 @@ const SCRIPT: &str = r#"
     $("board").classList.toggle("failed", frame.failed);
     picture.classList.toggle("failed", frame.failed);
     $("answer").textContent = move && move.response ? "answer: " + move.response : "";
+    $("cost").textContent = frame.cost ? "cost: " + frame.cost : "";
     $("logs").textContent = frame.logs.length ? frame.logs.join("\n")
       : (move ? "(nothing logged this turn)" : "(the game has not started)");
     items.forEach(function (li, j) { li.classList.toggle("current", j === current); });
@@ -382,6 +383,7 @@ pub fn page(replay: &Replay, start: usize) -> String {
 </div>
 <p id="message" class="dim"></p>
 {keys}<p id="answer" class="dim"></p>
+<p id="cost" class="dim"></p>
 <h2>log</h2>
 <pre id="logs"></pre>
 {failure}</section>

@@ -14,10 +14,11 @@
 use std::path::Path;
 
 use botlens_engine::picture::{Picture, Spot, State};
+use botlens_engine::stack::thousands;
 use botlens_engine::text::{printable, printable_lines};
 use botlens_engine::{
     CallStack, FailureKind, Game, MatchOutcome, PlayerInfo, Seat, SourceLocation,
-    TRACE_FORMAT_VERSION, Trace, TraceError,
+    TRACE_FORMAT_VERSION, Trace, TraceError, TurnCost,
 };
 use botlens_games::{GameKind, GameVisitor, Scored};
 use serde::Serialize;
@@ -90,6 +91,9 @@ pub struct Frame {
     pub logs: Vec<String>,
     /// Whether the move that led here is the one that failed.
     pub failed: bool,
+    /// What the move cost a sandboxed bot: `fuel 1,462 · memory 1,152 KiB (+64 KiB)` (the
+    /// growth since the seat's move before); `None` for the start and native players' moves.
+    pub cost: Option<String>,
     /// The position drawn, when the game draws its board (see `Game::picture`).
     pub picture: Option<Drawing>,
     /// The cells of the drawing the move that led here touched (the square attacked, the piece
@@ -330,12 +334,14 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
         board: printable_lines(&record.initial.render()).into_owned(),
         logs: Vec::new(),
         failed: false,
+        cost: None,
         picture: record.initial.picture().map(|picture| legend.draw(&picture)),
         touched: Vec::new(),
     });
     // Positions are derived in one pass (`MatchRecord::state_after` per frame would be
     // quadratic); `decode` has already checked that every recorded legal action replays.
     let mut game = record.initial.clone();
+    let mut memory_before = vec![None; record.initial.seats()];
     for (position, played) in record.moves.iter().enumerate() {
         let index = position + 1;
         let touched = played
@@ -383,6 +389,7 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             board: printable_lines(&game.render()).into_owned(),
             logs: played.logs.iter().map(|log| line(log)).collect(),
             failed: played.failure.is_some(),
+            cost: cost_line(played.cost, memory_before.get_mut(played.seat)),
             touched: picture.as_ref().map_or_else(Vec::new, |picture| {
                 touched.into_iter().filter(|spot| picture.contains(spot)).collect()
             }),
@@ -423,6 +430,25 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
         cell_states: legend.cells.into_lines(),
         block_kinds: legend.blocks.into_lines(),
     })
+}
+
+/// What a move cost, for people (see [`Frame::cost`]); `before` is the seat's memory after its
+/// move before, updated to this move's.
+fn cost_line(cost: TurnCost, before: Option<&mut Option<u64>>) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(fuel) = cost.fuel {
+        parts.push(format!("fuel {}", thousands(fuel)));
+    }
+    if let Some(memory) = cost.memory {
+        let kib = |bytes: u64| format!("{} KiB", thousands(bytes / 1024));
+        let earlier = before.and_then(|before| before.replace(memory));
+        let grown = match earlier {
+            Some(earlier) if memory > earlier => format!(" (+{})", kib(memory - earlier)),
+            _ => String::new(),
+        };
+        parts.push(format!("memory {}{grown}", kib(memory)));
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 /// The seat of the game's only player that is not a reference player, else seat 0.
@@ -538,6 +564,25 @@ mod tests {
         HOSTILE, Typed, assert_printable, bot_location, bot_project, failed_game, hostile_game,
         reference_game, reference_trace,
     };
+
+    #[test]
+    fn a_moves_cost_reads_fuel_memory_and_the_growth_since_the_seats_move_before() {
+        let cost = |fuel, memory| TurnCost { fuel: Some(fuel), memory: Some(memory) };
+        let mut before = None;
+        assert_eq!(
+            cost_line(cost(1_462, 1 << 20), Some(&mut before)).as_deref(),
+            Some("fuel 1,462 · memory 1,024 KiB")
+        );
+        let grown = cost_line(cost(900, (1 << 20) + 65_536), Some(&mut before));
+        assert_eq!(grown.as_deref(), Some("fuel 900 · memory 1,088 KiB (+64 KiB)"));
+        assert_eq!(cost_line(TurnCost::default(), None), None, "a native player's move");
+        let old = TurnCost { fuel: Some(5), memory: None };
+        assert_eq!(
+            cost_line(old, None).as_deref(),
+            Some("fuel 5"),
+            "a trace before memory was kept"
+        );
+    }
 
     #[test]
     fn a_game_has_one_frame_per_move_plus_the_start_each_with_its_board() {

@@ -211,6 +211,9 @@ fn log_panel(replay: &Replay, current: usize, scroll: usize, height: u16) -> Par
         return Paragraph::new(waiting).block(panel(" log ".into()));
     };
     let mut title = format!(" log · turn {} · seat {} ", played.turn, played.seat);
+    if let Some(cost) = &replay.frames[current].cost {
+        title.push_str(&format!("· {cost} "));
+    }
     let logs = &replay.frames[current].logs;
     if logs.is_empty() {
         let nothing = Line::styled("(nothing logged this turn)", dim);

@@ -38,10 +38,13 @@ pub(crate) enum Stop {
     },
 }
 
-/// Refuses growth past the memory cap with a trap, so the failure points at the allocation.
+/// Refuses growth past the memory cap with a trap, so the failure points at the allocation,
+/// and keeps the size granted.
 #[derive(Debug)]
 pub(crate) struct Limiter {
     pub memory_cap: usize,
+    /// Bytes of linear memory granted so far (its initial size, then each growth).
+    pub memory_bytes: usize,
 }
 
 impl ResourceLimiter for Limiter {
@@ -54,6 +57,7 @@ impl ResourceLimiter for Limiter {
         if desired > self.memory_cap {
             return Err(wasmtime::Error::new(Stop::Memory { desired, cap: self.memory_cap }));
         }
+        self.memory_bytes = self.memory_bytes.max(desired);
         Ok(true)
     }
 

@@ -176,7 +176,7 @@ impl<G: Game> WasmPlayer<G> {
             self.module.encoding(),
             self.rng.clone(),
             Output::new(self.limits.output_bytes_per_turn, self.limits.output_lines_per_turn),
-            Limiter { memory_cap },
+            Limiter { memory_cap, memory_bytes: 0 },
             self.module.locator().clone(),
         );
         host.payload = self.module.payload().cloned();
@@ -313,7 +313,8 @@ impl Meter {
         let host = store.data_mut();
         host.end_turn(turn);
         host.output.flush(|line| turn.log(line));
-        turn.set_cost(TurnCost { fuel: Some(used) });
+        let memory = Some(host.limiter.memory_bytes as u64);
+        turn.set_cost(TurnCost { fuel: Some(used), memory });
         result
     }
 }

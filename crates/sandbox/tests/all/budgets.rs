@@ -151,3 +151,23 @@ fn modules_that_would_compile_for_long_are_refused_before_compiling_with_the_lim
     );
     assert_next_game_runs();
 }
+
+#[test]
+fn each_turn_records_the_memory_the_bot_holds_after_it() {
+    // One page to start; every turn grows the memory by two pages.
+    let growing = wat(&wat_bot("(drop (memory.grow (i32.const 2)))", ""));
+    let record = play(&growing, 5, &SandboxLimits::default());
+    assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
+    let memory: Vec<u64> = record
+        .moves
+        .iter()
+        .filter(|m| m.seat == 0)
+        .map(|m| m.cost.memory.expect("a wasm turn records its memory"))
+        .collect();
+    let page = 64 * 1024;
+    let expected: Vec<u64> =
+        (0..memory.len() as u64).map(|turn| (1 + 2 * (turn + 1)) * page).collect();
+    assert_eq!(memory, expected);
+    let native = record.moves.iter().find(|m| m.seat == 1).expect("the opponent moved");
+    assert_eq!(native.cost.memory, None, "a native player has no wasm memory");
+}
