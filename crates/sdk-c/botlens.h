@@ -58,8 +58,9 @@ int32_t botlens__random_get(void *buf, int32_t len);
 
 /* Called once per turn: look at the view, then make exactly one move. Required. */
 void bot_play(void);
-/* Called once at the start of every game with the bot's seat (0 or 1; 0 in Klotski). */
-void bot_new(int seat);
+/* Called once at the start of every game with the bot's seat (0 or 1; 0 in Klotski).
+ * Optional: a bot without it is fine. */
+__attribute__((weak)) void bot_new(int seat);
 
 /* ── Logging, failing, randomness ───────────────────────────────────────────────────────── */
 
@@ -310,12 +311,9 @@ __asm__(".section .custom_section.botlens_abi,\"\",@\n"
 
 int botlens_seat;
 
-/* A bot without its own `bot_new` gets this one, which does nothing. */
-__attribute__((weak)) void bot_new(int seat) { (void)seat; }
-
 __attribute__((export_name("botlens_new"))) void botlens__new(int32_t seat) {
     botlens_seat = seat;
-    bot_new(seat);
+    if (bot_new) bot_new(seat);
 }
 
 __attribute__((export_name("botlens_play"))) void botlens__play(void) { bot_play(); }

@@ -1,4 +1,6 @@
-//! New bot projects (`botlens new <game> <dir>`): a Cargo package that builds and runs as is.
+//! New bot projects (`botlens new <game> <dir>`): a Cargo package that builds and runs as is,
+//! or with `--lang c` a C bot folder ([`scaffold_c`]: `botlens.toml`, `bot.c` from the games
+//! registry's C starting bot, `README.md`).
 //!
 //! [`scaffold`] writes into a new or empty directory:
 //!
@@ -28,6 +30,10 @@ use botlens_sandbox::SandboxLimits;
 const CARGO_TOML: &str = include_str!("../templates/Cargo.toml.in");
 /// The `README.md` template.
 const README: &str = include_str!("../templates/README.md.in");
+/// A C bot's `botlens.toml` template.
+const C_CONFIG: &str = include_str!("../templates/c-botlens.toml.in");
+/// A C bot's `README.md` template.
+const C_README: &str = include_str!("../templates/c-README.md.in");
 /// The `.gitignore` written as is.
 const GITIGNORE: &str = "target/\n";
 
@@ -58,6 +64,9 @@ pub enum ScaffoldError {
     /// The target directory already has files in it.
     #[error("{0} is not empty; a new project goes into a new or empty directory")]
     NotEmpty(PathBuf),
+    /// The C SDK has no API for this game.
+    #[error("the C SDK (botlens.h) does not play {0} yet; make a Rust bot (--lang rust) instead")]
+    NoCStarter(GameKind),
     /// The directory's name gives no crate name (the file-system root).
     #[error("{0} has no name to make a crate name of; give a directory such as `my-bot`")]
     NoName(PathBuf),
@@ -130,6 +139,43 @@ pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, Scaf
         return Err(ScaffoldError::NoSdk(sdk.to_path_buf()));
     }
     let sdk = sdk.canonicalize().map_err(io_error(sdk))?;
+    let (root, crate_name) = new_dir(dir, "src")?;
+    let sdk_path = sdk_dependency(&root, &sdk);
+
+    let fill = |template: &str| {
+        fill(template, game, &crate_name).replace("{{sdk}}", &toml_string(&sdk_path))
+    };
+    let info = game.info();
+    let files = [
+        ("Cargo.toml", fill(CARGO_TOML)),
+        ("src/lib.rs", fill(info.starter_bot)),
+        ("README.md", fill(README)),
+        (".gitignore", GITIGNORE.to_owned()),
+    ];
+    let written = write_files(&root, files)?;
+    Ok(Scaffold { root, crate_name, game, sdk: sdk_path, files: written })
+}
+
+/// Writes a new C bot for `game` into `dir` (created if missing, refused if not empty):
+/// `botlens.toml`, `bot.c` and `README.md`. The header is not copied: botlens builds with the
+/// one it carries ([`crate::bundled::sdk_c`]), which [`Scaffold::sdk`] names.
+pub fn scaffold_c(game: GameKind, dir: &Path) -> Result<Scaffold, ScaffoldError> {
+    let starter = game.info().starter_c.ok_or(ScaffoldError::NoCStarter(game))?;
+    let (root, name) = new_dir(dir, "")?;
+    let files = [
+        ("botlens.toml", fill(C_CONFIG, game, &name)),
+        ("bot.c", fill(starter, game, &name)),
+        ("README.md", fill(C_README, game, &name)),
+    ];
+    let written = write_files(&root, files)?;
+    Ok(Scaffold { root, crate_name: name, game, sdk: crate::c::HEADER.into(), files: written })
+}
+
+/// `dir` made ready for a new bot: refused if it is a file or not empty, its name turned into
+/// the bot's ([`crate_name`]) before anything is created, then created with `subdir` (if not
+/// empty) in it;
+/// returns it canonical, and the name.
+fn new_dir(dir: &Path, subdir: &str) -> Result<(PathBuf, String), ScaffoldError> {
     match std::fs::metadata(dir) {
         Ok(meta) if !meta.is_dir() => return Err(ScaffoldError::NotADirectory(dir.to_path_buf())),
         Ok(_) => {
@@ -141,42 +187,44 @@ pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, Scaf
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(io_error(dir)(e)),
     }
-    // Name the crate before creating anything, so a nameless target leaves no trace.
+    // Name the bot before creating anything, so a nameless target leaves no trace.
     let absolute = std::path::absolute(dir).map_err(io_error(dir))?;
     let dir_name = normalize(&absolute).file_name().map(|n| n.to_string_lossy().into_owned());
-    let crate_name = crate_name(&dir_name.ok_or_else(|| ScaffoldError::NoName(dir.into()))?);
-    std::fs::create_dir_all(dir.join("src")).map_err(io_error(dir))?;
+    let name = crate_name(&dir_name.ok_or_else(|| ScaffoldError::NoName(dir.into()))?);
+    let made = if subdir.is_empty() { dir.to_path_buf() } else { dir.join(subdir) };
+    std::fs::create_dir_all(made).map_err(io_error(dir))?;
     let root = dir.canonicalize().map_err(io_error(dir))?;
-    let sdk_path = sdk_dependency(&root, &sdk);
+    Ok((root, name))
+}
 
+/// `template` with the placeholders of `game` and the bot's `name` filled (all but `{{sdk}}`).
+fn fill(template: &str, game: GameKind, name: &str) -> String {
     let info = game.info();
     let opponents = game.default_opponents();
     let quoted: Vec<String> = opponents.iter().map(|o| format!("\"{o}\"")).collect();
-    let fill = |template: &str| {
-        template
-            .replace("{{name}}", &crate_name)
-            .replace("{{game}}", info.name)
-            .replace("{{title}}", info.title)
-            .replace("{{sdk}}", &toml_string(&sdk_path))
-            .replace("{{seeds}}", info.starter_seeds)
-            .replace("{{opponents}}", &opponents.join(", "))
-            .replace("{{opponent_list}}", &quoted.join(", "))
-            .replace("{{opponent}}", &opponents[0])
-            .replace("{{fuel_per_turn}}", &grouped(SandboxLimits::default().fuel_per_turn))
-    };
-    let files = [
-        ("Cargo.toml", fill(CARGO_TOML)),
-        ("src/lib.rs", fill(info.starter_bot)),
-        ("README.md", fill(README)),
-        (".gitignore", GITIGNORE.to_owned()),
-    ];
+    template
+        .replace("{{name}}", name)
+        .replace("{{game}}", info.name)
+        .replace("{{title}}", info.title)
+        .replace("{{seeds}}", info.starter_seeds)
+        .replace("{{opponents}}", &opponents.join(", "))
+        .replace("{{opponent_list}}", &quoted.join(", "))
+        .replace("{{opponent}}", &opponents[0])
+        .replace("{{fuel_per_turn}}", &grouped(SandboxLimits::default().fuel_per_turn))
+}
+
+/// Writes `files` (relative to `root`, with their text); the names written, in order.
+fn write_files<const N: usize>(
+    root: &Path,
+    files: [(&str, String); N],
+) -> Result<Vec<PathBuf>, ScaffoldError> {
     let mut written = Vec::new();
     for (file, text) in files {
         let path = root.join(file);
         std::fs::write(&path, text).map_err(io_error(&path))?;
         written.push(PathBuf::from(file));
     }
-    Ok(Scaffold { root, crate_name, game, sdk: sdk_path, files: written })
+    Ok(written)
 }
 
 /// The SDK path to write in the project at `root` (both canonical): relative when both are in
@@ -288,6 +336,33 @@ mod tests {
                 assert!(!text.contains("{{"), "{file} has an unfilled placeholder:\n{text}");
             }
         }
+    }
+
+    #[test]
+    fn writes_a_c_bot_for_the_games_the_c_sdk_plays() {
+        let tmp = tempfile::tempdir().unwrap();
+        for game in [GameKind::Battleships, GameKind::TicTacToe] {
+            let made = scaffold_c(game, &tmp.path().join(format!("C {}", game.name()))).unwrap();
+            assert_eq!(made.files, ["botlens.toml", "bot.c", "README.md"].map(PathBuf::from));
+            let bot = crate::c::CBot::load(&made.root, None).unwrap();
+            assert_eq!(
+                (bot.folder.game, bot.name.as_str()),
+                (game, made.root.file_name().unwrap().to_str().unwrap())
+            );
+            assert_eq!(crate::folder::Lang::of_dir(&made.root), Some(crate::folder::Lang::C));
+            let source = read(&made.root, "bot.c");
+            assert!(source.starts_with(&format!("/* c-{}: ", game.name())), "{source}");
+            assert!(source.contains("#include \"botlens.h\""), "{source}");
+            for file in ["botlens.toml", "bot.c", "README.md"] {
+                assert!(
+                    !read(&made.root, file).contains("{{"),
+                    "{file} has an unfilled placeholder"
+                );
+            }
+        }
+        let error = scaffold_c(GameKind::Klotski, &tmp.path().join("k")).unwrap_err();
+        assert!(error.to_string().contains("does not play klotski"), "{error}");
+        assert!(!tmp.path().join("k").exists());
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! `botlens new <game> <dir>`: scaffold a bot project that builds and runs as is, then say what
-//! to do next. The files themselves come from `botlens_harness::scaffold`.
+//! `botlens new <game> <dir> [--lang rust|c]`: scaffold a bot project (Rust, by default) or a
+//! C bot folder that builds and runs as is, then say what to do next. The files themselves come
+//! from `botlens_harness::scaffold`.
 //!
 //! Exit codes: 0 written; 2 for an unknown game, a non-empty directory or a missing SDK.
 
@@ -20,8 +21,11 @@ use super::game_arg::GameArg;
 [package.metadata.botlens]), src/lib.rs (a simple bot that plays legal moves, with comments \
 on the SDK), README.md and .gitignore. The crate is named after the directory.
 
+With --lang c: botlens.toml, bot.c (including botlens.h, which botlens carries) and README.md.
+
 Examples:
   botlens new battleships my-bot
+  botlens new tictactoe my-c-bot --lang c
   botlens new klotski ~/bots/huarong --sdk ~/src/botlens/crates/sdk")]
 pub struct NewArgs {
     /// The game the bot plays.
@@ -29,15 +33,42 @@ pub struct NewArgs {
     game: GameKind,
     /// Where to create the project: a new or empty directory.
     dir: PathBuf,
+    /// The bot's language.
+    #[arg(long, value_enum, default_value = "rust")]
+    lang: NewLang,
     /// The botlens SDK crate to depend on [default: the SDK bundled with this botlens, unpacked
     /// into botlens's cache directory].
     #[arg(long, value_name = "PATH")]
     sdk: Option<PathBuf>,
 }
 
+/// The languages `botlens new` writes a bot in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum NewLang {
+    /// A Cargo package with the Rust SDK.
+    Rust,
+    /// A folder with bot.c and the C SDK, botlens.h.
+    C,
+}
+
 /// Runs `botlens new`.
 pub fn run(args: NewArgs) -> anyhow::Result<ExitCode> {
     let game = args.game;
+    if args.lang == NewLang::C {
+        let made = scaffold::scaffold_c(game, &args.dir)?;
+        let dir = shell_word(&args.dir.display().to_string());
+        let bot = shell_word(&args.dir.join("bot.c").display().to_string());
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "created {dir}: a {} bot in C", game.name())?;
+        for file in &made.files {
+            writeln!(out, "  {}", file.display())?;
+        }
+        writeln!(out, "with the C SDK, {}, from botlens itself", made.sdk)?;
+        writeln!(out, "\nnext:")?;
+        writeln!(out, "  botlens run {dir}")?;
+        writeln!(out, "    builds the bot with clang and plays its suite; then improve {bot}")?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let sdk = match args.sdk.clone() {
         Some(sdk) => sdk,
         None => bundled::sdk()?,
