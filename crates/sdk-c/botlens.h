@@ -26,7 +26,8 @@
  * Failures are located in the bot's own file: the header names itself in the `botlens_sdk`
  * section, so botlens skips its frames (and wasi-libc's) and points at the bot's line. An
  * illegal move is reported at the bot's `botlens_attack`/`botlens_mark` call, a failed `assert`
- * or an out-of-bounds access at its line, `BOTLENS_PANIC(...)` at the line that calls it.
+ * (a `panic` with the condition) or a trap such as an out-of-bounds access at its line,
+ * `BOTLENS_PANIC(...)` at the line that calls it.
  */
 #ifndef BOTLENS_H
 #define BOTLENS_H
@@ -317,6 +318,14 @@ __attribute__((export_name("botlens_new"))) void botlens__new(int32_t seat) {
 }
 
 __attribute__((export_name("botlens_play"))) void botlens__play(void) { bot_play(); }
+
+/* A failed `assert` loses the game with `panic` and the condition's text (wasi-libc's own
+ * would print it and trap in `abort`). */
+_Noreturn void __assert_fail(const char *expr, const char *file, int line, const char *func) {
+    char message[512];
+    snprintf(message, sizeof message, "assertion failed: %s (in %s)", expr, func);
+    botlens_panic_at(file, line, message);
+}
 
 #endif /* BOTLENS_NO_EXPORTS */
 

@@ -8,9 +8,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use serde_json::Value;
-
-use crate::support::{Output, botlens_with_input};
+use crate::support::{Output, botlens_with_input, only_failure};
 
 /// Long enough for the runner's first build on a busy machine.
 const DEADLINE: Duration = Duration::from_secs(900);
@@ -22,15 +20,6 @@ fn run_js(dir: &Path, source: &[u8]) -> Output {
     let file = file.display().to_string();
     let args = ["run", &file, "--game", "tictactoe", "--vs", "random", "--seeds", "0..4", "--json"];
     botlens_with_input(&args, "", DEADLINE)
-}
-
-/// The one failure group of a JSON report.
-fn only_failure(out: &Output) -> Value {
-    let report: Value = serde_json::from_str(&out.stdout)
-        .unwrap_or_else(|e| panic!("no JSON report ({e}):\n{}\n{}", out.stdout, out.stderr));
-    let failures = report["failures"].as_array().expect("failures").clone();
-    let [failure] = failures.as_slice() else { panic!("one failure group: {failures:#?}") };
-    failure.clone()
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! checks what comes out. Helpers live in `support`.
 
 mod bench;
+mod c;
 mod compare;
 mod help;
 mod install;
