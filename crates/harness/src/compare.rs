@@ -152,7 +152,7 @@ impl Side {
                 Ok(*game)
             }
             SideKind::Target(Target::Script { lang, path, game }) => {
-                Ok(crate::folder::game_of(*lang, path, *game)?)
+                Ok(crate::pipeline::folder_game(*lang, path, *game)?)
             }
         }
     }

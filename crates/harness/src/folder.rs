@@ -290,14 +290,6 @@ impl Folder {
     }
 }
 
-/// The game of the bot in `lang` that `path` names, `asked` being `--game`.
-pub fn game_of(lang: Lang, path: &Path, asked: Option<GameKind>) -> Result<GameKind, FolderError> {
-    Ok(match lang {
-        Lang::JavaScript => crate::js::JsBot::load(path, asked)?.folder.game,
-        Lang::C => crate::c::CBot::load(path, asked)?.folder.game,
-    })
-}
-
 /// `botlens.toml` of the folder `root`, or the defaults when it has none.
 pub fn read_config(root: &Path) -> Result<FolderConfig, FolderError> {
     let config_file = root.join(CONFIG_FILE);

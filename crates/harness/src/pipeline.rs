@@ -333,6 +333,19 @@ fn prepare_c(
     Ok(Prepared { suite, warnings: built.warnings, wasm: Some(built.wasm), timings })
 }
 
+/// The game of the bot in `lang` that `path` names, `asked` being `--game`: known before
+/// anything is built.
+pub fn folder_game(
+    lang: Lang,
+    path: &Path,
+    asked: Option<GameKind>,
+) -> Result<GameKind, FolderError> {
+    Ok(match lang {
+        Lang::JavaScript => js::JsBot::load(path, asked)?.folder.game,
+        Lang::C => c::CBot::load(path, asked)?.folder.game,
+    })
+}
+
 /// A bot folder's error as a run's: compile errors as a failed build's, the rest as loading's.
 fn folder_error(error: FolderError) -> RunError {
     match error {
