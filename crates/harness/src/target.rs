@@ -114,6 +114,16 @@ impl Target {
         Target::Project { dir: dir.into(), game: None }
     }
 
+    /// The bot in the directory `dir`: a bot folder in a language botlens builds (C,
+    /// JavaScript; see [`Lang::of_dir`]), else a Cargo project.
+    pub fn of_dir(dir: impl Into<PathBuf>) -> Target {
+        let dir = dir.into();
+        match Lang::of_dir(&dir) {
+            Some(lang) => Target::Script { lang, path: dir, game: None },
+            None => Target::project(dir),
+        }
+    }
+
     /// The project directory, for a project; a bot folder (for a `.js` file, the one it is in).
     pub fn project_dir(&self) -> Option<&Path> {
         match self {
