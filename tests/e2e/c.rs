@@ -61,7 +61,7 @@ fn new_c_bots_build_and_play_clean() {
     let klotski = dir.path().join("k").display().to_string();
     let refused = botlens_env(&["new", "klotski", &klotski, "--lang", "c"], &[]);
     assert_eq!(refused.code, Some(2), "{}", refused.stderr);
-    assert!(refused.stderr.contains("does not play klotski"), "{}", refused.stderr);
+    assert!(refused.stderr.contains("no starting bot in C for klotski"), "{}", refused.stderr);
 }
 
 #[test]

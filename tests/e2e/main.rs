@@ -20,3 +20,4 @@ mod tmux;
 mod tournament;
 mod vscode;
 mod watch;
+mod zig;

@@ -104,7 +104,12 @@ fn build_with(
 ) -> Result<Built, FolderError> {
     let missing = missing_clang_tools(path, wasi_include);
     if !missing.is_empty() {
-        return Err(FolderError::Toolchain { building: BUILDING, missing: missing.join(", ") });
+        let install = crate::folder::apt_install();
+        return Err(FolderError::Toolchain {
+            building: BUILDING,
+            missing: missing.join(", "),
+            install,
+        });
     }
     let mut includes_header = false;
     let mut hash = Fnv::default();
@@ -127,14 +132,9 @@ fn build_with(
         hash.add(&text);
     }
     let wasm = cache.join(format!("{}-{:016x}.wasm", bot.name, hash.0));
-    let log = wasm.with_extension("stderr");
-    if wasm.is_file() {
-        let stderr = std::fs::read_to_string(&log).unwrap_or_default();
-        let warnings = diagnostics(&stderr);
-        return Ok(Built { wasm, warnings, duration: Duration::ZERO });
+    if let Some(built) = cached(&wasm, cache)? {
+        return Ok(built);
     }
-    std::fs::create_dir_all(cache)
-        .map_err(|source| FolderError::Read { path: cache.to_owned(), source })?;
     let partial = wasm.with_extension(format!("{}.tmp", std::process::id()));
     let started = Instant::now();
     let output = Command::new("clang")
@@ -150,6 +150,7 @@ fn build_with(
         .map_err(|error| FolderError::Toolchain {
             building: BUILDING,
             missing: format!("a clang that runs (package clang; {error})"),
+            install: crate::folder::apt_install(),
         })?;
     let duration = started.elapsed();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -157,13 +158,10 @@ fn build_with(
         let _ = std::fs::remove_file(&partial);
         if stderr.contains("libclang_rt.builtins") {
             let missing = "compiler-rt for wasm32 (package libclang-rt-dev-wasm32)".to_owned();
-            return Err(FolderError::Toolchain { building: BUILDING, missing });
+            let install = crate::folder::apt_install();
+            return Err(FolderError::Toolchain { building: BUILDING, missing, install });
         }
-        let mut messages: Vec<CompilerMessage> =
-            diagnostics(&stderr).into_iter().filter(|m| m.level.contains("error")).collect();
-        if messages.is_empty() {
-            messages.push(unlocated("error", stderr.trim(), &stderr));
-        }
+        let mut messages = errors(&stderr);
         if !includes_header {
             messages.push(no_header(&bot.sources[0]));
         }
@@ -173,10 +171,44 @@ fn build_with(
         let _ = std::fs::remove_file(&partial);
         return Err(FolderError::Compile(vec![no_header(&bot.sources[0])]));
     }
+    store(&partial, wasm, &stderr, duration)
+}
+
+/// The module built before at `wasm` (in `cache`, created if missing), with the warnings of its
+/// build; `None` when there is none.
+pub(crate) fn cached(wasm: &Path, cache: &Path) -> Result<Option<Built>, FolderError> {
+    std::fs::create_dir_all(cache)
+        .map_err(|source| FolderError::Read { path: cache.to_owned(), source })?;
+    if !wasm.is_file() {
+        return Ok(None);
+    }
+    let stderr = std::fs::read_to_string(wasm.with_extension("stderr")).unwrap_or_default();
+    let warnings = diagnostics(&stderr);
+    Ok(Some(Built { wasm: wasm.to_owned(), warnings, duration: Duration::ZERO }))
+}
+
+/// Moves the module built at `partial` to `wasm`, its compiler's `stderr` beside it for
+/// [`cached`].
+pub(crate) fn store(
+    partial: &Path,
+    wasm: PathBuf,
+    stderr: &str,
+    duration: Duration,
+) -> Result<Built, FolderError> {
     let io = |source| FolderError::Read { path: wasm.clone(), source };
-    std::fs::write(&log, &stderr).map_err(io)?;
-    std::fs::rename(&partial, &wasm).map_err(io)?;
-    Ok(Built { wasm, warnings: diagnostics(&stderr), duration })
+    std::fs::write(wasm.with_extension("stderr"), stderr).map_err(io)?;
+    std::fs::rename(partial, &wasm).map_err(io)?;
+    Ok(Built { warnings: diagnostics(stderr), wasm, duration })
+}
+
+/// The errors of a failed build's `stderr`: its located ones, else all of it as one.
+pub(crate) fn errors(stderr: &str) -> Vec<CompilerMessage> {
+    let mut messages: Vec<CompilerMessage> =
+        diagnostics(stderr).into_iter().filter(|m| m.level.contains("error")).collect();
+    if messages.is_empty() {
+        messages.push(unlocated("error", stderr.trim(), stderr));
+    }
+    messages
 }
 
 fn read(file: &Path) -> Result<Vec<u8>, FolderError> {
@@ -202,7 +234,8 @@ fn no_header(file: &Path) -> CompilerMessage {
 }
 
 /// clang's diagnostics in `stderr` (`file:line:col: error: message`, with the lines after it
-/// until the next as its rendering), and the linker's (`wasm-ld: error: …`, unlocated).
+/// until the next as its rendering; zig writes them the same way), and the linker's
+/// (`wasm-ld: error: …`, unlocated).
 pub fn diagnostics(stderr: &str) -> Vec<CompilerMessage> {
     let mut messages: Vec<CompilerMessage> = Vec::new();
     for line in stderr.lines() {
@@ -260,7 +293,7 @@ fn unlocated(level: &str, message: &str, rendered: &str) -> CompilerMessage {
 
 /// FNV-1a, 64 bits, over every part added (each followed by a 0 byte).
 #[derive(Debug)]
-struct Fnv(u64);
+pub(crate) struct Fnv(pub(crate) u64);
 
 impl Default for Fnv {
     fn default() -> Self {
@@ -269,7 +302,8 @@ impl Default for Fnv {
 }
 
 impl Fnv {
-    fn add(&mut self, bytes: &[u8]) {
+    /// Adds `bytes`.
+    pub(crate) fn add(&mut self, bytes: &[u8]) {
         for byte in bytes.iter().chain([&0]) {
             self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3);
         }

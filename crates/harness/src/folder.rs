@@ -1,11 +1,11 @@
-//! Bot folders: a bot in a language botlens builds itself (JavaScript, C), as a folder of
+//! Bot folders: a bot in a language botlens builds itself (JavaScript, C, Zig), as a folder of
 //! sources with an optional `botlens.toml`, and what every such language shares — the settings
 //! file, the game, the sandbox limits, the sources' UTF-8 check and the errors.
 //!
 //! ```toml
 //! # botlens.toml, beside the bot's sources
 //! game = "battleships"                 # without it, the game comes from --game
-//! lang = "c"                           # "js" or "c"; by default the folder's sources say
+//! lang = "c"                           # "js", "c" or "zig"; by default the folder's sources say
 //! bot = "bot.js"                       # JavaScript: by default the folder's only .js file
 //! opponents = ["random", "hunter"]     # by default every reference opponent of the game
 //! seeds = "0..100"                     # by default 0..100
@@ -16,7 +16,8 @@
 //! ```
 //!
 //! A folder is a C bot when `lang = "c"` says so, or, without `lang`, when it has a `.c` file
-//! and no `.js` file; a JavaScript bot when it has a `.js` file (or `lang = "js"`). A folder with
+//! and no `.js` file; a Zig bot likewise with `.zig` files and neither; a JavaScript bot when it
+//! has a `.js` file (or `lang = "js"`). A folder with
 //! a `Cargo.toml` is a Rust project instead ([`crate::project`]).
 //!
 //! Not for: building or running (see [`crate::js`], [`crate::c`] and [`crate::pipeline`]).
@@ -45,6 +46,8 @@ pub enum Lang {
     JavaScript,
     /// C with the bundled `botlens.h`, built with clang ([`crate::c`]).
     C,
+    /// Zig with the bundled `botlens.zig`, built with zig ([`crate::zig`]).
+    Zig,
 }
 
 impl Lang {
@@ -53,6 +56,7 @@ impl Lang {
         match self {
             Lang::JavaScript => "js",
             Lang::C => "c",
+            Lang::Zig => "zig",
         }
     }
 
@@ -61,6 +65,7 @@ impl Lang {
         match self {
             Lang::JavaScript => "js",
             Lang::C => "c",
+            Lang::Zig => "zig",
         }
     }
 
@@ -84,7 +89,7 @@ impl Lang {
         if let Some(lang) = named.and_then(|name| name.parse().ok()) {
             return Some(lang);
         }
-        [Lang::JavaScript, Lang::C]
+        [Lang::JavaScript, Lang::C, Lang::Zig]
             .into_iter()
             .find(|lang| !sources(dir, *lang).is_empty())
             .or_else(|| dir.join(CONFIG_FILE).is_file().then_some(Lang::JavaScript))
@@ -96,13 +101,14 @@ impl fmt::Display for Lang {
         f.write_str(match self {
             Lang::JavaScript => "JavaScript",
             Lang::C => "C",
+            Lang::Zig => "Zig",
         })
     }
 }
 
 /// `rust`, `js`, `c`: an unknown name, with the known ones.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown language `{0}` (known: js, c)")]
+#[error("unknown language `{0}` (known: js, c, zig)")]
 pub struct UnknownLang(pub String);
 
 impl std::str::FromStr for Lang {
@@ -112,6 +118,7 @@ impl std::str::FromStr for Lang {
         match name {
             "js" | "javascript" => Ok(Lang::JavaScript),
             "c" => Ok(Lang::C),
+            "zig" => Ok(Lang::Zig),
             other => Err(UnknownLang(other.to_owned())),
         }
     }
@@ -124,7 +131,7 @@ pub struct FolderConfig {
     /// The game the bot plays.
     #[serde(default)]
     pub game: Option<String>,
-    /// The bot's language (`js`, `c`); by default its sources say.
+    /// The bot's language (`js`, `c`, `zig`); by default its sources say.
     #[serde(default)]
     pub lang: Option<String>,
     /// The bot's file, relative to the folder (JavaScript).
@@ -211,12 +218,14 @@ pub enum FolderError {
         lang: Lang,
     },
     /// The tools a build needs are missing.
-    #[error("{building} needs {missing}: install it with `sudo apt-get install -y {PACKAGES}`")]
+    #[error("{building} needs {missing}: install it with `{install}`")]
     Toolchain {
         /// What was to be built (`building a C bot`).
         building: &'static str,
         /// What is missing, each with its package.
         missing: String,
+        /// The command that installs it.
+        install: String,
     },
     /// The JavaScript runner's build failed.
     #[error(
@@ -328,6 +337,11 @@ pub fn read_source(file: &Path, lang: Lang) -> Result<Vec<u8>, FolderError> {
     Ok(bytes)
 }
 
+/// The command that installs [`PACKAGES`].
+pub(crate) fn apt_install() -> String {
+    format!("sudo apt-get install -y {PACKAGES}")
+}
+
 /// The tools every clang build for WebAssembly needs that are missing from `path` (a `PATH`
 /// value) or, for wasi-libc's headers, from `include`: each named with its Debian package.
 pub(crate) fn missing_clang_tools(path: &std::ffi::OsStr, include: &Path) -> Vec<&'static str> {
@@ -354,9 +368,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_folder_is_c_or_javascript_by_its_sources_or_its_lang_key() {
+    fn a_folder_is_c_zig_or_javascript_by_its_sources_or_its_lang_key() {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(Lang::of_dir(dir.path()), None);
+        std::fs::write(dir.path().join("bot.zig"), "").unwrap();
+        assert_eq!(Lang::of_dir(dir.path()), Some(Lang::Zig));
         std::fs::write(dir.path().join("bot.c"), "").unwrap();
         assert_eq!(Lang::of_dir(dir.path()), Some(Lang::C));
         std::fs::write(dir.path().join("tool.js"), "").unwrap();
@@ -365,9 +381,10 @@ mod tests {
         assert_eq!(Lang::of_dir(dir.path()), Some(Lang::C));
         std::fs::write(dir.path().join("Cargo.toml"), "").unwrap();
         assert_eq!(Lang::of_dir(dir.path()), None, "a Cargo package is a Rust project");
+        assert_eq!("zig".parse::<Lang>(), Ok(Lang::Zig));
         assert_eq!(
-            "zig".parse::<Lang>().unwrap_err().to_string(),
-            "unknown language `zig` (known: js, c)"
+            "go".parse::<Lang>().unwrap_err().to_string(),
+            "unknown language `go` (known: js, c, zig)"
         );
     }
 
@@ -380,7 +397,7 @@ mod tests {
         std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\nlang = \"cobol\"\n")
             .unwrap();
         let error = load(None).unwrap_err().to_string();
-        assert!(error.ends_with("unknown language `cobol` (known: js, c)"), "{error}");
+        assert!(error.ends_with("unknown language `cobol` (known: js, c, zig)"), "{error}");
         std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\n").unwrap();
         let folder = load(None).unwrap();
         assert_eq!(folder.opponents(), GameKind::TicTacToe.default_opponents());

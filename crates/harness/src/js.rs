@@ -150,7 +150,11 @@ fn check_toolchain(path: &std::ffi::OsStr, include: &Path) -> Result<String, Fol
     }
     match ar {
         Some(ar) if missing.is_empty() => Ok(ar),
-        _ => Err(FolderError::Toolchain { building: BUILDING_RUNNER, missing: missing.join(", ") }),
+        _ => Err(FolderError::Toolchain {
+            building: BUILDING_RUNNER,
+            missing: missing.join(", "),
+            install: crate::folder::apt_install(),
+        }),
     }
 }
 

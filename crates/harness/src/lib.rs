@@ -22,7 +22,8 @@
 //! - [`bundled`]: the SDK and the bench's samples, carried in the binary and unpacked on demand;
 //! - [`folder`]: bot folders in a language botlens builds itself, and their `botlens.toml`;
 //! - [`js`]: JavaScript bots in the arena's format, run by the bundled JavaScript runner;
-//! - [`c`]: C bots with the bundled `botlens.h`, built with clang.
+//! - [`c`]: C bots with the bundled `botlens.h`, built with clang;
+//! - [`zig`]: Zig bots with the bundled `botlens.zig`, built with zig.
 //!
 //! This crate knows nothing of the terminal or of LSP: the CLI and the language server present
 //! what it returns. It reaches games only through `botlens-games`.
@@ -48,6 +49,7 @@ pub mod tally;
 pub mod target;
 pub mod tournament;
 pub mod traces;
+pub mod zig;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

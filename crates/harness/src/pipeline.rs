@@ -32,7 +32,7 @@ use crate::folder::{Folder, FolderError, Lang};
 use crate::report::SuiteReport;
 use crate::suite::{self, Contender, KeepTraces, Suite, SuiteError, SuiteResults, WasmBot};
 use crate::target::{Target, TargetError, is_module_path};
-use crate::{BotProject, CancelToken, ProjectError, SeedRange, c, js};
+use crate::{BotProject, CancelToken, ProjectError, SeedRange, c, js, zig};
 
 /// Overrides of the target's suite (the command line's `--vs`, `--seeds`, …).
 #[derive(Debug, Clone, Default)]
@@ -224,8 +224,8 @@ pub fn prepare(
         Target::Script { lang: Lang::JavaScript, path, game } => {
             prepare_script(sandbox, path, *game, options, progress)
         }
-        Target::Script { lang: Lang::C, path, game } => {
-            prepare_c(sandbox, path, *game, options, progress)
+        Target::Script { lang: lang @ (Lang::C | Lang::Zig), path, game } => {
+            prepare_compiled(sandbox, *lang, path, *game, options, progress)
         }
         Target::Reference { name, game } => {
             let started = Instant::now();
@@ -312,23 +312,45 @@ fn prepare_script(
     Ok(Prepared { suite, warnings: Vec::new(), wasm: Some(wasm), timings })
 }
 
-/// A C bot: its settings read, built with clang (or found built in the cache), loaded.
-fn prepare_c(
+/// A bot botlens compiles to a module itself.
+enum Compiled {
+    /// With clang.
+    C(c::CBot),
+    /// With zig.
+    Zig(zig::ZigBot),
+}
+
+/// A C or Zig bot: its settings read, built with clang or zig (or found built in the cache),
+/// loaded.
+fn prepare_compiled(
     sandbox: &Sandbox,
+    lang: Lang,
     path: &Path,
     game: Option<GameKind>,
     options: &RunOptions,
     progress: &(dyn Fn(Stage) + Sync),
 ) -> Result<Prepared, RunError> {
-    let bot = c::CBot::load(path, game).map_err(folder_error)?;
-    let defaults = Defaults::of_folder(&bot.folder, options)?;
+    let bot = match lang {
+        Lang::Zig => zig::ZigBot::load(path, game).map(Compiled::Zig),
+        _ => c::CBot::load(path, game).map(Compiled::C),
+    }
+    .map_err(folder_error)?;
+    let (name, folder) = match &bot {
+        Compiled::C(bot) => (&bot.name, &bot.folder),
+        Compiled::Zig(bot) => (&bot.name, &bot.folder),
+    };
+    let defaults = Defaults::of_folder(folder, options)?;
     progress(Stage::Building);
-    let built = c::build(&bot).map_err(folder_error)?;
+    let built = match &bot {
+        Compiled::C(bot) => c::build(bot),
+        Compiled::Zig(bot) => zig::build(bot),
+    }
+    .map_err(folder_error)?;
     progress(Stage::Loading);
     let started = Instant::now();
-    let source = bot.folder.root.display().to_string();
-    let contender = Contender::Wasm(load_wasm(sandbox, &built.wasm, &bot.name, &source)?);
-    let suite = suite_of(sandbox, bot.folder.game, contender, &defaults, options)?;
+    let source = folder.root.display().to_string();
+    let contender = Contender::Wasm(load_wasm(sandbox, &built.wasm, name, &source)?);
+    let suite = suite_of(sandbox, folder.game, contender, &defaults, options)?;
     let timings = Timings { build: built.duration, load: started.elapsed(), games: Duration::ZERO };
     Ok(Prepared { suite, warnings: built.warnings, wasm: Some(built.wasm), timings })
 }
@@ -343,6 +365,7 @@ pub fn folder_game(
     Ok(match lang {
         Lang::JavaScript => js::JsBot::load(path, asked)?.folder.game,
         Lang::C => c::CBot::load(path, asked)?.folder.game,
+        Lang::Zig => zig::ZigBot::load(path, asked)?.folder.game,
     })
 }
 

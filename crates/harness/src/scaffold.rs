@@ -1,6 +1,6 @@
 //! New bot projects (`botlens new <game> <dir>`): a Cargo package that builds and runs as is,
-//! or with `--lang c` a C bot folder ([`scaffold_c`]: `botlens.toml`, `bot.c` from the games
-//! registry's C starting bot, `README.md`).
+//! or with `--lang c` / `--lang js` a C or JavaScript bot folder ([`scaffold_folder`]:
+//! `botlens.toml`, `bot.c` / `bot.js` from the games registry's starting bots, `README.md`).
 //!
 //! [`scaffold`] writes into a new or empty directory:
 //!
@@ -26,14 +26,16 @@ use std::path::{Component, Path, PathBuf};
 use botlens_games::GameKind;
 use botlens_sandbox::SandboxLimits;
 
+use crate::folder::Lang;
+
 /// The `Cargo.toml` template.
 const CARGO_TOML: &str = include_str!("../templates/Cargo.toml.in");
 /// The `README.md` template.
 const README: &str = include_str!("../templates/README.md.in");
-/// A C bot's `botlens.toml` template.
-const C_CONFIG: &str = include_str!("../templates/c-botlens.toml.in");
-/// A C bot's `README.md` template.
-const C_README: &str = include_str!("../templates/c-README.md.in");
+/// A bot folder's `botlens.toml` template.
+const FOLDER_CONFIG: &str = include_str!("../templates/folder-botlens.toml.in");
+/// A bot folder's `README.md` template.
+const FOLDER_README: &str = include_str!("../templates/folder-README.md.in");
 /// The `.gitignore` written as is.
 const GITIGNORE: &str = "target/\n";
 
@@ -64,9 +66,16 @@ pub enum ScaffoldError {
     /// The target directory already has files in it.
     #[error("{0} is not empty; a new project goes into a new or empty directory")]
     NotEmpty(PathBuf),
-    /// The C SDK has no API for this game.
-    #[error("the C SDK (botlens.h) does not play {0} yet; make a Rust bot (--lang rust) instead")]
-    NoCStarter(GameKind),
+    /// The language has no starting bot for this game.
+    #[error(
+        "botlens has no starting bot in {lang} for {game} yet; make a Rust bot (--lang rust) instead"
+    )]
+    NoStarter {
+        /// The language asked for.
+        lang: Lang,
+        /// The game.
+        game: GameKind,
+    },
     /// The directory's name gives no crate name (the file-system root).
     #[error("{0} has no name to make a crate name of; give a directory such as `my-bot`")]
     NoName(PathBuf),
@@ -156,19 +165,60 @@ pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, Scaf
     Ok(Scaffold { root, crate_name, game, sdk: sdk_path, files: written })
 }
 
-/// Writes a new C bot for `game` into `dir` (created if missing, refused if not empty):
-/// `botlens.toml`, `bot.c` and `README.md`. The header is not copied: botlens builds with the
-/// one it carries ([`crate::bundled::sdk_c`]), which [`Scaffold::sdk`] names.
-pub fn scaffold_c(game: GameKind, dir: &Path) -> Result<Scaffold, ScaffoldError> {
-    let starter = game.info().starter_c.ok_or(ScaffoldError::NoCStarter(game))?;
+/// Writes a new bot folder in `lang` (C or JavaScript) for `game` into `dir` (created if
+/// missing, refused if not empty): `botlens.toml`, `bot.c` or `bot.js`, and `README.md`. Nothing
+/// of the SDK is copied: botlens builds with what it carries (`botlens.h`, the JavaScript
+/// runner), which [`Scaffold::sdk`] names.
+pub fn scaffold_folder(lang: Lang, game: GameKind, dir: &Path) -> Result<Scaffold, ScaffoldError> {
+    let info = game.info();
+    let starter = match lang {
+        Lang::C => info.starter_c,
+        Lang::JavaScript => info.starter_js,
+        Lang::Zig => info.starter_zig,
+    };
+    let starter = starter.ok_or(ScaffoldError::NoStarter { lang, game })?;
     let (root, name) = new_dir(dir, "")?;
+    let file = format!("bot.{}", lang.extension());
+    let (about, how, faults, manual, sdk) = match lang {
+        Lang::C => (
+            "botlens builds the .c files here with clang and the bundled botlens.h",
+            "It includes `botlens.h`, the C SDK, which botlens carries and puts on the include path:\nnothing to install besides clang and wasi-libc (`sudo apt-get install -y clang lld wasi-libc\nlibclang-rt-dev-wasm32` on Debian or Ubuntu). `botlens run` builds every `.c` file here with\n`clang --target=wasm32-wasi -mexec-model=reactor -g -O2`; the API is documented in `botlens.h`.",
+            "a failed `assert`, an out-of-bounds access",
+            "docs/c.md",
+            crate::c::HEADER,
+        ),
+        Lang::Zig => (
+            "botlens builds bot.zig with zig and the bundled botlens.zig",
+            "It imports `botlens`, the Zig SDK, which botlens carries: nothing to install besides zig\n(`pip install ziglang`). `botlens run` builds `bot.zig` with `zig build-exe -target\nwasm32-freestanding -O ReleaseSafe`; the API is documented in `botlens.zig`.",
+            "an index out of bounds, `unreachable`",
+            "docs/zig.md",
+            crate::zig::MODULE,
+        ),
+        Lang::JavaScript => (
+            "botlens runs bot.js in the arena's format",
+            "It is in the old arena's format (`function Bot`, `Bot.prototype.play(turn)`); botlens runs it\nin its JavaScript runner, which it builds once on first use (that build needs `sudo apt-get\ninstall -y clang lld wasi-libc libclang-rt-dev-wasm32` on Debian or Ubuntu).",
+            "an exception",
+            "docs/javascript.md",
+            "the JavaScript runner",
+        ),
+    };
+    let fill = |template: &str| {
+        fill(template, game, &name)
+            .replace("{{language}}", &lang.to_string())
+            .replace("{{lang}}", lang.name())
+            .replace("{{file}}", &file)
+            .replace("{{about}}", about)
+            .replace("{{how}}", how)
+            .replace("{{faults}}", faults)
+            .replace("{{manual}}", manual)
+    };
     let files = [
-        ("botlens.toml", fill(C_CONFIG, game, &name)),
-        ("bot.c", fill(starter, game, &name)),
-        ("README.md", fill(C_README, game, &name)),
+        ("botlens.toml", fill(FOLDER_CONFIG)),
+        (file.as_str(), fill(starter)),
+        ("README.md", fill(FOLDER_README)),
     ];
     let written = write_files(&root, files)?;
-    Ok(Scaffold { root, crate_name: name, game, sdk: crate::c::HEADER.into(), files: written })
+    Ok(Scaffold { root, crate_name: name, game, sdk: sdk.into(), files: written })
 }
 
 /// `dir` made ready for a new bot: refused if it is a file or not empty, its name turned into
@@ -339,29 +389,33 @@ mod tests {
     }
 
     #[test]
-    fn writes_a_c_bot_for_the_games_the_c_sdk_plays() {
+    fn writes_c_and_javascript_bots_for_the_games_they_have_starting_bots_for() {
         let tmp = tempfile::tempdir().unwrap();
-        for game in [GameKind::Battleships, GameKind::TicTacToe] {
-            let made = scaffold_c(game, &tmp.path().join(format!("C {}", game.name()))).unwrap();
-            assert_eq!(made.files, ["botlens.toml", "bot.c", "README.md"].map(PathBuf::from));
-            let bot = crate::c::CBot::load(&made.root, None).unwrap();
-            assert_eq!(
-                (bot.folder.game, bot.name.as_str()),
-                (game, made.root.file_name().unwrap().to_str().unwrap())
-            );
-            assert_eq!(crate::folder::Lang::of_dir(&made.root), Some(crate::folder::Lang::C));
-            let source = read(&made.root, "bot.c");
-            assert!(source.starts_with(&format!("/* c-{}: ", game.name())), "{source}");
-            assert!(source.contains("#include \"botlens.h\""), "{source}");
-            for file in ["botlens.toml", "bot.c", "README.md"] {
-                assert!(
-                    !read(&made.root, file).contains("{{"),
-                    "{file} has an unfilled placeholder"
+        for (lang, include) in
+            [(Lang::C, "#include \"botlens.h\""), (Lang::JavaScript, "function Bot(")]
+        {
+            for game in [GameKind::Battleships, GameKind::TicTacToe] {
+                let dir = tmp.path().join(format!("{} {}", lang.name(), game.name()));
+                let made = scaffold_folder(lang, game, &dir).unwrap();
+                let file = format!("bot.{}", lang.extension());
+                assert_eq!(
+                    made.files,
+                    ["botlens.toml", file.as_str(), "README.md"].map(PathBuf::from)
                 );
+                assert_eq!(crate::folder::Lang::of_dir(&made.root), Some(lang));
+                let folder = crate::folder::Folder::load(&made.root, None, &made.root).unwrap();
+                assert_eq!(folder.game, game);
+                let source = read(&made.root, &file);
+                assert!(source.contains(&format!("{}-{}: ", lang.name(), game.name())), "{source}");
+                assert!(source.contains(include), "{source}");
+                for file in ["botlens.toml", file.as_str(), "README.md"] {
+                    let text = read(&made.root, file);
+                    assert!(!text.contains("{{"), "{file} has an unfilled placeholder:\n{text}");
+                }
             }
         }
-        let error = scaffold_c(GameKind::Klotski, &tmp.path().join("k")).unwrap_err();
-        assert!(error.to_string().contains("does not play klotski"), "{error}");
+        let error = scaffold_folder(Lang::C, GameKind::Klotski, &tmp.path().join("k")).unwrap_err();
+        assert!(error.to_string().contains("no starting bot in C for klotski"), "{error}");
         assert!(!tmp.path().join("k").exists());
     }
 

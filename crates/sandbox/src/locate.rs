@@ -235,8 +235,23 @@ impl Locator {
     }
 }
 
+/// `path` with `/` separators and, past its start, `.` and `dir/..` components resolved
+/// lexically (Zig records a module outside the build directory as `/bot/../../sdk/botlens.zig`).
 fn normalize(path: &str) -> String {
-    path.replace('\\', "/")
+    let path = path.replace('\\', "/");
+    let lead = path.len() - path.trim_start_matches("./").len();
+    let (start, rest) = path.split_at(lead);
+    let mut parts: Vec<&str> = Vec::new();
+    for part in rest.split('/') {
+        match part {
+            "." => {}
+            ".." if parts.last().is_some_and(|last| !last.is_empty() && *last != "..") => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    format!("{start}{}", parts.join("/"))
 }
 
 #[cfg(test)]
@@ -279,7 +294,12 @@ mod tests {
         let bytes: Arc<[u8]> = wat::parse_str(wat).unwrap().into();
         let sections = Sections::read(&bytes).unwrap();
         let locator = Locator::new(bytes.clone(), &sections, 0);
-        for foreign in ["/opt/c/botlens.h", "/opt/zig/std.zig", "/opt/as/botlens.ts"] {
+        for foreign in [
+            "/opt/c/botlens.h",
+            "/opt/zig/std.zig",
+            "/opt/as/botlens.ts",
+            "/home/bot/../../opt/c/./botlens.h",
+        ] {
             assert!(!locator.is_bot_file(foreign), "{foreign}");
         }
         for own in ["/opt/bot.c", "/home/me/bots/libc-top-half/bot.c", "/opt/cpp/bot.c"] {
