@@ -1,6 +1,7 @@
 //! `botlens run` on JavaScript bots in the arena's format: bad input is caught before any game
-//! (a syntax error at its line and column, a file that is not UTF-8), and each way a bot can go
-//! wrong at run time is a located failure in the bot's own file.
+//! (a syntax error at its line and column, a file that is not UTF-8), each way a bot can go
+//! wrong at run time is a located failure in the bot's own file, and `botlens new --lang js`
+//! scaffolds bots that play clean.
 //!
 //! The first JavaScript run of a botlens build builds its JavaScript runner (a minute or two;
 //! it needs clang, lld, wasi-libc and libclang-rt-dev-wasm32), so the deadline is generous.
@@ -8,9 +9,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use serde_json::Value;
-
-use crate::support::{Output, botlens_with_input};
+use crate::support::{Output, botlens_with_input, only_failure};
 
 /// Long enough for the runner's first build on a busy machine.
 const DEADLINE: Duration = Duration::from_secs(900);
@@ -22,15 +21,6 @@ fn run_js(dir: &Path, source: &[u8]) -> Output {
     let file = file.display().to_string();
     let args = ["run", &file, "--game", "tictactoe", "--vs", "random", "--seeds", "0..4", "--json"];
     botlens_with_input(&args, "", DEADLINE)
-}
-
-/// The one failure group of a JSON report.
-fn only_failure(out: &Output) -> Value {
-    let report: Value = serde_json::from_str(&out.stdout)
-        .unwrap_or_else(|e| panic!("no JSON report ({e}):\n{}\n{}", out.stdout, out.stderr));
-    let failures = report["failures"].as_array().expect("failures").clone();
-    let [failure] = failures.as_slice() else { panic!("one failure group: {failures:#?}") };
-    failure.clone()
 }
 
 #[test]
@@ -76,5 +66,20 @@ fn bad_bots_fail_located_in_their_own_file() {
         assert!(failure["message"].as_str().unwrap().contains(message), "{failure:#}");
         assert!(failure["file"].as_str().unwrap().ends_with("bot.js"), "{failure:#}");
         assert_eq!(failure["line"], line, "{failure:#}");
+    }
+}
+
+#[test]
+fn new_javascript_bots_play_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in ["tictactoe", "battleships"] {
+        let bot = dir.path().join(format!("js-{game}")).display().to_string();
+        let made = botlens_with_input(&["new", game, &bot, "--lang", "js"], "", DEADLINE);
+        assert_eq!(made.code, Some(0), "{}", made.stderr);
+        assert!(made.stdout.contains("bot.js"), "{}", made.stdout);
+        let out = botlens_with_input(&["run", &bot, "--json"], "", DEADLINE);
+        assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+        let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(report["failures"].as_array().map(Vec::len), Some(0), "{report:#}");
     }
 }

@@ -694,3 +694,33 @@ fn the_neovim_module_shows_the_scores_as_soon_as_a_run_ends() {
     assert!(!written.contains("timeout"), "the lens never showed scores:\n{written}");
     assert!(written.lines().any(|l| l.starts_with("botlens: vs random ")), "{written}");
 }
+
+#[test]
+fn a_c_bots_failure_is_published_at_its_line_in_bot_c() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let sample = repo_root().join("samples/c-tictactoe-edgeless");
+    let bot = workspace.path().join("bots/edgeless");
+    std::fs::create_dir_all(&bot).expect("bot dir");
+    for file in ["bot.c", "botlens.toml"] {
+        std::fs::copy(sample.join(file), bot.join(file)).expect("copy the sample");
+    }
+    let bot = bot.canonicalize().expect("canonical bot dir");
+    let source = bot.join("bot.c");
+    let line =
+        crate::support::line_after_marker(&source, "botlens reports the panic on the next line");
+    let mut lsp = Lsp::start();
+    lsp.initialize(workspace.path());
+    lsp.save(&source);
+    let diagnostics = lsp.diagnostics(&source, FIRST_RUN, |d| !d.is_empty());
+    let [diagnostic] = &diagnostics[..] else { panic!("one group expected: {diagnostics:#?}") };
+    assert_eq!(diagnostic["range"]["start"]["line"], json!(line - 1), "{diagnostic:#}");
+    assert_eq!(diagnostic["code"], "panic");
+    let message = diagnostic["message"].as_str().unwrap();
+    assert!(message.starts_with("panic: assertion failed: square >= 0"), "{message}");
+    let replay = diagnostic["data"]["replay"].as_str().unwrap();
+    assert!(
+        replay.starts_with(&format!("botlens replay {} --vs perfect", bot.display())),
+        "{replay}"
+    );
+    lsp.stop();
+}

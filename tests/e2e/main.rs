@@ -4,6 +4,7 @@
 //! checks what comes out. Helpers live in `support`.
 
 mod bench;
+mod c;
 mod compare;
 mod help;
 mod install;
@@ -19,3 +20,4 @@ mod tmux;
 mod tournament;
 mod vscode;
 mod watch;
+mod zig;

@@ -32,7 +32,8 @@ fn rows(report: &Value) -> &[Value] {
 /// A deliberately buggy sample and the one failure it must show.
 struct Bug {
     sample: &'static str,
-    /// The source file it fails in: `src/lib.rs` for a Rust bot, `bot.js` for a JavaScript one.
+    /// The source file it fails in: `src/lib.rs` for a Rust bot, `bot.js` for a JavaScript one,
+    /// `bot.c` for a C one.
     file: &'static str,
     kind: &'static str,
     message: &'static str,
@@ -176,6 +177,16 @@ fn js_battleships_edgy_throws_on_a_hit_in_the_top_row() {
         file: "bot.js",
         kind: "panic",
         message: "uncaught TypeError: cannot read property",
+    });
+}
+
+#[test]
+fn c_tictactoe_edgeless_fails_its_assert_when_only_the_forgotten_edge_is_free() {
+    fails_only_as(Bug {
+        sample: "c-tictactoe-edgeless",
+        file: "bot.c",
+        kind: "panic",
+        message: "assertion failed: square >= 0",
     });
 }
 

@@ -23,8 +23,19 @@ pub fn repo_root() -> PathBuf {
 
 /// Runs `botlens args…` with `stdin` as input; fails the test if it takes longer than `limit`.
 pub fn botlens_with_input(args: &[&str], stdin: &str, limit: Duration) -> Output {
+    botlens_with_env(args, stdin, limit, &[])
+}
+
+/// [`botlens_with_input`] with environment variables set for the process.
+pub fn botlens_with_env(
+    args: &[&str],
+    stdin: &str,
+    limit: Duration,
+    env: &[(&str, &str)],
+) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_botlens"))
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(repo_root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -74,6 +85,15 @@ pub const BUILD_DEADLINE: Duration = Duration::from_secs(600);
 /// `botlens args…` with a deadline long enough for a first build.
 pub fn botlens_building(args: &[&str]) -> Output {
     botlens_with_input(args, "", BUILD_DEADLINE)
+}
+
+/// The one failure group of a `--json` report (failing the test unless there is exactly one).
+pub fn only_failure(out: &Output) -> serde_json::Value {
+    let report: serde_json::Value = serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("no JSON report ({e}):\n{}\n{}", out.stdout, out.stderr));
+    let failures = report["failures"].as_array().expect("failures").clone();
+    let [failure] = failures.as_slice() else { panic!("one failure group: {failures:#?}") };
+    failure.clone()
 }
 
 /// Runs `botlens args…` with empty stdin and a one-minute deadline.

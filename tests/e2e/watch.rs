@@ -236,3 +236,25 @@ fn an_edit_during_a_run_cancels_the_stale_run_and_starts_a_fresh_one() {
     let output = watch.output();
     assert!(!output.contains("illegal_move"), "the stale run reported:\n{output}");
 }
+
+/// A C Tic-tac-toe bot marking `square` (an expression of `view`) on line 5.
+fn c_bot_source(square: &str) -> String {
+    format!(
+        "#include \"botlens.h\"\n\nvoid bot_play(void) {{\n    botlens_tictactoe_view view = botlens_tictactoe();\n    int square = {square};\n    botlens_mark(square % 3, square / 3);\n}}\n"
+    )
+}
+
+#[test]
+fn a_c_bot_folder_is_watched_and_its_failures_are_located_in_bot_c() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let settings = "game = \"tictactoe\"\nopponents = [\"random\"]\nseeds = \"0..20\"\n";
+    std::fs::write(dir.path().join("botlens.toml"), settings).expect("write botlens.toml");
+    let first_free = "(int)(strchr(view.board, '.') - view.board)";
+    std::fs::write(dir.path().join("bot.c"), c_bot_source(first_free)).expect("write bot.c");
+    let watch = Watcher::start(dir.path());
+    let mut at = watch.wait_for("── run 1 (start) ──", 0, LATER_RUN);
+    at = watch.wait_for("no game lost by a bot fault", at, LATER_RUN);
+    std::fs::write(dir.path().join("bot.c"), c_bot_source("0 * view.you")).expect("write bot.c");
+    at = watch.wait_for("── run 2 (bot.c changed) ──", at, LATER_RUN);
+    watch.wait_for("bot.c:6:", at, LATER_RUN);
+}

@@ -51,6 +51,18 @@ pub trait Scored: Game {
     /// project does.
     const STARTER_BOT: &'static str;
 
+    /// The same starting bot in C (`templates/<game>.c`, for `botlens new --lang c`), when the
+    /// C SDK (`botlens.h`) has this game's API.
+    const STARTER_C: Option<&'static str> = None;
+
+    /// The same starting bot in JavaScript, the old arena's format (`templates/<game>.js`, for
+    /// `botlens new --lang js`), when there is one.
+    const STARTER_JS: Option<&'static str> = None;
+
+    /// The same starting bot in Zig (`templates/<game>.zig`, for `botlens new --lang zig`), when
+    /// the Zig SDK (`botlens.zig`) has this game's API.
+    const STARTER_ZIG: Option<&'static str> = None;
+
     /// What `--vs` names for this game: opponents to play, or (puzzles) boards to solve.
     const OPPONENTS_ARE_BOARDS: bool = false;
 
@@ -76,6 +88,8 @@ pub trait Scored: Game {
 impl Scored for Battleships {
     const TITLE: &'static str = "Battleships";
     const STARTER_BOT: &'static str = include_str!("../templates/battleships.rs");
+    const STARTER_C: Option<&'static str> = Some(include_str!("../templates/battleships.c"));
+    const STARTER_JS: Option<&'static str> = Some(include_str!("../templates/battleships.js"));
 
     fn par(_config: &()) -> Option<u32> {
         None
@@ -89,6 +103,9 @@ impl Scored for Battleships {
 impl Scored for TicTacToe {
     const TITLE: &'static str = "Tic-tac-toe";
     const STARTER_BOT: &'static str = include_str!("../templates/tictactoe.rs");
+    const STARTER_C: Option<&'static str> = Some(include_str!("../templates/tictactoe.c"));
+    const STARTER_JS: Option<&'static str> = Some(include_str!("../templates/tictactoe.js"));
+    const STARTER_ZIG: Option<&'static str> = Some(include_str!("../templates/tictactoe.zig"));
 
     fn par(_config: &()) -> Option<u32> {
         None
@@ -230,6 +247,12 @@ pub struct GameInfo {
     pub starter_seeds: &'static str,
     /// [`Scored::STARTER_BOT`]: the source of a new project's `src/lib.rs`.
     pub starter_bot: &'static str,
+    /// [`Scored::STARTER_C`]: the source of a new C bot's `bot.c`, if the C SDK plays the game.
+    pub starter_c: Option<&'static str>,
+    /// [`Scored::STARTER_JS`]: the source of a new JavaScript bot's `bot.js`, if there is one.
+    pub starter_js: Option<&'static str>,
+    /// [`Scored::STARTER_ZIG`]: the source of a new Zig bot's `bot.zig`, if there is one.
+    pub starter_zig: Option<&'static str>,
 }
 
 struct InfoOf;
@@ -242,6 +265,9 @@ impl GameVisitor for InfoOf {
             title: G::TITLE,
             starter_seeds: G::STARTER_SEEDS,
             starter_bot: G::STARTER_BOT,
+            starter_c: G::STARTER_C,
+            starter_js: G::STARTER_JS,
+            starter_zig: G::STARTER_ZIG,
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The sources botlens carries in its binary, so an installed `botlens` needs no checkout: the
-//! guest SDK with the protocol crate it depends on, and the sample bots `botlens bench`
+//! guest SDK with the protocol crate it depends on, the C SDK's header, the Zig SDK's module, and
+//! the sample bots `botlens bench`
 //! measures. `build.rs` bundles them (manifests resolved to stand alone).
 //!
 //! The SDK is unpacked once into botlens's cache directory ([`cache_root`]), under a name made
@@ -60,6 +61,20 @@ pub fn sdk() -> Result<PathBuf, BundleError> {
 pub fn js_runner() -> Result<PathBuf, BundleError> {
     let root = cache_root().ok_or(BundleError::NoCacheDir)?;
     Ok(unpacked(&root.join("sdk"))?.join("js-runner"))
+}
+
+/// The bundled C SDK's directory (`botlens.h`, `crates/sdk-c`), unpacked into the cache first if
+/// this build of botlens has not done so before: C bots are built with it on the include path.
+pub fn sdk_c() -> Result<PathBuf, BundleError> {
+    let root = cache_root().ok_or(BundleError::NoCacheDir)?;
+    Ok(unpacked(&root.join("sdk"))?.join("sdk-c"))
+}
+
+/// The bundled Zig SDK's directory (`botlens.zig`, `crates/sdk-zig`), unpacked into the cache
+/// first if this build of botlens has not done so before: Zig bots import it as `botlens`.
+pub fn sdk_zig() -> Result<PathBuf, BundleError> {
+    let root = cache_root().ok_or(BundleError::NoCacheDir)?;
+    Ok(unpacked(&root.join("sdk"))?.join("sdk-zig"))
 }
 
 /// The bundled copy of the sample bot `name` (`battleships-hunter`, …), written into `dir` with
@@ -160,6 +175,8 @@ mod tests {
             "protocol/src/lib.rs",
             "js-runner/Cargo.lock",
             "js-runner/src/prelude.js",
+            "sdk-c/botlens.h",
+            "sdk-zig/botlens.zig",
         ] {
             assert!(paths.contains(&needed), "{needed} in {paths:?}");
         }

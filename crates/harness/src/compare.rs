@@ -53,7 +53,7 @@ use botlens_stats::{
 };
 use serde::Serialize;
 
-use crate::js::{JsBot, JsError};
+use crate::folder::FolderError;
 use crate::pipeline::{self, RunError, RunOptions, Stage};
 use crate::revision::{self, Checkout, RevisionError};
 use crate::suite::{self, Contender, GameResult, KeepTraces, Suite, SuiteError};
@@ -151,7 +151,9 @@ impl Side {
             SideKind::Target(Target::Module { game, .. } | Target::Reference { game, .. }) => {
                 Ok(*game)
             }
-            SideKind::Target(Target::Script { path, game }) => Ok(JsBot::load(path, *game)?.game),
+            SideKind::Target(Target::Script { lang, path, game }) => {
+                Ok(crate::pipeline::folder_game(*lang, path, *game)?)
+            }
         }
     }
 }
@@ -230,9 +232,9 @@ pub enum CompareError {
     /// A side's project is not usable.
     #[error(transparent)]
     Project(#[from] ProjectError),
-    /// A side's JavaScript bot is not usable.
+    /// A side's bot folder (JavaScript, C) is not usable.
     #[error(transparent)]
-    Script(#[from] JsError),
+    Script(#[from] FolderError),
     /// A revision could not be checked out.
     #[error(transparent)]
     Revision(#[from] RevisionError),

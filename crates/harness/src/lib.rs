@@ -21,7 +21,10 @@
 //! - [`revision`]: a project at a git revision, checked out in a temporary worktree;
 //! - [`traces`]: traces written atomically for `botlens replay`;
 //! - [`bundled`]: the SDK and the bench's samples, carried in the binary and unpacked on demand;
-//! - [`js`]: JavaScript bots in the arena's format, run by the bundled JavaScript runner.
+//! - [`folder`]: bot folders in a language botlens builds itself, and their `botlens.toml`;
+//! - [`js`]: JavaScript bots in the arena's format, run by the bundled JavaScript runner;
+//! - [`c`]: C bots with the bundled `botlens.h`, built with clang;
+//! - [`zig`]: Zig bots with the bundled `botlens.zig`, built with zig.
 //!
 //! This crate knows nothing of the terminal or of LSP: the CLI and the language server present
 //! what it returns. It reaches games only through `botlens-games`.
@@ -30,8 +33,10 @@ pub mod baseline;
 pub mod bisect;
 pub mod build;
 pub mod bundled;
+pub mod c;
 pub mod compare;
 pub mod diff;
+pub mod folder;
 pub mod js;
 pub mod outcomes;
 pub mod pipeline;
@@ -46,6 +51,7 @@ pub mod tally;
 pub mod target;
 pub mod tournament;
 pub mod traces;
+pub mod zig;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -28,10 +28,11 @@ use botlens_games::GameKind;
 use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
 use crate::build::{self, BuildError, CompilerMessage};
+use crate::folder::{Folder, FolderError, Lang};
 use crate::report::SuiteReport;
 use crate::suite::{self, Contender, KeepTraces, PlayOn, Suite, SuiteError, SuiteResults, WasmBot};
 use crate::target::{Target, TargetError, is_module_path};
-use crate::{BotProject, CancelToken, ProjectError, SeedRange, js};
+use crate::{BotProject, CancelToken, ProjectError, SeedRange, c, js, zig};
 
 /// Overrides of the target's suite (the command line's `--vs`, `--seeds`, …).
 #[derive(Debug, Clone, Default)]
@@ -224,7 +225,12 @@ pub fn prepare(
             let timings = Timings { load: started.elapsed(), ..Timings::default() };
             Ok(Prepared { suite, warnings: Vec::new(), wasm: Some(path.clone()), timings })
         }
-        Target::Script { path, game } => prepare_script(sandbox, path, *game, options, progress),
+        Target::Script { lang: Lang::JavaScript, path, game } => {
+            prepare_script(sandbox, path, *game, options, progress)
+        }
+        Target::Script { lang: lang @ (Lang::C | Lang::Zig), path, game } => {
+            prepare_compiled(sandbox, *lang, path, *game, options, progress)
+        }
         Target::Reference { name, game } => {
             let started = Instant::now();
             let bot = Contender::Reference(name.clone());
@@ -289,39 +295,90 @@ fn prepare_script(
     options: &RunOptions,
     progress: &(dyn Fn(Stage) + Sync),
 ) -> Result<Prepared, RunError> {
-    let js_error = |error: js::JsError| RunError::Load(error.to_string());
-    let bot = js::JsBot::load(path, game).map_err(js_error)?;
-    let defaults = Defaults {
-        opponents: if bot.config.opponents.is_empty() {
-            bot.game.default_opponents()
-        } else {
-            bot.config.opponents.clone()
-        },
-        seeds: bot.config.seeds,
-        max_turns: bot.config.max_turns,
-        limits: bot.limits().map_err(js_error)?,
-        base: bot.root.clone(),
-    };
-    suite::check_turn_cap(defaults.max_turns)?;
-    suite::check_turn_cap(options.max_turns)?;
-    check_opponents(bot.game, &opponent_names(&defaults, options))?;
+    let bot = js::JsBot::load(path, game).map_err(folder_error)?;
+    let defaults = Defaults::of_folder(&bot.folder, options)?;
     let started = Instant::now();
     ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
-    let wasm = js::runner(&mut || progress(Stage::BuildingRunner)).map_err(js_error)?;
+    let wasm = js::runner(&mut || progress(Stage::BuildingRunner)).map_err(folder_error)?;
     let build = started.elapsed();
     progress(Stage::Loading);
     let started = Instant::now();
     let runner =
         sandbox.load_file(&wasm).map_err(|e| RunError::Load(format!("{}: {e}", wasm.display())))?;
-    let module = js::module(&runner, &bot).map_err(js_error)?;
+    let module = js::module(&runner, &bot).map_err(folder_error)?;
     if let Some(message) = js::check(&bot, &module, &defaults.limits) {
         return Err(RunError::Build(BuildError::Compile(vec![message])));
     }
     let source = bot.file.display().to_string();
     let contender = Contender::Wasm(WasmBot { name: bot.name.clone(), module, source });
-    let suite = suite_of(sandbox, bot.game, contender, &defaults, options)?;
+    let suite = suite_of(sandbox, bot.folder.game, contender, &defaults, options)?;
     let timings = Timings { build, load: started.elapsed(), games: Duration::ZERO };
     Ok(Prepared { suite, warnings: Vec::new(), wasm: Some(wasm), timings })
+}
+
+/// A bot botlens compiles to a module itself.
+enum Compiled {
+    /// With clang.
+    C(c::CBot),
+    /// With zig.
+    Zig(zig::ZigBot),
+}
+
+/// A C or Zig bot: its settings read, built with clang or zig (or found built in the cache),
+/// loaded.
+fn prepare_compiled(
+    sandbox: &Sandbox,
+    lang: Lang,
+    path: &Path,
+    game: Option<GameKind>,
+    options: &RunOptions,
+    progress: &(dyn Fn(Stage) + Sync),
+) -> Result<Prepared, RunError> {
+    let bot = match lang {
+        Lang::Zig => zig::ZigBot::load(path, game).map(Compiled::Zig),
+        _ => c::CBot::load(path, game).map(Compiled::C),
+    }
+    .map_err(folder_error)?;
+    let (name, folder) = match &bot {
+        Compiled::C(bot) => (&bot.name, &bot.folder),
+        Compiled::Zig(bot) => (&bot.name, &bot.folder),
+    };
+    let defaults = Defaults::of_folder(folder, options)?;
+    progress(Stage::Building);
+    let built = match &bot {
+        Compiled::C(bot) => c::build(bot),
+        Compiled::Zig(bot) => zig::build(bot),
+    }
+    .map_err(folder_error)?;
+    progress(Stage::Loading);
+    let started = Instant::now();
+    let source = folder.root.display().to_string();
+    let contender = Contender::Wasm(load_wasm(sandbox, &built.wasm, name, &source)?);
+    let suite = suite_of(sandbox, folder.game, contender, &defaults, options)?;
+    let timings = Timings { build: built.duration, load: started.elapsed(), games: Duration::ZERO };
+    Ok(Prepared { suite, warnings: built.warnings, wasm: Some(built.wasm), timings })
+}
+
+/// The game of the bot in `lang` that `path` names, `asked` being `--game`: known before
+/// anything is built.
+pub fn folder_game(
+    lang: Lang,
+    path: &Path,
+    asked: Option<GameKind>,
+) -> Result<GameKind, FolderError> {
+    Ok(match lang {
+        Lang::JavaScript => js::JsBot::load(path, asked)?.folder.game,
+        Lang::C => c::CBot::load(path, asked)?.folder.game,
+        Lang::Zig => zig::ZigBot::load(path, asked)?.folder.game,
+    })
+}
+
+/// A bot folder's error as a run's: compile errors as a failed build's, the rest as loading's.
+fn folder_error(error: FolderError) -> RunError {
+    match error {
+        FolderError::Compile(messages) => RunError::Build(BuildError::Compile(messages)),
+        other => RunError::Load(other.to_string()),
+    }
 }
 
 /// Plays a prepared suite and reports it; the report's replay lines name `target`.
@@ -364,6 +421,21 @@ impl Defaults {
             limits: SandboxLimits::default(),
             base,
         })
+    }
+
+    /// A bot folder's settings, checked with the command line's before anything is built.
+    fn of_folder(folder: &Folder, options: &RunOptions) -> Result<Defaults, RunError> {
+        let defaults = Defaults {
+            opponents: folder.opponents(),
+            seeds: folder.config.seeds,
+            max_turns: folder.config.max_turns,
+            limits: folder.limits().map_err(folder_error)?,
+            base: folder.root.clone(),
+        };
+        suite::check_turn_cap(defaults.max_turns)?;
+        suite::check_turn_cap(options.max_turns)?;
+        check_opponents(folder.game, &opponent_names(&defaults, options))?;
+        Ok(defaults)
     }
 
     fn of_project(project: &BotProject) -> Result<Defaults, RunError> {

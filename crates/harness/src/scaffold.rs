@@ -1,4 +1,6 @@
-//! New bot projects (`botlens new <game> <dir>`): a Cargo package that builds and runs as is.
+//! New bot projects (`botlens new <game> <dir>`): a Cargo package that builds and runs as is,
+//! or with `--lang c` / `--lang js` a C or JavaScript bot folder ([`scaffold_folder`]:
+//! `botlens.toml`, `bot.c` / `bot.js` from the games registry's starting bots, `README.md`).
 //!
 //! [`scaffold`] writes into a new or empty directory:
 //!
@@ -24,10 +26,16 @@ use std::path::{Component, Path, PathBuf};
 use botlens_games::GameKind;
 use botlens_sandbox::SandboxLimits;
 
+use crate::folder::Lang;
+
 /// The `Cargo.toml` template.
 const CARGO_TOML: &str = include_str!("../templates/Cargo.toml.in");
 /// The `README.md` template.
 const README: &str = include_str!("../templates/README.md.in");
+/// A bot folder's `botlens.toml` template.
+const FOLDER_CONFIG: &str = include_str!("../templates/folder-botlens.toml.in");
+/// A bot folder's `README.md` template.
+const FOLDER_README: &str = include_str!("../templates/folder-README.md.in");
 /// The `.gitignore` written as is.
 const GITIGNORE: &str = "target/\n";
 
@@ -58,6 +66,16 @@ pub enum ScaffoldError {
     /// The target directory already has files in it.
     #[error("{0} is not empty; a new project goes into a new or empty directory")]
     NotEmpty(PathBuf),
+    /// The language has no starting bot for this game.
+    #[error(
+        "botlens has no starting bot in {lang} for {game} yet; make a Rust bot (--lang rust) instead"
+    )]
+    NoStarter {
+        /// The language asked for.
+        lang: Lang,
+        /// The game.
+        game: GameKind,
+    },
     /// The directory's name gives no crate name (the file-system root).
     #[error("{0} has no name to make a crate name of; give a directory such as `my-bot`")]
     NoName(PathBuf),
@@ -130,6 +148,84 @@ pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, Scaf
         return Err(ScaffoldError::NoSdk(sdk.to_path_buf()));
     }
     let sdk = sdk.canonicalize().map_err(io_error(sdk))?;
+    let (root, crate_name) = new_dir(dir, "src")?;
+    let sdk_path = sdk_dependency(&root, &sdk);
+
+    let fill = |template: &str| {
+        fill(template, game, &crate_name).replace("{{sdk}}", &toml_string(&sdk_path))
+    };
+    let info = game.info();
+    let files = [
+        ("Cargo.toml", fill(CARGO_TOML)),
+        ("src/lib.rs", fill(info.starter_bot)),
+        ("README.md", fill(README)),
+        (".gitignore", GITIGNORE.to_owned()),
+    ];
+    let written = write_files(&root, files)?;
+    Ok(Scaffold { root, crate_name, game, sdk: sdk_path, files: written })
+}
+
+/// Writes a new bot folder in `lang` (C or JavaScript) for `game` into `dir` (created if
+/// missing, refused if not empty): `botlens.toml`, `bot.c` or `bot.js`, and `README.md`. Nothing
+/// of the SDK is copied: botlens builds with what it carries (`botlens.h`, the JavaScript
+/// runner), which [`Scaffold::sdk`] names.
+pub fn scaffold_folder(lang: Lang, game: GameKind, dir: &Path) -> Result<Scaffold, ScaffoldError> {
+    let info = game.info();
+    let starter = match lang {
+        Lang::C => info.starter_c,
+        Lang::JavaScript => info.starter_js,
+        Lang::Zig => info.starter_zig,
+    };
+    let starter = starter.ok_or(ScaffoldError::NoStarter { lang, game })?;
+    let (root, name) = new_dir(dir, "")?;
+    let file = format!("bot.{}", lang.extension());
+    let (about, how, faults, manual, sdk) = match lang {
+        Lang::C => (
+            "botlens builds the .c files here with clang and the bundled botlens.h",
+            "It includes `botlens.h`, the C SDK, which botlens carries and puts on the include path:\nnothing to install besides clang and wasi-libc (`sudo apt-get install -y clang lld wasi-libc\nlibclang-rt-dev-wasm32` on Debian or Ubuntu). `botlens run` builds every `.c` file here with\n`clang --target=wasm32-wasi -mexec-model=reactor -g -O2`; the API is documented in `botlens.h`.",
+            "a failed `assert`, an out-of-bounds access",
+            "docs/c.md",
+            crate::c::HEADER,
+        ),
+        Lang::Zig => (
+            "botlens builds bot.zig with zig and the bundled botlens.zig",
+            "It imports `botlens`, the Zig SDK, which botlens carries: nothing to install besides zig\n(`pip install ziglang`). `botlens run` builds `bot.zig` with `zig build-exe -target\nwasm32-freestanding -O ReleaseSafe`; the API is documented in `botlens.zig`.",
+            "an index out of bounds, `unreachable`",
+            "docs/zig.md",
+            crate::zig::MODULE,
+        ),
+        Lang::JavaScript => (
+            "botlens runs bot.js in the arena's format",
+            "It is in the old arena's format (`function Bot`, `Bot.prototype.play(turn)`); botlens runs it\nin its JavaScript runner, which it builds once on first use (that build needs `sudo apt-get\ninstall -y clang lld wasi-libc libclang-rt-dev-wasm32` on Debian or Ubuntu).",
+            "an exception",
+            "docs/javascript.md",
+            "the JavaScript runner",
+        ),
+    };
+    let fill = |template: &str| {
+        fill(template, game, &name)
+            .replace("{{language}}", &lang.to_string())
+            .replace("{{lang}}", lang.name())
+            .replace("{{file}}", &file)
+            .replace("{{about}}", about)
+            .replace("{{how}}", how)
+            .replace("{{faults}}", faults)
+            .replace("{{manual}}", manual)
+    };
+    let files = [
+        ("botlens.toml", fill(FOLDER_CONFIG)),
+        (file.as_str(), fill(starter)),
+        ("README.md", fill(FOLDER_README)),
+    ];
+    let written = write_files(&root, files)?;
+    Ok(Scaffold { root, crate_name: name, game, sdk: sdk.into(), files: written })
+}
+
+/// `dir` made ready for a new bot: refused if it is a file or not empty, its name turned into
+/// the bot's ([`crate_name`]) before anything is created, then created with `subdir` (if not
+/// empty) in it;
+/// returns it canonical, and the name.
+fn new_dir(dir: &Path, subdir: &str) -> Result<(PathBuf, String), ScaffoldError> {
     match std::fs::metadata(dir) {
         Ok(meta) if !meta.is_dir() => return Err(ScaffoldError::NotADirectory(dir.to_path_buf())),
         Ok(_) => {
@@ -141,42 +237,44 @@ pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, Scaf
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(io_error(dir)(e)),
     }
-    // Name the crate before creating anything, so a nameless target leaves no trace.
+    // Name the bot before creating anything, so a nameless target leaves no trace.
     let absolute = std::path::absolute(dir).map_err(io_error(dir))?;
     let dir_name = normalize(&absolute).file_name().map(|n| n.to_string_lossy().into_owned());
-    let crate_name = crate_name(&dir_name.ok_or_else(|| ScaffoldError::NoName(dir.into()))?);
-    std::fs::create_dir_all(dir.join("src")).map_err(io_error(dir))?;
+    let name = crate_name(&dir_name.ok_or_else(|| ScaffoldError::NoName(dir.into()))?);
+    let made = if subdir.is_empty() { dir.to_path_buf() } else { dir.join(subdir) };
+    std::fs::create_dir_all(made).map_err(io_error(dir))?;
     let root = dir.canonicalize().map_err(io_error(dir))?;
-    let sdk_path = sdk_dependency(&root, &sdk);
+    Ok((root, name))
+}
 
+/// `template` with the placeholders of `game` and the bot's `name` filled (all but `{{sdk}}`).
+fn fill(template: &str, game: GameKind, name: &str) -> String {
     let info = game.info();
     let opponents = game.default_opponents();
     let quoted: Vec<String> = opponents.iter().map(|o| format!("\"{o}\"")).collect();
-    let fill = |template: &str| {
-        template
-            .replace("{{name}}", &crate_name)
-            .replace("{{game}}", info.name)
-            .replace("{{title}}", info.title)
-            .replace("{{sdk}}", &toml_string(&sdk_path))
-            .replace("{{seeds}}", info.starter_seeds)
-            .replace("{{opponents}}", &opponents.join(", "))
-            .replace("{{opponent_list}}", &quoted.join(", "))
-            .replace("{{opponent}}", &opponents[0])
-            .replace("{{fuel_per_turn}}", &grouped(SandboxLimits::default().fuel_per_turn))
-    };
-    let files = [
-        ("Cargo.toml", fill(CARGO_TOML)),
-        ("src/lib.rs", fill(info.starter_bot)),
-        ("README.md", fill(README)),
-        (".gitignore", GITIGNORE.to_owned()),
-    ];
+    template
+        .replace("{{name}}", name)
+        .replace("{{game}}", info.name)
+        .replace("{{title}}", info.title)
+        .replace("{{seeds}}", info.starter_seeds)
+        .replace("{{opponents}}", &opponents.join(", "))
+        .replace("{{opponent_list}}", &quoted.join(", "))
+        .replace("{{opponent}}", &opponents[0])
+        .replace("{{fuel_per_turn}}", &grouped(SandboxLimits::default().fuel_per_turn))
+}
+
+/// Writes `files` (relative to `root`, with their text); the names written, in order.
+fn write_files<const N: usize>(
+    root: &Path,
+    files: [(&str, String); N],
+) -> Result<Vec<PathBuf>, ScaffoldError> {
     let mut written = Vec::new();
     for (file, text) in files {
         let path = root.join(file);
         std::fs::write(&path, text).map_err(io_error(&path))?;
         written.push(PathBuf::from(file));
     }
-    Ok(Scaffold { root, crate_name, game, sdk: sdk_path, files: written })
+    Ok(written)
 }
 
 /// The SDK path to write in the project at `root` (both canonical): relative when both are in
@@ -288,6 +386,37 @@ mod tests {
                 assert!(!text.contains("{{"), "{file} has an unfilled placeholder:\n{text}");
             }
         }
+    }
+
+    #[test]
+    fn writes_c_and_javascript_bots_for_the_games_they_have_starting_bots_for() {
+        let tmp = tempfile::tempdir().unwrap();
+        for (lang, include) in
+            [(Lang::C, "#include \"botlens.h\""), (Lang::JavaScript, "function Bot(")]
+        {
+            for game in [GameKind::Battleships, GameKind::TicTacToe] {
+                let dir = tmp.path().join(format!("{} {}", lang.name(), game.name()));
+                let made = scaffold_folder(lang, game, &dir).unwrap();
+                let file = format!("bot.{}", lang.extension());
+                assert_eq!(
+                    made.files,
+                    ["botlens.toml", file.as_str(), "README.md"].map(PathBuf::from)
+                );
+                assert_eq!(crate::folder::Lang::of_dir(&made.root), Some(lang));
+                let folder = crate::folder::Folder::load(&made.root, None, &made.root).unwrap();
+                assert_eq!(folder.game, game);
+                let source = read(&made.root, &file);
+                assert!(source.contains(&format!("{}-{}: ", lang.name(), game.name())), "{source}");
+                assert!(source.contains(include), "{source}");
+                for file in ["botlens.toml", file.as_str(), "README.md"] {
+                    let text = read(&made.root, file);
+                    assert!(!text.contains("{{"), "{file} has an unfilled placeholder:\n{text}");
+                }
+            }
+        }
+        let error = scaffold_folder(Lang::C, GameKind::Klotski, &tmp.path().join("k")).unwrap_err();
+        assert!(error.to_string().contains("no starting bot in C for klotski"), "{error}");
+        assert!(!tmp.path().join("k").exists());
     }
 
     #[test]

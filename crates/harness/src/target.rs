@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 
 use botlens_games::{GameKind, UnknownGame};
 
+use crate::folder::Lang;
+
 /// A bot to play, as the user named it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
@@ -31,9 +33,12 @@ pub enum Target {
         /// The game it plays.
         game: GameKind,
     },
-    /// A JavaScript bot in the arena's format: a `.js` file, or a folder with one and maybe a
-    /// `botlens.toml` (see [`crate::js`]).
+    /// A bot botlens builds from its sources itself (see [`crate::folder`]): JavaScript in the
+    /// arena's format (a `.js` file, or a folder with one, [`crate::js`]) or C (a folder of
+    /// `.c` files, [`crate::c`]), each maybe with a `botlens.toml`.
     Script {
+        /// The language.
+        lang: Lang,
         /// The file or folder, as named.
         path: PathBuf,
         /// The game the user said it plays (`--game`), checked against its `botlens.toml`.
@@ -87,14 +92,14 @@ impl Target {
     /// ```
     pub fn parse(text: &str, game: Option<&str>) -> Result<Target, TargetError> {
         let game = game.map(str::parse::<GameKind>).transpose()?;
-        if Path::new(text).is_dir() && crate::js::is_js_dir(Path::new(text)) {
-            return Ok(Target::Script { path: text.into(), game });
-        }
         if Path::new(text).is_dir() {
-            return Ok(Target::Project { dir: text.into(), game });
+            return Ok(match Lang::of_dir(Path::new(text)) {
+                Some(lang) => Target::Script { lang, path: text.into(), game },
+                None => Target::Project { dir: text.into(), game },
+            });
         }
-        if crate::js::is_js_path(text) {
-            return Ok(Target::Script { path: text.into(), game });
+        if let Some(lang) = Lang::of_file(text) {
+            return Ok(Target::Script { lang, path: text.into(), game });
         }
         match game {
             Some(game) if is_module_path(text) => Ok(Target::Module { path: text.into(), game }),
@@ -109,8 +114,17 @@ impl Target {
         Target::Project { dir: dir.into(), game: None }
     }
 
-    /// The project directory, for a project; a JavaScript bot's folder (for a `.js` file, the
-    /// one it is in).
+    /// The bot in the directory `dir`: a bot folder in a language botlens builds (C,
+    /// JavaScript; see [`Lang::of_dir`]), else a Cargo project.
+    pub fn of_dir(dir: impl Into<PathBuf>) -> Target {
+        let dir = dir.into();
+        match Lang::of_dir(&dir) {
+            Some(lang) => Target::Script { lang, path: dir, game: None },
+            None => Target::project(dir),
+        }
+    }
+
+    /// The project directory, for a project; a bot folder (for a `.js` file, the one it is in).
     pub fn project_dir(&self) -> Option<&Path> {
         match self {
             Target::Project { dir, .. } => Some(dir),
@@ -158,7 +172,7 @@ impl fmt::Display for Target {
             Target::Module { path, game } => {
                 write!(f, "{} --game {game}", shell_word(&path.display().to_string()))
             }
-            Target::Script { path, game } => {
+            Target::Script { path, game, .. } => {
                 f.write_str(&shell_word(&path.display().to_string()))?;
                 game.map_or(Ok(()), |game| write!(f, " --game {game}"))
             }
@@ -196,6 +210,11 @@ mod tests {
         assert_eq!(
             Target::parse(&text, Some("klotski")).unwrap(),
             Target::Project { dir: text.clone().into(), game: Some(GameKind::Klotski) }
+        );
+        std::fs::write(dir.path().join("bot.c"), "").unwrap();
+        assert_eq!(
+            Target::parse(&text, None).unwrap(),
+            Target::Script { lang: Lang::C, path: text.clone().into(), game: None }
         );
         assert_eq!(
             Target::parse("x.wat", Some("battleships")).unwrap(),

@@ -5,8 +5,9 @@
 //! frame that belongs to the bot's crate, or, for a stack overflow, at the recursive call of the
 //! cycle that used the stack up. Frames of the
 //! Rust standard library (`/rustc/…`, `library/std|core|alloc`), of other crates (Cargo's
-//! registry and git checkouts), of wasi-libc and of the botlens SDK (the directory named by the
-//! module's `botlens_sdk` section) are skipped. Frames come from wasmtime's `WasmBacktrace` and are
+//! registry and git checkouts), of wasi-libc (also Debian's build of it, which records its
+//! sources as `./libc-bottom-half/…` and `./libc-top-half/…`) and of the botlens SDKs (the
+//! directory of every file the module's `botlens_sdk` sections name, one per line) are skipped. Frames come from wasmtime's `WasmBacktrace` and are
 //! symbolized with the module's DWARF (see [`crate::dwarf`]). Where the instruction itself has no
 //! line (compiler-made code such as a loop's fuel check), the nearest line of the bot's code in
 //! the same function is used. Modules without DWARF get no location, only the function's name in
@@ -40,6 +41,10 @@ const FOREIGN: &[&str] = &[
     "/wasi-sdk",
 ];
 
+/// Starts of relative paths of code that is not the bot's own, after any leading `./`:
+/// Debian's wasi-libc records its sources relative to its build directory.
+const FOREIGN_RELATIVE: &[&str] = &["libc-bottom-half/", "libc-top-half/"];
+
 /// The botlens protocol crate's sources next to an SDK used by path (`…/crates/sdk/src/` →
 /// `…/crates/protocol/`): the SDK calls into it, so its frames are not the bot's either.
 fn protocol_dir(sdk_dir: &str) -> Option<String> {
@@ -49,8 +54,8 @@ fn protocol_dir(sdk_dir: &str) -> Option<String> {
 /// Finds the bot's own source lines in one module's call stacks and debug information.
 #[derive(Debug, Default)]
 pub(crate) struct Locator {
-    /// The SDK's source directory, with `/` separators and a trailing `/`.
-    sdk_dir: Option<String>,
+    /// The SDKs' source directories, with `/` separators and a trailing `/`.
+    sdk_dirs: Vec<String>,
     /// The binary module, for DWARF lookups.
     binary: Arc<[u8]>,
     imported_functions: u32,
@@ -62,27 +67,35 @@ pub(crate) struct Locator {
 
 impl Locator {
     /// The locator for a module: `sections` read from `binary`, whose first `imported_functions`
-    /// function indices are imports.
+    /// function indices are imports. Every `botlens_sdk` section, and every line of one, names
+    /// a file whose directory is skipped.
     pub fn new(binary: Arc<[u8]>, sections: &Sections<'_>, imported_functions: u32) -> Self {
-        let sdk_dir = sections.custom(SDK_SECTION).next().and_then(|contents| {
-            let file = normalize(std::str::from_utf8(contents).ok()?.trim_end_matches('\0'));
-            let dir = &file[..file.rfind('/')? + 1];
-            (!dir.is_empty()).then(|| dir.to_owned())
-        });
+        let sdk_dirs = sections
+            .custom(SDK_SECTION)
+            .filter_map(|contents| std::str::from_utf8(contents).ok())
+            .flat_map(|text| text.split(['\n', '\0']))
+            .filter_map(|file| {
+                let file = normalize(file.trim());
+                let dir = &file[..file.rfind('/')? + 1];
+                (!dir.is_empty()).then(|| dir.to_owned())
+            })
+            .collect();
         let exports = sections
             .exported_functions
             .iter()
             .map(|(i, n)| (*i, text::bounded_str(n, text::MAX_NAME_BYTES)))
             .collect();
-        Locator { sdk_dir, binary, imported_functions, exports, play: OnceLock::new() }
+        Locator { sdk_dirs, binary, imported_functions, exports, play: OnceLock::new() }
     }
 
     /// Whether `file` is the bot's own code.
     pub fn is_bot_file(&self, file: &str) -> bool {
         let file = normalize(file);
+        let relative = file.trim_start_matches("./");
         !(file.starts_with("/rustc/")
             || FOREIGN.iter().any(|part| file.contains(part))
-            || self.sdk_dir.as_ref().is_some_and(|dir| {
+            || FOREIGN_RELATIVE.iter().any(|start| relative.starts_with(start))
+            || self.sdk_dirs.iter().any(|dir| {
                 file.starts_with(dir.as_str())
                     || protocol_dir(dir).is_some_and(|p| file.starts_with(&p))
             }))
@@ -222,8 +235,23 @@ impl Locator {
     }
 }
 
+/// `path` with `/` separators and, past its start, `.` and `dir/..` components resolved
+/// lexically (Zig records a module outside the build directory as `/bot/../../sdk/botlens.zig`).
 fn normalize(path: &str) -> String {
-    path.replace('\\', "/")
+    let path = path.replace('\\', "/");
+    let lead = path.len() - path.trim_start_matches("./").len();
+    let (start, rest) = path.split_at(lead);
+    let mut parts: Vec<&str> = Vec::new();
+    for part in rest.split('/') {
+        match part {
+            "." => {}
+            ".." if parts.last().is_some_and(|last| !last.is_empty() && *last != "..") => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    format!("{start}{}", parts.join("/"))
 }
 
 #[cfg(test)]
@@ -246,12 +274,35 @@ mod tests {
             "/home/me/.cargo/registry/src/index.crates.io-6f17d22bba15001f/serde_json-1.0.140/src/de.rs",
             "/home/me/botlens/crates/sdk/src/turn.rs",
             "C:\\Users\\me\\.cargo\\registry\\src\\x\\itoa-1.0\\src\\lib.rs",
+            "././libc-bottom-half/sources/abort.c",
+            "./libc-top-half/musl/src/exit/assert.c",
+            "libc-top-half/musl/src/string/memcpy.c",
         ] {
             assert!(!locator.is_bot_file(foreign), "{foreign}");
         }
         for own in
             ["/home/me/bots/hunter/src/lib.rs", "/home/me/botlens/crates/sdk-extras/src/a.rs"]
         {
+            assert!(locator.is_bot_file(own), "{own}");
+        }
+    }
+
+    #[test]
+    fn several_sdk_sections_and_lines_each_name_a_directory_to_skip() {
+        let wat = r#"(module (@custom "botlens_sdk" "/opt/c/botlens.h\n/opt/zig/botlens.zig")
+            (@custom "botlens_sdk" "/opt/as/botlens.ts\00"))"#;
+        let bytes: Arc<[u8]> = wat::parse_str(wat).unwrap().into();
+        let sections = Sections::read(&bytes).unwrap();
+        let locator = Locator::new(bytes.clone(), &sections, 0);
+        for foreign in [
+            "/opt/c/botlens.h",
+            "/opt/zig/std.zig",
+            "/opt/as/botlens.ts",
+            "/home/bot/../../opt/c/./botlens.h",
+        ] {
+            assert!(!locator.is_bot_file(foreign), "{foreign}");
+        }
+        for own in ["/opt/bot.c", "/home/me/bots/libc-top-half/bot.c", "/opt/cpp/bot.c"] {
             assert!(locator.is_bot_file(own), "{own}");
         }
     }

@@ -1,8 +1,9 @@
 //! Which file-system events are a change worth a rebuild.
 //!
 //! A path is relevant when it is inside the project, outside build output and version-control
-//! folders, is not an editor's temporary file, and is something the build reads: Rust sources,
-//! TOML (`Cargo.toml` with the bot's configuration, `.cargo/config.toml`) or a `.wasm` opponent.
+//! folders, is not an editor's temporary file, and is something the build reads: Rust, C and
+//! JavaScript sources (`.rs`, `.c`, `.h`, `.js`), TOML (`Cargo.toml` with the bot's
+//! configuration, `botlens.toml`, `.cargo/config.toml`) or a `.wasm` opponent.
 //! `Cargo.lock` is not: cargo itself rewrites it during a build, which would loop.
 //!
 //! An event is a change when it creates, removes or modifies a file; opening, reading and
@@ -44,7 +45,7 @@ fn is_source_file(name: &str) -> bool {
     if is_editor_temporary(name) || name == "Cargo.lock" {
         return false;
     }
-    [".rs", ".toml", ".wasm"].iter().any(|ext| name.ends_with(ext))
+    [".rs", ".c", ".h", ".js", ".toml", ".wasm"].iter().any(|ext| name.ends_with(ext))
 }
 
 /// Swap, backup and lock files editors write next to the file being saved: vim's `*.swp`,
@@ -86,6 +87,10 @@ mod tests {
             "Cargo.toml",
             ".cargo/config.toml",
             "opponents/old.wasm",
+            "bot.c",
+            "board.h",
+            "bot.js",
+            "botlens.toml",
         ] {
             assert!(relevant(path), "{path} should trigger a rebuild");
         }

@@ -125,13 +125,15 @@ pub struct Watch {
 }
 
 impl Watch {
-    /// Starts watching the bot project in `project_dir` (nothing runs until [`Watch::run`]).
+    /// Starts watching the bot project (or C or JavaScript bot folder) in `project_dir`
+    /// (nothing runs until [`Watch::run`]).
     pub fn new(project_dir: &Path, options: WatchOptions) -> Result<Watch, WatchError> {
-        let project = BotProject::load(project_dir)?;
-        let root = project
-            .root
+        if let Target::Project { .. } = Target::of_dir(project_dir) {
+            BotProject::load(project_dir)?;
+        }
+        let root = project_dir
             .canonicalize()
-            .map_err(|source| ProjectError::Read { path: project.root.clone(), source })?;
+            .map_err(|source| ProjectError::Read { path: project_dir.to_owned(), source })?;
         let sandbox = pipeline::sandbox()?;
         let (sender, inputs) = mpsc::channel();
         let events = sender.clone();
@@ -292,7 +294,7 @@ fn run_once(
     options: &RunOptions,
     job: &Job,
 ) -> RunOutcome {
-    match pipeline::run(sandbox, &Target::project(root), options, &|_| {}, &job.cancel) {
+    match pipeline::run(sandbox, &Target::of_dir(root), options, &|_| {}, &job.cancel) {
         Ok(run) => {
             // Kept for `botlens replay PROJECT` and `botlens run --failed`, as `run` keeps it; a
             // project whose target directory cannot be written is still watched.

@@ -161,7 +161,7 @@ pub async fn execute_command(
 
 /// The command that replays one game of a project.
 pub fn replay_line(project: &Path, opponent: &str, seed: u64) -> String {
-    Target::project(project).replay_command(opponent, seed)
+    Target::of_dir(project).replay_command(opponent, seed)
 }
 
 fn describe(project: Option<&Path>) -> String {

@@ -162,7 +162,7 @@ pub async fn initialized(session: Arc<ServerSession>, _params: InitializedParams
     };
     session.client.log_message(MessageType::INFO, text).await;
     if watch {
-        let watchers = ["**/*.rs", "**/Cargo.toml"]
+        let watchers = ["**/*.rs", "**/Cargo.toml", "**/*.c", "**/*.h", "**/botlens.toml"]
             .map(|glob| FileSystemWatcher {
                 glob_pattern: GlobPattern::String(glob.into()),
                 kind: None,

@@ -196,7 +196,7 @@ fn play(
     progress: &(dyn Fn(Stage) + Sync),
     cancel: &CancelToken,
 ) -> Option<Finished> {
-    let target = Target::project(&project.root);
+    let target = Target::of_dir(&project.root);
     let result = pipeline::sandbox().and_then(|sandbox| {
         pipeline::run(&sandbox, &target, &settings.run_options(), progress, cancel)
     });

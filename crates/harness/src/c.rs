@@ -1,0 +1,384 @@
+//! C bots: a folder with `.c` files that include the bundled `botlens.h`
+//! (`crates/sdk-c`, unpacked by [`crate::bundled::sdk_c`]) and, optionally, a `botlens.toml`
+//! (the settings every bot folder shares, [`crate::folder`]). botlens builds them itself with
+//! clang and Debian's wasi-libc:
+//!
+//! ```text
+//! clang --target=wasm32-wasi -mexec-model=reactor -g -O2 -I<botlens.h's dir> *.c -o bot.wasm
+//! ```
+//!
+//! [`build`] runs it, turns clang's diagnostics into located [`CompilerMessage`]s (the editor
+//! shows them like rustc's), names the Debian package of a missing tool, and caches the module
+//! by a hash of the sources, the header and the flags, so an unchanged bot is not rebuilt.
+//!
+//! Not for: playing (see [`crate::pipeline`]).
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use botlens_games::GameKind;
+
+use crate::build::CompilerMessage;
+use crate::folder::{Folder, FolderError, Lang, missing_clang_tools};
+
+/// Where Debian's wasi-libc puts its headers.
+pub(crate) const WASI_INCLUDE: &str = "/usr/include/wasm32-wasi";
+/// Where Debian's wasi-libc puts its libraries.
+pub(crate) const WASI_LIB: &str = "/usr/lib/wasm32-wasi";
+
+/// The SDK's header, as a bot includes it.
+pub const HEADER: &str = "botlens.h";
+
+/// What is built, in a missing tool's message.
+const BUILDING: &str = "building a C bot";
+
+/// clang's flags besides the include path, the sources and the output.
+const FLAGS: [&str; 7] = [
+    "--target=wasm32-wasi",
+    "-mexec-model=reactor",
+    "-g",
+    "-O2",
+    "-fno-color-diagnostics",
+    // Calling a function nothing declared (botlens.h not included) is an error, not a link
+    // error later.
+    "-Werror=implicit-function-declaration",
+    "-Wall",
+];
+
+/// A C bot on disk.
+#[derive(Debug, Clone)]
+pub struct CBot {
+    /// The bot's name: its folder's.
+    pub name: String,
+    /// The `.c` files, absolute and sorted.
+    pub sources: Vec<PathBuf>,
+    /// Its folder's settings and game.
+    pub folder: Folder,
+}
+
+/// A built C bot.
+#[derive(Debug, Clone)]
+pub struct Built {
+    /// The module, in botlens's cache.
+    pub wasm: PathBuf,
+    /// clang's warnings.
+    pub warnings: Vec<CompilerMessage>,
+    /// How long clang took (zero when the module was cached).
+    pub duration: Duration,
+}
+
+impl CBot {
+    /// The C bot in the folder `dir`; `game` is `--game`.
+    pub fn load(dir: &Path, game: Option<GameKind>) -> Result<CBot, FolderError> {
+        let root = std::path::absolute(dir)
+            .map_err(|source| FolderError::Read { path: dir.to_owned(), source })?;
+        let folder = Folder::load(&root, game, dir)?;
+        let sources = crate::folder::sources(&root, Lang::C);
+        if sources.is_empty() {
+            let message = format!("no .c file here: a C bot is .c files that include {HEADER}");
+            return Err(FolderError::NoBot { dir: root, message });
+        }
+        let name = root.file_name().map_or_else(|| "bot".into(), |n| n.to_string_lossy().into());
+        Ok(CBot { name, sources, folder })
+    }
+}
+
+/// Builds `bot` with clang (or finds it built in the cache): compile errors come back as
+/// [`FolderError::Compile`], a missing tool as [`FolderError::Toolchain`] with its package.
+pub fn build(bot: &CBot) -> Result<Built, FolderError> {
+    let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
+    let header = crate::bundled::sdk_c()?;
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    build_with(bot, &header, &cache.join("c-bots"), &path, Path::new(WASI_INCLUDE))
+}
+
+/// [`build`] with the header's directory, the cache, `PATH` and wasi-libc's headers given.
+fn build_with(
+    bot: &CBot,
+    header_dir: &Path,
+    cache: &Path,
+    path: &OsStr,
+    wasi_include: &Path,
+) -> Result<Built, FolderError> {
+    let missing = missing_clang_tools(path, wasi_include);
+    if !missing.is_empty() {
+        let install = crate::folder::apt_install();
+        return Err(FolderError::Toolchain {
+            building: BUILDING,
+            missing: missing.join(", "),
+            install,
+        });
+    }
+    let mut includes_header = false;
+    let mut hash = Fnv::default();
+    hash.add(header_dir.as_os_str().as_encoded_bytes());
+    hash.add(&read(&header_dir.join(HEADER))?);
+    for flag in FLAGS {
+        hash.add(flag.as_bytes());
+    }
+    let headers = std::fs::read_dir(&bot.folder.root)
+        .map_err(|source| FolderError::Read { path: bot.folder.root.clone(), source })?
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|file| file.extension().is_some_and(|ext| ext == "h"));
+    let mut headers: Vec<PathBuf> = headers.collect();
+    headers.sort();
+    for file in bot.sources.iter().chain(&headers) {
+        let text = crate::folder::read_source(file, Lang::C)?;
+        includes_header |= file.extension().is_some_and(|ext| ext == "c")
+            && String::from_utf8_lossy(&text).contains(HEADER);
+        hash.add(file.as_os_str().as_encoded_bytes());
+        hash.add(&text);
+    }
+    let wasm = cache.join(format!("{}-{:016x}.wasm", bot.name, hash.0));
+    if let Some(built) = cached(&wasm, cache)? {
+        return Ok(built);
+    }
+    let partial = wasm.with_extension(format!("{}.tmp", std::process::id()));
+    let started = Instant::now();
+    let output = Command::new("clang")
+        .args(FLAGS)
+        .arg("-I")
+        .arg(header_dir)
+        .args(&bot.sources)
+        .arg("-o")
+        .arg(&partial)
+        .current_dir(&bot.folder.root)
+        .env("PATH", path)
+        .output()
+        .map_err(|error| FolderError::Toolchain {
+            building: BUILDING,
+            missing: format!("a clang that runs (package clang; {error})"),
+            install: crate::folder::apt_install(),
+        })?;
+    let duration = started.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    if !output.status.success() {
+        let _ = std::fs::remove_file(&partial);
+        if stderr.contains("libclang_rt.builtins") {
+            let missing = "compiler-rt for wasm32 (package libclang-rt-dev-wasm32)".to_owned();
+            let install = crate::folder::apt_install();
+            return Err(FolderError::Toolchain { building: BUILDING, missing, install });
+        }
+        let mut messages = errors(&stderr);
+        if !includes_header {
+            messages.push(no_header(&bot.sources[0]));
+        }
+        return Err(FolderError::Compile(messages));
+    }
+    if !includes_header {
+        let _ = std::fs::remove_file(&partial);
+        return Err(FolderError::Compile(vec![no_header(&bot.sources[0])]));
+    }
+    store(&partial, wasm, &stderr, duration)
+}
+
+/// The module built before at `wasm` (in `cache`, created if missing), with the warnings of its
+/// build; `None` when there is none.
+pub(crate) fn cached(wasm: &Path, cache: &Path) -> Result<Option<Built>, FolderError> {
+    std::fs::create_dir_all(cache)
+        .map_err(|source| FolderError::Read { path: cache.to_owned(), source })?;
+    if !wasm.is_file() {
+        return Ok(None);
+    }
+    let stderr = std::fs::read_to_string(wasm.with_extension("stderr")).unwrap_or_default();
+    let warnings = diagnostics(&stderr);
+    Ok(Some(Built { wasm: wasm.to_owned(), warnings, duration: Duration::ZERO }))
+}
+
+/// Moves the module built at `partial` to `wasm`, its compiler's `stderr` beside it for
+/// [`cached`].
+pub(crate) fn store(
+    partial: &Path,
+    wasm: PathBuf,
+    stderr: &str,
+    duration: Duration,
+) -> Result<Built, FolderError> {
+    let io = |source| FolderError::Read { path: wasm.clone(), source };
+    std::fs::write(wasm.with_extension("stderr"), stderr).map_err(io)?;
+    std::fs::rename(partial, &wasm).map_err(io)?;
+    Ok(Built { warnings: diagnostics(stderr), wasm, duration })
+}
+
+/// The errors of a failed build's `stderr`: its located ones, else all of it as one.
+pub(crate) fn errors(stderr: &str) -> Vec<CompilerMessage> {
+    let mut messages: Vec<CompilerMessage> =
+        diagnostics(stderr).into_iter().filter(|m| m.level.contains("error")).collect();
+    if messages.is_empty() {
+        messages.push(unlocated("error", stderr.trim(), stderr));
+    }
+    messages
+}
+
+fn read(file: &Path) -> Result<Vec<u8>, FolderError> {
+    std::fs::read(file).map_err(|source| FolderError::Read { path: file.to_owned(), source })
+}
+
+/// The error of a bot whose `.c` files never include the header, at the first file's line 1.
+fn no_header(file: &Path) -> CompilerMessage {
+    let message = format!(
+        "no .c file of this bot includes {HEADER}: add `#include \"{HEADER}\"` (botlens puts it on the include path; see docs/c.md)"
+    );
+    CompilerMessage {
+        level: "error".into(),
+        rendered: format!("{}:1:1: error: {message}\n", file.display()),
+        message,
+        code: None,
+        file: Some(file.to_owned()),
+        line: 1,
+        column: 1,
+        end_line: 1,
+        end_column: 2,
+    }
+}
+
+/// clang's diagnostics in `stderr` (`file:line:col: error: message`, with the lines after it
+/// until the next as its rendering; zig writes them the same way), and the linker's
+/// (`wasm-ld: error: …`, unlocated).
+pub fn diagnostics(stderr: &str) -> Vec<CompilerMessage> {
+    let mut messages: Vec<CompilerMessage> = Vec::new();
+    for line in stderr.lines() {
+        if let Some(message) = located(line) {
+            messages.push(message);
+        } else if let Some(text) = line.strip_prefix("wasm-ld: error: ") {
+            messages.push(unlocated("error", text, line));
+        } else if line.starts_with("clang: ") || line.ends_with(" generated.") {
+            // clang's summary (`1 error generated.`) and the driver's `linker command failed`.
+        } else if let Some(last) = messages.last_mut() {
+            last.rendered.push_str(line);
+            last.rendered.push('\n');
+        }
+    }
+    messages
+}
+
+/// One `file:line:col: level: message` line of clang's.
+fn located(line: &str) -> Option<CompilerMessage> {
+    const LEVELS: [&str; 3] = ["fatal error", "error", "warning"];
+    let (head, level, message) = LEVELS.iter().find_map(|level| {
+        let at = line.find(&format!(": {level}: "))?;
+        Some((&line[..at], *level, &line[at + level.len() + 4..]))
+    })?;
+    let mut parts = head.rsplitn(3, ':');
+    let column: u32 = parts.next()?.parse().ok()?;
+    let row: u32 = parts.next()?.parse().ok()?;
+    let file = parts.next()?;
+    Some(CompilerMessage {
+        level: if level == "warning" { "warning" } else { "error" }.into(),
+        message: message.to_owned(),
+        code: None,
+        rendered: format!("{line}\n"),
+        file: Some(PathBuf::from(file)),
+        line: row,
+        column,
+        end_line: row,
+        end_column: column + 1,
+    })
+}
+
+fn unlocated(level: &str, message: &str, rendered: &str) -> CompilerMessage {
+    CompilerMessage {
+        level: level.into(),
+        message: message.to_owned(),
+        code: None,
+        rendered: format!("{}\n", rendered.trim_end()),
+        file: None,
+        line: 0,
+        column: 0,
+        end_line: 0,
+        end_column: 0,
+    }
+}
+
+/// FNV-1a, 64 bits, over every part added (each followed by a 0 byte).
+#[derive(Debug)]
+pub(crate) struct Fnv(pub(crate) u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    /// Adds `bytes`.
+    pub(crate) fn add(&mut self, bytes: &[u8]) {
+        for byte in bytes.iter().chain([&0]) {
+            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bot(dir: &Path, source: &str) -> CBot {
+        std::fs::write(dir.join("bot.c"), source).unwrap();
+        std::fs::write(dir.join("botlens.toml"), "game = \"tictactoe\"\n").unwrap();
+        CBot::load(dir, None).unwrap()
+    }
+
+    #[test]
+    fn clang_diagnostics_are_located_and_the_linkers_kept() {
+        let stderr = "/b/bot.c:4:5: error: use of undeclared identifier 'x'\n    x = 1;\n    ^\n\
+            /b/bot.c:2:1: warning: unused\n\
+            wasm-ld: error: /tmp/bot.o: undefined symbol: bot_play\n\
+            clang: error: linker command failed with exit code 1\n";
+        let messages = diagnostics(stderr);
+        let found: Vec<(&str, Option<&Path>, u32, u32)> = messages
+            .iter()
+            .map(|m| (m.level.as_str(), m.file.as_deref(), m.line, m.column))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("error", Some(Path::new("/b/bot.c")), 4, 5),
+                ("warning", Some(Path::new("/b/bot.c")), 2, 1),
+                ("error", None, 0, 0),
+            ]
+        );
+        assert_eq!(messages[0].message, "use of undeclared identifier 'x'");
+        assert!(messages[0].rendered.ends_with("    x = 1;\n    ^\n"), "{}", messages[0].rendered);
+        assert_eq!(messages[2].message, "/tmp/bot.o: undefined symbol: bot_play");
+    }
+
+    #[test]
+    fn a_missing_toolchain_names_its_packages_and_a_bot_without_the_header_is_told_where() {
+        let dir = tempfile::tempdir().unwrap();
+        let cbot = bot(dir.path(), "void bot_play(void) {}\n");
+        let empty = tempfile::tempdir().unwrap();
+        let error =
+            build_with(&cbot, empty.path(), empty.path(), empty.path().as_os_str(), empty.path())
+                .unwrap_err()
+                .to_string();
+        for part in ["building a C bot needs clang (package clang)", "package lld", "wasi-libc"] {
+            assert!(error.contains(part), "{error}");
+        }
+        let wasi = empty.path().join("include");
+        std::fs::create_dir_all(&wasi).unwrap();
+        std::fs::write(wasi.join("stdlib.h"), "").unwrap();
+        std::fs::write(empty.path().join(HEADER), "").unwrap();
+        // A clang that compiles anything: the header check still finds the missing include.
+        for tool in ["clang", "wasm-ld"] {
+            let file = empty.path().join(tool);
+            std::fs::write(&file, "#!/bin/sh\nexit 0\n").unwrap();
+            std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+                .unwrap();
+        }
+        let error = build_with(&cbot, empty.path(), empty.path(), empty.path().as_os_str(), &wasi)
+            .unwrap_err();
+        let FolderError::Compile(messages) = error else { panic!("{error}") };
+        assert_eq!((messages[0].line, messages[0].file.as_deref()), (1, Some(&*cbot.sources[0])));
+        assert!(messages[0].message.contains("#include \"botlens.h\""), "{}", messages[0].message);
+    }
+
+    #[test]
+    fn a_folder_without_c_files_is_no_c_bot() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("botlens.toml"), "game = \"tictactoe\"\n").unwrap();
+        let error = CBot::load(dir.path(), None).unwrap_err().to_string();
+        assert!(error.ends_with("no .c file here: a C bot is .c files that include botlens.h"));
+    }
+}

@@ -1,0 +1,419 @@
+//! Bot folders: a bot in a language botlens builds itself (JavaScript, C, Zig), as a folder of
+//! sources with an optional `botlens.toml`, and what every such language shares — the settings
+//! file, the game, the sandbox limits, the sources' UTF-8 check and the errors.
+//!
+//! ```toml
+//! # botlens.toml, beside the bot's sources
+//! game = "battleships"                 # without it, the game comes from --game
+//! lang = "c"                           # "js", "c" or "zig"; by default the folder's sources say
+//! bot = "bot.js"                       # JavaScript: by default the folder's only .js file
+//! opponents = ["random", "hunter"]     # by default every reference opponent of the game
+//! seeds = "0..100"                     # by default 0..100
+//! max_turns = 400                      # by default the game's own cap
+//!
+//! [limits]                             # sandbox limits; see `botlens_sandbox::SandboxLimits`
+//! fuel_per_turn = 50_000_000
+//! ```
+//!
+//! A folder is a C bot when `lang = "c"` says so, or, without `lang`, when it has a `.c` file
+//! and no `.js` file; a Zig bot likewise with `.zig` files and neither; a JavaScript bot when it
+//! has a `.js` file (or `lang = "js"`). A folder with
+//! a `Cargo.toml` is a Rust project instead ([`crate::project`]).
+//!
+//! Not for: building or running (see [`crate::js`], [`crate::c`] and [`crate::pipeline`]).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use botlens_games::GameKind;
+use botlens_sandbox::SandboxLimits;
+use serde::Deserialize;
+
+use crate::SeedRange;
+use crate::build::CompilerMessage;
+
+/// The name of a bot folder's settings file.
+pub const CONFIG_FILE: &str = "botlens.toml";
+
+/// The Debian packages clang needs to build C for WebAssembly (C bots, and the JavaScript
+/// runner), as `apt-get install` takes them.
+pub const PACKAGES: &str = "clang lld wasi-libc libclang-rt-dev-wasm32";
+
+/// A language botlens builds a bot folder in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lang {
+    /// JavaScript in the old arena's format, run by the bundled runner ([`crate::js`]).
+    JavaScript,
+    /// C with the bundled `botlens.h`, built with clang ([`crate::c`]).
+    C,
+    /// Zig with the bundled `botlens.zig`, built with zig ([`crate::zig`]).
+    Zig,
+}
+
+impl Lang {
+    /// The language's name in `lang = "…"` and `--lang`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::JavaScript => "js",
+            Lang::C => "c",
+            Lang::Zig => "zig",
+        }
+    }
+
+    /// The extension of its source files.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Lang::JavaScript => "js",
+            Lang::C => "c",
+            Lang::Zig => "zig",
+        }
+    }
+
+    /// The language of a source file's name (`bot.js`), if botlens builds it.
+    pub fn of_file(name: &str) -> Option<Lang> {
+        name.ends_with(".js").then_some(Lang::JavaScript)
+    }
+
+    /// The language of the bot folder `dir`, or `None` when it is not one: a `Cargo.toml` makes
+    /// it a Rust project; else `lang` of its `botlens.toml`, else its sources (`.js` first).
+    /// A folder with a `botlens.toml` and no sources is a JavaScript bot, so that the error
+    /// says what is missing.
+    pub fn of_dir(dir: &Path) -> Option<Lang> {
+        if dir.join("Cargo.toml").exists() {
+            return None;
+        }
+        let named = std::fs::read_to_string(dir.join(CONFIG_FILE))
+            .ok()
+            .and_then(|text| toml::from_str::<toml::Table>(&text).ok())
+            .and_then(|table| Some(table.get("lang")?.as_str()?.to_owned()));
+        if let Some(lang) = named.and_then(|name| name.parse().ok()) {
+            return Some(lang);
+        }
+        [Lang::JavaScript, Lang::C, Lang::Zig]
+            .into_iter()
+            .find(|lang| !sources(dir, *lang).is_empty())
+            .or_else(|| dir.join(CONFIG_FILE).is_file().then_some(Lang::JavaScript))
+    }
+}
+
+impl fmt::Display for Lang {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Lang::JavaScript => "JavaScript",
+            Lang::C => "C",
+            Lang::Zig => "Zig",
+        })
+    }
+}
+
+/// `rust`, `js`, `c`: an unknown name, with the known ones.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown language `{0}` (known: js, c, zig)")]
+pub struct UnknownLang(pub String);
+
+impl std::str::FromStr for Lang {
+    type Err = UnknownLang;
+
+    fn from_str(name: &str) -> Result<Lang, UnknownLang> {
+        match name {
+            "js" | "javascript" => Ok(Lang::JavaScript),
+            "c" => Ok(Lang::C),
+            "zig" => Ok(Lang::Zig),
+            other => Err(UnknownLang(other.to_owned())),
+        }
+    }
+}
+
+/// `botlens.toml`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FolderConfig {
+    /// The game the bot plays.
+    #[serde(default)]
+    pub game: Option<String>,
+    /// The bot's language (`js`, `c`, `zig`); by default its sources say.
+    #[serde(default)]
+    pub lang: Option<String>,
+    /// The bot's file, relative to the folder (JavaScript).
+    #[serde(default)]
+    pub bot: Option<String>,
+    /// Opponents to play by default.
+    #[serde(default)]
+    pub opponents: Vec<String>,
+    /// Seeds to play by default.
+    #[serde(default)]
+    pub seeds: SeedRange,
+    /// Turn cap; by default the game's.
+    #[serde(default)]
+    pub max_turns: Option<u32>,
+    /// Sandbox limits, passed through to the sandbox as written.
+    #[serde(default)]
+    pub limits: toml::Table,
+}
+
+/// A bot folder's settings, read and checked: the game decided, the limits parsed.
+#[derive(Debug, Clone)]
+pub struct Folder {
+    /// The folder, absolute (where `botlens.toml` is, and opponent paths start).
+    pub root: PathBuf,
+    /// `botlens.toml`, or the defaults without one.
+    pub config: FolderConfig,
+    /// The game.
+    pub game: GameKind,
+}
+
+/// Why a bot folder cannot be built or played.
+#[derive(Debug, thiserror::Error)]
+pub enum FolderError {
+    /// A file or folder could not be read or written.
+    #[error("cannot read {}: {source}", .path.display())]
+    Read {
+        /// What was being read.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// `botlens.toml` is malformed.
+    #[error("{}: {message}", .path.display())]
+    Config {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The folder has no source file of its language, or several and no way to choose.
+    #[error("{}: {message}", .dir.display())]
+    NoBot {
+        /// The folder.
+        dir: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// No game: neither `--game` nor `botlens.toml` names one.
+    #[error(
+        "say which game {} plays: --game battleships|tictactoe|klotski, or `game = \"…\"` in a botlens.toml beside it",
+        .0.display()
+    )]
+    NoGame(PathBuf),
+    /// `--game` and `botlens.toml` disagree.
+    #[error("{} plays {plays} (its botlens.toml says so), not {asked}", .path.display())]
+    WrongGame {
+        /// The bot's file or folder.
+        path: PathBuf,
+        /// The game of `botlens.toml`.
+        plays: GameKind,
+        /// The game asked for.
+        asked: GameKind,
+    },
+    /// A source is not UTF-8.
+    #[error("{}:{line}:{column}: the file is not UTF-8 text ({lang} sources must be UTF-8)", .path.display())]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+        /// The line of the first bad byte.
+        line: u32,
+        /// Its column (in bytes).
+        column: u32,
+        /// The language.
+        lang: Lang,
+    },
+    /// The tools a build needs are missing.
+    #[error("{building} needs {missing}: install it with `{install}`")]
+    Toolchain {
+        /// What was to be built (`building a C bot`).
+        building: &'static str,
+        /// What is missing, each with its package.
+        missing: String,
+        /// The command that installs it.
+        install: String,
+    },
+    /// The JavaScript runner's build failed.
+    #[error(
+        "building botlens's JavaScript runner failed (are {PACKAGES} installed? `sudo apt-get install -y {PACKAGES}`):\n{0}"
+    )]
+    RunnerBuild(String),
+    /// The bot's sources do not compile (or link): the compiler's messages, located.
+    #[error("the bot does not compile ({} errors)", .0.len())]
+    Compile(Vec<CompilerMessage>),
+    /// A bundled file could not be unpacked.
+    #[error(transparent)]
+    Bundle(#[from] crate::bundled::BundleError),
+}
+
+impl Folder {
+    /// The settings of the bot folder `root` (absolute); `asked` is `--game`, `path` the file
+    /// or folder the user named (for messages).
+    pub fn load(root: &Path, asked: Option<GameKind>, path: &Path) -> Result<Folder, FolderError> {
+        Folder::with_config(root, read_config(root)?, asked, path)
+    }
+
+    /// [`Folder::load`] with `botlens.toml` already read ([`read_config`]).
+    pub fn with_config(
+        root: &Path,
+        config: FolderConfig,
+        asked: Option<GameKind>,
+        path: &Path,
+    ) -> Result<Folder, FolderError> {
+        let config_file = root.join(CONFIG_FILE);
+        let bad = |message: String| FolderError::Config { path: config_file.clone(), message };
+        if let Some(lang) = &config.lang {
+            lang.parse::<Lang>().map_err(|error| bad(error.to_string()))?;
+        }
+        let plays = config
+            .game
+            .as_deref()
+            .map(str::parse::<GameKind>)
+            .transpose()
+            .map_err(|error| bad(error.to_string()))?;
+        let game = match (plays, asked) {
+            (Some(plays), Some(asked)) if plays != asked => {
+                return Err(FolderError::WrongGame { path: path.to_owned(), plays, asked });
+            }
+            (Some(game), _) | (None, Some(game)) => game,
+            (None, None) => return Err(FolderError::NoGame(path.to_owned())),
+        };
+        Ok(Folder { root: root.to_owned(), config, game })
+    }
+
+    /// The bot's sandbox limits: the defaults overridden by `[limits]` of `botlens.toml`.
+    pub fn limits(&self) -> Result<SandboxLimits, FolderError> {
+        let path = self.root.join(CONFIG_FILE);
+        let bad = |message: String| FolderError::Config { path: path.clone(), message };
+        let limits: SandboxLimits = self
+            .config
+            .limits
+            .clone()
+            .try_into()
+            .map_err(|e: toml::de::Error| bad(format!("[limits]: {}", e.message())))?;
+        limits.check().map_err(|message| bad(format!("[limits]: {message}")))?;
+        Ok(limits)
+    }
+
+    /// The opponents to play by default: `opponents` of `botlens.toml`, else the game's.
+    pub fn opponents(&self) -> Vec<String> {
+        if self.config.opponents.is_empty() {
+            self.game.default_opponents()
+        } else {
+            self.config.opponents.clone()
+        }
+    }
+}
+
+/// `botlens.toml` of the folder `root`, or the defaults when it has none.
+pub fn read_config(root: &Path) -> Result<FolderConfig, FolderError> {
+    let config_file = root.join(CONFIG_FILE);
+    match std::fs::read_to_string(&config_file) {
+        Ok(text) => toml::from_str::<FolderConfig>(&text).map_err(|error| FolderError::Config {
+            path: config_file.clone(),
+            message: error.to_string().trim_end().to_owned(),
+        }),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(FolderConfig::default()),
+        Err(source) => Err(FolderError::Read { path: config_file, source }),
+    }
+}
+
+/// The folder's source files of `lang`, sorted.
+pub fn sources(dir: &Path, lang: Lang) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.is_file() && path.extension().is_some_and(|e| e == lang.extension()))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The contents of the source `file`, refused at its first bad byte when it is not UTF-8.
+pub fn read_source(file: &Path, lang: Lang) -> Result<Vec<u8>, FolderError> {
+    let bytes = std::fs::read(file)
+        .map_err(|source| FolderError::Read { path: file.to_owned(), source })?;
+    if let Err(error) = std::str::from_utf8(&bytes) {
+        let before = &bytes[..error.valid_up_to()];
+        let line = before.iter().filter(|b| **b == b'\n').count() as u32 + 1;
+        let start = before.iter().rposition(|b| *b == b'\n').map_or(0, |at| at + 1);
+        let column = (before.len() - start) as u32 + 1;
+        return Err(FolderError::NotUtf8 { path: file.to_owned(), line, column, lang });
+    }
+    Ok(bytes)
+}
+
+/// The command that installs [`PACKAGES`].
+pub(crate) fn apt_install() -> String {
+    format!("sudo apt-get install -y {PACKAGES}")
+}
+
+/// The tools every clang build for WebAssembly needs that are missing from `path` (a `PATH`
+/// value) or, for wasi-libc's headers, from `include`: each named with its Debian package.
+pub(crate) fn missing_clang_tools(path: &std::ffi::OsStr, include: &Path) -> Vec<&'static str> {
+    let mut missing = Vec::new();
+    if !on_path(path, "clang") {
+        missing.push("clang (package clang)");
+    }
+    if !on_path(path, "wasm-ld") {
+        missing.push("wasm-ld (package lld)");
+    }
+    if !include.join("stdlib.h").is_file() {
+        missing.push("wasi-libc's headers (package wasi-libc)");
+    }
+    missing
+}
+
+/// Whether the program `name` is in a directory of `path` (a `PATH` value).
+pub(crate) fn on_path(path: &std::ffi::OsStr, name: &str) -> bool {
+    std::env::split_paths(path).any(|dir| dir.join(name).is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_is_c_zig_or_javascript_by_its_sources_or_its_lang_key() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(Lang::of_dir(dir.path()), None);
+        std::fs::write(dir.path().join("bot.zig"), "").unwrap();
+        assert_eq!(Lang::of_dir(dir.path()), Some(Lang::Zig));
+        std::fs::write(dir.path().join("bot.c"), "").unwrap();
+        assert_eq!(Lang::of_dir(dir.path()), Some(Lang::C));
+        std::fs::write(dir.path().join("tool.js"), "").unwrap();
+        assert_eq!(Lang::of_dir(dir.path()), Some(Lang::JavaScript));
+        std::fs::write(dir.path().join(CONFIG_FILE), "lang = \"c\"\n").unwrap();
+        assert_eq!(Lang::of_dir(dir.path()), Some(Lang::C));
+        std::fs::write(dir.path().join("Cargo.toml"), "").unwrap();
+        assert_eq!(Lang::of_dir(dir.path()), None, "a Cargo package is a Rust project");
+        assert_eq!("zig".parse::<Lang>(), Ok(Lang::Zig));
+        assert_eq!(
+            "go".parse::<Lang>().unwrap_err().to_string(),
+            "unknown language `go` (known: js, c, zig)"
+        );
+    }
+
+    #[test]
+    fn settings_decide_the_game_and_refuse_what_is_wrong() {
+        let dir = tempfile::tempdir().unwrap();
+        let load = |asked| Folder::load(dir.path(), asked, dir.path());
+        assert!(matches!(load(None).unwrap_err(), FolderError::NoGame(_)));
+        assert_eq!(load(Some(GameKind::Klotski)).unwrap().game, GameKind::Klotski);
+        std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\nlang = \"cobol\"\n")
+            .unwrap();
+        let error = load(None).unwrap_err().to_string();
+        assert!(error.ends_with("unknown language `cobol` (known: js, c, zig)"), "{error}");
+        std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\n").unwrap();
+        let folder = load(None).unwrap();
+        assert_eq!(folder.opponents(), GameKind::TicTacToe.default_opponents());
+        let error = load(Some(GameKind::Battleships)).unwrap_err().to_string();
+        assert!(error.ends_with("plays tictactoe (its botlens.toml says so), not battleships"));
+    }
+
+    #[test]
+    fn a_source_that_is_not_utf8_is_refused_at_its_first_bad_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("bot.c");
+        std::fs::write(&file, b"int x;\n/* \xff */\n").unwrap();
+        let error = read_source(&file, Lang::C).unwrap_err().to_string();
+        assert!(
+            error.ends_with("bot.c:2:4: the file is not UTF-8 text (C sources must be UTF-8)"),
+            "{error}"
+        );
+    }
+}

@@ -1,0 +1,261 @@
+//! Zig bots: a folder with a `bot.zig` that imports the bundled `botlens.zig` as the module
+//! `botlens` (`crates/sdk-zig`, unpacked by [`crate::bundled::sdk_zig`]) and, optionally, a
+//! `botlens.toml` ([`crate::folder`]). botlens builds them with zig (the `ziglang` package on
+//! PyPI, or a `zig` on `PATH`):
+//!
+//! ```text
+//! zig build-exe -target wasm32-freestanding -O ReleaseSafe -fno-strip -fno-entry -rdynamic \
+//!     --dep botlens -Mroot=bot.zig -Mbotlens=<botlens.zig> -femit-bin=bot.wasm
+//! ```
+//!
+//! Zig has no syntax for custom sections, so [`build`] appends them to the built module: the
+//! ABI version, the compact encoding, and in `botlens_sdk` the SDK's file and Zig's `std.zig`
+//! (so the locator skips both directories). Diagnostics, the cache and errors are as for C
+//! ([`crate::c`]).
+//!
+//! Not for: playing (see [`crate::pipeline`]).
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use botlens_games::GameKind;
+
+use crate::c::{Built, Fnv};
+use crate::folder::{Folder, FolderError, Lang, on_path};
+
+/// The SDK's module file.
+pub const MODULE: &str = "botlens.zig";
+
+/// What is built, in a missing tool's message.
+const BUILDING: &str = "building a Zig bot";
+
+/// How to install zig.
+const INSTALL: &str = "pip install ziglang";
+
+/// zig's flags besides the modules and the output.
+const FLAGS: [&str; 10] = [
+    "build-exe",
+    "-target",
+    "wasm32-freestanding",
+    "-O",
+    "ReleaseSafe",
+    "-fno-strip",
+    "-fno-entry",
+    "-rdynamic",
+    "--color",
+    "off",
+];
+
+/// A Zig bot on disk.
+#[derive(Debug, Clone)]
+pub struct ZigBot {
+    /// The bot's name: its folder's.
+    pub name: String,
+    /// The root source file: `bot.zig`, else the folder's only `.zig` file; absolute.
+    pub file: PathBuf,
+    /// Its folder's settings and game.
+    pub folder: Folder,
+}
+
+impl ZigBot {
+    /// The Zig bot in the folder `dir`; `game` is `--game`.
+    pub fn load(dir: &Path, game: Option<GameKind>) -> Result<ZigBot, FolderError> {
+        let root = std::path::absolute(dir)
+            .map_err(|source| FolderError::Read { path: dir.to_owned(), source })?;
+        let folder = Folder::load(&root, game, dir)?;
+        let sources = crate::folder::sources(&root, Lang::Zig);
+        let no_bot = |message: String| FolderError::NoBot { dir: root.clone(), message };
+        let file = match sources.as_slice() {
+            [] => {
+                return Err(no_bot(format!(
+                    "no .zig file here: a Zig bot is a bot.zig that imports {MODULE}"
+                )));
+            }
+            [one] => one.clone(),
+            several => {
+                several.iter().find(|f| f.ends_with("bot.zig")).cloned().ok_or_else(|| {
+                    no_bot(
+                        "several .zig files and no bot.zig: name the bot's root file bot.zig"
+                            .into(),
+                    )
+                })?
+            }
+        };
+        let name = root.file_name().map_or_else(|| "bot".into(), |n| n.to_string_lossy().into());
+        Ok(ZigBot { name, file, folder })
+    }
+}
+
+/// Builds `bot` with zig (or finds it built in the cache): compile errors come back as
+/// [`FolderError::Compile`], a missing zig as [`FolderError::Toolchain`] naming `pip install
+/// ziglang`.
+pub fn build(bot: &ZigBot) -> Result<Built, FolderError> {
+    let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
+    let sdk = crate::bundled::sdk_zig()?.join(MODULE);
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    build_with(bot, &sdk, &cache, &path)
+}
+
+/// The command that runs zig on `path` (a `PATH` value): `zig`, else `python3 -m ziglang`.
+fn zig_command(path: &OsStr) -> Result<Command, FolderError> {
+    if on_path(path, "zig") {
+        return Ok(Command::new("zig"));
+    }
+    let python = ["python3", "python"].into_iter().find(|name| on_path(path, name));
+    let found = python.and_then(|python| {
+        let mut probe = Command::new(python);
+        probe.args(["-m", "ziglang", "version"]).env("PATH", path);
+        let ran = probe.output().ok()?;
+        ran.status.success().then_some(python)
+    });
+    match found {
+        Some(python) => {
+            let mut command = Command::new(python);
+            command.args(["-m", "ziglang"]);
+            Ok(command)
+        }
+        None => Err(FolderError::Toolchain {
+            building: BUILDING,
+            missing: "zig (neither `zig` on PATH nor Python's `ziglang` package)".into(),
+            install: INSTALL.into(),
+        }),
+    }
+}
+
+/// [`build`] with the SDK's file, botlens's cache directory and `PATH` given.
+fn build_with(bot: &ZigBot, sdk: &Path, cache: &Path, path: &OsStr) -> Result<Built, FolderError> {
+    let mut zig = zig_command(path)?;
+    let mut hash = Fnv::default();
+    hash.add(sdk.as_os_str().as_encoded_bytes());
+    hash.add(&std::fs::read(sdk).map_err(|source| FolderError::Read { path: sdk.into(), source })?);
+    for flag in FLAGS {
+        hash.add(flag.as_bytes());
+    }
+    for file in crate::folder::sources(&bot.folder.root, Lang::Zig) {
+        hash.add(file.as_os_str().as_encoded_bytes());
+        hash.add(&crate::folder::read_source(&file, Lang::Zig)?);
+    }
+    let modules = cache.join("zig-bots");
+    let wasm = modules.join(format!("{}-{:016x}.wasm", bot.name, hash.0));
+    if let Some(built) = crate::c::cached(&wasm, &modules)? {
+        return Ok(built);
+    }
+    let partial = wasm.with_extension(format!("{}.tmp", std::process::id()));
+    let started = Instant::now();
+    let output = zig
+        .args(FLAGS)
+        .arg("--cache-dir")
+        .arg(cache.join("zig-cache"))
+        .args(["--dep", "botlens"])
+        .arg(format!("-Mroot={}", bot.file.display()))
+        .arg(format!("-Mbotlens={}", sdk.display()))
+        .arg(format!("-femit-bin={}", partial.display()))
+        .current_dir(&bot.folder.root)
+        .env("PATH", path)
+        .output()
+        .map_err(|error| FolderError::Toolchain {
+            building: BUILDING,
+            missing: format!("a zig that runs ({error})"),
+            install: INSTALL.into(),
+        })?;
+    let duration = started.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    if !output.status.success() {
+        let _ = std::fs::remove_file(&partial);
+        return Err(FolderError::Compile(crate::c::errors(&stderr)));
+    }
+    let std_file = std_dir(&mut zig_command(path)?).map(|dir| dir.join("std.zig"));
+    let mut files = sdk.display().to_string();
+    if let Some(std_file) = std_file {
+        files = format!("{files}\n{}", std_file.display());
+    }
+    let io = |source| FolderError::Read { path: partial.clone(), source };
+    let mut module = std::fs::read(&partial).map_err(io)?;
+    for (name, contents) in
+        [("botlens_abi", "1"), ("botlens_encoding", "compact"), ("botlens_sdk", files.as_str())]
+    {
+        module.extend_from_slice(&custom_section(name, contents.as_bytes()));
+    }
+    std::fs::write(&partial, module).map_err(io)?;
+    crate::c::store(&partial, wasm, &stderr, duration)
+}
+
+/// Zig's standard library directory, from `zig env`.
+fn std_dir(zig: &mut Command) -> Option<PathBuf> {
+    let output = zig.arg("env").output().ok()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let after = &text[text.find("std_dir")? + "std_dir".len()..];
+    let start = after.find('"')? + 1;
+    let end = start + after[start..].find('"')?;
+    Some(PathBuf::from(&after[start..end]))
+}
+
+/// A WebAssembly custom section: id 0, its size, the name (length-prefixed), the contents.
+fn custom_section(name: &str, contents: &[u8]) -> Vec<u8> {
+    let mut body = leb128(name.len());
+    body.extend_from_slice(name.as_bytes());
+    body.extend_from_slice(contents);
+    let mut section = vec![0];
+    section.extend(leb128(body.len()));
+    section.extend(body);
+    section
+}
+
+/// `n` as unsigned LEB128.
+fn leb128(mut n: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let byte = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            out.push(byte);
+            return out;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn custom_sections_are_encoded_as_the_binary_format_says() {
+        assert_eq!(leb128(0), [0]);
+        assert_eq!(leb128(127), [127]);
+        assert_eq!(leb128(300), [0xac, 0x02]);
+        let section = custom_section("botlens_abi", b"1");
+        assert_eq!(section[..2], [0, 13]);
+        assert_eq!(&section[2..], b"\x0bbotlens_abi1");
+        let long = custom_section("x", &[7; 200]);
+        assert_eq!(long[..3], [0, 0xca, 0x01], "202 bytes of body");
+    }
+
+    #[test]
+    fn without_zig_the_pip_package_is_named() {
+        let empty = tempfile::tempdir().unwrap();
+        let error = zig_command(empty.path().as_os_str()).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "building a Zig bot needs zig (neither `zig` on PATH nor Python's `ziglang` package): install it with `pip install ziglang`"
+        );
+    }
+
+    #[test]
+    fn a_folder_finds_its_root_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("botlens.toml"), "game = \"tictactoe\"\n").unwrap();
+        let error = ZigBot::load(dir.path(), None).unwrap_err().to_string();
+        assert!(
+            error.ends_with("no .zig file here: a Zig bot is a bot.zig that imports botlens.zig")
+        );
+        std::fs::write(dir.path().join("board.zig"), "").unwrap();
+        std::fs::write(dir.path().join("rules.zig"), "").unwrap();
+        let error = ZigBot::load(dir.path(), None).unwrap_err().to_string();
+        assert!(error.contains("several .zig files and no bot.zig"), "{error}");
+        std::fs::write(dir.path().join("bot.zig"), "").unwrap();
+        assert!(ZigBot::load(dir.path(), None).unwrap().file.ends_with("bot.zig"));
+    }
+}

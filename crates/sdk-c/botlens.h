@@ -1,0 +1,332 @@
+/* botlens.h: the botlens SDK for bots written in C (clang, wasi-libc).
+ *
+ * One header, nothing to link. It declares the module's ABI version and encoding (custom
+ * sections), imports the host's functions, exports `botlens_new` and `botlens_play`, reads the
+ * game's views and writes its moves in the compact encoding of docs/abi.md, and gives each game
+ * a small C API. A bot includes it and defines `bot_play` (and, if it wants, `bot_new`):
+ *
+ *     #include "botlens.h"
+ *
+ *     void bot_play(void) {
+ *         botlens_tictactoe_view view = botlens_tictactoe();
+ *         for (int i = 0; i < 9; i++)
+ *             if (view.board[i] == '.') { botlens_mark(i % 3, i / 3); return; }
+ *     }
+ *
+ * `botlens run <dir>` builds every `.c` file of a folder with a `botlens.toml` (clang
+ * --target=wasm32-wasi -mexec-model=reactor -g -O2, this header on the include path) and plays
+ * it; docs/c.md is the manual. By hand:
+ *
+ *     clang --target=wasm32-wasi -mexec-model=reactor -g -O2 -I<dir of botlens.h> bot.c -o bot.wasm
+ *
+ * Only one `.c` file of a bot includes this header: it defines the module's exports and
+ * sections. Other files of the bot may use the types and functions after
+ * `#define BOTLENS_NO_EXPORTS` and `#include "botlens.h"`.
+ *
+ * Failures are located in the bot's own file: the header names itself in the `botlens_sdk`
+ * section, so botlens skips its frames (and wasi-libc's) and points at the bot's line. An
+ * illegal move is reported at the bot's `botlens_attack`/`botlens_mark` call, a failed `assert`
+ * (a `panic` with the condition) or a trap such as an out-of-bounds access at its line,
+ * `BOTLENS_PANIC(...)` at the line that calls it.
+ */
+#ifndef BOTLENS_H
+#define BOTLENS_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifndef __wasm__
+#error "botlens.h is for bots built to WebAssembly: clang --target=wasm32-wasi -mexec-model=reactor"
+#endif
+
+/* ── The host's functions (docs/abi.md, "Imports") ─────────────────────────────────────── */
+
+#define BOTLENS_IMPORT(name) __attribute__((import_module("botlens"), import_name(name)))
+
+BOTLENS_IMPORT("view") int32_t botlens__view(void *out, int32_t cap);
+BOTLENS_IMPORT("act")
+int32_t botlens__act(const void *msg, int32_t len, void *out, int32_t cap);
+BOTLENS_IMPORT("log") void botlens__log(const char *text, int32_t len);
+BOTLENS_IMPORT("panic")
+_Noreturn void botlens__panic(const char *msg, int32_t msg_len, const char *file,
+                              int32_t file_len, int32_t line, int32_t column);
+__attribute__((import_module("wasi_snapshot_preview1"), import_name("random_get")))
+int32_t botlens__random_get(void *buf, int32_t len);
+
+/* ── The bot's side: what it defines ────────────────────────────────────────────────────── */
+
+/* Called once per turn: look at the view, then make exactly one move. Required. */
+void bot_play(void);
+/* Called once at the start of every game with the bot's seat (0 or 1; 0 in Klotski).
+ * Optional: a bot without it is fine. */
+__attribute__((weak)) void bot_new(int seat);
+
+/* ── Logging, failing, randomness ───────────────────────────────────────────────────────── */
+
+/* Adds a line to this turn's log, printf-style (kept with the turn; `botlens replay` shows
+ * it). `printf` to stdout works too. */
+static inline __attribute__((format(printf, 1, 2))) void botlens_log(const char *format, ...) {
+    char line[1024];
+    va_list args;
+    va_start(args, format);
+    int n = vsnprintf(line, sizeof line, format, args);
+    va_end(args);
+    if (n < 0) n = 0;
+    if (n > (int)sizeof line - 1) n = (int)sizeof line - 1;
+    botlens__log(line, n);
+}
+
+/* Loses the game with `panic` and `message`, reported at `file`:`line` (use BOTLENS_PANIC). */
+static inline _Noreturn void botlens_panic_at(const char *file, int line, const char *message) {
+    botlens__panic(message, (int32_t)strlen(message), file, (int32_t)strlen(file), line, 0);
+}
+
+/* Loses the game with `panic` at this line: BOTLENS_PANIC("no free square"). */
+#define BOTLENS_PANIC(message) botlens_panic_at(__FILE__, __LINE__, (message))
+
+/* Like assert, but a `panic` with the condition's text, also under NDEBUG. */
+#define BOTLENS_CHECK(condition)                                                              \
+    ((condition) ? (void)0 : botlens_panic_at(__FILE__, __LINE__, "check failed: " #condition))
+
+/* A random number drawn from the game's seed (a replay draws the same ones). */
+static inline uint32_t botlens_random(void) {
+    uint32_t n = 0;
+    botlens__random_get(&n, sizeof n);
+    return n;
+}
+
+/* A random number in 0..bound-1 (bound > 0). */
+static inline uint32_t botlens_random_below(uint32_t bound) {
+    return (uint32_t)(((uint64_t)botlens_random() * bound) >> 32);
+}
+
+/* ── Messages (the compact encoding of docs/abi.md) ─────────────────────────────────────── */
+
+/* The seat of this game (set before `bot_new`). */
+extern int botlens_seat;
+
+/* Room for any view or answer of the games below (a Klotski view is the largest). */
+#define BOTLENS_BUFFER 8192
+
+static inline uint32_t botlens__u32(const unsigned char *at) {
+    return (uint32_t)at[0] | (uint32_t)at[1] << 8 | (uint32_t)at[2] << 16 | (uint32_t)at[3] << 24;
+}
+
+static inline void botlens__put_i32(unsigned char *at, int32_t value) {
+    uint32_t v = (uint32_t)value;
+    at[0] = (unsigned char)v;
+    at[1] = (unsigned char)(v >> 8);
+    at[2] = (unsigned char)(v >> 16);
+    at[3] = (unsigned char)(v >> 24);
+}
+
+/* The turn's view into `buffer`; its length. */
+static inline int32_t botlens__read_view(unsigned char *buffer) {
+    int32_t n = botlens__view(buffer, BOTLENS_BUFFER);
+    if (n > BOTLENS_BUFFER) BOTLENS_PANIC("botlens.h: the view is larger than BOTLENS_BUFFER");
+    return n;
+}
+
+/* Sends the move (x, y); the answer into `answer`, its length returned. */
+static inline int32_t botlens__act_xy(int x, int y, unsigned char *answer) {
+    unsigned char move[8];
+    botlens__put_i32(move, x);
+    botlens__put_i32(move + 4, y);
+    return botlens__act(move, sizeof move, answer, BOTLENS_BUFFER);
+}
+
+/* ── Battleships ────────────────────────────────────────────────────────────────────────── */
+
+/* The side of the boards. Squares are (x, y): x the column, y the row, both 0–9. */
+#define BOTLENS_BOARD_SIZE 10
+
+/* Ship kinds, as `enemy_ships_left` lists them. */
+typedef enum botlens_ship_kind {
+    BOTLENS_CARRIER,
+    BOTLENS_WARSHIP,
+    BOTLENS_SUBMARINE,
+    BOTLENS_CRUISER,
+    BOTLENS_PATROL,
+} botlens_ship_kind;
+
+/* What a Battleships bot sees on its turn. */
+typedef struct botlens_battleships_view {
+    /* The opponent's board as you know it, row by row (index y * 10 + x), NUL-terminated:
+     * '.' unknown, 'o' miss, 'x' hit, '#' sunk. */
+    char targets[101];
+    /* Your own board: '.' water, 'S' ship, 'X' ship hit, 'o' water shot at. */
+    char own[101];
+    /* The opponent's ships still afloat: `ships_left` kinds. */
+    botlens_ship_kind enemy_ships_left[8];
+    int ships_left;
+    /* Shots you have fired. */
+    unsigned shots;
+} botlens_battleships_view;
+
+/* A ship, as a sinking reveals it. */
+typedef struct botlens_ship {
+    botlens_ship_kind kind;
+    /* Its length, its top-left square, and whether it runs down (1) or across (0). */
+    int size, x, y, vertical;
+} botlens_ship;
+
+/* What an attack did. */
+typedef enum botlens_shot_result {
+    BOTLENS_MISS,
+    BOTLENS_HIT,
+    BOTLENS_SUNK,
+    BOTLENS_ALREADY_ATTACKED,
+} botlens_shot_result;
+
+/* The answer to an attack: `ship` is set when `result` is BOTLENS_SUNK. */
+typedef struct botlens_shot {
+    botlens_shot_result result;
+    botlens_ship ship;
+} botlens_shot;
+
+/* The name of a ship kind ("carrier", …). */
+static inline const char *botlens_ship_name(botlens_ship_kind kind) {
+    static const char *const names[] = {"carrier", "warship", "submarine", "cruiser", "patrol"};
+    return (unsigned)kind < 5 ? names[kind] : "?";
+}
+
+/* The Battleships view of this turn. */
+static inline botlens_battleships_view botlens_battleships(void) {
+    unsigned char buffer[BOTLENS_BUFFER];
+    int32_t n = botlens__read_view(buffer);
+    botlens_battleships_view view;
+    if (n < 212 || botlens__u32(buffer) != 100 || botlens__u32(buffer + 104) != 100)
+        BOTLENS_PANIC("botlens.h: this is not a Battleships view (does botlens.toml say the game?)");
+    memcpy(view.targets, buffer + 4, 100);
+    view.targets[100] = '\0';
+    memcpy(view.own, buffer + 108, 100);
+    view.own[100] = '\0';
+    uint32_t left = botlens__u32(buffer + 208);
+    view.ships_left = left < 8 ? (int)left : 8;
+    for (int i = 0; i < view.ships_left; i++)
+        view.enemy_ships_left[i] = (botlens_ship_kind)buffer[212 + i];
+    view.shots = botlens__u32(buffer + 212 + left);
+    return view;
+}
+
+/* The square (x, y) of a board of the view (`view.targets` or `view.own`); a square off the
+ * board loses the game with `panic` at the caller's line. */
+#define botlens_square(board, x, y) botlens_square_at(__FILE__, __LINE__, (board), (x), (y))
+
+static inline char botlens_square_at(const char *file, int line, const char *board, int x, int y) {
+    if (x < 0 || x >= BOTLENS_BOARD_SIZE || y < 0 || y >= BOTLENS_BOARD_SIZE) {
+        char message[96];
+        snprintf(message, sizeof message, "square (%d, %d) is off the 10x10 board", x, y);
+        botlens_panic_at(file, line, message);
+    }
+    return board[y * BOTLENS_BOARD_SIZE + x];
+}
+
+/* Fires at column `x`, row `y` (0–9) of the opponent's board. A hit or a sink gives you
+ * another turn; a miss or a square attacked before (a wasted shot) passes it. A square off the
+ * board is an illegal move: the game is lost at this call. */
+static inline botlens_shot botlens_attack(int x, int y) {
+    unsigned char answer[BOTLENS_BUFFER];
+    int32_t n = botlens__act_xy(x, y, answer);
+    botlens_shot shot;
+    memset(&shot, 0, sizeof shot);
+    shot.result = n > 0 ? (botlens_shot_result)answer[0] : BOTLENS_MISS;
+    if (shot.result == BOTLENS_SUNK && n >= 6) {
+        shot.ship.kind = (botlens_ship_kind)answer[1];
+        shot.ship.size = answer[2];
+        shot.ship.x = answer[3];
+        shot.ship.y = answer[4];
+        shot.ship.vertical = answer[5];
+    }
+    return shot;
+}
+
+/* ── Tic-tac-toe ────────────────────────────────────────────────────────────────────────── */
+
+/* What a Tic-tac-toe bot sees on its turn. */
+typedef struct botlens_tictactoe_view {
+    /* The board row by row (index y * 3 + x), NUL-terminated: 'X', 'O' or '.' (free). */
+    char board[10];
+    /* Your side: 'X' (who moves first) or 'O'. */
+    char you;
+} botlens_tictactoe_view;
+
+/* The board after a mark, as `botlens_tictactoe_view.board`. */
+typedef struct botlens_tictactoe_board {
+    char board[10];
+} botlens_tictactoe_board;
+
+/* The Tic-tac-toe view of this turn. */
+static inline botlens_tictactoe_view botlens_tictactoe(void) {
+    unsigned char buffer[BOTLENS_BUFFER];
+    int32_t n = botlens__read_view(buffer);
+    botlens_tictactoe_view view;
+    if (n != 14 || botlens__u32(buffer) != 9)
+        BOTLENS_PANIC("botlens.h: this is not a Tic-tac-toe view (does botlens.toml say the game?)");
+    memcpy(view.board, buffer + 4, 9);
+    view.board[9] = '\0';
+    view.you = buffer[13] ? 'O' : 'X';
+    return view;
+}
+
+/* The square (x, y) of a Tic-tac-toe board; off the board loses with `panic` at the caller. */
+#define botlens_cell(board, x, y) botlens_cell_at(__FILE__, __LINE__, (board), (x), (y))
+
+static inline char botlens_cell_at(const char *file, int line, const char *board, int x, int y) {
+    if (x < 0 || x > 2 || y < 0 || y > 2) {
+        char message[96];
+        snprintf(message, sizeof message, "square (%d, %d) is off the 3x3 board", x, y);
+        botlens_panic_at(file, line, message);
+    }
+    return board[y * 3 + x];
+}
+
+/* Marks column `x`, row `y` (0–2) and returns the board after it. A taken square or one off
+ * the board is an illegal move: the game is lost at this call. */
+static inline botlens_tictactoe_board botlens_mark(int x, int y) {
+    unsigned char answer[BOTLENS_BUFFER];
+    int32_t n = botlens__act_xy(x, y, answer);
+    botlens_tictactoe_board after;
+    memset(after.board, '.', 9);
+    if (n == 13) memcpy(after.board, answer + 4, 9);
+    after.board[9] = '\0';
+    return after;
+}
+
+/* ── The module: sections and exports (in the one file without BOTLENS_NO_EXPORTS) ─────── */
+
+#ifndef BOTLENS_NO_EXPORTS
+
+/* clang 14 makes a custom section only from a top-level asm directive (a `used` constant in a
+ * `.custom_section.*` section becomes a data segment). `botlens_sdk` names this file, so
+ * failures skip its frames. */
+__asm__(".section .custom_section.botlens_abi,\"\",@\n"
+        ".ascii \"1\"\n"
+        ".section .custom_section.botlens_encoding,\"\",@\n"
+        ".ascii \"compact\"\n"
+        ".section .custom_section.botlens_sdk,\"\",@\n"
+        ".ascii \"" __FILE__ "\"\n"
+        ".text\n");
+
+int botlens_seat;
+
+__attribute__((export_name("botlens_new"))) void botlens__new(int32_t seat) {
+    botlens_seat = seat;
+    if (bot_new) bot_new(seat);
+}
+
+__attribute__((export_name("botlens_play"))) void botlens__play(void) { bot_play(); }
+
+/* A failed `assert` loses the game with `panic` and the condition's text (wasi-libc's own
+ * would print it and trap in `abort`). */
+_Noreturn void __assert_fail(const char *expr, const char *file, int line, const char *func) {
+    char message[512];
+    snprintf(message, sizeof message, "assertion failed: %s (in %s)", expr, func);
+    botlens_panic_at(file, line, message);
+}
+
+#endif /* BOTLENS_NO_EXPORTS */
+
+#endif /* BOTLENS_H */

@@ -1,0 +1,175 @@
+//! Bots in C with botlens's `botlens.h`: `botlens new --lang c` scaffolds bots that build and
+//! play clean; bad input is caught before any game (a compile error at its line and column, a
+//! missing header, a missing clang named with its packages, a file that is not UTF-8); each way
+//! a C bot can go wrong at run time is a located failure in the bot's own file, not in the SDK's
+//! header nor in wasi-libc; and `replay` shows the sample's failure at its marked line.
+//!
+//! Every test runs clang (0.2 s a bot), so they need clang, lld, wasi-libc and
+//! libclang-rt-dev-wasm32, as `.ci/run` installs.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::support::{Output, botlens_with_env, line_after_marker, only_failure, repo_root};
+
+/// Deadline for a run that builds a C bot.
+const DEADLINE: Duration = Duration::from_secs(120);
+
+/// `botlens args…` with `env`.
+fn botlens_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    botlens_with_env(args, "", DEADLINE, env)
+}
+
+/// `source` written as `<dir>/bot.c` of a Tic-tac-toe bot, then `botlens run <dir> --vs random
+/// --seeds 0..4 --json`.
+fn run_c(dir: &Path, source: &[u8]) -> Output {
+    std::fs::write(dir.join("bot.c"), source).expect("a temporary bot");
+    std::fs::write(dir.join("botlens.toml"), "game = \"tictactoe\"\n").expect("its settings");
+    let dir = dir.display().to_string();
+    botlens_env(&["run", &dir, "--vs", "random", "--seeds", "0..4", "--json"], &[])
+}
+
+/// The 1-based line of `source` that holds `marker`.
+fn line_of(source: &str, marker: &str) -> u64 {
+    let found: Vec<usize> =
+        source.lines().enumerate().filter(|(_, l)| l.contains(marker)).map(|(i, _)| i).collect();
+    let [line] = found[..] else { panic!("one line with {marker}: {found:?}") };
+    line as u64 + 1
+}
+
+#[test]
+fn new_c_bots_build_and_play_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in ["tictactoe", "battleships"] {
+        let bot = dir.path().join(format!("my-{game}"));
+        let bot = bot.display().to_string();
+        let made = botlens_env(&["new", game, &bot, "--lang", "c"], &[]);
+        assert_eq!(made.code, Some(0), "{}", made.stderr);
+        assert!(made.stdout.contains("bot.c"), "{}", made.stdout);
+        let out = botlens_env(&["run", &bot, "--json"], &[]);
+        assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+        let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(report["failures"].as_array().map(Vec::len), Some(0), "{report:#}");
+        let games: u64 = report["opponents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["games"].as_u64().unwrap())
+            .sum();
+        assert!(games >= 40, "{report:#}");
+    }
+    let klotski = dir.path().join("k").display().to_string();
+    let refused = botlens_env(&["new", "klotski", &klotski, "--lang", "c"], &[]);
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert!(refused.stderr.contains("no starting bot in C for klotski"), "{}", refused.stderr);
+}
+
+#[test]
+fn compile_errors_are_located_in_the_bots_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_c(
+        dir.path(),
+        b"#include \"botlens.h\"\nvoid bot_play(void) {\n  botlens_mark(0, 0)\n}\n",
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("bot.c:3:21: error: expected ';' after expression"),
+        "{}",
+        out.stderr
+    );
+    // A misspelt header: clang's error, and what to include.
+    let out = run_c(dir.path(), b"#include \"botlen.h\"\nvoid bot_play(void) {}\n");
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("bot.c:1:10: fatal error: 'botlen.h' file not found"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("add `#include \"botlens.h\"`"), "{}", out.stderr);
+    // No header at all: the SDK's functions are undeclared.
+    let out = run_c(dir.path(), b"void bot_play(void) {\n  botlens_mark(0, 0);\n}\n");
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("bot.c:2:3: error: implicit declaration of function 'botlens_mark'"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn without_clang_the_packages_to_install_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bot.c"), "#include \"botlens.h\"\nvoid bot_play(void) {}\n")
+        .unwrap();
+    let bot = dir.path().display().to_string();
+    let empty = tempfile::tempdir().unwrap();
+    let path = empty.path().display().to_string();
+    let out = botlens_env(&["run", &bot, "--game", "tictactoe"], &[("PATH", &path)]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    for part in [
+        "building a C bot needs clang (package clang), wasm-ld (package lld)",
+        "sudo apt-get install -y clang lld wasi-libc libclang-rt-dev-wasm32",
+    ] {
+        assert!(out.stderr.contains(part), "{}", out.stderr);
+    }
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_refused_at_its_first_bad_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_c(dir.path(), b"#include \"botlens.h\"\n/* \xff */\nvoid bot_play(void) {}\n");
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("bot.c:2:4: the file is not UTF-8 text (C sources must be UTF-8)"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn bad_bots_fail_located_in_their_own_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("botlens_mark(1, 1); /* here */", "illegal_move", "illegal move mark(1, 1)"),
+        ("assert(view.you == 'Z'); /* here */", "panic", "assertion failed: view.you == 'Z'"),
+        ("BOTLENS_PANIC(\"no plan\"); /* here */", "panic", "no plan"),
+        (
+            "botlens_cell(view.board, 3, 0); /* here */",
+            "panic",
+            "square (3, 0) is off the 3x3 board",
+        ),
+        ("*(volatile int *)0xfffffff0 = 1; /* here */", "trap", "out of bounds memory access"),
+        (
+            "botlens_mark(0, 0); botlens_mark(2, 2); /* here */",
+            "second_move",
+            "second action mark(2, 2) in one turn",
+        ),
+    ];
+    for (statement, kind, message) in cases {
+        // The centre first, so that marking it again is illegal on the next turn.
+        let source = format!(
+            "#include <assert.h>\n#include \"botlens.h\"\n\nstatic int turn;\n\nvoid bot_play(void) {{\n    botlens_tictactoe_view view = botlens_tictactoe();\n    (void)view;\n    if (turn++ == 0 && view.board[4] == '.') {{\n        botlens_mark(1, 1);\n        return;\n    }}\n    {statement}\n}}\n"
+        );
+        let out = run_c(dir.path(), source.as_bytes());
+        assert_eq!(out.code, Some(1), "{statement}: {}", out.stderr);
+        let failure = only_failure(&out);
+        assert_eq!(failure["kind"], kind, "{statement}: {failure:#}");
+        assert!(failure["message"].as_str().unwrap().contains(message), "{failure:#}");
+        assert!(failure["file"].as_str().unwrap().ends_with("bot.c"), "{failure:#}");
+        assert_eq!(failure["line"], line_of(&source, "/* here */"), "{statement}: {failure:#}");
+    }
+}
+
+#[test]
+fn replay_shows_the_samples_failure_at_its_marked_line() {
+    let sample = repo_root().join("samples/c-tictactoe-edgeless");
+    let line =
+        line_after_marker(&sample.join("bot.c"), "botlens reports the panic on the next line");
+    let args =
+        ["replay", "samples/c-tictactoe-edgeless", "--vs", "perfect", "--seed", "4", "--plain"];
+    let out = botlens_env(&args, &[]);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("assertion failed: square >= 0"), "{}", out.stdout);
+    assert!(out.stdout.contains(&format!("c-tictactoe-edgeless/bot.c:{line}:")), "{}", out.stdout);
+}
