@@ -53,6 +53,8 @@ pub struct RunOptions {
     /// Cargo's target directory for a project's build, instead of its own (see
     /// [`build::build_into`]).
     pub cargo_target_dir: Option<PathBuf>,
+    /// How much DWARF a project's build puts in the module (all of it for a debugger).
+    pub debug_info: build::DebugInfo,
 }
 
 impl RunOptions {
@@ -263,10 +265,13 @@ fn prepare_project(
     ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
     progress(Stage::Building);
     let target_dir = options.cargo_target_dir.as_deref();
-    let built = build::build_into(&project, target_dir, cancel).map_err(|error| match error {
-        build::Stopped::Cancelled => RunError::Cancelled,
-        build::Stopped::Failed(error) => RunError::Build(error),
-    })?;
+    let built =
+        build::build_with(&project, target_dir, options.debug_info, cancel).map_err(|error| {
+            match error {
+                build::Stopped::Cancelled => RunError::Cancelled,
+                build::Stopped::Failed(error) => RunError::Build(error),
+            }
+        })?;
     progress(Stage::Loading);
     let started = Instant::now();
     let source = project.root.display().to_string();
