@@ -5,6 +5,7 @@
 
 mod bench;
 mod compare;
+mod debug;
 mod help;
 mod install;
 mod javascript;
