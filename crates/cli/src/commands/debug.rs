@@ -68,8 +68,11 @@ pub struct DebugArgs {
     /// debugger's own language), then quit.
     #[arg(long, value_name = "FILE")]
     batch: Option<PathBuf>,
-    /// Be the process under the debugger: play the game and call the hook at --turn.
-    #[arg(long, hide = true, requires = "turn")]
+    /// Be the process under a debugger started by someone else (an editor's launch
+    /// configuration, `gdb --args botlens debug … --debuggee`): play the game with native debug
+    /// info, no wall-clock backstop, and the hook `botlens_turn_begins` called as the bot
+    /// begins its failing turn (or --turn).
+    #[arg(long, conflicts_with_all = ["debugger", "batch"])]
     debuggee: bool,
 }
 
@@ -98,8 +101,8 @@ const HOOK: &str = "botlens_turn_begins";
 pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
     let target = Target::parse(&args.target, args.game.as_deref())?;
     check_debuggable(&target)?;
-    if let (true, Some(turn)) = (args.debuggee, args.turn) {
-        return play_under_debugger(&target, &args, turn);
+    if args.debuggee {
+        return play_under_debugger(&target, &args);
     }
     let debugger = find_on_path(args.debugger.program()).with_context(|| {
         format!(
@@ -231,10 +234,19 @@ fn stop_turn(game: &GameResult, asked: Option<u32>) -> anyhow::Result<(u32, Stri
 }
 
 /// The process under the debugger: the game again, in a sandbox for debuggers, the bot's module
-/// calling [`HOOK`] as its turn `turn` begins.
-fn play_under_debugger(target: &Target, args: &DebugArgs, turn: u32) -> anyhow::Result<ExitCode> {
+/// calling [`HOOK`] as its turn `--turn` begins (found by playing the game once first when not
+/// given).
+fn play_under_debugger(target: &Target, args: &DebugArgs) -> anyhow::Result<ExitCode> {
     let sandbox = Sandbox::for_debugger()?;
     let mut prepared = prepare(&sandbox, target, args)?;
+    let turn = match args.turn {
+        Some(turn) => turn,
+        None => {
+            let (turn, why) = stop_turn(&play(prepared.clone(), target)?, None)?;
+            eprintln!("botlens: {why}");
+            turn
+        }
+    };
     if let Contender::Wasm(bot) = &mut prepared.suite.bot {
         bot.module = bot.module.stopping_at(turn);
     }
