@@ -30,10 +30,10 @@ the optimisation) or a .wasm module with --game built with `debug = true`. Refer
 and JavaScript bots cannot be debugged this way.
 
 Examples:
-  botlens debug samples/battleships-offbyone --vs hunter --seed 4
-  botlens debug samples/tictactoe-panicky --vs random --seed 1 --turn 2
+  botlens debug samples/battleships-offbyone --vs hunter --seed 8
+  botlens debug samples/tictactoe-minimax --vs perfect --seed 3 --turn 2
   botlens debug bot.wasm --game tictactoe --vs perfect --seed 3 --debugger lldb
-  botlens debug samples/battleships-offbyone --vs hunter --seed 4 --batch cmds.gdb
+  botlens debug samples/battleships-offbyone --vs hunter --seed 8 --batch cmds.gdb
 
 At the stop, the failing line has a breakpoint: `continue` to reach it, then `bt`,
 `info locals` (lldb: `frame variable`), `print NAME`, `next`, `step`; `quit` to leave.
