@@ -107,3 +107,31 @@ fn reference_players_javascript_bots_and_modules_without_debug_info_are_refused(
         bare.stderr
     );
 }
+
+#[test]
+fn a_trace_of_another_game_or_a_newer_format_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let traces = dir.path().to_str().unwrap();
+    let run = ["run", "--game", "battleships", "random", "--vs", "random", "--seeds", "0..1"];
+    let played = botlens(&[&run[..], &["--trace-dir", traces]].concat());
+    assert_eq!(played.code, Some(0), "{}", played.stderr);
+    let trace = dir.path().join("random-seed0.json");
+    let other = botlens(&["debug", PANICKY, "--trace", trace.to_str().unwrap()]);
+    assert_eq!(other.code, Some(2), "{}", other.stderr);
+    assert!(
+        other.stderr.contains(
+            "is a trace of a battleships game, and samples/tictactoe-panicky plays tictactoe"
+        ),
+        "{}",
+        other.stderr
+    );
+
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let newer = text.replacen("\"format_version\": 2,", "\"format_version\": 99,", 1);
+    assert!(newer != text, "the trace's format_version field moved: update this test");
+    let future = dir.path().join("future.json");
+    std::fs::write(&future, newer).unwrap();
+    let out = botlens(&["debug", PANICKY, "--trace", future.to_str().unwrap()]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("trace format version 99 is newer"), "{}", out.stderr);
+}

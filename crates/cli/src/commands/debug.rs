@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use anyhow::{Context, bail};
-use botlens_engine::Fault;
+use botlens_engine::{Fault, Trace};
 use botlens_harness::build::DebugInfo;
 use botlens_harness::pipeline::{self, Prepared, RunOptions, Stage};
 use botlens_harness::suite::GameResult;
-use botlens_harness::{CancelToken, Contender, Target};
+use botlens_harness::{BotProject, CancelToken, Contender, Target};
 use botlens_sandbox::Sandbox;
 use clap::{Args, ValueEnum};
 
@@ -34,12 +34,13 @@ Examples:
   botlens debug samples/tictactoe-minimax --vs perfect --seed 3 --turn 2
   botlens debug bot.wasm --game tictactoe --vs perfect --seed 3 --debugger lldb
   botlens debug samples/battleships-offbyone --vs hunter --seed 8 --batch cmds.gdb
+  botlens debug samples/battleships-offbyone --trace traces/hunter-seed8.json
 
 At the stop, the failing line has a breakpoint: `continue` to reach it, then `bt`,
 `info locals` (lldb: `frame variable`), `print NAME`, `next`, `step`; `quit` to leave.
 
 Exit status: the debugger's; 2 on bad input (no debugger installed, a module without debug
-info, a turn past the bot's last).")]
+info, a turn past the bot's last, a trace of another game or format version).")]
 pub struct DebugArgs {
     /// The bot: a project directory or a .wasm module.
     #[arg(default_value = ".")]
@@ -48,11 +49,15 @@ pub struct DebugArgs {
     #[arg(long)]
     game: Option<String>,
     /// The opponent of the game to debug (or the Klotski board).
-    #[arg(long)]
-    vs: String,
+    #[arg(long, required_unless_present = "trace")]
+    vs: Option<String>,
     /// The seed of the game to debug.
-    #[arg(long)]
-    seed: u64,
+    #[arg(long, required_unless_present = "trace")]
+    seed: Option<u64>,
+    /// Debug the game this stored trace recorded (`botlens run --trace-dir`): its opponent and
+    /// seed, checked against the bot's game; the re-played game is compared with it.
+    #[arg(long, value_name = "TRACE", conflicts_with_all = ["vs", "seed"])]
+    trace: Option<PathBuf>,
     /// Stop as the bot begins its turn N (1 is its first) [default: the turn it failed on, or
     /// 1 if the game did not fail].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -101,8 +106,16 @@ const HOOK: &str = "botlens_turn_begins";
 pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
     let target = Target::parse(&args.target, args.game.as_deref())?;
     check_debuggable(&target)?;
+    let (chosen, stored) = match (&args.trace, &args.vs, args.seed) {
+        (Some(path), _, _) => {
+            let trace = botlens_replay::load(path)?;
+            (game_of_trace(&trace, path, &target)?, Some((trace, path.as_path())))
+        }
+        (None, Some(vs), Some(seed)) => (OneGame { vs: vs.clone(), seed }, None),
+        _ => bail!("say which game: --vs NAME --seed N, or --trace FILE"),
+    };
     if args.debuggee {
-        return play_under_debugger(&target, &args);
+        return play_under_debugger(&target, &chosen, &args);
     }
     let debugger = find_on_path(args.debugger.program()).with_context(|| {
         format!(
@@ -110,8 +123,11 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
             name = args.debugger.program()
         )
     })?;
-    let prepared = prepare(&super::sandbox()?, &target, &args)?;
+    let prepared = prepare(&super::sandbox()?, &target, &chosen, &args)?;
     let game = play(prepared, &target)?;
+    if let Some((trace, path)) = &stored {
+        compare_with(&game, trace, path);
+    }
     let (turn, why) = stop_turn(&game, args.turn)?;
     if game.fault.is_none() && !args.optimized && target.project_dir().is_some() {
         eprintln!(
@@ -131,7 +147,7 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
     let status = Command::new(debugger)
         .args(debugger_args(args.debugger, &script, args.batch.is_some()))
         .arg(std::env::current_exe().context("the path of this botlens")?)
-        .args(debuggee_args(&args, turn))
+        .args(debuggee_args(&args, &chosen, turn))
         .status()
         .with_context(|| format!("running {}", args.debugger.program()))?;
     Ok(ExitCode::from(status.code().map_or(2, |code| code.clamp(0, 255) as u8)))
@@ -168,8 +184,62 @@ fn is_executable(file: &Path) -> bool {
     file.is_file()
 }
 
+/// The game to debug: the opponent and the seed.
+struct OneGame {
+    vs: String,
+    seed: u64,
+}
+
+/// The game a stored trace recorded, refused unless it is a game of the bot's own kind with the
+/// bot (a module) in seat 0.
+fn game_of_trace(trace: &Trace, path: &Path, target: &Target) -> anyhow::Result<OneGame> {
+    let plays = match target {
+        Target::Project { dir, .. } => BotProject::load(dir)?.game,
+        Target::Module { game, .. } => *game,
+        Target::Reference { .. } | Target::Script { .. } => {
+            bail!("{target} has no module of its own to debug")
+        }
+    };
+    if trace.game != plays.name() {
+        bail!(
+            "{} is a trace of a {} game, and {} plays {plays}",
+            path.display(),
+            trace.game,
+            target
+        );
+    }
+    match &trace.players[..] {
+        [bot, opponent] if bot.kind == "wasm" => {
+            Ok(OneGame { vs: opponent.name.clone(), seed: trace.seed })
+        }
+        _ => bail!(
+            "{} does not record a bot in seat 0 against an opponent; give --vs NAME --seed N",
+            path.display()
+        ),
+    }
+}
+
+/// Says on stderr whether the re-played game made the stored trace's moves.
+fn compare_with(game: &GameResult, stored: &Trace, path: &Path) {
+    let actions = |trace: &Trace| -> Vec<_> {
+        trace.moves.iter().map(|m| (m.seat, m.action.clone())).collect()
+    };
+    let same = game.trace.as_ref().is_some_and(|replayed| actions(replayed) == actions(stored));
+    if !same {
+        eprintln!(
+            "botlens: note: the re-played game's moves differ from {} (was the bot changed since?)",
+            path.display()
+        );
+    }
+}
+
 /// The one game built (with all debug info) and loaded, its module checked for variables.
-fn prepare(sandbox: &Sandbox, target: &Target, args: &DebugArgs) -> anyhow::Result<Prepared> {
+fn prepare(
+    sandbox: &Sandbox,
+    target: &Target,
+    game: &OneGame,
+    args: &DebugArgs,
+) -> anyhow::Result<Prepared> {
     let (debug_info, build_dir) = if args.optimized {
         (DebugInfo::Full, "botlens-debug-optimized")
     } else {
@@ -179,7 +249,7 @@ fn prepare(sandbox: &Sandbox, target: &Target, args: &DebugArgs) -> anyhow::Resu
         debug_info,
         // Its own target directory, so the everyday build (line tables only) is not redone.
         cargo_target_dir: target.project_dir().map(|dir| dir.join("target").join(build_dir)),
-        ..RunOptions::one_game(&args.vs, args.seed)
+        ..RunOptions::one_game(&game.vs, game.seed)
     };
     let quiet = args.debuggee;
     let progress = |stage| match stage {
@@ -236,9 +306,13 @@ fn stop_turn(game: &GameResult, asked: Option<u32>) -> anyhow::Result<(u32, Stri
 /// The process under the debugger: the game again, in a sandbox for debuggers, the bot's module
 /// calling [`HOOK`] as its turn `--turn` begins (found by playing the game once first when not
 /// given).
-fn play_under_debugger(target: &Target, args: &DebugArgs) -> anyhow::Result<ExitCode> {
+fn play_under_debugger(
+    target: &Target,
+    game: &OneGame,
+    args: &DebugArgs,
+) -> anyhow::Result<ExitCode> {
     let sandbox = Sandbox::for_debugger()?;
-    let mut prepared = prepare(&sandbox, target, args)?;
+    let mut prepared = prepare(&sandbox, target, game, args)?;
     let turn = match args.turn {
         Some(turn) => turn,
         None => {
@@ -250,27 +324,27 @@ fn play_under_debugger(target: &Target, args: &DebugArgs) -> anyhow::Result<Exit
     if let Contender::Wasm(bot) = &mut prepared.suite.bot {
         bot.module = bot.module.stopping_at(turn);
     }
-    let game = play(prepared, target)?;
-    let ending = game.fault.as_ref().map_or_else(
-        || format!("{:?}", game.result).to_lowercase(),
+    let played = play(prepared, target)?;
+    let ending = played.fault.as_ref().map_or_else(
+        || format!("{:?}", played.result).to_lowercase(),
         |fault| format!("lost: {}", fault.failure),
     );
-    eprintln!("botlens: the game is over after the bot's {} turns: {ending}", game.bot_turns);
+    eprintln!("botlens: the game is over after the bot's {} turns: {ending}", played.bot_turns);
     std::io::stderr().flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// The arguments of this command again, for the process under the debugger.
-fn debuggee_args(args: &DebugArgs, turn: u32) -> Vec<OsString> {
+fn debuggee_args(args: &DebugArgs, game: &OneGame, turn: u32) -> Vec<OsString> {
     let mut words: Vec<OsString> = vec!["debug".into(), args.target.clone().into()];
-    if let Some(game) = &args.game {
-        words.extend(["--game".into(), game.into()]);
+    if let Some(kind) = &args.game {
+        words.extend(["--game".into(), kind.into()]);
     }
     words.extend([
         "--vs".into(),
-        args.vs.clone().into(),
+        game.vs.clone().into(),
         "--seed".into(),
-        args.seed.to_string().into(),
+        game.seed.to_string().into(),
         "--turn".into(),
         turn.to_string().into(),
         "--debuggee".into(),
