@@ -683,6 +683,7 @@ vim.cmd('write')
 local found = vim.wait(480000, scored, 100)
 local lines = lens_titles()
 if not found then table.insert(lines, 'timeout') end
+table.insert(lines, 'BotlensDebug ' .. vim.fn.exists(':BotlensDebug'))
 vim.fn.writefile(lines, _G.botlens_out)
 vim.cmd('qall!')
 "#;
@@ -715,4 +716,6 @@ fn the_neovim_module_shows_the_scores_as_soon_as_a_run_ends() {
     let written = std::fs::read_to_string(&out).expect("the script wrote the lenses");
     assert!(!written.contains("timeout"), "the lens never showed scores:\n{written}");
     assert!(written.lines().any(|l| l.starts_with("botlens: vs random ")), "{written}");
+    assert!(written.lines().any(|l| l == "⏸ debug it"), "the debug lens: {written}");
+    assert!(written.lines().any(|l| l == "BotlensDebug 2"), "the :BotlensDebug command: {written}");
 }
