@@ -270,7 +270,7 @@ fn diagnostics_follow_saves_and_clear_when_the_bug_is_fixed() {
     assert_eq!(capabilities["positionEncoding"], "utf-16");
     assert_eq!(
         capabilities["executeCommandProvider"]["commands"],
-        json!(["botlens.rerun", "botlens.replay"])
+        json!(["botlens.rerun", "botlens.replay", "botlens.debug"])
     );
 
     lsp.save(&lib);
@@ -309,7 +309,9 @@ fn diagnostics_follow_saves_and_clear_when_the_bug_is_fixed() {
     let lenses = lsp.request("textDocument/codeLens", json!({"textDocument": {"uri": uri(&lib)}}));
     let entry = line_of(&lib, "impl Bot for Panicky");
     let lenses = lenses["result"].as_array().cloned().unwrap_or_default();
-    let [scores, replay_lens] = &lenses[..] else { panic!("two lenses expected: {lenses:#?}") };
+    let [scores, replay_lens, debug_lens] = &lenses[..] else {
+        panic!("three lenses expected: {lenses:#?}")
+    };
     assert_eq!(scores["range"]["start"]["line"], json!(entry));
     let title = scores["command"]["title"].as_str().unwrap();
     assert!(
@@ -323,6 +325,26 @@ fn diagnostics_follow_saves_and_clear_when_the_bug_is_fixed() {
         json!({"command": "botlens.replay", "arguments": [bot.display().to_string()]}),
     );
     assert_eq!(command["result"], json!(replay), "{command:#}");
+
+    // "Debug this failure": the diagnostic's game, as `botlens debug` plays it, and the lens's.
+    assert_eq!(debug_lens["command"]["command"], "botlens.debug");
+    let data = &diagnostic["data"];
+    let debug = lsp.request(
+        "workspace/executeCommand",
+        json!({"command": "botlens.debug", "arguments": [data["project"], data["opponent"], data["seed"]]}),
+    );
+    let expected = format!(
+        "botlens debug {} --vs {} --seed {}",
+        bot.display(),
+        data["opponent"].as_str().unwrap(),
+        data["seed"]
+    );
+    assert_eq!(debug["result"], json!(expected), "{debug:#}");
+    let worst = lsp.request(
+        "workspace/executeCommand",
+        json!({"command": "botlens.debug", "arguments": [bot.display().to_string()]}),
+    );
+    assert_eq!(worst["result"], json!(expected), "the worst game is the diagnostic's: {worst:#}");
 
     // The one-line fix: O answers a centre opening by the preference list.
     let source = std::fs::read_to_string(&lib).unwrap();
@@ -661,6 +683,7 @@ vim.cmd('write')
 local found = vim.wait(480000, scored, 100)
 local lines = lens_titles()
 if not found then table.insert(lines, 'timeout') end
+table.insert(lines, 'BotlensDebug ' .. vim.fn.exists(':BotlensDebug'))
 vim.fn.writefile(lines, _G.botlens_out)
 vim.cmd('qall!')
 "#;
@@ -693,6 +716,8 @@ fn the_neovim_module_shows_the_scores_as_soon_as_a_run_ends() {
     let written = std::fs::read_to_string(&out).expect("the script wrote the lenses");
     assert!(!written.contains("timeout"), "the lens never showed scores:\n{written}");
     assert!(written.lines().any(|l| l.starts_with("botlens: vs random ")), "{written}");
+    assert!(written.lines().any(|l| l == "⏸ debug it"), "the debug lens: {written}");
+    assert!(written.lines().any(|l| l == "BotlensDebug 2"), "the :BotlensDebug command: {written}");
 }
 
 #[test]

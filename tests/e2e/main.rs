@@ -6,6 +6,7 @@
 mod bench;
 mod c;
 mod compare;
+mod debug;
 mod help;
 mod install;
 mod javascript;

@@ -1,8 +1,8 @@
 //! Building a bot project to WebAssembly with cargo, with compiler errors returned as data.
 //!
 //! The build is `cargo build --release --target wasm32-wasip1 --message-format=json` in the
-//! project's directory, with line tables forced on and stripping off so failures can be located
-//! in the bot's source. Cargo's JSON messages are parsed: errors and warnings come back as
+//! project's directory, with line tables forced on (or all debug info, for a debugger) and
+//! stripping off so failures can be located in the bot's source. Cargo's JSON messages are parsed: errors and warnings come back as
 //! [`CompilerMessage`]s with file, line and column; the `.wasm` artifact path comes from the
 //! artifact message. A missing `wasm32-wasip1` target is installed with rustup (said on the way).
 //!
@@ -142,6 +142,41 @@ pub fn build_into(
     target_dir: Option<&Path>,
     cancel: &CancelToken,
 ) -> Result<BuildOutput, Stopped> {
+    build_with(project, target_dir, DebugInfo::LineTables, cancel)
+}
+
+/// How much DWARF a build puts in the module.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DebugInfo {
+    /// Line tables only (`debug = "line-tables-only"`): enough to locate failures; the default.
+    #[default]
+    LineTables,
+    /// Everything (`debug = true`): variables and types too, for a native debugger. The code is
+    /// optimised as always, so games play out the same, but most locals are optimised out.
+    Full,
+    /// Everything, and the code not optimised (`opt-level = 0`): every local lives where a
+    /// debugger can print it (`botlens debug`). Slower code that burns more fuel, so a game
+    /// that ran out of fuel may not play out the same.
+    Unoptimised,
+}
+
+impl DebugInfo {
+    /// The value of cargo's `debug` profile setting.
+    fn profile_value(self) -> &'static str {
+        match self {
+            DebugInfo::LineTables => "line-tables-only",
+            DebugInfo::Full | DebugInfo::Unoptimised => "true",
+        }
+    }
+}
+
+/// [`build_into`] with `debug_info` DWARF in the module.
+pub fn build_with(
+    project: &BotProject,
+    target_dir: Option<&Path>,
+    debug_info: DebugInfo,
+    cancel: &CancelToken,
+) -> Result<BuildOutput, Stopped> {
     let started = Instant::now();
     let timeout =
         project.config.build_timeout_secs.map_or(DEFAULT_BUILD_TIMEOUT, Duration::from_secs);
@@ -153,11 +188,14 @@ pub fn build_into(
     if let Some(dir) = target_dir {
         command.env("CARGO_TARGET_DIR", dir);
     }
+    if debug_info == DebugInfo::Unoptimised {
+        command.env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0");
+    }
     let mut child = command
         .args(["build", "--release", "--target", WASM_TARGET, "--message-format=json"])
         .arg("--manifest-path")
         .arg(project.root.join("Cargo.toml"))
-        .env("CARGO_PROFILE_RELEASE_DEBUG", "line-tables-only")
+        .env("CARGO_PROFILE_RELEASE_DEBUG", debug_info.profile_value())
         .env("CARGO_PROFILE_RELEASE_STRIP", "none")
         .env_remove("RUSTFLAGS")
         .current_dir(&project.root)

@@ -58,6 +58,8 @@ pub struct RunOptions {
     pub play_on: Option<PlayOn>,
     /// Only these (opponent index in `opponents`, seed) units ([`Suite::only`]).
     pub only: Option<Vec<(usize, u64)>>,
+    /// How much DWARF a project's build puts in the module (all of it for a debugger).
+    pub debug_info: build::DebugInfo,
 }
 
 impl RunOptions {
@@ -273,10 +275,13 @@ fn prepare_project(
     ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
     progress(Stage::Building);
     let target_dir = options.cargo_target_dir.as_deref();
-    let built = build::build_into(&project, target_dir, cancel).map_err(|error| match error {
-        build::Stopped::Cancelled => RunError::Cancelled,
-        build::Stopped::Failed(error) => RunError::Build(error),
-    })?;
+    let built =
+        build::build_with(&project, target_dir, options.debug_info, cancel).map_err(|error| {
+            match error {
+                build::Stopped::Cancelled => RunError::Cancelled,
+                build::Stopped::Failed(error) => RunError::Build(error),
+            }
+        })?;
     progress(Stage::Loading);
     let started = Instant::now();
     let source = project.root.display().to_string();

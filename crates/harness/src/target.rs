@@ -160,7 +160,25 @@ impl Target {
     /// ```
     pub fn replay_command_in_seat(&self, opponent: &str, seed: u64, seat: usize) -> String {
         let seat = if seat == 0 { String::new() } else { format!(" --seat {seat}") };
-        format!("botlens replay {self} --vs {} --seed {seed}{seat}", shell_word(opponent))
+        format!("{}{seat}", self.game_command("replay", opponent, seed))
+    }
+
+    /// The command line that plays the game against `opponent` on `seed` again under a
+    /// debugger, stopped as the bot begins the turn it failed on (`botlens debug`).
+    ///
+    /// ```
+    /// use botlens_harness::target::Target;
+    ///
+    /// let bot = Target::project("bot");
+    /// assert_eq!(bot.debug_command("hunter", 4), "botlens debug bot --vs hunter --seed 4");
+    /// ```
+    pub fn debug_command(&self, opponent: &str, seed: u64) -> String {
+        self.game_command("debug", opponent, seed)
+    }
+
+    /// `botlens <verb>` for this target's game against `opponent` on `seed`.
+    fn game_command(&self, verb: &str, opponent: &str, seed: u64) -> String {
+        format!("botlens {verb} {self} --vs {} --seed {seed}", shell_word(opponent))
     }
 }
 

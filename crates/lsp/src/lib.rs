@@ -7,8 +7,9 @@
 //!   (`illegal move attack(10, 3): x out of range`) and the games on the next (`lost 3/50 vs
 //!   hunter (seeds 4, 17, 31); first at move 23 (the bot's turn 12)`), and compiler errors when
 //!   the build fails;
-//! - a code lens above `impl Bot for …` with the latest scores and the commands `botlens.rerun`
-//!   and `botlens.replay`;
+//! - a code lens above `impl Bot for …` with the latest scores and the commands `botlens.rerun`,
+//!   `botlens.replay` and `botlens.debug` (the last two answer a command line, for the worst
+//!   game or the one a diagnostic's data names);
 //! - a hover on a failing line: the board at the failing move and the bot's log lines of that
 //!   turn;
 //! - `$/progress` while building and playing, `window/logMessage` with timings.

@@ -349,6 +349,22 @@ mod tests {
     }
 
     #[test]
+    fn a_debugger_engines_compiled_module_is_another_entry_and_never_loads_for_playing() {
+        use crate::engines::{Key, engine};
+        let dir = tempfile::tempdir().unwrap();
+        let cache = DiskCache::open(dir.path(), 1 << 30).unwrap();
+        let stack_bytes = 512 << 10;
+        let playing = engine(Key { stack_bytes, debugger: false }).unwrap();
+        let debugging = engine(Key { stack_bytes, debugger: true }).unwrap();
+        let debug_entry = cache.entry(&[5; 32], &debugging);
+        let play_entry = cache.entry(&[5; 32], &playing);
+        assert_ne!(debug_entry.path, play_entry.path, "the fingerprint covers debug info");
+        cache.store(&debug_entry, &Module::new(&debugging, "(module)").unwrap());
+        std::fs::copy(&debug_entry.path, &play_entry.path).unwrap();
+        assert!(cache.load(&play_entry, &playing).is_none(), "the tag covers the engine too");
+    }
+
+    #[test]
     fn entries_round_trip_and_garbage_or_foreign_entries_are_deleted_misses() {
         let dir = tempfile::tempdir().unwrap();
         let cache = DiskCache::open(&dir.path().join("nested/cache"), 1 << 30).unwrap();

@@ -40,6 +40,36 @@ pub(crate) struct Symbol {
     pub column: u32,
 }
 
+/// The DWARF sections of a module; `None` when it has none (or they are unreadable).
+fn load<'a>(sections: &Sections<'a>) -> Option<gimli::Dwarf<Slice<'a>>> {
+    sections.custom(".debug_info").next()?;
+    gimli::Dwarf::load(|id: SectionId| -> Result<Slice<'a>, gimli::Error> {
+        let contents = sections.custom(id.name()).next().unwrap_or(&[]);
+        Ok(EndianSlice::new(contents, LittleEndian))
+    })
+    .ok()
+}
+
+/// Whether the module's DWARF describes a function's parameters or locals anywhere (what a
+/// debugger needs to print them), beyond the line tables and function names that locating
+/// failures needs.
+pub(crate) fn has_variables(binary: &[u8]) -> bool {
+    let Some(dwarf) = Sections::read(binary).ok().as_ref().and_then(load) else {
+        return false;
+    };
+    let mut units = dwarf.units();
+    while let Ok(Some(header)) = units.next() {
+        let Ok(abbreviations) = dwarf.abbreviations(&header) else { continue };
+        let mut entries = header.entries(&abbreviations);
+        while let Ok(Some(entry)) = entries.next_dfs() {
+            if matches!(entry.tag(), gimli::DW_TAG_variable | gimli::DW_TAG_formal_parameter) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// The debug information of one module, parsed for a batch of lookups.
 pub(crate) struct DebugInfo<'a> {
     sections: Sections<'a>,
@@ -50,13 +80,7 @@ impl<'a> DebugInfo<'a> {
     /// Parses the module's DWARF; `None` when it has none (or it is unreadable).
     pub fn new(binary: &'a [u8]) -> Option<Self> {
         let sections = Sections::read(binary).ok()?;
-        sections.custom(".debug_info").next()?;
-        let dwarf = gimli::Dwarf::load(|id: SectionId| -> Result<Slice<'a>, gimli::Error> {
-            let contents = sections.custom(id.name()).next().unwrap_or(&[]);
-            Ok(EndianSlice::new(contents, LittleEndian))
-        })
-        .ok()?;
-        let context = addr2line::Context::from_dwarf(dwarf).ok()?;
+        let context = addr2line::Context::from_dwarf(load(&sections)?).ok()?;
         Some(DebugInfo { sections, context })
     }
 

@@ -5,6 +5,12 @@
 //! shared by every sandbox of the process: each holds a pool of instance slots, address space
 //! reserved once, and one ticker thread advances all their epochs. Every engine is configured
 //! for determinism: fuel, NaN canonicalization, deterministic relaxed SIMD, no threads.
+//!
+//! A sandbox made for a debugger ([`Sandbox::for_debugger`](crate::Sandbox::for_debugger)) has
+//! engines of its own, another key: they emit native DWARF for gdb and lldb, allocate instances
+//! on demand, and have no epoch checks (the wall-clock backstop is off while a debugger holds
+//! the process). Their compiled code differs, and so does wasmtime's compatibility hash that
+//! the disk cache's entries are keyed by.
 
 use std::num::NonZeroUsize;
 use std::sync::{Mutex, MutexGuard, OnceLock};
@@ -51,25 +57,38 @@ pub(crate) const TABLE_ELEMENTS: usize = 1 << 16;
 /// Bytes of dirtied memory reset in place after a game instead of being unmapped.
 const KEEP_RESIDENT: usize = 4 << 20;
 
-/// The engines of the process, one per stack cap.
-static ENGINES: Mutex<Vec<(u64, Engine)>> = Mutex::new(Vec::new());
+/// What an engine is made for: its stack cap, and whether a debugger reads its code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Key {
+    /// The wasm stack cap in bytes.
+    pub stack_bytes: u64,
+    /// Native debug info, no pool, no epoch checks ([`crate::Sandbox::for_debugger`]).
+    pub debugger: bool,
+}
+
+/// The engines of the process, one per key.
+static ENGINES: Mutex<Vec<(Key, Engine)>> = Mutex::new(Vec::new());
 
 /// Whether the ticker thread started (once per process).
 static TICKER: OnceLock<Result<(), String>> = OnceLock::new();
 
-fn config(stack_bytes: u64) -> Config {
+fn config(key: Key) -> Config {
     let mut config = Config::new();
     config
         .consume_fuel(true)
-        .epoch_interruption(true)
-        .max_wasm_stack(stack_bytes as usize)
+        .epoch_interruption(!key.debugger)
+        .max_wasm_stack(key.stack_bytes as usize)
         // Frames are symbolized by `crate::dwarf`, once per backtrace instead of once per frame.
         .wasm_backtrace_details(WasmBacktraceDetails::Disable)
         .wasm_backtrace_max_frames(NonZeroUsize::new(BACKTRACE_FRAMES))
         .cranelift_nan_canonicalization(true)
         .relaxed_simd_deterministic(true)
-        .parallel_compilation(true)
-        .allocation_strategy(InstanceAllocationStrategy::Pooling(pooling()));
+        .parallel_compilation(true);
+    if key.debugger {
+        config.debug_info(true).allocation_strategy(InstanceAllocationStrategy::OnDemand);
+    } else {
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pooling()));
+    }
     if std::env::var_os(PERFMAP_VAR).is_some_and(|v| v == "1") {
         config.profiler(ProfilingStrategy::PerfMap);
     }
@@ -100,8 +119,8 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// The engine for a stack cap, created on first use (and the ticker with the first engine).
-pub(crate) fn engine(stack_bytes: u64) -> Result<Engine, SandboxError> {
+/// The engine for a key, created on first use (and the ticker with the first engine).
+pub(crate) fn engine(key: Key) -> Result<Engine, SandboxError> {
     let ticker = TICKER.get_or_init(|| {
         std::thread::Builder::new()
             .name("botlens-epoch".into())
@@ -111,12 +130,11 @@ pub(crate) fn engine(stack_bytes: u64) -> Result<Engine, SandboxError> {
     });
     ticker.clone().map_err(SandboxError::Ticker)?;
     let mut engines = lock(&ENGINES);
-    if let Some((_, engine)) = engines.iter().find(|(stack, _)| *stack == stack_bytes) {
+    if let Some((_, engine)) = engines.iter().find(|(made_for, _)| *made_for == key) {
         return Ok(engine.clone());
     }
-    let engine =
-        Engine::new(&config(stack_bytes)).map_err(|e| SandboxError::Engine(format!("{e:#}")))?;
-    engines.push((stack_bytes, engine.clone()));
+    let engine = Engine::new(&config(key)).map_err(|e| SandboxError::Engine(format!("{e:#}")))?;
+    engines.push((key, engine.clone()));
     Ok(engine)
 }
 
@@ -165,11 +183,15 @@ impl ModuleCache {
 mod tests {
     use super::*;
 
+    fn play(stack_bytes: u64) -> Key {
+        Key { stack_bytes, debugger: false }
+    }
+
     #[test]
     fn one_engine_per_stack_cap_and_the_memory_cache_is_bounded() {
-        let a = engine(512 << 10).unwrap();
-        let b = engine(256 << 10).unwrap();
-        assert!(Engine::same(&a, &engine(512 << 10).unwrap()));
+        let a = engine(play(512 << 10)).unwrap();
+        let b = engine(play(256 << 10)).unwrap();
+        assert!(Engine::same(&a, &engine(play(512 << 10)).unwrap()));
         assert!(!Engine::same(&a, &b));
 
         let cache = ModuleCache::default();
@@ -180,5 +202,16 @@ mod tests {
         assert!(cache.cached(&a, &[0; 32]).is_none(), "the oldest entry was dropped");
         assert!(cache.cached(&a, &[1; 32]).is_some());
         assert!(cache.cached(&b, &[1; 32]).is_none());
+    }
+
+    #[test]
+    fn a_debugger_engine_is_another_engine_whose_modules_are_never_served_to_a_playing_one() {
+        let playing = engine(play(512 << 10)).unwrap();
+        let debugging = engine(Key { stack_bytes: 512 << 10, debugger: true }).unwrap();
+        assert!(!Engine::same(&playing, &debugging));
+        let cache = ModuleCache::default();
+        cache.remember([3; 32], &Module::new(&debugging, "(module)").unwrap());
+        assert!(cache.cached(&playing, &[3; 32]).is_none());
+        assert!(cache.cached(&debugging, &[3; 32]).is_some());
     }
 }

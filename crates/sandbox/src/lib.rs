@@ -83,6 +83,7 @@
 mod abi;
 mod cache;
 mod config;
+mod debugger;
 mod dwarf;
 mod engines;
 mod error;

@@ -41,6 +41,8 @@ pub struct Sandbox {
 }
 
 struct Shared {
+    /// Whether modules compile for a native debugger ([`Sandbox::for_debugger`]).
+    debugger: bool,
     modules: ModuleCache,
     disk: Option<DiskCache>,
     /// Why the configured cache directory is not used.
@@ -83,10 +85,40 @@ impl Sandbox {
             Some(Ok(disk)) => (Some(disk), None),
             Some(Err(why)) => (None, Some(format!("the module cache is off: {why}"))),
         };
-        engines::engine(SandboxLimits::default().stack_bytes)?;
-        Ok(Sandbox {
-            shared: Arc::new(Shared { modules: ModuleCache::default(), disk, disk_note }),
-        })
+        Sandbox::open(false, disk, disk_note)
+    }
+
+    /// A sandbox for playing under a native debugger (gdb, lldb): its modules compile with
+    /// native DWARF translated from the module's own and registered with the debugger's JIT
+    /// interface, so breakpoints on the bot's source lines, backtraces and locals work. Fuel and
+    /// every other limit stay as they are, so a game plays out exactly as in any other sandbox;
+    /// only the wall-clock backstop is off, as a debugger stops the clock's meaning. Nothing is
+    /// cached on disk, and its modules are never served to another sandbox.
+    ///
+    /// ```
+    /// use botlens_sandbox::Sandbox;
+    ///
+    /// let sandbox = Sandbox::for_debugger().unwrap();
+    /// assert_eq!(sandbox.disk_cache_note(), None);
+    /// ```
+    pub fn for_debugger() -> Result<Sandbox, SandboxError> {
+        Sandbox::open(true, None, None)
+    }
+
+    fn open(
+        debugger: bool,
+        disk: Option<DiskCache>,
+        disk_note: Option<String>,
+    ) -> Result<Sandbox, SandboxError> {
+        let shared = Shared { debugger, modules: ModuleCache::default(), disk, disk_note };
+        let sandbox = Sandbox { shared: Arc::new(shared) };
+        sandbox.engine(SandboxLimits::default().stack_bytes)?;
+        Ok(sandbox)
+    }
+
+    /// This sandbox's engine for a stack cap.
+    fn engine(&self, stack_bytes: u64) -> Result<Engine, SandboxError> {
+        engines::engine(engines::Key { stack_bytes, debugger: self.shared.debugger })
     }
 
     /// Why the configured cache directory is not used (it could not be created, or someone
@@ -119,7 +151,8 @@ impl Sandbox {
         abi::check_version(&sections)?;
         let encoding = abi::encoding(&sections)?;
         let stack = SandboxLimits::default().stack_bytes;
-        let engine = engines::engine(stack)
+        let engine = self
+            .engine(stack)
             .map_err(|error| LoadError::Invalid { message: error.to_string() })?;
         let module = self.compile(&engine, &sha, &binary)?;
         abi::check_exports(&module)?;
@@ -132,6 +165,7 @@ impl Sandbox {
         let locator = Arc::new(Locator::new(debug, &sections, imported_functions));
         Ok(BotModule {
             payload: None,
+            stop_at: None,
             inner: Arc::new(Inner {
                 runner,
                 sandbox: self.clone(),
@@ -269,6 +303,8 @@ pub struct BotModule {
     inner: Arc<Inner>,
     /// What a language runner is given to run (`botlens.source`).
     payload: Option<Arc<[u8]>>,
+    /// The turn of every game at which the debugger hook is called ([`BotModule::stopping_at`]).
+    stop_at: Option<u32>,
 }
 
 struct Inner {
@@ -320,7 +356,29 @@ impl BotModule {
     /// every game's instance (a JavaScript bot's source for the JavaScript runner). Cheap: the
     /// module is compiled once and shared by every payload.
     pub fn with_payload(&self, payload: impl Into<Arc<[u8]>>) -> BotModule {
-        BotModule { inner: Arc::clone(&self.inner), payload: Some(payload.into()) }
+        BotModule { payload: Some(payload.into()), ..self.clone() }
+    }
+
+    /// The same module, calling the debugger hook `botlens_turn_begins` (an `extern "C"`
+    /// function of the host process, never inlined) as each game's `turn`-th turn of this bot
+    /// begins (the first turn is 1), so a debugger that breaks there stops the process at that
+    /// turn. Meant for a [`Sandbox::for_debugger`] module; the hook does nothing by itself.
+    pub fn stopping_at(&self, turn: u32) -> BotModule {
+        BotModule { stop_at: Some(turn), ..self.clone() }
+    }
+
+    /// Whether the module's DWARF describes variables (built with `debug = true` or
+    /// `debug = "full"`), so a debugger can print the bot's locals; line tables alone (botlens's
+    /// default build) say where code is but not what is in it.
+    pub fn has_variable_info(&self) -> bool {
+        crate::dwarf::has_variables(&self.inner.binary)
+    }
+
+    /// Calls the debugger hook if `turn` (1 for the bot's first) is the turn it stops at.
+    pub(crate) fn turn_begins(&self, turn: u32) {
+        if self.stop_at == Some(turn) {
+            crate::debugger::botlens_turn_begins(turn);
+        }
     }
 
     /// The payload given with [`BotModule::with_payload`].
@@ -342,7 +400,7 @@ impl BotModule {
             Some(at) => at,
             None => {
                 let engine =
-                    engines::engine(stack_bytes).map_err(|error| bad(error.to_string()))?;
+                    inner.sandbox.engine(stack_bytes).map_err(|error| bad(error.to_string()))?;
                 let module = inner
                     .sandbox
                     .compile(&engine, &inner.sha, &inner.binary)
@@ -435,7 +493,8 @@ mod tests {
 
     #[test]
     fn compiling_past_the_deadline_fails_loading_with_the_deadline_named() {
-        let engine = engines::engine(SandboxLimits::default().stack_bytes).unwrap();
+        let stack_bytes = SandboxLimits::default().stack_bytes;
+        let engine = engines::engine(engines::Key { stack_bytes, debugger: false }).unwrap();
         let many: Arc<[u8]> =
             wat::parse_str(format!("(module {})", "(func)".repeat(5_000))).unwrap().into();
         let error = compile_within(&engine, &many, Duration::from_millis(1)).unwrap_err();

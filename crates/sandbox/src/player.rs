@@ -365,6 +365,7 @@ fn start<G: Game>(
 
 impl<G: Game> Player<G> for WasmPlayer<G> {
     fn play(&mut self, turn: &mut Turn<G>) -> Result<(), Failure> {
+        self.module.turn_begins(self.stats.turns + 1);
         let budget = self.budget();
         // The common case, every turn after the first, runs in place: the state is not moved.
         if let State::Running { store, play } = &mut self.state {

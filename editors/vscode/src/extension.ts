@@ -1,8 +1,9 @@
-// The botlens extension: starts `botlens lsp` for the workspace and wires its two commands.
+// The botlens extension: starts `botlens lsp` for the workspace and wires its commands.
 //
 // The server does the work (builds on save, plays the suite, publishes diagnostics, code lenses
-// and hovers); this file only starts it, passes the settings, and turns the answer of
-// `botlens.replay` into a terminal running that command line.
+// and hovers); this file only starts it, passes the settings, and turns the answers of
+// `botlens.replay` and `botlens.debug` into a terminal running that command line (the second
+// one opens gdb there, stopped at the failing turn).
 
 import * as vscode from "vscode";
 import {
@@ -40,10 +41,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       fileEvents: vscode.workspace.createFileSystemWatcher("**/{*.rs,Cargo.toml}"),
     },
     middleware: {
-      // The server's commands run through the client so `botlens.replay` can open a terminal.
+      // The server's commands run through the client so `botlens.replay` and `botlens.debug`
+      // can open a terminal.
       executeCommand: async (name, args, next) => {
-        if (name === "botlens.replay") {
-          return replay(args);
+        if (TERMINAL_COMMANDS.has(name)) {
+          return inTerminal(name, args);
         }
         return next(name, args);
       },
@@ -58,7 +60,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         arguments: project ? [project] : [],
       }),
     ),
-    vscode.commands.registerCommand("botlens.replay", (...args: unknown[]) => replay(args)),
+    ...[...TERMINAL_COMMANDS.keys()].map((name) =>
+      vscode.commands.registerCommand(name, (...args: unknown[]) => inTerminal(name, args)),
+    ),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("botlens")) {
         client?.sendNotification("workspace/didChangeConfiguration", { settings: settings() });
@@ -68,8 +72,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   await client.start();
 }
 
-/** Asks the server for the replay command line and runs it in a terminal. */
-async function replay(args: unknown[]): Promise<void> {
+/** The server's commands that answer a command line to run in a terminal, and its title. */
+const TERMINAL_COMMANDS = new Map([
+  ["botlens.replay", "botlens replay"],
+  ["botlens.debug", "botlens debug"],
+]);
+
+/**
+ * Asks the server for the command line of `name` (arguments: the project, then optionally the
+ * opponent and seed of a diagnostic's data) and runs it in a terminal.
+ */
+async function inTerminal(name: string, args: unknown[]): Promise<void> {
   if (!client) {
     return;
   }
@@ -77,7 +90,7 @@ async function replay(args: unknown[]): Promise<void> {
   if (typeof project !== "string") {
     const folder = vscode.workspace.workspaceFolders?.[0];
     project = await vscode.window.showInputBox({
-      prompt: "botlens: the bot project to replay",
+      prompt: "botlens: the bot project",
       value: folder?.uri.fsPath ?? "",
     });
     if (typeof project !== "string") {
@@ -86,13 +99,13 @@ async function replay(args: unknown[]): Promise<void> {
   }
   try {
     const line = await client.sendRequest(ExecuteCommandRequest.type, {
-      command: "botlens.replay",
+      command: name,
       arguments: [project, ...args.slice(1)],
     });
     if (typeof line !== "string") {
       return;
     }
-    const terminal = vscode.window.createTerminal({ name: "botlens replay" });
+    const terminal = vscode.window.createTerminal({ name: TERMINAL_COMMANDS.get(name) });
     terminal.show();
     terminal.sendText(line);
   } catch (error) {

@@ -3,6 +3,7 @@
 mod bench;
 mod bisect;
 mod compare;
+mod debug;
 mod diff;
 mod game_arg;
 mod generate;
@@ -50,6 +51,8 @@ enum Command {
     Watch(watch::WatchArgs),
     /// Step through a finished game: the board, the moves, the bot's log lines and the failure.
     Replay(replay::ReplayArgs),
+    /// Debug one game in gdb or lldb, stopped as the bot begins its failing turn.
+    Debug(debug::DebugArgs),
     /// Serve editors: diagnostics, code lenses and hovers from the suite, refreshed on save.
     Lsp(lsp::LspArgs),
     /// Measure speed: games per second native vs wasm, compile times, suites, save → report.
@@ -103,6 +106,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Generate(args) => generate::run(args),
         Command::Play(args) => play::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Debug(args) => debug::run(args),
         Command::Watch(args) => watch::run(args),
         Command::Lsp(args) => lsp::run(args),
         Command::Bench(args) => bench::run(args),

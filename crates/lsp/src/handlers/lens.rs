@@ -1,6 +1,7 @@
 //! Code lenses above the bot's entry point (`impl Bot for …` in `src/lib.rs`) and the commands
-//! they run: `botlens.rerun` (play the suite again) and `botlens.replay` (the terminal command
-//! line that steps through the worst game).
+//! they run: `botlens.rerun` (play the suite again), `botlens.replay` (the terminal command
+//! line that steps through the worst game) and `botlens.debug` (the one that opens it in a
+//! debugger, stopped at the failing turn).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,8 +24,11 @@ pub const RERUN: &str = "botlens.rerun";
 /// Answers the command line replaying a game: arguments `[project dir]` (its worst game) or
 /// `[project dir, opponent, seed]`.
 pub const REPLAY: &str = "botlens.replay";
+/// Answers the command line debugging a game (`botlens debug …`): arguments as [`REPLAY`]'s,
+/// so an editor can offer "debug this failure" on a diagnostic from its data.
+pub const DEBUG: &str = "botlens.debug";
 /// The commands the server executes.
-pub const COMMANDS: [&str; 2] = [RERUN, REPLAY];
+pub const COMMANDS: [&str; 3] = [RERUN, REPLAY, DEBUG];
 
 /// The 0-based line of the bot's entry point: the first `impl … Bot for …` line.
 pub fn entry_line(text: &str) -> Option<u32> {
@@ -86,6 +90,7 @@ pub async fn code_lens(
                     worst.first_seed, worst.first_opponent
                 );
                 lenses.push(lens(title, REPLAY));
+                lenses.push(lens("⏸ debug it".into(), DEBUG));
             }
         }
         Some(LatestRun::Failed(why)) => lenses.push(lens(format!("botlens: {why} — rerun"), RERUN)),
@@ -129,39 +134,45 @@ pub async fn execute_command(
             }
             Ok(None)
         }
-        REPLAY => {
+        REPLAY | DEBUG => {
+            let name = params.command.as_str();
             let Some(dir) = project else {
                 return Err(invalid(format!(
-                    "{REPLAY} needs the project directory as its first argument"
+                    "{name} needs the project directory as its first argument"
                 )));
+            };
+            let line = |opponent: &str, seed: u64| {
+                let target = Target::of_dir(&dir);
+                if name == DEBUG {
+                    target.debug_command(opponent, seed)
+                } else {
+                    target.replay_command(opponent, seed)
+                }
             };
             let opponent = params.arguments.get(1).and_then(Value::as_str);
             let seed = params.arguments.get(2).and_then(Value::as_u64);
             if let (Some(opponent), Some(seed)) = (opponent, seed) {
-                return Ok(Some(json!(replay_line(&dir, opponent, seed))));
+                return Ok(Some(json!(line(opponent, seed))));
             }
             let state = session.state();
             let latest =
                 state.project_of(&dir).and_then(|root| state.projects[&root].latest.clone());
             match latest.as_deref() {
                 Some(LatestRun::Played { report, .. }) => match report.failures.first() {
-                    Some(worst) => Ok(Some(json!(worst.replay))),
+                    // The report's replay line names the seat too.
+                    Some(worst) if name == REPLAY => Ok(Some(json!(worst.replay))),
+                    Some(worst) => Ok(Some(json!(line(&worst.first_opponent, worst.first_seed)))),
                     None => Err(invalid(format!(
-                        "{REPLAY}: no game was lost by a fault in the latest run"
+                        "{name}: no game was lost by a fault in the latest run"
                     ))),
                 },
-                _ => Err(invalid(format!("{REPLAY}: {} has no finished run yet", dir.display()))),
+                _ => Err(invalid(format!("{name}: {} has no finished run yet", dir.display()))),
             }
         }
         other => {
             Err(invalid(format!("unknown command `{other}` (known: {})", COMMANDS.join(", "))))
         }
     }
-}
-
-/// The command that replays one game of a project.
-pub fn replay_line(project: &Path, opponent: &str, seed: u64) -> String {
-    Target::of_dir(project).replay_command(opponent, seed)
 }
 
 fn describe(project: Option<&Path>) -> String {
@@ -216,13 +227,5 @@ mod tests {
         let mut small = before.clone();
         small.opponents[0].outcomes = Default::default();
         assert_eq!(verdict_title(&small, &after), "vs previous save: too few games to tell (0)");
-    }
-
-    #[test]
-    fn replay_lines_name_project_opponent_and_seed() {
-        assert_eq!(
-            replay_line(Path::new("/bots/b"), "hunter", 4),
-            "botlens replay /bots/b --vs hunter --seed 4"
-        );
     }
 }

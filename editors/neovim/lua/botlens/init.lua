@@ -1,6 +1,7 @@
 -- botlens for Neovim: attaches `botlens lsp` to Rust buffers of bot projects and adds
 -- :BotlensReplay, which runs the replay command line of the failure under the cursor in a
--- terminal split.
+-- terminal split, and :BotlensDebug, which opens that game in gdb (`botlens debug`) there,
+-- stopped as the bot begins its failing turn.
 --
 -- Neovim 0.11+ uses vim.lsp.config / vim.lsp.enable; older versions (0.7–0.10) fall back to
 -- vim.lsp.start_client on FileType rust. Code lenses show with vim.lsp.codelens.refresh()
@@ -71,23 +72,30 @@ local function run_in_terminal(line)
   vim.cmd('startinsert')
 end
 
---- :BotlensReplay — the replay of the failure under the cursor (from the diagnostic's data),
---- else the project's worst game (asked of the server with `botlens.replay`).
-function M.replay()
+--- The data of the botlens diagnostic under the cursor, if there is one.
+local function diagnostic_data()
   local row = vim.api.nvim_win_get_cursor(0)[1] - 1
   for _, d in ipairs(vim.diagnostic.get(0, { lnum = row })) do
     local data = d.user_data and d.user_data.lsp and d.user_data.lsp.data
-    if d.source == 'botlens' and data and data.replay then
-      run_in_terminal(data.replay)
-      return
+    if d.source == 'botlens' and data and data.project then
+      return data
     end
   end
+end
+
+--- Asks the server for the command line of `command` (`botlens.replay`, `botlens.debug`): the
+--- game of the diagnostic under the cursor, else the project's worst game; runs it in a
+--- terminal split.
+local function run_game_command(command)
   local client = attached_client()
   if not client then
     vim.notify('botlens: no botlens server attached to this buffer', vim.log.levels.WARN)
     return
   end
-  local params = { command = 'botlens.replay', arguments = { project_root(vim.api.nvim_buf_get_name(0)) } }
+  local data = diagnostic_data()
+  local arguments = data and { data.project, data.opponent, data.seed }
+    or { project_root(vim.api.nvim_buf_get_name(0)) }
+  local params = { command = command, arguments = arguments }
   client.request('workspace/executeCommand', params, function(err, result)
     if err then
       vim.notify('botlens: ' .. err.message, vim.log.levels.ERROR)
@@ -95,6 +103,22 @@ function M.replay()
       run_in_terminal(result)
     end
   end, 0)
+end
+
+--- :BotlensReplay — the replay of the failure under the cursor, else of the worst game.
+function M.replay()
+  local data = diagnostic_data()
+  if data and data.replay then
+    run_in_terminal(data.replay)
+    return
+  end
+  run_game_command('botlens.replay')
+end
+
+--- :BotlensDebug — the failure under the cursor (else the worst game) in gdb, stopped as the
+--- bot begins its failing turn (`botlens debug`, see docs/debugging.md).
+function M.debug()
+  run_game_command('botlens.debug')
 end
 
 function M.setup(opts)
@@ -139,6 +163,9 @@ function M.setup(opts)
   end
   vim.api.nvim_create_user_command('BotlensReplay', M.replay, {
     desc = 'botlens: replay the failure under the cursor in a terminal split',
+  })
+  vim.api.nvim_create_user_command('BotlensDebug', M.debug, {
+    desc = 'botlens: debug the failure under the cursor in gdb in a terminal split',
   })
 end
 
