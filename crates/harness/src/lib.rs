@@ -34,6 +34,7 @@ pub mod diff;
 pub mod js;
 pub mod outcomes;
 pub mod pipeline;
+pub mod profile;
 pub mod project;
 pub mod report;
 pub mod revision;

@@ -441,7 +441,9 @@ fn write_trace(suite: &Suite, game: &GameResult) -> Result<(), SuiteError> {
         .map_err(|error| SuiteError::TraceWrite { path: dir.join(name), error })
 }
 
-fn validate<G: Scored>(suite: &Suite) -> Result<(), SuiteError> {
+/// Refuses a suite that cannot start: no opponents, a bad turn cap or pairing, too many traces
+/// to keep, or a contender that cannot sit in its seat.
+pub(crate) fn validate<G: Scored>(suite: &Suite) -> Result<(), SuiteError> {
     if suite.opponents.is_empty() {
         return Err(SuiteError::BadContender("the suite has no opponents".into()));
     }
@@ -501,29 +503,11 @@ fn play_one<G: Scored>(
     bot_seat: Seat,
 ) -> GameResult {
     let opponent = &suite.opponents[opponent_index];
-    let config = if G::OPPONENTS_ARE_BOARDS {
-        G::config_for(opponent.name(), seed)
-    } else {
-        Ok(G::Config::default())
-    }
-    .expect("validated before the suite started");
     let mut bot = suite
         .bot
         .player::<G>(seed, bot_seat, &suite.sandbox_limits)
         .expect("validated before the suite started");
-    let record: MatchRecord<G> = if G::OPPONENTS_ARE_BOARDS {
-        runner::play_match::<G>(&config, seed, &mut [bot.as_mut()], &suite.limits)
-    } else {
-        let mut other = opponent
-            .player::<G>(seed, 1 - bot_seat, &suite.sandbox_limits)
-            .expect("validated before the suite started");
-        let players: &mut [&mut dyn Player<G>] = if bot_seat == 0 {
-            &mut [bot.as_mut(), other.as_mut()]
-        } else {
-            &mut [other.as_mut(), bot.as_mut()]
-        };
-        runner::play_match::<G>(&config, seed, players, &suite.limits)
-    };
+    let (config, record) = play_match(suite, opponent_index, seed, bot_seat, bot.as_mut());
     let mut seats: Vec<&Contender> =
         if G::OPPONENTS_ARE_BOARDS { vec![&suite.bot] } else { vec![&suite.bot, opponent] };
     seats.rotate_left(bot_seat);
@@ -546,6 +530,36 @@ fn play_one<G: Scored>(
         }),
         fault,
     }
+}
+
+/// Plays one game of a validated suite with `bot` (the suite's bot, or a player made from it)
+/// in `bot_seat` against opponent `opponent_index` (or on its board): the game's config and
+/// record.
+pub(crate) fn play_match<G: Scored>(
+    suite: &Suite,
+    opponent_index: usize,
+    seed: u64,
+    bot_seat: Seat,
+    bot: &mut dyn Player<G>,
+) -> (G::Config, MatchRecord<G>) {
+    let opponent = &suite.opponents[opponent_index];
+    let config = if G::OPPONENTS_ARE_BOARDS {
+        G::config_for(opponent.name(), seed)
+    } else {
+        Ok(G::Config::default())
+    }
+    .expect("validated before the suite started");
+    let record = if G::OPPONENTS_ARE_BOARDS {
+        runner::play_match::<G>(&config, seed, &mut [bot], &suite.limits)
+    } else {
+        let mut other = opponent
+            .player::<G>(seed, 1 - bot_seat, &suite.sandbox_limits)
+            .expect("validated before the suite started");
+        let players: &mut [&mut dyn Player<G>] =
+            if bot_seat == 0 { &mut [bot, other.as_mut()] } else { &mut [other.as_mut(), bot] };
+        runner::play_match::<G>(&config, seed, players, &suite.limits)
+    };
+    (config, record)
 }
 
 fn trace_limits(suite: &Suite) -> serde_json::Value {

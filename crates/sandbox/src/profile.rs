@@ -319,11 +319,38 @@ fn symbolize(
     match logical {
         Some(frames) if !frames.is_empty() => frames
             .into_iter()
-            .map(|f| ProfileFrame { function: f.function, location: f.location, bot: f.bot })
+            .map(|f| ProfileFrame {
+                function: without_generics(&f.function),
+                location: f.location,
+                bot: f.bot,
+            })
             .collect(),
         // Without DWARF every frame is taken as the bot's, as failures take them.
-        _ => vec![ProfileFrame { function: name.to_owned(), location: None, bot: debug.is_none() }],
+        _ => vec![ProfileFrame {
+            function: without_generics(name),
+            location: None,
+            bot: debug.is_none(),
+        }],
     }
+}
+
+/// A function's name without its generic arguments, which make a flame graph unreadable
+/// (`try_fold<core::ops::range::Range<usize>, …>` → `try_fold`); a qualified path's
+/// `<T as Trait>` stays.
+fn without_generics(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut depth = 0usize;
+    let mut previous = ' ';
+    for c in name.chars() {
+        match c {
+            '<' if depth > 0 || previous.is_alphanumeric() || "_}".contains(previous) => depth += 1,
+            '>' if depth > 0 && previous != '-' => depth -= 1,
+            _ if depth > 0 => {}
+            _ => out.push(c),
+        }
+        previous = c;
+    }
+    out
 }
 
 /// Frames numbered in the order first seen.
@@ -342,5 +369,24 @@ impl Interner {
         self.frames.push(frame.clone());
         self.index.insert(frame.clone(), index);
         index
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_generics;
+
+    #[test]
+    fn generic_arguments_are_dropped_and_qualified_paths_kept() {
+        assert_eq!(
+            without_generics("try_fold<core::ops::range::Range<usize>, fn(&u32) -> bool, ()>"),
+            "try_fold"
+        );
+        assert_eq!(without_generics("alloc::vec::Vec<T>::push"), "alloc::vec::Vec::push");
+        assert_eq!(
+            without_generics("<my_bot::Hunter as botlens_sdk::Bot>::play"),
+            "<my_bot::Hunter as botlens_sdk::Bot>::play"
+        );
+        assert_eq!(without_generics("{closure#1}<burner::Burner>"), "{closure#1}");
     }
 }
