@@ -20,7 +20,7 @@
 //! | `games` | games played |
 //! | `interval` | epoch checks (function entries and loop back-edges) between two samples |
 //! | `fuel` | fuel the bot burnt in all of them |
-//! | `functions[]` | every function seen, by self fuel: `function`, `bot` (the bot's own code, not std, another crate or the SDK), `file` (where it is, when known), `self_fuel` (fuel burnt in it), `total_fuel` (in it and what it called), `self_percent`, `total_percent`; the self fuels add up to `fuel` |
+//! | `functions[]` | every function seen (a name in a file), by self fuel: `function`, `bot` (the bot's own code, not std, another crate or the SDK), `file` (where it is, when known), `self_fuel` (fuel burnt in it), `total_fuel` (in it and what it called), `own_fuel` (the bot's functions: fuel whose innermost frame of the bot's code is it, so std and SDK code it called counts; else 0), `self_percent`, `total_percent`, `own_percent`; the self fuels add up to `fuel`, and so do the own fuels with `outside_bot_fuel` |
 //! | `lines[]` | the bot's own source lines, by self fuel: `file`, `line`, `function`, `self_fuel` (fuel whose innermost frame of the bot's code was this line), `total_fuel` (fuel with this line anywhere on the stack), `self_percent`, `total_percent` |
 //! | `outside_bot_fuel` | fuel with no line of the bot's code on the stack (start-up, the SDK alone) |
 //! | `out_of_fuel[]` | games the bot lost by running out of fuel: `opponent`, `seed`, `turn` (the bot's turn, from 1), `fuel` (that turn's), `lines` (that turn's top lines, as in `lines[]`, at most [`FAILING_TURN_LINES`]) |
@@ -108,10 +108,15 @@ pub struct FunctionCost {
     pub self_fuel: u64,
     /// Fuel burnt in it and in what it called.
     pub total_fuel: u64,
+    /// For the bot's own functions: fuel whose innermost frame of the bot's code is this
+    /// function (its self fuel plus that of the std, crate and SDK code it called); else 0.
+    pub own_fuel: u64,
     /// `self_fuel` as a percentage of all the fuel.
     pub self_percent: f64,
     /// `total_fuel` as a percentage of all the fuel.
     pub total_percent: f64,
+    /// `own_fuel` as a percentage of all the fuel.
+    pub own_percent: f64,
 }
 
 /// Fuel of one line of the bot's source.
@@ -322,6 +327,7 @@ impl Stacks {
         let mut by_name: BTreeMap<(&str, Option<&str>), FunctionCost> = BTreeMap::new();
         for (stack, &fuel) in &self.0 {
             let mut seen = BTreeSet::new();
+            let mut own_seen = false;
             for (depth, frame) in stack.iter().enumerate().rev() {
                 let file = frame.location.as_ref().map(|l| l.file.as_str());
                 let key = (frame.function.as_str(), file);
@@ -331,14 +337,20 @@ impl Stacks {
                     file: frame.location.as_ref().map(|l| l.file.clone()),
                     self_fuel: 0,
                     total_fuel: 0,
+                    own_fuel: 0,
                     self_percent: 0.0,
                     total_percent: 0.0,
+                    own_percent: 0.0,
                 });
                 if depth + 1 == stack.len() {
                     cost.self_fuel += fuel;
                 }
                 if seen.insert(key) {
                     cost.total_fuel += fuel;
+                }
+                if frame.bot && !own_seen {
+                    own_seen = true;
+                    cost.own_fuel += fuel;
                 }
             }
             if stack.is_empty() {
@@ -348,8 +360,10 @@ impl Stacks {
                     file: None,
                     self_fuel: 0,
                     total_fuel: 0,
+                    own_fuel: 0,
                     self_percent: 0.0,
                     total_percent: 0.0,
+                    own_percent: 0.0,
                 });
                 cost.self_fuel += fuel;
                 cost.total_fuel += fuel;
@@ -360,6 +374,7 @@ impl Stacks {
             .map(|cost| FunctionCost {
                 self_percent: percent(cost.self_fuel, total),
                 total_percent: percent(cost.total_fuel, total),
+                own_percent: percent(cost.own_fuel, total),
                 ..cost
             })
             .collect();
@@ -535,6 +550,8 @@ impl Profile {
         );
         let _ = writeln!(out, "\nFunctions by self fuel (* the bot's own code):");
         let _ = writeln!(out, "{:>8} {:>8}  function", "self", "total");
+        let mut own: Vec<&FunctionCost> = self.functions.iter().filter(|f| f.bot).collect();
+        own.sort_by(|a, b| b.own_fuel.cmp(&a.own_fuel).then(a.function.cmp(&b.function)));
         for f in self.functions.iter().take(top) {
             let mark = if f.bot { "*" } else { " " };
             let file = f.file.as_deref().map_or(String::new(), |file| {
@@ -556,6 +573,18 @@ impl Profile {
         }
         if self.functions.len() > top {
             let _ = writeln!(out, "  … {} more (--top, --json)", self.functions.len() - top);
+        }
+        let _ = writeln!(
+            out,
+            "\nThe bot's functions by own fuel (their self fuel and the std and SDK code they called):"
+        );
+        let _ = writeln!(out, "{:>8} {:>8}  function", "own", "total");
+        for f in own.iter().take(top) {
+            let _ = writeln!(
+                out,
+                "{:>6.1} % {:>6.1} %  {}",
+                f.own_percent, f.total_percent, f.function
+            );
         }
         let _ = writeln!(out, "\nLines of the bot by self fuel:");
         if self.lines.is_empty() {
@@ -686,6 +715,10 @@ mod tests {
                 ("botlens_new", 4, 4)
             ]
         );
+        let own: Vec<(&str, u64)> =
+            functions.iter().filter(|f| f.bot).map(|f| (f.function.as_str(), f.own_fuel)).collect();
+        // Vec::push's fuel is walk's own: the innermost of the bot's frames above it.
+        assert_eq!(own, [("walk", 90), ("play", 6)]);
         let sum: f64 = functions.iter().map(|f| f.self_percent).sum();
         assert!((sum - 100.0).abs() < 1e-9, "{sum}");
         let (lines, outside) = stacks.lines();
