@@ -100,6 +100,36 @@ fn the_turn_that_ran_out_of_fuel_is_profiled_at_the_endless_loop() {
 }
 
 #[test]
+fn run_reports_where_the_failing_turn_of_an_out_of_fuel_group_burnt_its_fuel() {
+    let sample = repo_root().join("samples/battleships-spinner");
+    let args = ["run", sample.to_str().unwrap(), "--vs", "hunter", "--seeds", "0..10"];
+    let out = botlens(&[&args[..], &["--json"]].concat());
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let group = &report["failures"][0];
+    assert_eq!(group["kind"], "out_of_fuel");
+    let marker = "botlens reports the out_of_fuel on the next line";
+    let spin = line_after_marker(&sample.join("src/lib.rs"), marker);
+    assert_eq!(group["fuel_profile"][0]["line"].as_u64(), Some(spin), "{group}");
+    let table = botlens(&args);
+    assert!(table.stdout.contains("where that turn's fuel went:"), "{}", table.stdout);
+    // Other kinds get none.
+    let offbyone = repo_root().join("samples/battleships-offbyone");
+    let out = botlens(&[
+        "run",
+        offbyone.to_str().unwrap(),
+        "--vs",
+        "hunter",
+        "--seeds",
+        "0..10",
+        "--json",
+    ]);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let failures = report["failures"].as_array().unwrap();
+    assert!(!failures.is_empty() && failures.iter().all(|f| f.get("fuel_profile").is_none()));
+}
+
+#[test]
 fn bad_input_is_refused_with_exit_status_2() {
     let minimax = repo_root().join("samples/tictactoe-minimax");
     let minimax = minimax.to_str().unwrap();

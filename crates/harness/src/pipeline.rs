@@ -334,7 +334,8 @@ pub fn play(
         return Err(RunError::Cancelled);
     }
     timings.games = results.duration;
-    let report = SuiteReport::new(&suite, &results, target);
+    let mut report = SuiteReport::new(&suite, &results, target);
+    crate::profile::profile_failing_turns(&suite, &results, &mut report);
     Ok(SuiteRun { suite, results, report, warnings, wasm, timings })
 }
 

@@ -37,15 +37,17 @@ use botlens_engine::stack::thousands;
 use botlens_engine::{FailureKind, SourceLocation};
 use botlens_games::{GameVisitor, Scored};
 use botlens_sandbox::{FuelProfile, ProfileFrame, Sandbox};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::pipeline::{self, RunError, RunOptions, Stage};
-use crate::suite::{self, Contender, Suite, WasmBot};
+use crate::report::SuiteReport;
+use crate::suite::{self, Contender, Suite, SuiteResults, WasmBot};
+use crate::tally::Position;
 use crate::{CancelToken, Target};
 
 /// Epoch checks between two samples unless asked otherwise.
-pub const DEFAULT_INTERVAL: u64 = 100;
+pub const DEFAULT_INTERVAL: u64 = 1000;
 
 /// The most games one profile plays (profiled games run several times slower than others).
 pub const MAX_GAMES: u64 = 100_000;
@@ -120,7 +122,7 @@ pub struct FunctionCost {
 }
 
 /// Fuel of one line of the bot's source.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LineCost {
     /// The source file, as the debug information names it.
     pub file: String,
@@ -137,6 +139,10 @@ pub struct LineCost {
     /// `total_fuel` as a percentage of the fuel profiled.
     pub total_percent: f64,
 }
+
+// The percentages are never NaN (`percent` of nothing is 0), so equality is an equivalence, as
+// reports (which compare whole failure groups) need.
+impl Eq for LineCost {}
 
 /// The turn of a game the bot lost by running out of fuel, and where that turn's fuel went.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -289,17 +295,85 @@ impl GameVisitor for PlayProfiled<'_> {
 impl PlayProfiled<'_> {
     /// One game, the bot profiled in seat 0.
     fn play<G: Scored>(&self, opponent: usize, seed: u64) -> Played {
-        let limits = &self.suite.sandbox_limits;
-        let mut wasm = self.bot.module.player::<G>(seed, 0, limits).profiled(self.interval);
-        let (_, record) = suite::play_match(self.suite, opponent, seed, 0, &mut wasm);
-        let fault = record.outcome.fault.as_ref().filter(|fault| fault.seat == 0);
-        Played {
-            opponent,
-            seed,
-            profile: wasm.profile().unwrap_or_default(),
-            out_of_fuel: fault.is_some_and(|f| f.failure.kind == FailureKind::OutOfFuel),
+        play_profiled::<G>(self.suite, self.bot, self.interval, (opponent, seed, 0))
+    }
+}
+
+/// One game of a validated suite at `position`, `bot` profiled in its seat.
+fn play_profiled<G: Scored>(
+    suite: &Suite,
+    bot: &WasmBot,
+    interval: u64,
+    (opponent, seed, seat): Position,
+) -> Played {
+    let limits = &suite.sandbox_limits;
+    let mut wasm = bot.module.player::<G>(seed, seat, limits).profiled(interval);
+    let (_, record) = suite::play_match(suite, opponent, seed, seat, &mut wasm);
+    let fault = record.outcome.fault.as_ref().filter(|fault| fault.seat == seat);
+    Played {
+        opponent,
+        seed,
+        profile: wasm.profile().unwrap_or_default(),
+        out_of_fuel: fault.is_some_and(|f| f.failure.kind == FailureKind::OutOfFuel),
+    }
+}
+
+/// Out-of-fuel groups whose failing turn [`profile_failing_turns`] profiles, per run.
+pub const MAX_PROFILED_GROUPS: usize = 3;
+
+/// Plays the first game of each `out_of_fuel` group of `results` again (the first
+/// [`MAX_PROFILED_GROUPS`]) with the bot profiled, and puts the failing turn's top lines on the
+/// group in `report` ([`crate::report::FailureGroup::fuel_profile`]). Nothing for other kinds,
+/// reference bots and JavaScript bots; games without such a failure cost nothing.
+pub fn profile_failing_turns(suite: &Suite, results: &SuiteResults, report: &mut SuiteReport) {
+    let Contender::Wasm(bot) = &suite.bot else { return };
+    if bot.module.is_runner() {
+        return;
+    }
+    let groups = results.tally.groups.values();
+    let out_of_fuel = groups.filter(|g| g.first.failure.kind == FailureKind::OutOfFuel);
+    for group in out_of_fuel.take(MAX_PROFILED_GROUPS) {
+        let position = group.first_at;
+        let played = suite.game.visit(Replay { suite, bot, position });
+        let Some(turn) = failing_turn(&played.profile) else { continue };
+        let opponent = suite.opponents[position.0].name();
+        let failure = &group.first.failure;
+        let same = |f: &&mut crate::report::FailureGroup| {
+            f.kind == failure.kind
+                && f.first_seed == position.1
+                && f.first_opponent == opponent
+                && f.location == failure.location
+        };
+        if let Some(reported) = report.failures.iter_mut().find(same) {
+            reported.fuel_profile = Some(turn.2);
         }
     }
+}
+
+/// One game played again, profiled.
+struct Replay<'a> {
+    suite: &'a Suite,
+    bot: &'a WasmBot,
+    position: Position,
+}
+
+impl GameVisitor for Replay<'_> {
+    type Output = Played;
+
+    fn visit<G: Scored>(self) -> Played {
+        play_profiled::<G>(self.suite, self.bot, DEFAULT_INTERVAL, self.position)
+    }
+}
+
+/// A profile's last turn (the one that lost the game): the bot's turn from 1, its fuel, and its
+/// top lines (percentages of the turn's fuel).
+fn failing_turn(profile: &FuelProfile) -> Option<(u32, u64, Vec<LineCost>)> {
+    let last = profile.turns.len().checked_sub(1)?;
+    let mut turn = Stacks::default();
+    turn.add(profile, |index| index == last);
+    let mut lines = turn.lines().0;
+    lines.truncate(FAILING_TURN_LINES);
+    Some((last as u32 + 1, turn.fuel(), lines))
 }
 
 /// Fuel per call stack, summed over samples.
@@ -451,16 +525,12 @@ fn summarize(suite: &Suite, interval: u64, played: &[Played]) -> Profile {
         .filter(|game| game.out_of_fuel)
         .take(MAX_FAILING_TURNS)
         .filter_map(|game| {
-            let last = game.profile.turns.len().checked_sub(1)?;
-            let mut turn = Stacks::default();
-            turn.add(&game.profile, |index| index == last);
-            let mut lines = turn.lines().0;
-            lines.truncate(FAILING_TURN_LINES);
+            let (turn, fuel, lines) = failing_turn(&game.profile)?;
             Some(FailingTurn {
                 opponent: suite.opponents[game.opponent].name().to_owned(),
                 seed: game.seed,
-                turn: last as u32 + 1,
-                fuel: turn.fuel(),
+                turn,
+                fuel,
                 lines,
             })
         })
@@ -520,16 +590,14 @@ impl LineCost {
     }
 }
 
-impl FailingTurn {
-    /// The turn's top lines as text, one per line: `97.1 %  src/lib.rs:20  in my_bot::spin`.
-    pub fn render_lines(&self, base: &Path) -> Vec<String> {
-        self.lines
-            .iter()
-            .map(|line| {
-                format!("{:5.1} %  {}  in {}", line.self_percent, line.place(base), line.function)
-            })
-            .collect()
-    }
+/// Lines as text, one each, files relative to `base`: `97.1 %  src/lib.rs:20  in my_bot::spin`.
+pub fn render_lines(lines: &[LineCost], base: &Path) -> Vec<String> {
+    lines
+        .iter()
+        .map(|line| {
+            format!("{:5.1} %  {}  in {}", line.self_percent, line.place(base), line.function)
+        })
+        .collect()
 }
 
 impl Profile {
@@ -620,7 +688,7 @@ impl Profile {
                     turn.turn,
                     thousands(turn.fuel)
                 );
-                for line in turn.render_lines(base) {
+                for line in render_lines(&turn.lines, base) {
                     let _ = writeln!(out, "    {line}");
                 }
             }
