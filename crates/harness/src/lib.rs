@@ -31,6 +31,7 @@ pub mod build;
 pub mod bundled;
 pub mod compare;
 pub mod diff;
+pub mod fuel;
 pub mod js;
 pub mod outcomes;
 pub mod pipeline;

@@ -335,7 +335,7 @@ pub fn play(
     }
     timings.games = results.duration;
     let mut report = SuiteReport::new(&suite, &results, target);
-    crate::profile::profile_failing_turns(&suite, &results, &mut report);
+    report.add_fuel_profiles(&suite, crate::fuel::failing_turns(&suite, &results));
     Ok(SuiteRun { suite, results, report, warnings, wasm, timings })
 }
 

@@ -26,8 +26,8 @@ use botlens_engine::{CallStack, FailureKind, SourceLocation};
 use botlens_stats::{EloEstimate, Los, Pentanomial, Tally as _};
 use serde::{Deserialize, Serialize};
 
+use crate::fuel::LineCost;
 use crate::outcomes::Outcomes;
-use crate::profile::LineCost;
 use crate::suite::{Suite, SuiteResults};
 use crate::tally::{FailureTally, MAX_GROUPS};
 use crate::target::Target;
@@ -133,7 +133,7 @@ pub struct FailureGroup {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stack: Option<CallStack>,
     /// For an `out_of_fuel` group: the top lines of the failing turn's fuel, from its first game
-    /// played again with profiling ([`crate::profile::profile_failing_turns`]); absent otherwise.
+    /// played again with profiling ([`crate::fuel::failing_turns`]); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fuel_profile: Option<Vec<LineCost>>,
 }
@@ -368,6 +368,28 @@ impl SuiteReport {
         }
     }
 
+    /// Puts each profiled failing turn ([`crate::fuel::failing_turns`]) on its failure group.
+    pub fn add_fuel_profiles(
+        &mut self,
+        suite: &Suite,
+        profiled: Vec<(&FailureTally, Vec<LineCost>)>,
+    ) {
+        for (group, lines) in profiled {
+            let (opponent, seed, _) = group.first_at;
+            let opponent = suite.opponents[opponent].name();
+            let failure = &group.first.failure;
+            let same = |f: &&mut FailureGroup| {
+                f.kind == failure.kind
+                    && f.first_seed == seed
+                    && f.first_opponent == opponent
+                    && f.location == failure.location
+            };
+            if let Some(reported) = self.failures.iter_mut().find(same) {
+                reported.fuel_profile = Some(lines);
+            }
+        }
+    }
+
     /// Whether any game was lost by a bot fault (the CLI's exit code 1).
     pub fn has_faults(&self) -> bool {
         !self.failures.is_empty()
@@ -438,7 +460,7 @@ impl SuiteReport {
                 }
                 if let Some(lines) = &f.fuel_profile {
                     let _ = writeln!(out, "    where that turn's fuel went:");
-                    for line in crate::profile::render_lines(lines, base) {
+                    for line in crate::fuel::render_lines(lines, base) {
                         let _ = writeln!(out, "      {line}");
                     }
                 }
