@@ -121,11 +121,16 @@ impl Lsp {
 
     /// Sends a request and waits for its response (the whole message: `result` or `error`).
     fn request(&mut self, method: &str, params: Value) -> Value {
+        self.request_within(ANSWER, method, params)
+    }
+
+    /// [`Lsp::request`], waiting up to `limit` for the response.
+    fn request_within(&mut self, limit: Duration, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
         let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         self.send_raw(&frame(&body.to_string()));
-        self.wait_for(ANSWER, &format!("the answer to {method}"), |m| {
+        self.wait_for(limit, &format!("the answer to {method}"), |m| {
             m.get("method").is_none() && m["id"] == json!(id)
         })
     }
@@ -270,7 +275,7 @@ fn diagnostics_follow_saves_and_clear_when_the_bug_is_fixed() {
     assert_eq!(capabilities["positionEncoding"], "utf-16");
     assert_eq!(
         capabilities["executeCommandProvider"]["commands"],
-        json!(["botlens.rerun", "botlens.replay", "botlens.debug"])
+        json!(["botlens.rerun", "botlens.replay", "botlens.debug", "botlens.profile"])
     );
 
     lsp.save(&lib);
@@ -413,6 +418,33 @@ fn the_server_survives_bad_input_and_keeps_serving() {
     let lenses = lsp.request("textDocument/codeLens", json!({"textDocument": {"uri": uri(&lib)}}));
     let title = lenses["result"][0]["command"]["title"].as_str().unwrap_or_default();
     assert!(title.starts_with("botlens: does not compile"), "{lenses:#}");
+    lsp.stop();
+}
+
+#[test]
+fn the_profile_command_puts_the_share_of_fuel_above_the_hottest_lines() {
+    let (workspace, bot) = panicky_workspace("lsp-e2e-profile", false);
+    let lib = bot.join("src/lib.rs");
+    let mut lsp = Lsp::start();
+    lsp.initialize(workspace.path());
+    let command = json!({"command": "botlens.profile", "arguments": [bot.display().to_string()]});
+    let answer = lsp.request_within(FIRST_RUN, "workspace/executeCommand", command);
+    let hottest = &answer["result"]["lines"][0];
+    assert!(hottest["file"].as_str().is_some_and(|f| f.ends_with("src/lib.rs")), "{answer:#}");
+    let line = hottest["line"].as_u64().unwrap();
+    let lenses = lsp.request("textDocument/codeLens", json!({"textDocument": {"uri": uri(&lib)}}));
+    let lenses = lenses["result"].as_array().cloned().unwrap_or_default();
+    let hot = lenses
+        .iter()
+        .find(|l| l["range"]["start"]["line"] == json!(line - 1))
+        .unwrap_or_else(|| panic!("no lens at line {line}: {lenses:#?}"));
+    let title = hot["command"]["title"].as_str().unwrap();
+    let percent = format!("botlens: {:.1} % of fuel", hottest["self_percent"].as_f64().unwrap());
+    assert!(title.starts_with(&percent), "{title}");
+    assert_eq!(hot["command"]["command"], "botlens.profile");
+    let nowhere = json!({"command": "botlens.profile", "arguments": ["/no/such/bot"]});
+    let refused = lsp.request("workspace/executeCommand", nowhere);
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
     lsp.stop();
 }
 

@@ -12,6 +12,7 @@ mod install;
 mod javascript;
 mod klotski;
 mod lsp;
+mod profile;
 mod replay;
 mod run;
 mod samples;

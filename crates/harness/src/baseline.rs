@@ -661,6 +661,7 @@ mod tests {
             replay: "botlens replay . --vs random --seed 0".into(),
             identity: None,
             stack: None,
+            fuel_profile: None,
         }
     }
 

@@ -5,6 +5,8 @@
 //! - [`pipeline`]: the one road from a target to a report: build or load, play, report, stage
 //!   by stage, cancellable;
 //! - [`play_on`]: a stored game played on from a position by another build;
+//! - [`profile`]: where a bot's fuel goes, by function and line, over a suite's games
+//!   ([`fuel`]: the profiles merged and summed up);
 //! - [`project`]: a bot project is a Cargo package with `[package.metadata.botlens]`;
 //! - [`build`]: cargo builds it for `wasm32-wasip1`, compiler errors come back as data;
 //! - [`suite`]: the bot plays its opponents over a range of seeds, in parallel (paired: each
@@ -37,10 +39,12 @@ pub mod c;
 pub mod compare;
 pub mod diff;
 pub mod folder;
+pub mod fuel;
 pub mod js;
 pub mod outcomes;
 pub mod pipeline;
 pub mod play_on;
+pub mod profile;
 pub mod project;
 pub mod report;
 pub mod revision;

@@ -400,7 +400,8 @@ pub fn play(
         return Err(RunError::Cancelled);
     }
     timings.games = results.duration;
-    let report = SuiteReport::new(&suite, &results, target);
+    let mut report = SuiteReport::new(&suite, &results, target);
+    report.add_fuel_profiles(&suite, crate::fuel::failing_turns(&suite, &results));
     Ok(SuiteRun { suite, results, report, warnings, wasm, timings })
 }
 

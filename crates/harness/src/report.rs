@@ -13,7 +13,7 @@
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
 //! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault); in a paired run (`--paired`) also `pairs`: `pentanomial` (the pairs by the bot's points in the pair, 0, ½, 1, 1½, 2), `elo` (the bot's logistic Elo over the opponent: `kind` `estimate` with `elo`, `lower`, `upper` (null when unbounded), or `no_games`, `all_won`, `all_lost` with `games`) and `los` (the likelihood that the bot is the stronger, null without evidence); `outcomes`: the result on each seed, `first_seed`, `seat0` and (paired) `seat1`, one character per seed, `W`, `L`, `D` or `-` (not played), for the first 100,000 seeds (see `botlens_harness::outcomes`) |
-//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_seat` (the bot's seat in that game: 1 only in a paired run), `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
+//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_seat` (the bot's seat in that game: 1 only in a paired run), `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown), `fuel_profile` (`out_of_fuel` groups: the failing turn's top lines, each `file`, `line`, `function`, `self_fuel`, `total_fuel`, `self_percent`, `total_percent` of the turn's fuel, as in `botlens_harness::profile`; absent otherwise). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
 //! | `wasteful[]` | per opponent with wasted moves: `opponent`, `games`, `moves` |
 //! | `cancelled` | true when the suite stopped early |
 
@@ -26,6 +26,7 @@ use botlens_engine::{CallStack, FailureKind, Seat, SourceLocation};
 use botlens_stats::{EloEstimate, Los, Pentanomial, Tally as _};
 use serde::{Deserialize, Serialize};
 
+use crate::fuel::LineCost;
 use crate::outcomes::Outcomes;
 use crate::suite::{Suite, SuiteResults};
 use crate::tally::{FailureTally, MAX_GROUPS};
@@ -135,6 +136,10 @@ pub struct FailureGroup {
     /// located, and in baselines saved before stacks existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stack: Option<CallStack>,
+    /// For an `out_of_fuel` group: the top lines of the failing turn's fuel, from its first game
+    /// played again with profiling ([`crate::fuel::failing_turns`]); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuel_profile: Option<Vec<LineCost>>,
 }
 
 /// A location as the report's JSON has always written it: `file`, `line` and `column` beside
@@ -212,6 +217,7 @@ impl FailureGroup {
             replay: target.replay_command_in_seat(&name(first_opponent), first_seed, first_seat),
             identity: (!folded).then(|| group.first.failure.identity()),
             stack: if folded { None } else { group.first.failure.stack.clone() },
+            fuel_profile: None,
         }
     }
 
@@ -367,6 +373,28 @@ impl SuiteReport {
         }
     }
 
+    /// Puts each profiled failing turn ([`crate::fuel::failing_turns`]) on its failure group.
+    pub fn add_fuel_profiles(
+        &mut self,
+        suite: &Suite,
+        profiled: Vec<(&FailureTally, Vec<LineCost>)>,
+    ) {
+        for (group, lines) in profiled {
+            let (opponent, seed, _) = group.first_at;
+            let opponent = suite.opponents[opponent].name();
+            let failure = &group.first.failure;
+            let same = |f: &&mut FailureGroup| {
+                f.kind == failure.kind
+                    && f.first_seed == seed
+                    && f.first_opponent == opponent
+                    && f.location == failure.location
+            };
+            if let Some(reported) = self.failures.iter_mut().find(same) {
+                reported.fuel_profile = Some(lines);
+            }
+        }
+    }
+
     /// Whether any game was lost by a bot fault (the CLI's exit code 1).
     pub fn has_faults(&self) -> bool {
         !self.failures.is_empty()
@@ -434,6 +462,12 @@ impl SuiteReport {
                 let _ = writeln!(out, "    {}", f.message);
                 for line in f.stack_summary() {
                     let _ = writeln!(out, "    {line}");
+                }
+                if let Some(lines) = &f.fuel_profile {
+                    let _ = writeln!(out, "    where that turn's fuel went:");
+                    for line in crate::fuel::render_lines(lines, base) {
+                        let _ = writeln!(out, "      {line}");
+                    }
                 }
                 let _ = writeln!(
                     out,
@@ -542,6 +576,7 @@ mod tests {
             replay: String::new(),
             identity: None,
             stack: None,
+            fuel_profile: None,
         };
         assert_eq!(group.location_text(Path::new("/home/me")), "bot/src/lib.rs:82:25");
         assert_eq!(group.location_text(Path::new("/elsewhere")), "/home/me/bot/src/lib.rs:82:25");
@@ -616,6 +651,7 @@ mod tests {
             replay: String::new(),
             identity: Some("0123456789abcdef".into()),
             stack: Some(stack),
+            fuel_profile: None,
         };
         assert_eq!(
             group.stack_summary(),

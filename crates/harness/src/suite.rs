@@ -492,7 +492,9 @@ fn write_trace(suite: &Suite, game: &GameResult) -> Result<(), SuiteError> {
         .map_err(|error| SuiteError::TraceWrite { path: dir.join(name), error })
 }
 
-fn validate<G: Scored>(suite: &Suite) -> Result<(), SuiteError> {
+/// Refuses a suite that cannot start: no opponents, a bad turn cap or pairing, too many traces
+/// to keep, or a contender that cannot sit in its seat.
+pub(crate) fn validate<G: Scored>(suite: &Suite) -> Result<(), SuiteError> {
     if suite.opponents.is_empty() {
         return Err(SuiteError::BadContender("the suite has no opponents".into()));
     }
@@ -568,34 +570,15 @@ fn play_one<G: Scored>(
     bot_seat: Seat,
 ) -> GameResult {
     let opponent = &suite.opponents[opponent_index];
-    let play_on = suite.play_on.as_ref().filter(|play_on| play_on.seat == bot_seat);
-    let config = match play_on {
-        Some(play_on) => play_on.config::<G>(),
-        None if G::OPPONENTS_ARE_BOARDS => G::config_for(opponent.name(), seed),
-        None => Ok(G::Config::default()),
-    }
-    .expect("validated before the suite started");
     let mut bot = suite
         .bot
         .player::<G>(seed, bot_seat, &suite.sandbox_limits)
         .expect("validated before the suite started");
-    if let Some(play_on) = play_on {
+    if let Some(play_on) = suite.play_on.as_ref().filter(|play_on| play_on.seat == bot_seat) {
         let actions = play_on.actions::<G>().expect("validated before the suite started");
         bot = Box::new(Opening::new(actions, bot));
     }
-    let record: MatchRecord<G> = if G::OPPONENTS_ARE_BOARDS {
-        runner::play_match::<G>(&config, seed, &mut [bot.as_mut()], &suite.limits)
-    } else {
-        let mut other = opponent
-            .player::<G>(seed, 1 - bot_seat, &suite.sandbox_limits)
-            .expect("validated before the suite started");
-        let players: &mut [&mut dyn Player<G>] = if bot_seat == 0 {
-            &mut [bot.as_mut(), other.as_mut()]
-        } else {
-            &mut [other.as_mut(), bot.as_mut()]
-        };
-        runner::play_match::<G>(&config, seed, players, &suite.limits)
-    };
+    let (config, record) = play_match(suite, opponent_index, seed, bot_seat, bot.as_mut());
     let mut seats: Vec<&Contender> =
         if G::OPPONENTS_ARE_BOARDS { vec![&suite.bot] } else { vec![&suite.bot, opponent] };
     seats.rotate_left(bot_seat);
@@ -618,6 +601,37 @@ fn play_one<G: Scored>(
         }),
         fault,
     }
+}
+
+/// Plays one game of a validated suite with `bot` (the suite's bot, or a player made from it)
+/// in `bot_seat` against opponent `opponent_index` (or on its board): the game's config and
+/// record.
+pub(crate) fn play_match<G: Scored>(
+    suite: &Suite,
+    opponent_index: usize,
+    seed: u64,
+    bot_seat: Seat,
+    bot: &mut dyn Player<G>,
+) -> (G::Config, MatchRecord<G>) {
+    let opponent = &suite.opponents[opponent_index];
+    // Playing on from a stored game: its config, whatever the opponent's name says.
+    let config = match suite.play_on.as_ref().filter(|play_on| play_on.seat == bot_seat) {
+        Some(play_on) => play_on.config::<G>(),
+        None if G::OPPONENTS_ARE_BOARDS => G::config_for(opponent.name(), seed),
+        None => Ok(G::Config::default()),
+    }
+    .expect("validated before the suite started");
+    let record = if G::OPPONENTS_ARE_BOARDS {
+        runner::play_match::<G>(&config, seed, &mut [bot], &suite.limits)
+    } else {
+        let mut other = opponent
+            .player::<G>(seed, 1 - bot_seat, &suite.sandbox_limits)
+            .expect("validated before the suite started");
+        let players: &mut [&mut dyn Player<G>] =
+            if bot_seat == 0 { &mut [bot, other.as_mut()] } else { &mut [other.as_mut(), bot] };
+        runner::play_match::<G>(&config, seed, players, &suite.limits)
+    };
+    (config, record)
 }
 
 fn trace_limits(suite: &Suite) -> serde_json::Value {

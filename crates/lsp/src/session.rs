@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use botlens_harness::profile::LineCost;
 use botlens_harness::report::SuiteReport;
 use botlens_harness::{BotProject, CancelToken};
 use tower_lsp_server::Client;
@@ -78,6 +79,8 @@ pub struct ProjectState {
     pub previous: Option<SuiteReport>,
     /// Files that have diagnostics from this project on the client, to clear them later.
     pub published: BTreeSet<PathBuf>,
+    /// The hottest lines of the project's latest fuel profile (`botlens.profile`), for lenses.
+    pub profile: Option<Vec<LineCost>>,
 }
 
 /// What a finished run left for lenses and hovers.
@@ -154,6 +157,7 @@ impl State {
             latest: None,
             previous: None,
             published: BTreeSet::new(),
+            profile: None,
         });
         root
     }

@@ -55,6 +55,9 @@
 //!   store and instance, created on its first turn from a pre-linked `InstancePre` in a pooled
 //!   slot (about twenty microseconds), dropped with the player. `Send`, not shared.
 //! - [`SandboxLimits`]: what a bot may use per game; serialized into traces.
+//! - [`FuelProfile`]: where a [`WasmPlayer::profiled`] bot's fuel went, turn by turn: its wasm
+//!   stack sampled at epoch checks, every unit of fuel charged to a sampled stack, frames
+//!   symbolized with the module's DWARF; deterministic like the game (see `profile.rs`).
 //!
 //! # Determinism
 //!
@@ -94,6 +97,7 @@ mod locate;
 mod module;
 mod output;
 mod player;
+mod profile;
 mod sections;
 mod shape;
 mod sig;
@@ -106,3 +110,4 @@ pub use config::{SandboxConfig, SandboxLimits};
 pub use error::{LoadError, SandboxError};
 pub use module::{BotModule, Sandbox};
 pub use player::{PlayerStats, WasmPlayer};
+pub use profile::{FuelProfile, ProfileFrame, ProfileSample, TurnProfile};

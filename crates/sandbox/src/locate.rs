@@ -51,6 +51,17 @@ fn protocol_dir(sdk_dir: &str) -> Option<String> {
     sdk_dir.strip_suffix("sdk/src/").map(|crates| format!("{crates}protocol/"))
 }
 
+/// One logical frame of a code address (an inlined call is one too), the bot's or not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LogicalFrame {
+    /// The function's name, demangled without its hash.
+    pub function: String,
+    /// Where in it, when the debug information says (for the bot's code: the nearest line).
+    pub location: Option<SourceLocation>,
+    /// Whether it is the bot's own code.
+    pub bot: bool,
+}
+
 /// Finds the bot's own source lines in one module's call stacks and debug information.
 #[derive(Debug, Default)]
 pub(crate) struct Locator {
@@ -171,6 +182,29 @@ impl Locator {
         frame: &FrameInfo,
         offset: usize,
     ) -> Vec<Option<StackFrame>> {
+        let name = self.function_name(frame);
+        self.logical_frames(debug, frame.func_index(), &name, offset)
+            .into_iter()
+            .map(|f| {
+                f.bot.then_some(StackFrame {
+                    function: f.function,
+                    location: f.location,
+                    folded: 0,
+                    cycle: None,
+                })
+            })
+            .collect()
+    }
+
+    /// Every logical frame (inlined ones first) at `offset` in wasm function `func_index`,
+    /// named `wasm_name`: the bot's with their lines, other code's with theirs when known.
+    pub fn logical_frames(
+        &self,
+        debug: &DebugInfo<'_>,
+        func_index: u32,
+        wasm_name: &str,
+        offset: usize,
+    ) -> Vec<LogicalFrame> {
         let is_bot = |file: &str| self.is_bot_file(file);
         let Some(address) = debug.address(offset) else { return Vec::new() };
         let symbols = debug.symbols(address);
@@ -179,29 +213,30 @@ impl Locator {
             .into_iter()
             .enumerate()
             .map(|(index, symbol)| {
-                let file = symbol.file.filter(|file| is_bot(file))?;
-                let location = match symbol.line {
-                    Some(line) => Some(SourceLocation { file, line, column: symbol.column }),
-                    None => frame
-                        .func_index()
+                let bot = symbol.file.as_deref().is_some_and(is_bot);
+                let location = match (symbol.file, symbol.line) {
+                    (Some(file), Some(line)) => {
+                        Some(SourceLocation { file, line, column: symbol.column })
+                    }
+                    _ if bot => func_index
                         .checked_sub(self.imported_functions)
                         .and_then(|body| debug.nearest_line(body as usize, address, &is_bot)),
+                    _ => None,
                 };
                 let function = match symbol.function {
                     // Line tables name a function without its path (`region_size`); the
                     // wasm function itself is named in full (`my_bot::grid::region_size`).
                     Some(short) if index == outermost => {
-                        let full = self.function_name(frame);
-                        if full == short || full.ends_with(&format!("::{short}")) {
-                            full
+                        if wasm_name == short || wasm_name.ends_with(&format!("::{short}")) {
+                            wasm_name.to_owned()
                         } else {
                             short
                         }
                     }
                     Some(name) => name,
-                    None => self.function_name(frame),
+                    None => wasm_name.to_owned(),
                 };
-                Some(StackFrame { function, location, folded: 0, cycle: None })
+                LogicalFrame { function, location, bot }
             })
             .collect()
     }
@@ -214,7 +249,7 @@ impl Locator {
     }
 
     /// A wasm function's name: from the `name` section, else an export's, else `#index`.
-    fn function_name(&self, frame: &FrameInfo) -> String {
+    pub fn function_name(&self, frame: &FrameInfo) -> String {
         match frame.func_name() {
             Some(name) => text::function_name(name),
             None => match self.exports.iter().find(|(index, _)| *index == frame.func_index()) {
@@ -222,6 +257,11 @@ impl Locator {
                 None => format!("#{}", frame.func_index()),
             },
         }
+    }
+
+    /// The module's debug information, parsed for a batch of lookups (`None` without DWARF).
+    pub fn debug_info(&self) -> Option<DebugInfo<'_>> {
+        DebugInfo::new(&self.binary)
     }
 
     /// The first line of the bot's `play`, from its DWARF (looked up once).

@@ -15,6 +15,7 @@ use crate::config::SandboxLimits;
 use crate::host::{Host, Limiter, Stop};
 use crate::module::{BotModule, Recipe};
 use crate::output::Output;
+use crate::profile::{FuelProfile, Recorder};
 
 /// A WebAssembly bot in one game; made by [`BotModule::player`].
 ///
@@ -46,6 +47,8 @@ pub struct WasmPlayer<G: Game> {
     /// for with [`WasmPlayer::timed`].
     stats: PlayerStats,
     timed: bool,
+    /// The fuel profile being recorded, for a player made [`WasmPlayer::profiled`].
+    profile: Option<Recorder>,
 }
 
 /// Where a [`WasmPlayer`]'s wall-clock time went in its game so far. Measurements for
@@ -134,6 +137,7 @@ impl<G: Game> WasmPlayer<G> {
             rng,
             stats: PlayerStats::default(),
             timed: false,
+            profile: None,
         }
     }
 
@@ -154,6 +158,45 @@ impl<G: Game> WasmPlayer<G> {
     pub fn timed(mut self) -> Self {
         self.timed = true;
         self
+    }
+
+    /// Records where the bot's fuel goes, sampling its call stack every `interval` epoch checks
+    /// (function entries and loop back-edges; at least 1): see [`WasmPlayer::profile`]. Deterministic, like the game: the same module,
+    /// seed, seat, limits and interval give the same profile. It costs the game time (every
+    /// function entry and loop back-edge calls into the host), so only profiled players pay;
+    /// the wall-clock backstop still applies.
+    ///
+    /// ```no_run
+    /// # fn demo(bot: &botlens_sandbox::BotModule) {
+    /// use botlens_sandbox::SandboxLimits;
+    /// use botlens_tictactoe::TicTacToe;
+    ///
+    /// let player = bot.player::<TicTacToe>(42, 0, &SandboxLimits::default()).profiled(10_000);
+    /// # drop(player);
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn profiled(mut self, interval: u64) -> Self {
+        self.profile = Some(Recorder::new(interval));
+        // The store's deadline stays at "now": every epoch check reaches the sampler, which
+        // keeps the wall-clock backstop itself.
+        self.meter.deadline_ticks = 0;
+        self
+    }
+
+    /// The fuel profile of the turns played so far, turn by turn (the turn that lost the game
+    /// included), symbolized with the module's debug information; `None` unless the player
+    /// was made [`WasmPlayer::profiled`].
+    ///
+    /// ```no_run
+    /// # fn demo(player: &botlens_sandbox::WasmPlayer<botlens_tictactoe::TicTacToe>) {
+    /// if let Some(profile) = player.profile() {
+    ///     println!("{} fuel over {} turns", profile.fuel(), profile.turns.len());
+    /// }
+    /// # }
+    /// ```
+    pub fn profile(&self) -> Option<FuelProfile> {
+        self.profile.as_ref().map(|recorder| recorder.finish(self.module.locator()))
     }
 
     /// Wall-clock timings of this player so far (all zero unless [`WasmPlayer::timed`]); the
@@ -184,6 +227,9 @@ impl<G: Game> WasmPlayer<G> {
         let mut store = Store::new(recipe.pre.module().engine(), host);
         store.limiter(|host| &mut host.limiter);
         store.epoch_deadline_trap();
+        if let Some(recorder) = &self.profile {
+            recorder.install(&mut store, self.module.locator().clone());
+        }
         store
     }
 
@@ -270,6 +316,10 @@ impl<G: Game> WasmPlayer<G> {
         budget: Budget,
     ) -> Result<(), Failure> {
         self.stats.turns += 1;
+        if let Some(recorder) = &self.profile {
+            let trap = result.as_ref().err().and_then(|e| e.downcast_ref::<WasmBacktrace>());
+            recorder.end_turn(self.meter.fuel_spent, trap, self.module.locator());
+        }
         let outcome = self.outcome(result, turn, budget);
         if let Some(failure) = outcome.as_ref().err().or(turn.failure()) {
             self.state = State::Finished(failure.clone());
@@ -367,6 +417,10 @@ impl<G: Game> Player<G> for WasmPlayer<G> {
     fn play(&mut self, turn: &mut Turn<G>) -> Result<(), Failure> {
         self.module.turn_begins(self.stats.turns + 1);
         let budget = self.budget();
+        if let Some(recorder) = &self.profile {
+            let wall_clock = Duration::from_millis(self.limits.wall_clock_ms_per_turn);
+            recorder.begin_turn(budget.fuel, self.meter.fuel_spent, wall_clock);
+        }
         // The common case, every turn after the first, runs in place: the state is not moved.
         if let State::Running { store, play } = &mut self.state {
             let clock = self.timed.then(Instant::now);

@@ -11,6 +11,7 @@ mod lsp;
 mod new;
 mod play;
 mod play_klotski;
+mod profile;
 mod replay;
 mod run;
 mod solve;
@@ -49,6 +50,8 @@ enum Command {
     Bisect(bisect::BisectArgs),
     /// Rebuild and replay the suite on every save, and say what changed since the last run.
     Watch(watch::WatchArgs),
+    /// Where does the bot's fuel go? By function and by line, deterministic; speedscope too.
+    Profile(profile::ProfileArgs),
     /// Step through a finished game: the board, the moves, the bot's log lines and the failure.
     Replay(replay::ReplayArgs),
     /// Debug one game in gdb or lldb, stopped as the bot begins its failing turn.
@@ -105,6 +108,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Play(args) => play::run(args),
+        Command::Profile(args) => profile::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Debug(args) => debug::run(args),
         Command::Watch(args) => watch::run(args),

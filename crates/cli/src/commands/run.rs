@@ -190,12 +190,12 @@ pub const INSTALLING: &str =
     "botlens: installing the wasm32-wasip1 target with `rustup target add wasm32-wasip1` (once)…";
 
 /// Progress on stderr when it is a terminal and the output is for people.
-struct StageProgress {
+pub(super) struct StageProgress {
     bar: ProgressBar,
 }
 
 impl StageProgress {
-    fn new(json: bool) -> Self {
+    pub(super) fn new(json: bool) -> Self {
         if json || !std::io::stderr().is_terminal() {
             return StageProgress { bar: ProgressBar::hidden() };
         }
@@ -204,7 +204,7 @@ impl StageProgress {
         StageProgress { bar }
     }
 
-    fn show(&self, stage: Stage) {
+    pub(super) fn show(&self, stage: Stage) {
         match stage {
             Stage::InstallingTarget => self.bar.suspend(|| eprintln!("{INSTALLING}")),
             Stage::Building => self.bar.set_message("building the bot with cargo…"),
@@ -227,7 +227,7 @@ impl StageProgress {
         }
     }
 
-    fn finish(&self) {
+    pub(super) fn finish(&self) {
         self.bar.finish_and_clear();
     }
 }

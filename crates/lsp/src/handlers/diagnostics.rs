@@ -261,6 +261,11 @@ pub fn hover_text(group: &FailureGroup, board: Option<&str>, logs: &[String]) ->
             stack.clone().bounded().lines().join("\n")
         );
     }
+    if let Some(lines) = &group.fuel_profile {
+        let lines = botlens_harness::profile::render_lines(lines, Path::new(""));
+        let _ =
+            write!(out, "\nWhere that turn's fuel went:\n\n```text\n{}\n```\n", lines.join("\n"));
+    }
     let _ = write!(out, "\nStep through it: `{}`", group.replay);
     out
 }
@@ -332,6 +337,7 @@ mod tests {
             replay: "botlens replay /bot --vs hunter --seed 4".into(),
             identity: None,
             stack: None,
+            fuel_profile: None,
         }
     }
 
@@ -481,6 +487,29 @@ mod tests {
         assert_eq!(diagnostics[0].message, "build failed: cannot find value `x` in this scope");
         assert_eq!((diagnostics[0].range.start.line, diagnostics[0].range.start.character), (4, 8));
         assert_eq!(diagnostics[0].code, Some(NumberOrString::String("E0425".into())));
+    }
+
+    #[test]
+    fn the_hover_of_a_turn_out_of_fuel_says_where_its_fuel_went() {
+        let spin = botlens_harness::profile::LineCost {
+            file: "src/lib.rs".into(),
+            line: 50,
+            function: "bot::hunt".into(),
+            self_fuel: 970,
+            total_fuel: 970,
+            self_percent: 97.0,
+            total_percent: 97.0,
+        };
+        let g = FailureGroup {
+            fuel_profile: Some(vec![spin]),
+            ..group(FailureKind::OutOfFuel, "out of fuel", "src/lib.rs", 50, 16)
+        };
+        let text = hover_text(&g, None, &[]);
+        let expected =
+            "Where that turn's fuel went:\n\n```text\n 97.0 %  src/lib.rs:50  in bot::hunt\n```";
+        assert!(text.contains(expected), "{text}");
+        let other = hover_text(&group(FailureKind::Panic, "boom", "src/lib.rs", 2, 1), None, &[]);
+        assert!(!other.contains("fuel went"), "{other}");
     }
 
     #[test]

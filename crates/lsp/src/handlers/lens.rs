@@ -16,6 +16,7 @@ use tower_lsp_server::ls_types::{
 };
 
 use super::diagnostics::scores;
+use super::profile::{self, PROFILE};
 use super::run::schedule;
 use crate::session::{LatestRun, ServerSession, canonical, uri_path};
 
@@ -28,7 +29,7 @@ pub const REPLAY: &str = "botlens.replay";
 /// so an editor can offer "debug this failure" on a diagnostic from its data.
 pub const DEBUG: &str = "botlens.debug";
 /// The commands the server executes.
-pub const COMMANDS: [&str; 3] = [RERUN, REPLAY, DEBUG];
+pub const COMMANDS: [&str; 4] = [RERUN, REPLAY, DEBUG, PROFILE];
 
 /// The 0-based line of the bot's entry point: the first `impl … Bot for …` line.
 pub fn entry_line(text: &str) -> Option<u32> {
@@ -41,13 +42,14 @@ pub fn entry_line(text: &str) -> Option<u32> {
 }
 
 /// `textDocument/codeLens`: scores and commands above the entry point of a project's
-/// `src/lib.rs`; nothing elsewhere.
+/// `src/lib.rs`, and the share of fuel above the hottest lines of its latest fuel profile in
+/// any of its files.
 pub async fn code_lens(
     session: Arc<ServerSession>,
     params: CodeLensParams,
 ) -> jsonrpc::Result<Option<Vec<CodeLens>>> {
     let Some(path) = uri_path(&params.text_document.uri) else { return Ok(None) };
-    let (root, latest, verdict, running) = {
+    let (root, latest, verdict, running, hot) = {
         let state = session.state();
         let Some(root) = state.project_of(&path) else { return Ok(None) };
         let project = &state.projects[&root];
@@ -58,13 +60,14 @@ pub async fn code_lens(
             }
             _ => None,
         };
-        (root, project.latest.clone(), verdict, running)
+        let hot = project.profile.as_deref().map(|lines| profile::lenses(lines, &path, &root));
+        (root, project.latest.clone(), verdict, running, hot.unwrap_or_default())
     };
-    if path != canonical(&root.join("src").join("lib.rs")) {
-        return Ok(None);
-    }
-    let Some(line) = std::fs::read_to_string(&path).ok().as_deref().and_then(entry_line) else {
-        return Ok(None);
+    let entry = (path == canonical(&root.join("src").join("lib.rs")))
+        .then(|| std::fs::read_to_string(&path).ok().as_deref().and_then(entry_line))
+        .flatten();
+    let Some(line) = entry else {
+        return Ok((!hot.is_empty()).then_some(hot));
     };
     let range = Range::new(Position::new(line, 0), Position::new(line, 0));
     let argument = vec![json!(root)];
@@ -97,6 +100,7 @@ pub async fn code_lens(
         None if running => lenses.push(lens("botlens: running…".into(), RERUN)),
         None => lenses.push(lens("botlens: not run yet — run the suite".into(), RERUN)),
     }
+    lenses.extend(hot);
     Ok(Some(lenses))
 }
 
@@ -107,7 +111,8 @@ pub fn verdict_title(previous: &SuiteReport, latest: &SuiteReport) -> String {
 }
 
 /// `workspace/executeCommand`: `botlens.rerun` schedules runs and answers null;
-/// `botlens.replay` answers the command line as a string.
+/// `botlens.replay` answers the command line as a string; `botlens.profile` profiles a project
+/// and answers its hottest lines.
 pub async fn execute_command(
     session: Arc<ServerSession>,
     params: ExecuteCommandParams,
@@ -168,6 +173,15 @@ pub async fn execute_command(
                 },
                 _ => Err(invalid(format!("{name}: {} has no finished run yet", dir.display()))),
             }
+        }
+        PROFILE => {
+            let root = project.and_then(|dir| session.state().project_of(&dir));
+            let Some(root) = root else {
+                return Err(invalid(format!(
+                    "{PROFILE} needs a bot project directory as its first argument"
+                )));
+            };
+            profile::run(session, root).await
         }
         other => {
             Err(invalid(format!("unknown command `{other}` (known: {})", COMMANDS.join(", "))))

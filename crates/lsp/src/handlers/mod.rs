@@ -9,6 +9,7 @@ pub mod diagnostics;
 pub mod hover;
 pub mod lens;
 pub mod lifecycle;
+pub mod profile;
 pub mod run;
 
 use std::any::Any;

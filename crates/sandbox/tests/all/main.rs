@@ -13,6 +13,7 @@ mod encodings;
 mod failures;
 mod hostile;
 mod loading;
+mod profile;
 mod runners;
 mod strings;
 mod threads;

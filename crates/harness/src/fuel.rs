@@ -1,0 +1,373 @@
+//! Fuel profiles summarised: fuel per call stack (sandbox profiles merged), by function and by
+//! line of the bot's own source, and the turn that lost a game by running out of fuel.
+//!
+//! Below [`crate::profile`] (`botlens profile`) and [`crate::report`] (whose `out_of_fuel`
+//! groups carry their failing turn's lines, [`failing_turns`]); knows no pipeline and no report.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use botlens_engine::{FailureKind, SourceLocation};
+use botlens_games::{GameVisitor, Scored};
+use botlens_sandbox::{FuelProfile, ProfileFrame};
+use serde::{Deserialize, Serialize};
+
+use crate::suite::{self, Contender, Suite, SuiteResults, WasmBot};
+use crate::tally::{FailureTally, Position};
+
+/// Epoch checks between two samples unless asked otherwise.
+pub const DEFAULT_INTERVAL: u64 = 1000;
+
+/// Lines kept per game that ran out of fuel.
+pub const FAILING_TURN_LINES: usize = 5;
+
+/// What the stack-less fuel of a turn is called (burnt where no wasm frame could be seen).
+pub(crate) const NO_FRAME: &str = "(no wasm frame)";
+
+/// Fuel of one function, over every game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FunctionCost {
+    /// The function's name, demangled without its hash.
+    pub function: String,
+    /// Whether it is the bot's own code.
+    pub bot: bool,
+    /// Its source file, when known.
+    pub file: Option<String>,
+    /// Fuel burnt in it.
+    pub self_fuel: u64,
+    /// Fuel burnt in it and in what it called.
+    pub total_fuel: u64,
+    /// For the bot's own functions: fuel whose innermost frame of the bot's code is this
+    /// function (its self fuel plus that of the std, crate and SDK code it called); else 0.
+    pub own_fuel: u64,
+    /// `self_fuel` as a percentage of all the fuel.
+    pub self_percent: f64,
+    /// `total_fuel` as a percentage of all the fuel.
+    pub total_percent: f64,
+    /// `own_fuel` as a percentage of all the fuel.
+    pub own_percent: f64,
+}
+
+/// Fuel of one line of the bot's source.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LineCost {
+    /// The source file, as the debug information names it.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// The function the line is in.
+    pub function: String,
+    /// Fuel whose innermost frame of the bot's own code was on this line.
+    pub self_fuel: u64,
+    /// Fuel with this line anywhere on the stack.
+    pub total_fuel: u64,
+    /// `self_fuel` as a percentage of the fuel profiled.
+    pub self_percent: f64,
+    /// `total_fuel` as a percentage of the fuel profiled.
+    pub total_percent: f64,
+}
+
+// The percentages are never NaN (`percent` of nothing is 0), so equality is an equivalence, as
+// reports (which compare whole failure groups) need.
+impl Eq for LineCost {}
+
+/// One profiled game.
+pub(crate) struct Played {
+    /// The opponent's index in the suite.
+    pub opponent: usize,
+    /// The game's seed.
+    pub seed: u64,
+    /// The bot's profile.
+    pub profile: FuelProfile,
+    /// The bot ran out of fuel.
+    pub out_of_fuel: bool,
+}
+
+/// One game of a validated suite at `position`, `bot` profiled in its seat.
+pub(crate) fn play_profiled<G: Scored>(
+    suite: &Suite,
+    bot: &WasmBot,
+    interval: u64,
+    (opponent, seed, seat): Position,
+) -> Played {
+    let limits = &suite.sandbox_limits;
+    let mut wasm = bot.module.player::<G>(seed, seat, limits).profiled(interval);
+    let (_, record) = suite::play_match(suite, opponent, seed, seat, &mut wasm);
+    let fault = record.outcome.fault.as_ref().filter(|fault| fault.seat == seat);
+    Played {
+        opponent,
+        seed,
+        profile: wasm.profile().unwrap_or_default(),
+        out_of_fuel: fault.is_some_and(|f| f.failure.kind == FailureKind::OutOfFuel),
+    }
+}
+
+/// Out-of-fuel groups whose failing turn [`profile_failing_turns`] profiles, per run.
+pub const MAX_PROFILED_GROUPS: usize = 3;
+
+/// Plays the first game of each `out_of_fuel` group of `results` again (the first
+/// [`MAX_PROFILED_GROUPS`]) with the bot profiled: each group with its failing turn's top lines.
+/// Nothing for other kinds, reference bots and JavaScript bots (whose frames are the
+/// interpreter's); a run without such a failure costs nothing.
+pub fn failing_turns<'r>(
+    suite: &Suite,
+    results: &'r SuiteResults,
+) -> Vec<(&'r FailureTally, Vec<LineCost>)> {
+    let Contender::Wasm(bot) = &suite.bot else { return Vec::new() };
+    if bot.module.is_runner() {
+        return Vec::new();
+    }
+    let groups = results.tally.groups.values();
+    let out_of_fuel = groups.filter(|g| g.first.failure.kind == FailureKind::OutOfFuel);
+    out_of_fuel
+        .take(MAX_PROFILED_GROUPS)
+        .filter_map(|group| {
+            let position = group.first_at;
+            let played = suite.game.visit(Replay { suite, bot, position });
+            Some((group, failing_turn(&played.profile)?.2))
+        })
+        .collect()
+}
+
+/// One game played again, profiled.
+struct Replay<'a> {
+    suite: &'a Suite,
+    bot: &'a WasmBot,
+    position: Position,
+}
+
+impl GameVisitor for Replay<'_> {
+    type Output = Played;
+
+    fn visit<G: Scored>(self) -> Played {
+        play_profiled::<G>(self.suite, self.bot, DEFAULT_INTERVAL, self.position)
+    }
+}
+
+/// A profile's last turn (the one that lost the game): the bot's turn from 1, its fuel, and its
+/// top lines (percentages of the turn's fuel).
+pub(crate) fn failing_turn(profile: &FuelProfile) -> Option<(u32, u64, Vec<LineCost>)> {
+    let last = profile.turns.len().checked_sub(1)?;
+    let mut turn = Stacks::default();
+    turn.add(profile, |index| index == last);
+    let mut lines = turn.lines().0;
+    lines.truncate(FAILING_TURN_LINES);
+    Some((last as u32 + 1, turn.fuel(), lines))
+}
+
+/// Fuel per call stack, summed over samples.
+#[derive(Default)]
+pub(crate) struct Stacks(pub(crate) BTreeMap<Vec<ProfileFrame>, u64>);
+
+impl Stacks {
+    /// Adds the samples of `profile`'s turns that `keep` accepts (by index).
+    pub(crate) fn add(&mut self, profile: &FuelProfile, keep: impl Fn(usize) -> bool) {
+        let turns = profile.turns.iter().enumerate().filter(|(index, _)| keep(*index));
+        for sample in turns.flat_map(|(_, turn)| &turn.samples) {
+            let stack = sample.stack.iter().map(|&i| profile.frames[i as usize].clone()).collect();
+            *self.0.entry(stack).or_default() += sample.fuel;
+        }
+    }
+
+    pub(crate) fn fuel(&self) -> u64 {
+        self.0.values().sum()
+    }
+
+    /// Every function by self fuel (then total fuel, then name).
+    pub(crate) fn functions(&self) -> Vec<FunctionCost> {
+        let total = self.fuel();
+        // A function is its name in its file: std has many a `new` and `try_fold`.
+        let mut by_name: BTreeMap<(&str, Option<&str>), FunctionCost> = BTreeMap::new();
+        for (stack, &fuel) in &self.0 {
+            let mut seen = BTreeSet::new();
+            let mut own_seen = false;
+            for (depth, frame) in stack.iter().enumerate().rev() {
+                let file = frame.location.as_ref().map(|l| l.file.as_str());
+                let key = (frame.function.as_str(), file);
+                let cost = by_name.entry(key).or_insert_with(|| FunctionCost {
+                    function: frame.function.clone(),
+                    bot: frame.bot,
+                    file: frame.location.as_ref().map(|l| l.file.clone()),
+                    self_fuel: 0,
+                    total_fuel: 0,
+                    own_fuel: 0,
+                    self_percent: 0.0,
+                    total_percent: 0.0,
+                    own_percent: 0.0,
+                });
+                if depth + 1 == stack.len() {
+                    cost.self_fuel += fuel;
+                }
+                if seen.insert(key) {
+                    cost.total_fuel += fuel;
+                }
+                if frame.bot && !own_seen {
+                    own_seen = true;
+                    cost.own_fuel += fuel;
+                }
+            }
+            if stack.is_empty() {
+                let cost = by_name.entry((NO_FRAME, None)).or_insert_with(|| FunctionCost {
+                    function: NO_FRAME.to_owned(),
+                    bot: false,
+                    file: None,
+                    self_fuel: 0,
+                    total_fuel: 0,
+                    own_fuel: 0,
+                    self_percent: 0.0,
+                    total_percent: 0.0,
+                    own_percent: 0.0,
+                });
+                cost.self_fuel += fuel;
+                cost.total_fuel += fuel;
+            }
+        }
+        let mut functions: Vec<FunctionCost> = by_name
+            .into_values()
+            .map(|cost| FunctionCost {
+                self_percent: percent(cost.self_fuel, total),
+                total_percent: percent(cost.total_fuel, total),
+                own_percent: percent(cost.own_fuel, total),
+                ..cost
+            })
+            .collect();
+        functions.sort_by(|a, b| {
+            (b.self_fuel, b.total_fuel)
+                .cmp(&(a.self_fuel, a.total_fuel))
+                .then(a.function.cmp(&b.function))
+        });
+        functions
+    }
+
+    /// The bot's lines by self fuel (then total fuel, then place), and the fuel with none of
+    /// them on the stack.
+    pub(crate) fn lines(&self) -> (Vec<LineCost>, u64) {
+        let total = self.fuel();
+        let mut by_line: BTreeMap<(&str, u32), LineCost> = BTreeMap::new();
+        let mut outside = 0;
+        for (stack, &fuel) in &self.0 {
+            let own = |frame: &&ProfileFrame| frame.bot && frame.location.is_some();
+            let mut seen = BTreeSet::new();
+            let mut innermost = true;
+            for frame in stack.iter().rev().filter(own) {
+                let Some(location) = &frame.location else { continue };
+                let key = (location.file.as_str(), location.line);
+                let cost = by_line.entry(key).or_insert_with(|| LineCost {
+                    file: location.file.clone(),
+                    line: location.line,
+                    function: frame.function.clone(),
+                    self_fuel: 0,
+                    total_fuel: 0,
+                    self_percent: 0.0,
+                    total_percent: 0.0,
+                });
+                if std::mem::take(&mut innermost) {
+                    cost.self_fuel += fuel;
+                }
+                if seen.insert(key) {
+                    cost.total_fuel += fuel;
+                }
+            }
+            if innermost {
+                outside += fuel;
+            }
+        }
+        let mut lines: Vec<LineCost> = by_line
+            .into_values()
+            .map(|cost| LineCost {
+                self_percent: percent(cost.self_fuel, total),
+                total_percent: percent(cost.total_fuel, total),
+                ..cost
+            })
+            .collect();
+        lines.sort_by(|a, b| {
+            (b.self_fuel, b.total_fuel)
+                .cmp(&(a.self_fuel, a.total_fuel))
+                .then((&a.file, a.line).cmp(&(&b.file, b.line)))
+        });
+        (lines, outside)
+    }
+}
+
+/// `part` of `whole` in percent (0 when the whole is 0).
+pub(crate) fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 { 0.0 } else { part as f64 * 100.0 / whole as f64 }
+}
+
+/// `file` relative to `base` when it lies inside it.
+pub(crate) fn relative(file: &str, base: &Path) -> String {
+    Path::new(file)
+        .strip_prefix(base)
+        .map_or_else(|_| file.to_owned(), |relative| relative.display().to_string())
+}
+
+impl LineCost {
+    /// `file:line` with the file relative to `base`.
+    pub fn place(&self, base: &Path) -> String {
+        SourceLocation { file: relative(&self.file, base), line: self.line, column: 0 }.to_string()
+    }
+}
+
+/// Lines as text, one each, files relative to `base`: `97.1 %  src/lib.rs:20  in my_bot::spin`.
+pub fn render_lines(lines: &[LineCost], base: &Path) -> Vec<String> {
+    lines
+        .iter()
+        .map(|line| {
+            format!("{:5.1} %  {}  in {}", line.self_percent, line.place(base), line.function)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A frame of `src/lib.rs` (at `line`, if any).
+    pub(crate) fn frame(function: &str, line: Option<u32>, bot: bool) -> ProfileFrame {
+        let location =
+            line.map(|line| SourceLocation { file: "src/lib.rs".into(), line, column: 1 });
+        ProfileFrame { function: function.into(), location, bot }
+    }
+
+    /// Stacks with their fuel.
+    pub(crate) fn stacks(samples: &[(&[ProfileFrame], u64)]) -> Stacks {
+        Stacks(samples.iter().map(|(stack, fuel)| (stack.to_vec(), *fuel)).collect())
+    }
+
+    #[test]
+    fn self_and_total_fuel_count_each_function_and_line_once_per_stack() {
+        let play = frame("play", Some(10), true);
+        let walk = frame("walk", Some(20), true);
+        let push = frame("alloc::vec::Vec::push", Some(900), false);
+        let stacks = stacks(&[
+            (&[play.clone(), walk.clone(), walk.clone(), push.clone()], 60),
+            (&[play.clone(), walk.clone()], 30),
+            (std::slice::from_ref(&play), 6),
+            (&[frame("botlens_new", None, false)], 4),
+        ]);
+        let functions = stacks.functions();
+        let names: Vec<(&str, u64, u64)> =
+            functions.iter().map(|f| (f.function.as_str(), f.self_fuel, f.total_fuel)).collect();
+        assert_eq!(
+            names,
+            [
+                ("alloc::vec::Vec::push", 60, 60),
+                ("walk", 30, 90),
+                ("play", 6, 96),
+                ("botlens_new", 4, 4)
+            ]
+        );
+        let own: Vec<(&str, u64)> =
+            functions.iter().filter(|f| f.bot).map(|f| (f.function.as_str(), f.own_fuel)).collect();
+        // Vec::push's fuel is walk's own: the innermost of the bot's frames above it.
+        assert_eq!(own, [("walk", 90), ("play", 6)]);
+        let sum: f64 = functions.iter().map(|f| f.self_percent).sum();
+        assert!((sum - 100.0).abs() < 1e-9, "{sum}");
+        let (lines, outside) = stacks.lines();
+        let rows: Vec<(u32, u64, u64)> =
+            lines.iter().map(|l| (l.line, l.self_fuel, l.total_fuel)).collect();
+        // Vec::push is not the bot's: its 60 fuel go to the bot's line that called it.
+        assert_eq!(rows, [(20, 90, 90), (10, 6, 96)]);
+        assert_eq!(outside, 4);
+    }
+}

@@ -1,0 +1,392 @@
+//! Deterministic fuel profiles: where a bot's fuel goes, by call stack, turn by turn.
+//!
+//! Sampling cannot follow a timer and stay deterministic, so it follows the code. wasmtime checks
+//! the epoch at every function entry and loop back-edge; a profiled player's store keeps its
+//! epoch deadline at "now", so every check calls [`Recorder`]'s callback, which captures the
+//! wasm call stack every `interval` checks (and at a turn's first check). Each sample is then
+//! charged fuel: compiled code writes the fuel it burnt back to the store only at calls and
+//! returns (a loop without calls keeps it in a register), so the callback charges what the store
+//! says was burnt since its last reading to the stacks sampled since, shared by how often each
+//! was sampled; what is left at the end of a turn goes to the stacks sampled since the last
+//! reading and to the stack of the trap that ended the turn, if any. Every unit of a turn's
+//! fuel is charged to some stack, and the same module, seed, seat, limits and interval give the
+//! same checks, the same fuel readings at them, and so the same profile, on every run and
+//! machine.
+//!
+//! The wall-clock backstop still holds: the ticker's deadline is not used in a profiled store,
+//! so the callback compares the clock itself (at each sample and every [`CLOCK_CHECKS`] checks)
+//! and interrupts the turn past it, which the player reports as `timeout` as usual.
+//!
+//! Stacks are kept raw (function index and code offset per wasm frame) while the game runs and
+//! symbolized once, in [`Recorder::finish`], with the module's DWARF: each wasm frame becomes its
+//! logical frames (inlined calls included), each named, located when the debug information says,
+//! and marked as the bot's own code or not (std, other crates and the SDK are not; see
+//! `crate::locate`).
+//!
+//! Unprofiled players never install the callback: their stores trap at the ticker's deadline
+//! as before and pay nothing for profiling.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use botlens_engine::SourceLocation;
+use serde::{Deserialize, Serialize};
+use wasmtime::{Store, StoreContextMut, UpdateDeadline, WasmBacktrace};
+
+use crate::locate::Locator;
+
+/// Epoch checks between two reads of the clock when no sample is taken.
+const CLOCK_CHECKS: u32 = 4096;
+
+/// The deepest stack a sample keeps: its innermost wasm frames (a runaway recursion's stack
+/// would otherwise cost memory with every sample).
+const MAX_DEPTH: usize = 512;
+
+/// A wasm frame as captured: its function index and code offset in the module.
+type RawFrame = (u32, u32);
+
+/// A raw stack, innermost frame first.
+type RawStack = Box<[RawFrame]>;
+
+/// One frame of a profile's stacks: a function (possibly inlined) and where in it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ProfileFrame {
+    /// The function's name, demangled without its hash.
+    pub function: String,
+    /// The source line, when the module's debug information has one.
+    pub location: Option<SourceLocation>,
+    /// Whether the frame is the bot's own code (not std, another crate or the SDK).
+    pub bot: bool,
+}
+
+/// Fuel charged to one call stack.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProfileSample {
+    /// Indices into [`FuelProfile::frames`], outermost frame first; empty when the fuel was
+    /// burnt where no wasm frame was on the stack to be seen.
+    pub stack: Vec<u32>,
+    /// Fuel charged to it.
+    pub fuel: u64,
+}
+
+/// The samples of one turn of the bot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnProfile {
+    /// The bot's turn, from 0 (its first turn includes starting the module).
+    pub turn: u32,
+    /// Fuel the turn burnt: the sum of its samples' fuel.
+    pub fuel: u64,
+    /// Fuel per distinct stack, in the order of the stacks' frame indices.
+    pub samples: Vec<ProfileSample>,
+}
+
+/// Where a bot's fuel went in one game: its frames and each turn's samples.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct FuelProfile {
+    /// Epoch checks (function entries and loop back-edges) between two samples.
+    pub interval: u64,
+    /// Every frame the samples name, each once.
+    pub frames: Vec<ProfileFrame>,
+    /// The turns the bot played, in order.
+    pub turns: Vec<TurnProfile>,
+}
+
+impl FuelProfile {
+    /// The fuel of every turn.
+    pub fn fuel(&self) -> u64 {
+        self.turns.iter().map(|turn| turn.fuel).sum()
+    }
+}
+
+/// A profiled player's sampler, shared between the player and its store's epoch callback.
+#[derive(Debug, Clone)]
+pub(crate) struct Recorder {
+    state: Arc<Mutex<Sampler>>,
+}
+
+/// What the callback updates.
+#[derive(Debug)]
+struct Sampler {
+    /// Epoch checks between two samples.
+    interval: u64,
+    /// Checks left before the next sample.
+    until_sample: u64,
+    /// Fuel left as last read (wasm code writes it back to the store at calls and returns).
+    fuel_read: u64,
+    /// The turn's fuel, and the game's fuel spent before it.
+    turn_fuel: u64,
+    spent_before: u64,
+    /// Epoch checks since the clock was last read.
+    clock_checks: u32,
+    /// The turn's wall-clock backstop.
+    deadline: Instant,
+    /// Stacks sampled since the fuel read last moved, with how often each was sampled.
+    pending: BTreeMap<RawStack, u64>,
+    /// The turn's last sampled stack, if it took one yet.
+    last: Option<RawStack>,
+    /// The turn's fuel per stack so far.
+    current: HashMap<RawStack, u64>,
+    /// Finished turns.
+    turns: Vec<HashMap<RawStack, u64>>,
+    /// Wasm function names, by index, as first seen.
+    names: HashMap<u32, String>,
+}
+
+fn lock(state: &Mutex<Sampler>) -> MutexGuard<'_, Sampler> {
+    // Every update leaves the sampler consistent, so a poisoned lock is still usable.
+    state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Recorder {
+    /// A sampler that samples the stack every `interval` epoch checks (at least 1).
+    pub fn new(interval: u64) -> Self {
+        let interval = interval.max(1);
+        Recorder {
+            state: Arc::new(Mutex::new(Sampler {
+                interval,
+                until_sample: interval,
+                fuel_read: 0,
+                turn_fuel: 0,
+                spent_before: 0,
+                clock_checks: 0,
+                deadline: Instant::now(),
+                pending: BTreeMap::new(),
+                last: None,
+                current: HashMap::new(),
+                turns: Vec::new(),
+                names: HashMap::new(),
+            })),
+        }
+    }
+
+    /// Makes `store` call the sampler at every epoch check (its deadline must be kept at 0).
+    pub fn install<T: 'static>(&self, store: &mut Store<T>, locator: Arc<Locator>) {
+        let state = Arc::clone(&self.state);
+        store.epoch_deadline_callback(move |context: StoreContextMut<'_, T>| {
+            let mut sampler = lock(&state);
+            let fuel = context.get_fuel().unwrap_or(0);
+            // Fuel burnt since the last read is charged to the stacks sampled meanwhile; with
+            // none yet, it waits for the next.
+            if fuel < sampler.fuel_read && !sampler.pending.is_empty() {
+                let burnt = sampler.fuel_read - fuel;
+                sampler.fuel_read = fuel;
+                sampler.charge_pending(burnt);
+            }
+            sampler.until_sample = sampler.until_sample.saturating_sub(1);
+            sampler.clock_checks += 1;
+            if sampler.until_sample == 0 || sampler.last.is_none() {
+                let backtrace = WasmBacktrace::capture(&context);
+                let stack = sampler.raw(&backtrace, &locator);
+                *sampler.pending.entry(stack.clone()).or_default() += 1;
+                sampler.last = Some(stack);
+                sampler.until_sample = sampler.interval;
+                sampler.clock_checks = CLOCK_CHECKS;
+            }
+            if sampler.clock_checks >= CLOCK_CHECKS {
+                sampler.clock_checks = 0;
+                if Instant::now() >= sampler.deadline {
+                    return Ok(UpdateDeadline::Interrupt);
+                }
+            }
+            Ok(UpdateDeadline::Continue(0))
+        });
+    }
+
+    /// Starts a turn with `fuel` in the store, `spent` in the game before it and `wall_clock`
+    /// before the backstop.
+    pub fn begin_turn(&self, fuel: u64, spent: u64, wall_clock: Duration) {
+        let mut sampler = lock(&self.state);
+        sampler.fuel_read = fuel;
+        sampler.turn_fuel = fuel;
+        sampler.spent_before = spent;
+        sampler.clock_checks = 0;
+        sampler.deadline = Instant::now() + wall_clock;
+        sampler.pending.clear();
+        sampler.current.clear();
+        sampler.last = None;
+    }
+
+    /// Ends the turn with `spent` in the game so far: the fuel not charged yet goes to the
+    /// stacks sampled since the last read and to `trap`'s stack (what ended the turn, if it
+    /// carries one), or, with neither, to the turn's last sample (the empty stack if none).
+    pub fn end_turn(&self, spent: u64, trap: Option<&WasmBacktrace>, locator: &Locator) {
+        let mut sampler = lock(&self.state);
+        let used = spent.saturating_sub(sampler.spent_before);
+        let left = sampler.turn_fuel.saturating_sub(used);
+        let rest = sampler.fuel_read.saturating_sub(left);
+        if let Some(backtrace) = trap {
+            let stack = sampler.raw(backtrace, locator);
+            *sampler.pending.entry(stack).or_default() += 1;
+        }
+        if sampler.pending.is_empty() {
+            let last = sampler.last.take().unwrap_or_default();
+            sampler.pending.insert(last, 1);
+        }
+        sampler.charge_pending(rest);
+        let turn = std::mem::take(&mut sampler.current);
+        sampler.turns.push(turn);
+    }
+
+    /// The profile of the turns so far, symbolized with `locator`.
+    pub fn finish(&self, locator: &Locator) -> FuelProfile {
+        let sampler = lock(&self.state);
+        let debug = locator.debug_info();
+        let mut logical: HashMap<RawFrame, Vec<ProfileFrame>> = HashMap::new();
+        let mut frames = Interner::default();
+        let turns = sampler
+            .turns
+            .iter()
+            .enumerate()
+            .map(|(turn, samples)| {
+                let mut by_stack: BTreeMap<Vec<u32>, u64> = BTreeMap::new();
+                // In the raw stacks' order, so frames are numbered the same on every run.
+                let mut samples: Vec<_> = samples.iter().collect();
+                samples.sort_unstable();
+                for (raw, fuel) in samples {
+                    let mut stack = Vec::new();
+                    for &frame in raw.iter().rev() {
+                        let symbols = logical.entry(frame).or_insert_with(|| {
+                            let name = sampler.names.get(&frame.0).map_or("", String::as_str);
+                            symbolize(locator, debug.as_ref(), frame, name)
+                        });
+                        // Outermost first: a wasm frame's inlined calls are innermost first.
+                        stack.extend(symbols.iter().rev().map(|f| frames.index(f)));
+                    }
+                    *by_stack.entry(stack).or_default() += fuel;
+                }
+                TurnProfile {
+                    turn: turn as u32,
+                    fuel: by_stack.values().sum(),
+                    samples: by_stack
+                        .into_iter()
+                        .map(|(stack, fuel)| ProfileSample { stack, fuel })
+                        .collect(),
+                }
+            })
+            .collect();
+        FuelProfile { interval: sampler.interval, frames: frames.frames, turns }
+    }
+}
+
+impl Sampler {
+    /// Shares `fuel` between the pending stacks by how often each was sampled (what does not
+    /// divide evenly goes to the first), and clears them.
+    fn charge_pending(&mut self, fuel: u64) {
+        let pending = std::mem::take(&mut self.pending);
+        let samples: u64 = pending.values().sum();
+        let mut left = fuel;
+        let mut shares: Vec<(RawStack, u64)> = pending
+            .into_iter()
+            .map(|(stack, count)| {
+                let share = (u128::from(fuel) * u128::from(count) / u128::from(samples)) as u64;
+                left -= share;
+                (stack, share)
+            })
+            .collect();
+        if let Some((_, first)) = shares.first_mut() {
+            *first += left;
+        }
+        for (stack, share) in shares {
+            *self.current.entry(stack).or_default() += share;
+        }
+    }
+
+    /// The raw stack of `backtrace`, each function's name remembered on first sight.
+    fn raw(&mut self, backtrace: &WasmBacktrace, locator: &Locator) -> RawStack {
+        backtrace
+            .frames()
+            .iter()
+            .filter_map(|frame| {
+                let offset = u32::try_from(frame.module_offset()?).ok()?;
+                let index = frame.func_index();
+                self.names.entry(index).or_insert_with(|| locator.function_name(frame));
+                Some((index, offset))
+            })
+            .take(MAX_DEPTH)
+            .collect()
+    }
+}
+
+/// A raw frame's logical frames, innermost first: from the DWARF, or the wasm function alone.
+fn symbolize(
+    locator: &Locator,
+    debug: Option<&crate::dwarf::DebugInfo<'_>>,
+    (index, offset): RawFrame,
+    name: &str,
+) -> Vec<ProfileFrame> {
+    let logical = debug.map(|debug| locator.logical_frames(debug, index, name, offset as usize));
+    match logical {
+        Some(frames) if !frames.is_empty() => frames
+            .into_iter()
+            .map(|f| ProfileFrame {
+                function: without_generics(&f.function),
+                location: f.location,
+                bot: f.bot,
+            })
+            .collect(),
+        // Without DWARF every frame is taken as the bot's, as failures take them.
+        _ => vec![ProfileFrame {
+            function: without_generics(name),
+            location: None,
+            bot: debug.is_none(),
+        }],
+    }
+}
+
+/// A function's name without its generic arguments, which make a flame graph unreadable
+/// (`try_fold<core::ops::range::Range<usize>, …>` → `try_fold`); a qualified path's
+/// `<T as Trait>` stays.
+fn without_generics(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut depth = 0usize;
+    let mut previous = ' ';
+    for c in name.chars() {
+        match c {
+            '<' if depth > 0 || previous.is_alphanumeric() || "_}".contains(previous) => depth += 1,
+            '>' if depth > 0 && previous != '-' => depth -= 1,
+            _ if depth > 0 => {}
+            _ => out.push(c),
+        }
+        previous = c;
+    }
+    out
+}
+
+/// Frames numbered in the order first seen.
+#[derive(Default)]
+struct Interner {
+    frames: Vec<ProfileFrame>,
+    index: HashMap<ProfileFrame, u32>,
+}
+
+impl Interner {
+    fn index(&mut self, frame: &ProfileFrame) -> u32 {
+        if let Some(&index) = self.index.get(frame) {
+            return index;
+        }
+        let index = self.frames.len() as u32;
+        self.frames.push(frame.clone());
+        self.index.insert(frame.clone(), index);
+        index
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_generics;
+
+    #[test]
+    fn generic_arguments_are_dropped_and_qualified_paths_kept() {
+        assert_eq!(
+            without_generics("try_fold<core::ops::range::Range<usize>, fn(&u32) -> bool, ()>"),
+            "try_fold"
+        );
+        assert_eq!(without_generics("alloc::vec::Vec<T>::push"), "alloc::vec::Vec::push");
+        assert_eq!(
+            without_generics("<my_bot::Hunter as botlens_sdk::Bot>::play"),
+            "<my_bot::Hunter as botlens_sdk::Bot>::play"
+        );
+        assert_eq!(without_generics("{closure#1}<burner::Burner>"), "{closure#1}");
+    }
+}

@@ -1,0 +1,122 @@
+//! Fuel profiles: the sampler runs at every epoch check, charges every unit of a turn's fuel to
+//! a stack, finds the hot function and line of a guest, and gives the same profile every run.
+
+use botlens_engine::runner::MatchLimits;
+use botlens_engine::{Game, MatchRecord, SeedRng, Stream, runner};
+use botlens_sandbox::{BotModule, FuelProfile, SandboxLimits};
+use botlens_tictactoe::TicTacToe;
+
+use crate::support::{guest, marker_line, wat, wat_bot};
+
+/// One profiled game against `random`: the record and the bot's profile.
+fn profiled(bot: &BotModule, seed: u64, interval: u64) -> (MatchRecord<TicTacToe>, FuelProfile) {
+    let mut wasm = bot.player::<TicTacToe>(seed, 0, &SandboxLimits::default()).profiled(interval);
+    let random =
+        TicTacToe::reference_players().iter().find(|p| p.name == "random").expect("random");
+    let mut opponent = (random.create)(SeedRng::new(seed, Stream::Player(1)));
+    let record = runner::play_match::<TicTacToe>(
+        &(),
+        seed,
+        &mut [&mut wasm, opponent.as_mut()],
+        &MatchLimits::default(),
+    );
+    (record, wasm.profile().expect("a profiled player has a profile"))
+}
+
+/// Fuel charged to stacks whose innermost frame is named `function`.
+fn self_fuel(profile: &FuelProfile, function: &str) -> u64 {
+    let named = |i: &u32| profile.frames[*i as usize].function == function;
+    let samples = profile.turns.iter().flat_map(|turn| &turn.samples);
+    samples.filter(|s| s.stack.last().is_some_and(named)).map(|s| s.fuel).sum()
+}
+
+/// Every turn's samples add up to the fuel the trace records for it.
+fn assert_every_unit_charged(record: &MatchRecord<TicTacToe>, profile: &FuelProfile) {
+    let fuel: Vec<u64> =
+        record.moves.iter().filter(|m| m.seat == 0).map(|m| m.cost.fuel.unwrap()).collect();
+    let charged: Vec<u64> = profile.turns.iter().map(|t| t.fuel).collect();
+    assert_eq!(charged, fuel);
+    for turn in &profile.turns {
+        assert_eq!(turn.fuel, turn.samples.iter().map(|s| s.fuel).sum::<u64>());
+    }
+}
+
+#[test]
+fn the_sampler_runs_at_every_loop_check_and_charges_each_function_its_own_fuel() {
+    // `hot` loops 1000 times, `cold` 10 times, each round the same instructions: sampled at
+    // every check (interval 1), their fuel is in the ratio of their rounds.
+    let rounds = |name: &str, n: u32| {
+        format!(
+            r#"(func ${name} (local $i i32)
+                 (loop $again
+                   (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                   (br_if $again (i32.lt_u (local.get $i) (i32.const {n})))))"#
+        )
+    };
+    let extra = format!("{}{}", rounds("hot", 1000), rounds("cold", 10));
+    let bot = wat(&wat_bot("(call $hot) (call $cold)", &extra));
+    let (record, profile) = profiled(&bot, 1, 1);
+    assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
+    assert_every_unit_charged(&record, &profile);
+    // What `hot` costs: the game's fuel less that of the same game without the call.
+    let without = |prelude: &str| profiled(&wat(&wat_bot(prelude, &extra)), 1, 1).1.fuel();
+    let hot_cost = profile.fuel() - without("(call $cold)");
+    let cold_cost = profile.fuel() - without("(call $hot)");
+    let (hot, cold) = (self_fuel(&profile, "hot"), self_fuel(&profile, "cold"));
+    assert!(hot.abs_diff(hot_cost) <= hot_cost / 100, "hot {hot}, costs {hot_cost}");
+    // `cold` also gets the end of `play` after it, where no check samples.
+    assert!(cold >= cold_cost && cold < hot / 10, "cold {cold}, costs {cold_cost}");
+    // Sampled every 1000 checks instead, `cold` (ten checks a turn) is mostly not seen.
+    let (_, coarse) = profiled(&bot, 1, 1000);
+    assert!(self_fuel(&coarse, "cold") < cold, "{coarse:?}");
+    assert_eq!(coarse.fuel(), profile.fuel());
+}
+
+#[test]
+fn a_rust_guest_burns_its_fuel_on_the_hot_line_and_two_runs_give_the_same_profile() {
+    let bot = guest("burner");
+    let (record, profile) = profiled(&bot, 4, 100);
+    assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
+    assert_every_unit_charged(&record, &profile);
+    let hot_line = marker_line("burner", "HOT");
+    let on_hot_line: u64 = profile
+        .turns
+        .iter()
+        .flat_map(|turn| &turn.samples)
+        .filter(|s| {
+            // The innermost frame of the bot's own code (`hot` inlines std's `wrapping_add`).
+            let mut frames = s.stack.iter().rev().map(|i| &profile.frames[*i as usize]);
+            let own = frames.find(|f| f.bot);
+            own.and_then(|f| f.location.as_ref()).is_some_and(|l| l.line == hot_line)
+        })
+        .map(|s| s.fuel)
+        .sum();
+    let share = on_hot_line as f64 / profile.fuel() as f64;
+    assert!((0.8..0.95).contains(&share), "{share}: {profile:#?}");
+    assert!(profile.frames.iter().any(|f| f.function.ends_with("::hot") && f.bot));
+    assert!(profile.frames.iter().any(|f| !f.bot), "the SDK's frames are there, not the bot's");
+    let again = profiled(&bot, 4, 100).1;
+    assert_eq!(serde_json::to_string(&again).unwrap(), serde_json::to_string(&profile).unwrap());
+}
+
+#[test]
+fn the_turn_that_runs_out_of_fuel_has_its_profile_in_the_loop() {
+    let bot = guest("spinner");
+    let (record, profile) = profiled(&bot, 0, 1000);
+    let fault = record.outcome.fault.as_ref().expect("out of fuel");
+    assert_eq!(fault.failure.kind, botlens_engine::FailureKind::OutOfFuel);
+    let last = profile.turns.last().unwrap();
+    assert_eq!((profile.turns.len(), last.fuel), (2, SandboxLimits::default().fuel_per_turn));
+    let spin = marker_line("spinner", "SPIN");
+    let hottest = last.samples.iter().max_by_key(|s| s.fuel).unwrap();
+    let frame = &profile.frames[*hottest.stack.last().unwrap() as usize];
+    assert_eq!(frame.location.as_ref().map(|l| l.line), Some(spin), "{frame:?}");
+    assert!(hottest.fuel > last.fuel / 10 * 9);
+}
+
+#[test]
+fn an_unprofiled_player_has_no_profile() {
+    let bot = guest("burner");
+    let player = bot.player::<TicTacToe>(0, 0, &SandboxLimits::default());
+    assert!(player.profile().is_none());
+}
