@@ -102,7 +102,7 @@ pub(crate) fn play_profiled<G: Scored>(
     }
 }
 
-/// Out-of-fuel groups whose failing turn [`profile_failing_turns`] profiles, per run.
+/// Out-of-fuel groups whose failing turn [`failing_turns`] profiles, per run.
 pub const MAX_PROFILED_GROUPS: usize = 3;
 
 /// Plays the first game of each `out_of_fuel` group of `results` again (the first

@@ -50,7 +50,7 @@ pub struct ProfileArgs {
     /// Functions and lines shown in the table.
     #[arg(long, default_value_t = 15)]
     top: usize,
-    /// Also write the profile as a speedscope file (https://www.speedscope.app; weights are fuel).
+    /// Also write the profile as a speedscope file (<https://www.speedscope.app>; weights are fuel).
     #[arg(long, value_name = "FILE")]
     speedscope: Option<PathBuf>,
     /// Print one JSON object (documented in `botlens_harness::profile`) instead of the table.
