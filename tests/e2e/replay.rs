@@ -89,8 +89,7 @@ fn bad_traces_are_refused_clearly() {
     let truncated = dir.path().join("truncated.json");
     std::fs::write(&truncated, &text[..text.len() / 2]).unwrap();
     let newer = dir.path().join("newer.json");
-    std::fs::write(&newer, text.replacen("\"format_version\": 2", "\"format_version\": 99", 1))
-        .unwrap();
+    std::fs::write(&newer, crate::support::from_a_newer_botlens(&text)).unwrap();
     let other_game = dir.path().join("chess.json");
     std::fs::write(&other_game, text.replacen("\"tictactoe\"", "\"chess\"", 1)).unwrap();
     for (file, expected) in [

@@ -87,6 +87,15 @@ pub fn botlens_building(args: &[&str]) -> Output {
     botlens_with_input(args, "", BUILD_DEADLINE)
 }
 
+/// A trace's JSON text as a newer botlens would write it (`format_version` 99).
+pub fn from_a_newer_botlens(trace: &str) -> String {
+    let version = botlens_engine::TRACE_FORMAT_VERSION;
+    let newer =
+        trace.replacen(&format!("\"format_version\": {version},"), "\"format_version\": 99,", 1);
+    assert_ne!(newer, trace, "the trace's format_version field moved: update this helper");
+    newer
+}
+
 /// The one failure group of a `--json` report (failing the test unless there is exactly one).
 pub fn only_failure(out: &Output) -> serde_json::Value {
     let report: serde_json::Value = serde_json::from_str(&out.stdout)

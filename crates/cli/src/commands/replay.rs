@@ -268,8 +268,7 @@ fn play_on_line(moves: usize, stored: &Trace, played: &PlayedOn) -> String {
     )
 }
 
-/// The `--from … --json` summary; its fields are documented in `botlens replay --help`'s
-/// examples and docs/replay.md.
+/// The `--from … --json` summary; its fields are documented in docs/replay.md.
 fn play_on_summary(
     file: &str,
     moves: usize,
