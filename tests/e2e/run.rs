@@ -324,3 +324,44 @@ fn failed_games_and_the_worst_failure_need_a_project_with_a_run_on_record() {
     assert_eq!(not_a_project.code, Some(2));
     assert!(not_a_project.stderr.contains("not a bot project"), "{}", not_a_project.stderr);
 }
+
+#[test]
+fn a_memory_limit_failure_names_the_line_that_grew_the_memory_over_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("leaky");
+    let made = botlens_building(&["new", "tictactoe", bot.to_str().unwrap()]);
+    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    // A megabyte kept per turn in a field, in a helper `play` calls: the limit is reached at
+    // the third turn's allocation, but all three megabytes were kept by the same line.
+    let lib = bot.join("src/lib.rs");
+    let source = std::fs::read_to_string(&lib).unwrap();
+    let source = source
+        .replace(
+            "pub struct MyBot;",
+            "pub struct MyBot {\n    kept: Vec<Vec<u8>>,\n}\n\nimpl MyBot {\n    #[inline(never)]\n    fn remember(&mut self) {\n        // the leak\n        self.kept.push(std::hint::black_box(vec![7u8; 1 << 20]));\n    }\n}",
+        )
+        .replace("        MyBot\n", "        MyBot { kept: Vec::new() }\n")
+        .replace("        let view = turn.view();", "        self.remember();\n        let view = turn.view();");
+    std::fs::write(&lib, source).unwrap();
+    let manifest = bot.join("Cargo.toml");
+    let toml = std::fs::read_to_string(&manifest).unwrap();
+    let limited = format!("{toml}\n[package.metadata.botlens.limits]\nmemory_bytes = 3_500_000\n");
+    std::fs::write(&manifest, limited).unwrap();
+
+    let (code, report, stderr) =
+        run_json(&["run", bot.to_str().unwrap(), "--vs", "random", "--seeds", "0..2", "--json"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let failure = &report["failures"][0];
+    assert_eq!(failure["kind"], "memory_limit", "{report:#}");
+    let line = line_after_marker(&lib, "the leak");
+    let grown = &failure["memory_growth"][0];
+    assert_eq!(grown["line"].as_u64(), Some(line), "{failure:#}");
+    assert!(grown["bytes"].as_u64().unwrap() >= 2 << 20, "the megabytes kept before: {grown}");
+    assert!(
+        grown["callers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c.as_str().unwrap().ends_with("remember"))
+    );
+}

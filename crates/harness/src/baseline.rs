@@ -662,6 +662,7 @@ mod tests {
             identity: None,
             stack: None,
             fuel_profile: None,
+            memory_growth: None,
         }
     }
 

@@ -1,8 +1,10 @@
 //! Fuel profiles summarised: fuel per call stack (sandbox profiles merged), by function and by
-//! line of the bot's own source, and the turn that lost a game by running out of fuel.
+//! line of the bot's own source, the turn that lost a game by running out of fuel, and the
+//! lines that grew the memory of a game lost by reaching its memory limit.
 //!
 //! Below [`crate::profile`] (`botlens profile`) and [`crate::report`] (whose `out_of_fuel`
-//! groups carry their failing turn's lines, [`failing_turns`]); knows no pipeline and no report.
+//! groups carry their failing turn's lines, [`failing_turns`], and whose `memory_limit` groups
+//! the lines that grew the memory, [`memory_growth`]); knows no pipeline and no report.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -67,6 +69,90 @@ pub struct LineCost {
     pub total_percent: f64,
 }
 
+/// One line of the bot's source that grew its memory over a game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GrowthSite {
+    /// The source file, as the debug information names it.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// The function the line is in.
+    pub function: String,
+    /// Bytes the memory grew by while this line was the innermost of the bot's own code on the
+    /// stack (the allocation it made, or the std or SDK code it called).
+    pub bytes: u64,
+    /// `bytes` as a percentage of the game's growth.
+    pub percent: f64,
+    /// The bot's own functions on the stack that grew the most there, outermost first.
+    pub callers: Vec<String>,
+}
+
+impl Eq for GrowthSite {}
+
+impl GrowthSite {
+    /// `file:line` with the file relative to `base`.
+    pub fn place(&self, base: &Path) -> String {
+        SourceLocation { file: relative(&self.file, base), line: self.line, column: 0 }.to_string()
+    }
+}
+
+/// Growth sites as text, one each: `93.8 %  +1,024 KiB  src/lib.rs:14  in hoard ← play`.
+pub fn render_growth(sites: &[GrowthSite], base: &Path) -> Vec<String> {
+    sites
+        .iter()
+        .map(|site| {
+            let kib = botlens_engine::stack::thousands(site.bytes / 1024);
+            let chain = site.callers.iter().rev().cloned().collect::<Vec<_>>().join(" ← ");
+            format!("{:5.1} %  +{kib} KiB  {}  in {chain}", site.percent, site.place(base))
+        })
+        .collect()
+}
+
+/// The lines that grew the memory of `profile`'s game most (at most [`FAILING_TURN_LINES`]).
+pub fn growth_sites(profile: &FuelProfile) -> Vec<GrowthSite> {
+    let mut stacks = Stacks::default();
+    for sample in &profile.growth {
+        let stack = sample.stack.iter().map(|&i| profile.frames[i as usize].clone()).collect();
+        *stacks.0.entry(stack).or_default() += sample.bytes;
+    }
+    let (lines, _) = stacks.lines();
+    // A line that only called the code that grew the memory is on the callers of another.
+    lines
+        .into_iter()
+        .filter(|line| line.self_fuel > 0)
+        .take(FAILING_TURN_LINES)
+        .map(|line| {
+            // The heaviest stack whose innermost line of the bot's code is this one.
+            let innermost_here = |stack: &Vec<ProfileFrame>| {
+                let own = stack.iter().rev().find(|f| f.bot && f.location.is_some());
+                own.and_then(|f| f.location.as_ref())
+                    .is_some_and(|l| l.file == line.file && l.line == line.line)
+            };
+            let heaviest = stacks
+                .0
+                .iter()
+                .filter(|(stack, _)| innermost_here(stack))
+                .max_by_key(|(_, bytes)| **bytes)
+                .map(|(stack, _)| stack);
+            let mut callers: Vec<String> = heaviest
+                .into_iter()
+                .flatten()
+                .filter(|f| f.bot)
+                .map(|f| f.function.clone())
+                .collect();
+            callers.dedup();
+            GrowthSite {
+                file: line.file,
+                line: line.line,
+                function: line.function,
+                bytes: line.self_fuel,
+                percent: line.self_percent,
+                callers,
+            }
+        })
+        .collect()
+}
+
 // The percentages are never NaN (`percent` of nothing is 0), so equality is an equivalence, as
 // reports (which compare whole failure groups) need.
 impl Eq for LineCost {}
@@ -102,7 +188,8 @@ pub(crate) fn play_profiled<G: Scored>(
     }
 }
 
-/// Out-of-fuel groups whose failing turn [`failing_turns`] profiles, per run.
+/// Out-of-fuel groups whose failing turn [`failing_turns`] profiles, and memory-limit groups
+/// whose growth [`memory_growth`] finds, per run.
 pub const MAX_PROFILED_GROUPS: usize = 3;
 
 /// Plays the first game of each `out_of_fuel` group of `results` again (the first
@@ -113,18 +200,45 @@ pub fn failing_turns<'r>(
     suite: &Suite,
     results: &'r SuiteResults,
 ) -> Vec<(&'r FailureTally, Vec<LineCost>)> {
+    profiled_groups(suite, results, FailureKind::OutOfFuel)
+        .into_iter()
+        .filter_map(|(group, played)| Some((group, failing_turn(&played.profile)?.2)))
+        .collect()
+}
+
+/// Plays the first game of each `memory_limit` group of `results` again (the first
+/// [`MAX_PROFILED_GROUPS`]) with the bot profiled: each group with the lines that grew the
+/// memory most over that game (not only the allocation that hit the limit). Nothing for other
+/// kinds, reference bots and JavaScript bots.
+pub fn memory_growth<'r>(
+    suite: &Suite,
+    results: &'r SuiteResults,
+) -> Vec<(&'r FailureTally, Vec<GrowthSite>)> {
+    profiled_groups(suite, results, FailureKind::MemoryLimit)
+        .into_iter()
+        .map(|(group, played)| (group, growth_sites(&played.profile)))
+        .filter(|(_, sites)| !sites.is_empty())
+        .collect()
+}
+
+/// The first game of each group of `kind` (the first [`MAX_PROFILED_GROUPS`]) played again
+/// with the bot profiled; none for a reference bot or a runner's (JavaScript) bot.
+fn profiled_groups<'r>(
+    suite: &Suite,
+    results: &'r SuiteResults,
+    kind: FailureKind,
+) -> Vec<(&'r FailureTally, Played)> {
     let Contender::Wasm(bot) = &suite.bot else { return Vec::new() };
     if bot.module.is_runner() {
         return Vec::new();
     }
     let groups = results.tally.groups.values();
-    let out_of_fuel = groups.filter(|g| g.first.failure.kind == FailureKind::OutOfFuel);
-    out_of_fuel
+    groups
+        .filter(|g| g.first.failure.kind == kind)
         .take(MAX_PROFILED_GROUPS)
-        .filter_map(|group| {
+        .map(|group| {
             let position = group.first_at;
-            let played = suite.game.visit(Replay { suite, bot, position });
-            Some((group, failing_turn(&played.profile)?.2))
+            (group, suite.game.visit(Replay { suite, bot, position }))
         })
         .collect()
 }
@@ -332,6 +446,43 @@ pub(crate) mod tests {
     /// Stacks with their fuel.
     pub(crate) fn stacks(samples: &[(&[ProfileFrame], u64)]) -> Stacks {
         Stacks(samples.iter().map(|(stack, fuel)| (stack.to_vec(), *fuel)).collect())
+    }
+
+    #[test]
+    fn the_lines_that_grew_the_memory_most_come_first_with_their_callers() {
+        let frames = vec![
+            frame("play", Some(30), true),
+            frame("hoard", Some(14), true),
+            frame("alloc::raw_vec::grow", Some(500), false),
+            frame("note", Some(20), true),
+        ];
+        let growth = |stack: Vec<u32>, bytes| botlens_sandbox::GrowthSample { stack, bytes };
+        let profile = FuelProfile {
+            interval: 1000,
+            frames,
+            turns: Vec::new(),
+            growth: vec![
+                growth(vec![0, 1, 2], 3 << 20),
+                growth(vec![0, 3, 2], 1 << 16),
+                growth(vec![2], 1 << 16),
+            ],
+        };
+        let sites = growth_sites(&profile);
+        let placed: Vec<(u32, u64, &[String])> =
+            sites.iter().map(|s| (s.line, s.bytes, s.callers.as_slice())).collect();
+        let chain = |names: &[&str]| names.iter().map(|n| (*n).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            placed,
+            [
+                (14, 3 << 20, chain(&["play", "hoard"]).as_slice()),
+                (20, 1 << 16, chain(&["play", "note"]).as_slice())
+            ]
+        );
+        let total = (3 << 20) + (2 << 16);
+        assert!((sites[0].percent - percent(3 << 20, total)).abs() < 1e-9, "of the whole growth");
+        let text = render_growth(&sites, Path::new(""));
+        assert_eq!(text[0], " 96.0 %  +3,072 KiB  src/lib.rs:14  in hoard ← play");
+        assert!(growth_sites(&FuelProfile::default()).is_empty());
     }
 
     #[test]

@@ -402,6 +402,7 @@ pub fn play(
     timings.games = results.duration;
     let mut report = SuiteReport::new(&suite, &results, target);
     report.add_fuel_profiles(&suite, crate::fuel::failing_turns(&suite, &results));
+    report.add_memory_growth(&suite, crate::fuel::memory_growth(&suite, &results));
     Ok(SuiteRun { suite, results, report, warnings, wasm, timings })
 }
 

@@ -13,7 +13,7 @@
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
 //! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault); in a paired run (`--paired`) also `pairs`: `pentanomial` (the pairs by the bot's points in the pair, 0, ½, 1, 1½, 2), `elo` (the bot's logistic Elo over the opponent: `kind` `estimate` with `elo`, `lower`, `upper` (null when unbounded), or `no_games`, `all_won`, `all_lost` with `games`) and `los` (the likelihood that the bot is the stronger, null without evidence); `outcomes`: the result on each seed, `first_seed`, `seat0` and (paired) `seat1`, one character per seed, `W`, `L`, `D` or `-` (not played), for the first 100,000 seeds (see `botlens_harness::outcomes`) |
-//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_seat` (the bot's seat in that game: 1 only in a paired run), `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown), `fuel_profile` (`out_of_fuel` groups: the failing turn's top lines, each `file`, `line`, `function`, `self_fuel`, `total_fuel`, `self_percent`, `total_percent` of the turn's fuel, as in `botlens_harness::profile`; absent otherwise). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
+//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_seat` (the bot's seat in that game: 1 only in a paired run), `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown), `fuel_profile` (`out_of_fuel` groups: the failing turn's top lines, each `file`, `line`, `function`, `self_fuel`, `total_fuel`, `self_percent`, `total_percent` of the turn's fuel, as in `botlens_harness::profile`; absent otherwise), `memory_growth` (`memory_limit` groups: the lines that grew the memory most over the first game, each `file`, `line`, `function`, `bytes`, `percent` of the game's growth and `callers` (the bot's functions on that stack, outermost first); absent otherwise). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
 //! | `wasteful[]` | per opponent with wasted moves: `opponent`, `games`, `moves` |
 //! | `cancelled` | true when the suite stopped early |
 
@@ -26,7 +26,7 @@ use botlens_engine::{CallStack, FailureKind, Seat, SourceLocation};
 use botlens_stats::{EloEstimate, Los, Pentanomial, Tally as _};
 use serde::{Deserialize, Serialize};
 
-use crate::fuel::LineCost;
+use crate::fuel::{GrowthSite, LineCost};
 use crate::outcomes::Outcomes;
 use crate::suite::{Suite, SuiteResults};
 use crate::tally::{FailureTally, MAX_GROUPS};
@@ -140,6 +140,10 @@ pub struct FailureGroup {
     /// played again with profiling ([`crate::fuel::failing_turns`]); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fuel_profile: Option<Vec<LineCost>>,
+    /// For a `memory_limit` group: the lines that grew the memory most over its first game,
+    /// played again with profiling ([`crate::fuel::memory_growth`]); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_growth: Option<Vec<GrowthSite>>,
 }
 
 /// A location as the report's JSON has always written it: `file`, `line` and `column` beside
@@ -218,6 +222,7 @@ impl FailureGroup {
             identity: (!folded).then(|| group.first.failure.identity()),
             stack: if folded { None } else { group.first.failure.stack.clone() },
             fuel_profile: None,
+            memory_growth: None,
         }
     }
 
@@ -380,19 +385,37 @@ impl SuiteReport {
         profiled: Vec<(&FailureTally, Vec<LineCost>)>,
     ) {
         for (group, lines) in profiled {
-            let (opponent, seed, _) = group.first_at;
-            let opponent = suite.opponents[opponent].name();
-            let failure = &group.first.failure;
-            let same = |f: &&mut FailureGroup| {
-                f.kind == failure.kind
-                    && f.first_seed == seed
-                    && f.first_opponent == opponent
-                    && f.location == failure.location
-            };
-            if let Some(reported) = self.failures.iter_mut().find(same) {
+            if let Some(reported) = self.group_of(suite, group) {
                 reported.fuel_profile = Some(lines);
             }
         }
+    }
+
+    /// Puts the lines that grew each memory-limit game's memory ([`crate::fuel::memory_growth`])
+    /// on its failure group.
+    pub fn add_memory_growth(
+        &mut self,
+        suite: &Suite,
+        grown: Vec<(&FailureTally, Vec<GrowthSite>)>,
+    ) {
+        for (group, sites) in grown {
+            if let Some(reported) = self.group_of(suite, group) {
+                reported.memory_growth = Some(sites);
+            }
+        }
+    }
+
+    /// The reported group of a tally's group: same kind, location and first game.
+    fn group_of(&mut self, suite: &Suite, group: &FailureTally) -> Option<&mut FailureGroup> {
+        let (opponent, seed, _) = group.first_at;
+        let opponent = suite.opponents[opponent].name();
+        let failure = &group.first.failure;
+        self.failures.iter_mut().find(|f| {
+            f.kind == failure.kind
+                && f.first_seed == seed
+                && f.first_opponent == opponent
+                && f.location == failure.location
+        })
     }
 
     /// Whether any game was lost by a bot fault (the CLI's exit code 1).
@@ -466,6 +489,12 @@ impl SuiteReport {
                 if let Some(lines) = &f.fuel_profile {
                     let _ = writeln!(out, "    where that turn's fuel went:");
                     for line in crate::fuel::render_lines(lines, base) {
+                        let _ = writeln!(out, "      {line}");
+                    }
+                }
+                if let Some(sites) = &f.memory_growth {
+                    let _ = writeln!(out, "    what grew the memory over that game:");
+                    for line in crate::fuel::render_growth(sites, base) {
                         let _ = writeln!(out, "      {line}");
                     }
                 }
@@ -577,6 +606,7 @@ mod tests {
             identity: None,
             stack: None,
             fuel_profile: None,
+            memory_growth: None,
         };
         assert_eq!(group.location_text(Path::new("/home/me")), "bot/src/lib.rs:82:25");
         assert_eq!(group.location_text(Path::new("/elsewhere")), "/home/me/bot/src/lib.rs:82:25");
@@ -652,6 +682,7 @@ mod tests {
             identity: Some("0123456789abcdef".into()),
             stack: Some(stack),
             fuel_profile: None,
+            memory_growth: None,
         };
         assert_eq!(
             group.stack_summary(),

@@ -110,4 +110,4 @@ pub use config::{SandboxConfig, SandboxLimits};
 pub use error::{LoadError, SandboxError};
 pub use module::{BotModule, Sandbox};
 pub use player::{PlayerStats, WasmPlayer};
-pub use profile::{FuelProfile, ProfileFrame, ProfileSample, TurnProfile};
+pub use profile::{FuelProfile, GrowthSample, ProfileFrame, ProfileSample, TurnProfile};

@@ -228,7 +228,8 @@ impl<G: Game> WasmPlayer<G> {
         store.limiter(|host| &mut host.limiter);
         store.epoch_deadline_trap();
         if let Some(recorder) = &self.profile {
-            recorder.install(&mut store, self.module.locator().clone());
+            let memory = |host: &Host<G>| host.limiter.memory_bytes as u64;
+            recorder.install(&mut store, self.module.locator().clone(), memory);
         }
         store
     }

@@ -23,6 +23,12 @@
 //! and marked as the bot's own code or not (std, other crates and the SDK are not; see
 //! `crate::locate`).
 //!
+//! The same callback follows the bot's linear memory: when it finds the memory bigger than at
+//! the check before, it captures the stack there and charges it the growth in bytes (memory
+//! grows only by `memory.grow`, which returns to its caller, so the stack is that of the
+//! allocation that grew it, give or take the allocator's own frames). [`FuelProfile::growth`]
+//! is the game's growth by stack: which code made the memory as big as it is.
+//!
 //! Unprofiled players never install the callback: their stores trap at the ticker's deadline
 //! as before and pay nothing for profiling.
 
@@ -81,6 +87,15 @@ pub struct TurnProfile {
     pub samples: Vec<ProfileSample>,
 }
 
+/// Memory growth charged to one call stack.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GrowthSample {
+    /// Indices into [`FuelProfile::frames`], outermost frame first.
+    pub stack: Vec<u32>,
+    /// Bytes the memory grew by there, over the game.
+    pub bytes: u64,
+}
+
 /// Where a bot's fuel went in one game: its frames and each turn's samples.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct FuelProfile {
@@ -90,6 +105,9 @@ pub struct FuelProfile {
     pub frames: Vec<ProfileFrame>,
     /// The turns the bot played, in order.
     pub turns: Vec<TurnProfile>,
+    /// The growth of the bot's linear memory over the game (after its initial size), by the
+    /// stack that grew it, in the order of the stacks' frame indices.
+    pub growth: Vec<GrowthSample>,
 }
 
 impl FuelProfile {
@@ -131,6 +149,10 @@ struct Sampler {
     turns: Vec<HashMap<RawStack, u64>>,
     /// Wasm function names, by index, as first seen.
     names: HashMap<u32, String>,
+    /// The bot's memory in bytes at the last check (`None` before the first).
+    memory_seen: Option<u64>,
+    /// The game's memory growth per stack so far.
+    growth: HashMap<RawStack, u64>,
 }
 
 fn lock(state: &Mutex<Sampler>) -> MutexGuard<'_, Sampler> {
@@ -156,15 +178,32 @@ impl Recorder {
                 current: HashMap::new(),
                 turns: Vec::new(),
                 names: HashMap::new(),
+                memory_seen: None,
+                growth: HashMap::new(),
             })),
         }
     }
 
-    /// Makes `store` call the sampler at every epoch check (its deadline must be kept at 0).
-    pub fn install<T: 'static>(&self, store: &mut Store<T>, locator: Arc<Locator>) {
+    /// Makes `store` call the sampler at every epoch check (its deadline must be kept at 0);
+    /// `memory` reads the bot's memory size in bytes from the store's data.
+    pub fn install<T: 'static>(
+        &self,
+        store: &mut Store<T>,
+        locator: Arc<Locator>,
+        memory: fn(&T) -> u64,
+    ) {
         let state = Arc::clone(&self.state);
         store.epoch_deadline_callback(move |context: StoreContextMut<'_, T>| {
             let mut sampler = lock(&state);
+            let size = memory(context.data());
+            if let Some(grown) = sampler.memory_seen.and_then(|seen| size.checked_sub(seen))
+                && grown > 0
+            {
+                let backtrace = WasmBacktrace::capture(&context);
+                let stack = sampler.raw(&backtrace, &locator);
+                *sampler.growth.entry(stack).or_default() += grown;
+            }
+            sampler.memory_seen = Some(size);
             let fuel = context.get_fuel().unwrap_or(0);
             // Fuel burnt since the last read is charged to the stacks sampled meanwhile; with
             // none yet, it waits for the next.
@@ -234,27 +273,32 @@ impl Recorder {
         let debug = locator.debug_info();
         let mut logical: HashMap<RawFrame, Vec<ProfileFrame>> = HashMap::new();
         let mut frames = Interner::default();
+        // Each raw stack as frame indices, outermost first, summed by symbolized stack; taken
+        // in the raw stacks' order, so frames are numbered the same on every run.
+        let mut by_stack = |weights: &HashMap<RawStack, u64>| {
+            let mut by_stack: BTreeMap<Vec<u32>, u64> = BTreeMap::new();
+            let mut weights: Vec<_> = weights.iter().collect();
+            weights.sort_unstable();
+            for (raw, weight) in weights {
+                let mut stack = Vec::new();
+                for &frame in raw.iter().rev() {
+                    let symbols = logical.entry(frame).or_insert_with(|| {
+                        let name = sampler.names.get(&frame.0).map_or("", String::as_str);
+                        symbolize(locator, debug.as_ref(), frame, name)
+                    });
+                    // Outermost first: a wasm frame's inlined calls are innermost first.
+                    stack.extend(symbols.iter().rev().map(|f| frames.index(f)));
+                }
+                *by_stack.entry(stack).or_default() += weight;
+            }
+            by_stack
+        };
         let turns = sampler
             .turns
             .iter()
             .enumerate()
             .map(|(turn, samples)| {
-                let mut by_stack: BTreeMap<Vec<u32>, u64> = BTreeMap::new();
-                // In the raw stacks' order, so frames are numbered the same on every run.
-                let mut samples: Vec<_> = samples.iter().collect();
-                samples.sort_unstable();
-                for (raw, fuel) in samples {
-                    let mut stack = Vec::new();
-                    for &frame in raw.iter().rev() {
-                        let symbols = logical.entry(frame).or_insert_with(|| {
-                            let name = sampler.names.get(&frame.0).map_or("", String::as_str);
-                            symbolize(locator, debug.as_ref(), frame, name)
-                        });
-                        // Outermost first: a wasm frame's inlined calls are innermost first.
-                        stack.extend(symbols.iter().rev().map(|f| frames.index(f)));
-                    }
-                    *by_stack.entry(stack).or_default() += fuel;
-                }
+                let by_stack = by_stack(samples);
                 TurnProfile {
                     turn: turn as u32,
                     fuel: by_stack.values().sum(),
@@ -265,7 +309,11 @@ impl Recorder {
                 }
             })
             .collect();
-        FuelProfile { interval: sampler.interval, frames: frames.frames, turns }
+        let growth = by_stack(&sampler.growth)
+            .into_iter()
+            .map(|(stack, bytes)| GrowthSample { stack, bytes })
+            .collect();
+        FuelProfile { interval: sampler.interval, frames: frames.frames, turns, growth }
     }
 }
 

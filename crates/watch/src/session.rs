@@ -228,6 +228,7 @@ mod tests {
                 identity: None,
                 stack: None,
                 fuel_profile: None,
+                memory_growth: None,
             })
             .into_iter()
             .collect();

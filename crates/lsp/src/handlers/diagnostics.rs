@@ -266,6 +266,14 @@ pub fn hover_text(group: &FailureGroup, board: Option<&str>, logs: &[String]) ->
         let _ =
             write!(out, "\nWhere that turn's fuel went:\n\n```text\n{}\n```\n", lines.join("\n"));
     }
+    if let Some(sites) = &group.memory_growth {
+        let lines = botlens_harness::fuel::render_growth(sites, Path::new(""));
+        let _ = write!(
+            out,
+            "\nWhat grew the memory over that game:\n\n```text\n{}\n```\n",
+            lines.join("\n")
+        );
+    }
     let _ = write!(out, "\nStep through it: `{}`", group.replay);
     out
 }
@@ -338,6 +346,7 @@ mod tests {
             identity: None,
             stack: None,
             fuel_profile: None,
+            memory_growth: None,
         }
     }
 
@@ -502,6 +511,7 @@ mod tests {
         };
         let g = FailureGroup {
             fuel_profile: Some(vec![spin]),
+            memory_growth: None,
             ..group(FailureKind::OutOfFuel, "out of fuel", "src/lib.rs", 50, 16)
         };
         let text = hover_text(&g, None, &[]);

@@ -120,3 +120,30 @@ fn an_unprofiled_player_has_no_profile() {
     let player = bot.player::<TicTacToe>(0, 0, &SandboxLimits::default());
     assert!(player.profile().is_none());
 }
+
+#[test]
+fn the_memory_a_bot_keeps_is_charged_to_the_line_that_grew_it() {
+    let bot = guest("hoarder");
+    let (record, profile) = profiled(&bot, 4, 1000);
+    assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
+    let memory = |m: &botlens_engine::MoveRecord<_, _>| m.cost.memory.expect("wasm memory");
+    let mut own = record.moves.iter().filter(|m| m.seat == 0);
+    let first = own.next().map(memory).expect("the bot moved");
+    let last = own.next_back().map_or(first, memory);
+    let grown: u64 = profile.growth.iter().map(|g| g.bytes).sum();
+    assert!(grown >= last - first, "all growth after the first turn is charged: {grown}");
+    let hoard_line = marker_line("hoarder", "HOARD");
+    let at_hoard: u64 = profile
+        .growth
+        .iter()
+        .filter(|g| {
+            let mut frames = g.stack.iter().rev().map(|i| &profile.frames[*i as usize]);
+            let own = frames.find(|f| f.bot);
+            own.and_then(|f| f.location.as_ref()).is_some_and(|l| l.line == hoard_line)
+        })
+        .map(|g| g.bytes)
+        .sum();
+    assert!(at_hoard as f64 >= 0.9 * grown as f64, "{at_hoard} of {grown}: {profile:#?}");
+    let again = profiled(&bot, 4, 1000).1;
+    assert_eq!(again.growth, profile.growth, "deterministic");
+}
