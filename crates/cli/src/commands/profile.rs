@@ -62,16 +62,10 @@ pub struct ProfileArgs {
 pub fn run(args: ProfileArgs) -> anyhow::Result<ExitCode> {
     let target = Target::parse(&args.bot, args.game.as_deref())?;
     let options = ProfileOptions { run: args.suite.options(), interval: args.interval };
-    let progress = StageProgress::new(args.json);
-    let profile = profile::profile(
-        &super::sandbox()?,
-        &target,
-        &options,
-        &|stage| progress.show(stage),
-        &CancelToken::new(),
-    );
-    progress.finish();
-    let profile = profile?;
+    let sandbox = super::sandbox()?;
+    let profile = StageProgress::around(args.json, |progress| {
+        profile::profile(&sandbox, &target, &options, progress, &CancelToken::new())
+    })?;
     if let Some(file) = &args.speedscope {
         let text = serde_json::to_string(&profile.speedscope())?;
         std::fs::write(file, text).with_context(|| format!("cannot write {}", file.display()))?;

@@ -111,16 +111,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             ..options
         };
     }
-    let progress = StageProgress::new(args.json);
-    let run = pipeline::run(
-        &super::sandbox()?,
-        &target,
-        &options,
-        &|stage| progress.show(stage),
-        &CancelToken::new(),
-    );
-    progress.finish();
-    let run = run?;
+    let sandbox = super::sandbox()?;
+    let run = StageProgress::around(args.json, |progress| {
+        pipeline::run(&sandbox, &target, &options, progress, &CancelToken::new())
+    })?;
 
     let report = &run.report;
     let comparison =
@@ -195,7 +189,7 @@ pub(super) struct StageProgress {
 }
 
 impl StageProgress {
-    pub(super) fn new(json: bool) -> Self {
+    fn new(json: bool) -> Self {
         if json || !std::io::stderr().is_terminal() {
             return StageProgress { bar: ProgressBar::hidden() };
         }
@@ -204,7 +198,7 @@ impl StageProgress {
         StageProgress { bar }
     }
 
-    pub(super) fn show(&self, stage: Stage) {
+    fn show(&self, stage: Stage) {
         match stage {
             Stage::InstallingTarget => self.bar.suspend(|| eprintln!("{INSTALLING}")),
             Stage::Building => self.bar.set_message("building the bot with cargo…"),
@@ -227,7 +221,15 @@ impl StageProgress {
         }
     }
 
-    pub(super) fn finish(&self) {
+    fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+
+    /// Runs `work` with a progress display on stderr (none for `--json`), cleared when it ends.
+    pub(super) fn around<T>(json: bool, work: impl FnOnce(&(dyn Fn(Stage) + Sync)) -> T) -> T {
+        let progress = StageProgress::new(json);
+        let done = work(&|stage| progress.show(stage));
+        progress.finish();
+        done
     }
 }
