@@ -849,21 +849,9 @@ mod tests {
 
     /// The report of reference player `bot` against `random` at Tic-tac-toe on `seeds`.
     fn played(bot: &str, seeds: &str, paired: bool) -> SuiteReport {
-        use crate::suite::{Contender, KeepTraces, Suite, run_suite};
-        let suite = Suite {
-            game: botlens_games::GameKind::TicTacToe,
-            bot: Contender::Reference(bot.into()),
-            opponents: vec![Contender::Reference("random".into())],
-            seeds: seeds.parse().unwrap(),
-            limits: botlens_engine::MatchLimits::default(),
-            sandbox_limits: botlens_sandbox::SandboxLimits::default(),
-            jobs: 2,
-            keep_traces: KeepTraces::Failures,
-            trace_dir: None,
-            paired,
-            play_on: None,
-            only: None,
-        };
+        use crate::suite::{Suite, run_suite};
+        let game = botlens_games::GameKind::TicTacToe;
+        let suite = Suite { paired, ..crate::suite::tests::suite(game, bot, &["random"], seeds) };
         let results = run_suite(&suite, &|_, _| {}, &crate::CancelToken::new()).unwrap();
         let target = crate::Target::parse(bot, Some("tictactoe")).unwrap();
         SuiteReport::new(&suite, &results, &target)

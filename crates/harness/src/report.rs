@@ -546,28 +546,17 @@ pub fn seeds_phrase(seeds: &[u64]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::{Contender, KeepTraces, run_suite};
+    use crate::suite::run_suite;
+    use crate::suite::tests::suite;
     use crate::tally::{Counted, Tally};
     use crate::{CancelToken, SeedRange};
-    use botlens_engine::{Cycle, MatchLimits, StackFrame};
+    use botlens_engine::{Cycle, StackFrame};
     use botlens_games::GameKind;
 
     #[test]
     fn a_reference_suite_reports_scores_and_no_failures() {
-        let suite = Suite {
-            game: GameKind::TicTacToe,
-            bot: Contender::Reference("perfect".into()),
-            opponents: vec![Contender::Reference("random".into())],
-            seeds: SeedRange::new(0, 9).unwrap(),
-            limits: MatchLimits::default(),
-            sandbox_limits: botlens_sandbox::SandboxLimits::default(),
-            jobs: 1,
-            keep_traces: KeepTraces::Failures,
-            trace_dir: None,
-            paired: false,
-            play_on: None,
-            only: None,
-        };
+        let suite =
+            Suite { jobs: 1, ..suite(GameKind::TicTacToe, "perfect", &["random"], "0..10") };
         let results = run_suite(&suite, &|_, _| {}, &CancelToken::new()).unwrap();
         let target = Target::parse("perfect", Some("tictactoe")).unwrap();
         let report = SuiteReport::new(&suite, &results, &target);
@@ -716,21 +705,8 @@ mod tests {
     #[test]
     fn faults_on_one_line_are_one_group_whatever_their_columns() {
         let suite = Suite {
-            game: GameKind::Battleships,
-            bot: Contender::Reference("random".into()),
-            opponents: vec![
-                Contender::Reference("random".into()),
-                Contender::Reference("hunter".into()),
-            ],
-            seeds: SeedRange::new(0, 9).unwrap(),
-            limits: MatchLimits::default(),
-            sandbox_limits: botlens_sandbox::SandboxLimits::default(),
             jobs: 1,
-            keep_traces: KeepTraces::Failures,
-            trace_dir: None,
-            paired: false,
-            play_on: None,
-            only: None,
+            ..suite(GameKind::Battleships, "random", &["random", "hunter"], "0..10")
         };
         let fault = |column| botlens_engine::Fault {
             seat: 0,
@@ -771,20 +747,8 @@ mod tests {
 
     #[test]
     fn a_paired_report_shows_each_opponents_pairs_and_reads_back() {
-        let suite = Suite {
-            game: GameKind::TicTacToe,
-            bot: Contender::Reference("perfect".into()),
-            opponents: vec![Contender::Reference("random".into())],
-            seeds: SeedRange::new(0, 19).unwrap(),
-            limits: MatchLimits::default(),
-            sandbox_limits: botlens_sandbox::SandboxLimits::default(),
-            jobs: 2,
-            keep_traces: KeepTraces::Failures,
-            trace_dir: None,
-            paired: true,
-            play_on: None,
-            only: None,
-        };
+        let suite =
+            Suite { paired: true, ..suite(GameKind::TicTacToe, "perfect", &["random"], "0..20") };
         let results = run_suite(&suite, &|_, _| {}, &CancelToken::new()).unwrap();
         let target = Target::parse("perfect", Some("tictactoe")).unwrap();
         let report = SuiteReport::new(&suite, &results, &target);

@@ -639,11 +639,13 @@ fn trace_limits(suite: &Suite) -> serde_json::Value {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use botlens_stats::Tally as _;
 
-    fn suite(game: GameKind, bot: &str, opponents: &[&str], seeds: &str) -> Suite {
+    /// A suite of reference players (two workers, failures' traces kept), for tests here and
+    /// in the modules that report on suites.
+    pub(crate) fn suite(game: GameKind, bot: &str, opponents: &[&str], seeds: &str) -> Suite {
         Suite {
             game,
             bot: Contender::Reference(bot.into()),
