@@ -378,7 +378,7 @@ impl Game for Battleships {
         }
     }
 
-    fn is_wasteful(response: &Shot) -> bool {
+    fn is_wasteful(&self, response: &Shot) -> bool {
         *response == Shot::AlreadyAttacked
     }
 
@@ -630,8 +630,8 @@ mod tests {
         assert_eq!(game.apply(0, &at(0, 8)), Ok(Shot::Hit));
         let before = game.view(0).targets;
         assert_eq!(game.apply(0, &at(0, 8)), Ok(Shot::AlreadyAttacked));
-        assert!(Battleships::is_wasteful(&Shot::AlreadyAttacked));
-        assert!(!Battleships::is_wasteful(&Shot::Miss));
+        assert!(game.is_wasteful(&Shot::AlreadyAttacked));
+        assert!(!game.is_wasteful(&Shot::Miss));
         assert_eq!(game.to_move(), 1);
         assert_eq!(game.view(0).targets, before);
         assert_eq!(game.shots_fired(0), 2, "a re-attack is still a shot fired");

@@ -126,9 +126,10 @@ pub trait Game:
         Ending { winner: None, reason: format!("turn cap of {cap} reached") }
     }
 
-    /// Whether a legal response was a wasted move (a Battleships re-attack): reported as a
-    /// warning, never a loss.
-    fn is_wasteful(_response: &Self::Response) -> bool {
+    /// Whether the legal move that just led to this state, answered `response`, was wasted
+    /// (a Battleships re-attack, a Klotski slide straight back): reported as a warning, never
+    /// a loss. Called on the state after the move, on every legal move, so it must be cheap.
+    fn is_wasteful(&self, _response: &Self::Response) -> bool {
         false
     }
 

@@ -101,9 +101,10 @@ fn verdict<G: Game>(record: &MatchRecord<G>, opponent: &str) -> Option<String> {
 
 /// A move as the transcript shows it, `you: mark(1, 1) -> Marked { … }`, with a note when it
 /// achieved nothing (a Battleships re-attack).
-fn made<G: Game>(who: &str, action: &G::Action, response: &G::Response) -> String {
-    let wasted = if G::is_wasteful(response) { " (a wasted move)" } else { "" };
-    format!("{who}: {action} -> {response:?}{wasted}")
+fn made<G: Game>(who: &str, turn: &Turn<G>) -> Option<String> {
+    let (action, response) = (turn.action()?, turn.response()?);
+    let wasted = if turn.wasted() { " (a wasted move)" } else { "" };
+    Some(format!("{who}: {action} -> {response:?}{wasted}"))
 }
 
 /// The output both players write to, in the order they write, and the first error writing it
@@ -212,9 +213,10 @@ impl<G: Game, R: BufRead + Send, W: Write + Send> Player<G> for Person<'_, R, W>
                             self.console.say(format_args!("illegal move {action}: {illegal}\n"));
                         }
                         Ok(_) => {
-                            let response = turn.act(action.clone())?;
-                            let line = made::<G>("you", &action, &response);
-                            self.console.say(format_args!("{line}\n"));
+                            turn.act(action)?;
+                            if let Some(line) = made("you", turn) {
+                                self.console.say(format_args!("{line}\n"));
+                            }
                             return Ok(());
                         }
                     },
@@ -234,10 +236,8 @@ struct Announced<'c, G: Game, W> {
 impl<G: Game, W: Write + Send> Player<G> for Announced<'_, G, W> {
     fn play(&mut self, turn: &mut Turn<G>) -> Result<(), Failure> {
         let played = self.player.play(turn);
-        if let (Ok(()), None, Some(action), Some(response)) =
-            (&played, turn.failure(), turn.action(), turn.response())
-        {
-            self.console.say(format_args!("{}\n", made::<G>(self.name, action, response)));
+        if let (Ok(()), None, Some(line)) = (&played, turn.failure(), made(self.name, turn)) {
+            self.console.say(format_args!("{line}\n"));
         }
         played
     }

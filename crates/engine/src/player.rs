@@ -30,6 +30,8 @@ pub struct Turn<G: Game> {
     number: u32,
     action: Option<G::Action>,
     response: Option<G::Response>,
+    /// Whether the legal action was wasted ([`Game::is_wasteful`]).
+    wasted: bool,
     failure: Option<Failure>,
     logs: Vec<String>,
     cost: TurnCost,
@@ -52,6 +54,7 @@ impl<G: Game> Turn<G> {
             number,
             action: None,
             response: None,
+            wasted: false,
             failure: None,
             logs: Vec::new(),
             cost: TurnCost::default(),
@@ -107,6 +110,7 @@ impl<G: Game> Turn<G> {
         self.action = Some(action);
         match result {
             Ok(response) => {
+                self.wasted = self.game.is_wasteful(&response);
                 self.response = Some(response.clone());
                 Ok(response)
             }
@@ -166,6 +170,11 @@ impl<G: Game> Turn<G> {
         self.response.as_ref()
     }
 
+    /// Whether this turn's legal action was a wasted move ([`Game::is_wasteful`]).
+    pub fn wasted(&self) -> bool {
+        self.wasted
+    }
+
     /// Ends the turn and hands back the game, with the turn's legal action applied: for callers
     /// that drive turns themselves instead of through the runner (human play, exhaustive tests).
     pub fn into_game(self) -> G {
@@ -176,6 +185,7 @@ impl<G: Game> Turn<G> {
         let parts = TurnParts {
             action: self.action,
             response: self.response,
+            wasted: self.wasted,
             failure: self.failure,
             logs: self.logs,
             cost: self.cost,
@@ -188,6 +198,7 @@ impl<G: Game> Turn<G> {
 pub(crate) struct TurnParts<G: Game> {
     pub action: Option<G::Action>,
     pub response: Option<G::Response>,
+    pub wasted: bool,
     pub failure: Option<Failure>,
     pub logs: Vec<String>,
     pub cost: TurnCost,

@@ -39,6 +39,10 @@ pub struct MoveRecord<A, R> {
     /// The game's answer to a legal action.
     #[serde(default = "none", skip_serializing_if = "Option::is_none")]
     pub response: Option<R>,
+    /// Whether the legal action was a wasted move ([`Game::is_wasteful`]; older traces do not
+    /// record it, and reading a trace back re-derives it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wasted: bool,
     /// The fault that ended the game on this turn, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<Failure>,
@@ -127,11 +131,7 @@ impl<G: Game> MatchRecord<G> {
 
     /// Legal responses that wasted a move, per turn number (e.g. Battleships re-attacks).
     pub fn wasteful_turns(&self, seat: Seat) -> Vec<u32> {
-        self.moves
-            .iter()
-            .filter(|m| m.seat == seat && m.response.as_ref().is_some_and(G::is_wasteful))
-            .map(|m| m.turn)
-            .collect()
+        self.moves.iter().filter(|m| m.seat == seat && m.wasted).map(|m| m.turn).collect()
     }
 
     /// The state after the first `moves` turns (0 = initial), re-derived by applying the
@@ -186,9 +186,11 @@ pub fn play_match<G: Game>(
         }
         let (after, parts) = turn.finish();
         game = after;
-        let TurnParts { action, response, failure, logs, cost } = parts;
+        let TurnParts { action, response, wasted, failure, logs, cost } = parts;
         let fault = failure.clone().map(|failure| Fault { seat, turn: turn_number, failure });
-        moves.push(MoveRecord { turn: turn_number, seat, action, response, failure, cost, logs });
+        let record =
+            MoveRecord { turn: turn_number, seat, action, response, wasted, failure, cost, logs };
+        moves.push(record);
         if let Some(fault) = fault {
             break fault_outcome(fault, game.seats(), turn_number);
         }

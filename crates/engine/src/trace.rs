@@ -159,6 +159,7 @@ impl<G: Game> MatchRecord<G> {
                     seat: m.seat,
                     action: m.action.as_ref().map(to_value),
                     response: m.response.as_ref().map(to_value),
+                    wasted: m.wasted,
                     failure: m.failure.clone(),
                     cost: m.cost,
                     logs: m.logs.clone(),
@@ -233,6 +234,7 @@ impl Trace {
                 .map(serde_json::from_value)
                 .transpose()
                 .map_err(field(format!("moves[{index}].response")))?;
+            let mut wasted = false;
             if let (Some(action), Some(expected)) = (&action, &response) {
                 let replayed = game
                     .apply(m.seat, action)
@@ -243,12 +245,15 @@ impl Trace {
                         reason: format!("recorded {expected:?}, replayed {replayed:?}"),
                     });
                 }
+                // Re-derived rather than read, so traces that do not record it say it too.
+                wasted = game.is_wasteful(&replayed);
             }
             moves.push(MoveRecord {
                 turn: m.turn,
                 seat: m.seat,
                 action,
                 response,
+                wasted,
                 failure: m.failure.clone(),
                 cost: m.cost,
                 logs: m.logs.clone(),

@@ -31,6 +31,11 @@ pub struct Klotski {
     steps: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     last: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last_dir: Option<Dir>,
+    /// The last slide moved its piece straight back where the slide before it came from.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    undid: bool,
 }
 
 impl Default for Klotski {
@@ -43,7 +48,7 @@ impl Default for Klotski {
 impl Klotski {
     /// A game at the start of `layout`.
     pub fn start(layout: Layout) -> Klotski {
-        Klotski { board: layout, moves: 0, steps: 0, last: None }
+        Klotski { board: layout, moves: 0, steps: 0, last: None, last_dir: None, undid: false }
     }
 
     /// The board as it stands.
@@ -72,9 +77,12 @@ impl Klotski {
     }
 
     /// Slides piece `index` one cell, counting the move and the step; on refusal nothing
-    /// changes.
+    /// changes. A slide straight back (the same piece, the opposite way of the slide just
+    /// made) is a wasted move: it restores the position before.
     pub fn slide(&mut self, index: usize, dir: Dir) -> Result<Slid, Blocked> {
         self.board.slide(index, dir)?;
+        self.undid = self.last == Some(index) && self.last_dir == Some(dir.opposite());
+        self.last_dir = Some(dir);
         self.moves += 1;
         if self.last != Some(index) {
             self.steps += 1;
@@ -171,6 +179,10 @@ impl Game for Klotski {
         self.slide(index, action.dir).map_err(|blocked| {
             IllegalMove(self.board.explain_blocked(index, action.dir, &blocked, Labels::Names))
         })
+    }
+
+    fn is_wasteful(&self, _response: &Slid) -> bool {
+        self.undid
     }
 
     fn status(&self) -> Status {
@@ -351,6 +363,24 @@ mod tests {
         );
         let view = game.view(0);
         assert_eq!((view.moves, view.steps), (5, 3));
+    }
+
+    #[test]
+    fn a_slide_straight_back_is_wasted_and_nothing_else_is() {
+        let mut game = Klotski::default();
+        let start = game.board().clone();
+        let wasted = |game: &mut Klotski, piece: &str, dir: Dir| {
+            let slid = game.apply(0, &slide(piece, dir)).expect("legal");
+            game.is_wasteful(&slid)
+        };
+        assert!(!wasted(&mut game, "1", Dir::Right));
+        assert!(wasted(&mut game, "1", Dir::Left), "straight back");
+        assert_eq!(game.board(), &start, "a wasted slide restores the position before");
+        assert!(wasted(&mut game, "1", Dir::Right), "back and forth: straight back again");
+        assert!(!wasted(&mut game, "1", Dir::Right), "further the same way");
+        assert!(!wasted(&mut game, "3", Dir::Down));
+        assert!(!wasted(&mut game, "3", Dir::Left), "a turn is not straight back");
+        assert!(!wasted(&mut game, "1", Dir::Left), "another piece moved in between");
     }
 
     #[test]

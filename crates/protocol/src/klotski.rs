@@ -34,6 +34,16 @@ impl Dir {
         }
     }
 
+    /// The direction that undoes a slide this way.
+    pub fn opposite(self) -> Dir {
+        match self {
+            Dir::Up => Dir::Down,
+            Dir::Down => Dir::Up,
+            Dir::Left => Dir::Right,
+            Dir::Right => Dir::Left,
+        }
+    }
+
     /// Lower-case name, as in JSON.
     pub fn name(self) -> &'static str {
         match self {

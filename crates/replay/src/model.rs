@@ -357,7 +357,7 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             .as_ref()
             .map_or_else(|| "no action".to_owned(), |action| line(&action.to_string()));
         let response = trace.moves[position].response.as_ref().map(|r| line(&r.to_string()));
-        let wasteful = played.response.as_ref().is_some_and(G::is_wasteful);
+        let wasteful = played.wasted;
         let player = trace.players.get(played.seat).map_or(String::new(), |p| line(&p.name));
         let mark = if played.failure.is_some() {
             "  ✗ "

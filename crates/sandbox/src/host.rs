@@ -18,6 +18,7 @@ use crate::abi::{HOST_MODULE, LOST};
 use crate::locate::Locator;
 use crate::output::Output;
 use crate::text;
+use crate::waste::WasteLog;
 
 /// Why the host stopped the bot (carried as the error of the guest call).
 #[derive(Debug, thiserror::Error)]
@@ -115,6 +116,8 @@ pub(crate) struct Host<G: Game> {
     pub runner: bool,
     /// The bot's source position the guest stated this turn (`botlens.position`).
     stated: Option<SourceLocation>,
+    /// Where the wasted moves were made, for a player that locates them.
+    pub wasted: Option<WasteLog>,
 }
 
 impl<G: Game> Host<G> {
@@ -138,6 +141,7 @@ impl<G: Game> Host<G> {
             payload: None,
             runner: false,
             stated: None,
+            wasted: None,
         }
     }
 
@@ -375,6 +379,7 @@ fn act<G: Game>(
         Ok(response) => {
             let encoding = host.encoding;
             host.reply.set(|out| encoding.write(&response, out));
+            WasteLog::note(&mut caller);
             deliver(&mut caller, "act", out_ptr, out_cap)
         }
         Err(failure) if host.runner => {

@@ -103,6 +103,7 @@ mod shape;
 mod sig;
 mod text;
 mod wasi;
+mod waste;
 
 pub use abi::ABI_VERSION;
 pub use botlens_protocol::Encoding;
@@ -111,3 +112,4 @@ pub use error::{LoadError, SandboxError};
 pub use module::{BotModule, Sandbox};
 pub use player::{PlayerStats, WasmPlayer};
 pub use profile::{FuelProfile, GrowthSample, ProfileFrame, ProfileSample, TurnProfile};
+pub use waste::{MAX_LOCATED as MAX_WASTED_LOCATED, WastedMove};

@@ -16,6 +16,7 @@ use crate::host::{Host, Limiter, Stop};
 use crate::module::{BotModule, Recipe};
 use crate::output::Output;
 use crate::profile::{FuelProfile, Recorder};
+use crate::waste::{WasteLog, WastedMove};
 
 /// A WebAssembly bot in one game; made by [`BotModule::player`].
 ///
@@ -49,6 +50,8 @@ pub struct WasmPlayer<G: Game> {
     timed: bool,
     /// The fuel profile being recorded, for a player made [`WasmPlayer::profiled`].
     profile: Option<Recorder>,
+    /// Where its wasted moves were made, for a player made [`WasmPlayer::locating_wasted`].
+    wasted: Option<WasteLog>,
 }
 
 /// Where a [`WasmPlayer`]'s wall-clock time went in its game so far. Measurements for
@@ -138,6 +141,7 @@ impl<G: Game> WasmPlayer<G> {
             stats: PlayerStats::default(),
             timed: false,
             profile: None,
+            wasted: None,
         }
     }
 
@@ -199,6 +203,40 @@ impl<G: Game> WasmPlayer<G> {
         self.profile.as_ref().map(|recorder| recorder.finish(self.module.locator()))
     }
 
+    /// Captures the bot's call stack at each legal move the game calls wasted (a Battleships
+    /// re-attack), up to [`MAX_WASTED_LOCATED`](crate::MAX_WASTED_LOCATED) a game: see
+    /// [`WasmPlayer::wasted_moves`]. Other players pay nothing for it. A language runner's
+    /// moves are not located (its stack is the interpreter's).
+    ///
+    /// ```no_run
+    /// # fn demo(bot: &botlens_sandbox::BotModule) {
+    /// use botlens_sandbox::SandboxLimits;
+    /// use botlens_battleships::Battleships;
+    ///
+    /// let player = bot.player::<Battleships>(42, 0, &SandboxLimits::default()).locating_wasted();
+    /// # drop(player);
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn locating_wasted(mut self) -> Self {
+        self.wasted = Some(WasteLog::default());
+        self
+    }
+
+    /// The wasted moves located so far, in turn order, each with the bot's call stack; empty
+    /// unless the player was made [`WasmPlayer::locating_wasted`].
+    ///
+    /// ```no_run
+    /// # fn demo(player: &botlens_sandbox::WasmPlayer<botlens_battleships::Battleships>) {
+    /// for wasted in player.wasted_moves() {
+    ///     println!("turn {}: {} at {:?}", wasted.turn, wasted.action, wasted.location());
+    /// }
+    /// # }
+    /// ```
+    pub fn wasted_moves(&self) -> Vec<WastedMove> {
+        self.wasted.as_ref().map(WasteLog::moves).unwrap_or_default()
+    }
+
     /// Wall-clock timings of this player so far (all zero unless [`WasmPlayer::timed`]); the
     /// turns played are always counted.
     pub fn stats(&self) -> PlayerStats {
@@ -224,6 +262,7 @@ impl<G: Game> WasmPlayer<G> {
         );
         host.payload = self.module.payload().cloned();
         host.runner = self.module.is_runner();
+        host.wasted = self.wasted.clone();
         let mut store = Store::new(recipe.pre.module().engine(), host);
         store.limiter(|host| &mut host.limiter);
         store.epoch_deadline_trap();

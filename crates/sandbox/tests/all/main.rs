@@ -18,4 +18,5 @@ mod runners;
 mod strings;
 mod threads;
 mod wasi;
+mod wasted;
 mod wat_bot;

@@ -1,0 +1,76 @@
+//! Where a bot wasted its moves: for a player made [`WasmPlayer::locating_wasted`], `act`
+//! captures the bot's call stack whenever the game calls a legal move wasted (a Battleships
+//! re-attack, a Klotski slide straight back), so the report and the editor can put the warning
+//! on the line that made the move. Other players never capture anything: the hot path stays as
+//! it was.
+//!
+//! A language runner's stack is the interpreter's, not the script's, so its moves are not
+//! located.
+//!
+//! [`WasmPlayer::locating_wasted`]: crate::WasmPlayer::locating_wasted
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use botlens_engine::stack::CallStack;
+use botlens_engine::{Game, SourceLocation};
+use wasmtime::{Caller, WasmBacktrace};
+
+use crate::host::Host;
+
+/// The most wasted moves one game locates (each costs a stack capture and its symbols); later
+/// ones are still counted by the game record, not located.
+pub const MAX_LOCATED: usize = 64;
+
+/// A legal move that achieved nothing, and where in the bot it was made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WastedMove {
+    /// The 1-based turn, all seats counted.
+    pub turn: u32,
+    /// The move as the game writes it, e.g. `attack(3, 7)`.
+    pub action: String,
+    /// The bot's frames when it made the move, innermost first.
+    pub stack: CallStack,
+}
+
+impl WastedMove {
+    /// The call site: the innermost frame of the bot's own code that has a line.
+    pub fn location(&self) -> Option<&SourceLocation> {
+        self.stack.frames.iter().find_map(|frame| frame.location.as_ref())
+    }
+}
+
+/// The wasted moves of one player's game, shared by the player and its store's host.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct WasteLog(Arc<Mutex<Vec<WastedMove>>>);
+
+impl WasteLog {
+    fn lock(&self) -> MutexGuard<'_, Vec<WastedMove>> {
+        // A push leaves the list consistent, so a poisoned lock is still usable.
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The moves located so far, in turn order.
+    pub fn moves(&self) -> Vec<WastedMove> {
+        self.lock().clone()
+    }
+
+    /// Locates the move the bot just made in `caller`'s turn, if it was wasted and the game
+    /// has not located [`MAX_LOCATED`] already.
+    pub fn note<G: Game>(caller: &mut Caller<'_, Host<G>>) {
+        let host = caller.data();
+        let Some(log) = host.wasted.as_ref().filter(|_| host.turn.wasted() && !host.runner) else {
+            return;
+        };
+        if log.lock().len() >= MAX_LOCATED {
+            return;
+        }
+        let backtrace = WasmBacktrace::capture(&*caller);
+        let host = caller.data();
+        let stack = host.locator.stack(&backtrace).bounded();
+        let action = host.turn.action().map(ToString::to_string).unwrap_or_default();
+        let turn = host.turn.number();
+        if let Some(log) = &host.wasted {
+            log.lock().push(WastedMove { turn, action, stack });
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! Wasted moves located at the bot's call site, only for players that ask.
+
+use botlens_battleships::Battleships;
+use botlens_engine::runner::{self, MatchLimits};
+use botlens_engine::{Game, MatchRecord, SeedRng, Stream};
+use botlens_sandbox::{BotModule, SandboxLimits, WasmPlayer};
+
+use crate::support::{guest, marker_line};
+
+/// One Battleships game, `wasm` in seat 0 against the reference `random` player.
+fn play(wasm: &mut WasmPlayer<Battleships>, seed: u64) -> MatchRecord<Battleships> {
+    let random =
+        Battleships::reference_players().iter().find(|p| p.name == "random").expect("random");
+    let mut opponent = (random.create)(SeedRng::new(seed, Stream::Player(1)));
+    runner::play_match::<Battleships>(
+        &Default::default(),
+        seed,
+        &mut [wasm, opponent.as_mut()],
+        &MatchLimits::default(),
+    )
+}
+
+fn player(bot: &BotModule, seed: u64) -> WasmPlayer<Battleships> {
+    bot.player::<Battleships>(seed, 0, &SandboxLimits::default())
+}
+
+#[test]
+fn every_wasted_move_is_located_at_the_call_that_made_it() {
+    let bot = guest("reattacker");
+    let mut wasm = player(&bot, 3).locating_wasted();
+    let record = play(&mut wasm, 3);
+    assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
+    let wasted = wasm.wasted_moves();
+    let turns: Vec<u32> = wasted.iter().map(|w| w.turn).collect();
+    assert!(turns.len() >= 5, "{turns:?}");
+    assert_eq!(turns, record.wasteful_turns(0), "the game's wasted turns, each located");
+    let line = marker_line("reattacker", "AGAIN");
+    for w in &wasted {
+        let location = w.location().unwrap_or_else(|| panic!("not located: {w:?}"));
+        assert!(location.file.ends_with("guests/reattacker/src/lib.rs"), "{w:?}");
+        assert_eq!(location.line, line, "{w:?}");
+        let functions = w.stack.functions();
+        assert!(functions[0].ends_with("again"), "{functions:?}");
+        assert!(functions.iter().any(|f| f.ends_with("play")), "the caller too: {functions:?}");
+        assert!(w.action.starts_with("attack("), "{}", w.action);
+    }
+    let mut again = player(&bot, 3).locating_wasted();
+    play(&mut again, 3);
+    assert_eq!(again.wasted_moves(), wasted, "deterministic");
+}
+
+#[test]
+fn players_that_do_not_ask_locate_nothing() {
+    let bot = guest("reattacker");
+    let mut wasm = player(&bot, 3);
+    let record = play(&mut wasm, 3);
+    assert!(!record.wasteful_turns(0).is_empty(), "the game still counts them");
+    assert!(wasm.wasted_moves().is_empty());
+}
