@@ -781,3 +781,41 @@ fn a_c_bots_failure_is_published_at_its_line_in_bot_c() {
     );
     lsp.stop();
 }
+
+#[test]
+fn wasted_moves_are_published_as_warnings_at_the_line_that_made_them() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let (bot, lib) = crate::support::reattacking_bot(workspace.path(), "reattacker-lsp");
+    let line = crate::support::line_after_marker(&lib, "the re-attack");
+    let manifest = bot.join("Cargo.toml");
+    let toml = std::fs::read_to_string(&manifest).expect("manifest");
+    let against_random = toml.replacen(
+        "game = \"battleships\"\n",
+        "game = \"battleships\"\nopponents = [\"random\"]\n",
+        1,
+    );
+    assert_ne!(against_random, toml, "the manifest names its game");
+    std::fs::write(&manifest, against_random).expect("manifest");
+    let lib = lib.canonicalize().expect("canonical source");
+    let mut lsp = Lsp::start();
+    lsp.initialize(workspace.path());
+    lsp.save(&lib);
+    let diagnostics = lsp.diagnostics(&lib, FIRST_RUN, |d| !d.is_empty());
+    let [warning] = &diagnostics[..] else { panic!("one warning expected: {diagnostics:#?}") };
+    assert_eq!(warning["severity"], 2, "a warning: {warning:#}");
+    assert_eq!(warning["code"], "wasted_move");
+    assert_eq!(warning["range"]["start"]["line"], json!(line - 1), "{warning:#}");
+    let message = warning["message"].as_str().unwrap();
+    assert!(message.starts_with("wasted move attack("), "{message}");
+    assert!(message.contains("(re-attacks)"), "{message}");
+    let related = warning["relatedInformation"].as_array().expect("the callers");
+    assert!(
+        related.iter().any(|r| r["message"].as_str().unwrap().contains("play")),
+        "{related:#?}"
+    );
+    assert!(
+        warning["data"]["replay"].as_str().unwrap().starts_with("botlens replay"),
+        "{warning:#}"
+    );
+    lsp.stop();
+}

@@ -365,3 +365,38 @@ fn a_memory_limit_failure_names_the_line_that_grew_the_memory_over_the_game() {
             .any(|c| c.as_str().unwrap().ends_with("remember"))
     );
 }
+
+#[test]
+fn wasted_moves_are_warnings_at_the_line_that_made_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, lib) = crate::support::reattacking_bot(dir.path(), "reattacker");
+    let line = line_after_marker(&lib, "the re-attack");
+    let args = ["run", bot.to_str().unwrap(), "--vs", "random", "--seeds", "0..4"];
+    let (code, report, stderr) = run_json(&[&args[..], &["--json"]].concat());
+    assert_eq!(code, Some(0), "wasted moves lose nothing: {stderr}");
+    let [wasteful] = report["wasteful"].as_array().unwrap().as_slice() else {
+        panic!("one opponent wasted moves: {report:#}")
+    };
+    assert_eq!(wasteful["games"], 4, "every game of 0..4 has over ten turns: {wasteful:#}");
+    let [site] = wasteful["sites"].as_array().unwrap().as_slice() else {
+        panic!("one line wasted them: {wasteful:#}")
+    };
+    assert_eq!(site["line"].as_u64(), Some(line), "{site:#}");
+    assert!(site["file"].as_str().unwrap().ends_with("src/lib.rs"), "{site:#}");
+    assert!(site["function"].as_str().unwrap().ends_with("again"), "{site:#}");
+    let callers = site["stack"]["frames"].as_array().unwrap();
+    assert!(callers.iter().any(|f| f["function"].as_str().unwrap().ends_with("play")), "{site:#}");
+    assert!(site["action"].as_str().unwrap().starts_with("attack("), "{site:#}");
+    let seed = wasteful["first_seed"].as_u64().unwrap();
+    assert!(seed < 4 && site["moves"].as_u64().unwrap() >= 1, "{wasteful:#}");
+    // The terminal says the same, and how to step through that game.
+    let out = botlens(&args);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stdout.contains("wasted moves (re-attacks) in 4 games vs random"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains(&format!("src/lib.rs:{line}:")), "{}", out.stdout);
+    assert!(out.stdout.contains(&format!("--vs random --seed {seed}")), "{}", out.stdout);
+}

@@ -129,3 +129,35 @@ pub fn line_after_marker(path: &Path, marker: &str) -> u64 {
         _ => panic!("{}: {} lines are `{needle}`, expected one", path.display(), marked.len()),
     }
 }
+
+/// A new Battleships bot `name` under `parent` (`botlens new`) whose every tenth turn
+/// re-attacks its last square from a helper, `again`, on the line after `// the re-attack`:
+/// legal, wasted moves. Returns the project and its `src/lib.rs`.
+pub fn reattacking_bot(parent: &Path, name: &str) -> (PathBuf, PathBuf) {
+    let bot = parent.join(name);
+    let made = botlens_building(&["new", "battleships", bot.to_str().expect("a UTF-8 path")]);
+    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    let lib = bot.join("src/lib.rs");
+    let source = std::fs::read_to_string(&lib).expect("the template");
+    let edits = [
+        (
+            "    rng: Rng,\n}\n",
+            "    rng: Rng,\n    last: Option<(i32, i32)>,\n    turns: u32,\n}\n\nimpl MyBot {\n    #[inline(never)]\n    fn again(&mut self, turn: &mut Turn<Battleships>, (x, y): (i32, i32)) {\n        // the re-attack\n        turn.attack(x, y);\n    }\n}\n",
+        ),
+        ("MyBot { rng: start.rng() }", "MyBot { rng: start.rng(), last: None, turns: 0 }"),
+        (
+            "        let view = turn.view();\n",
+            "        self.turns += 1;\n        if let Some(last) = self.last.filter(|_| self.turns % 10 == 0) {\n            self.again(turn, last);\n            return;\n        }\n        let view = turn.view();\n",
+        ),
+        (
+            "        match turn.attack(x as i32, y as i32) {",
+            "        self.last = Some((x as i32, y as i32));\n        match turn.attack(x as i32, y as i32) {",
+        ),
+    ];
+    let source = edits.iter().fold(source, |source, (from, to)| {
+        assert!(source.contains(from), "the template changed: no {from:?}");
+        source.replacen(from, to, 1)
+    });
+    std::fs::write(&lib, source).expect("the bot's source");
+    (bot, lib)
+}

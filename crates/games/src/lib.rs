@@ -66,6 +66,9 @@ pub trait Scored: Game {
     /// What `--vs` names for this game: opponents to play, or (puzzles) boards to solve.
     const OPPONENTS_ARE_BOARDS: bool = false;
 
+    /// What the game's wasted moves ([`Game::is_wasteful`]) are, for warnings: `re-attacks`.
+    const WASTED_MOVES: &'static str = "wasted moves";
+
     /// The config for one game against `opponent` on `seed`: two-player games use the default;
     /// a puzzle resolves a board name (or `generated`, a board generated from the seed).
     fn config_for(_opponent: &str, _seed: u64) -> Result<Self::Config, String> {
@@ -90,6 +93,7 @@ impl Scored for Battleships {
     const STARTER_BOT: &'static str = include_str!("../templates/battleships.rs");
     const STARTER_C: Option<&'static str> = Some(include_str!("../templates/battleships.c"));
     const STARTER_JS: Option<&'static str> = Some(include_str!("../templates/battleships.js"));
+    const WASTED_MOVES: &'static str = "re-attacks";
 
     fn par(_config: &()) -> Option<u32> {
         None
@@ -129,6 +133,7 @@ impl Scored for Klotski {
     const STARTER_SEEDS: &'static str = "0..4";
     const STARTER_BOT: &'static str = include_str!("../templates/klotski.rs");
     const OPPONENTS_ARE_BOARDS: bool = true;
+    const WASTED_MOVES: &'static str = "slides straight back";
 
     /// A bundled board by name or alias, or `generated`: a board generated from the seed.
     fn config_for(board: &str, seed: u64) -> Result<Self::Config, String> {
@@ -253,6 +258,8 @@ pub struct GameInfo {
     pub starter_js: Option<&'static str>,
     /// [`Scored::STARTER_ZIG`]: the source of a new Zig bot's `bot.zig`, if there is one.
     pub starter_zig: Option<&'static str>,
+    /// [`Scored::WASTED_MOVES`]: `re-attacks`.
+    pub wasted_moves: &'static str,
 }
 
 struct InfoOf;
@@ -268,6 +275,7 @@ impl GameVisitor for InfoOf {
             starter_c: G::STARTER_C,
             starter_js: G::STARTER_JS,
             starter_zig: G::STARTER_ZIG,
+            wasted_moves: G::WASTED_MOVES,
         }
     }
 }

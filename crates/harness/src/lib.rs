@@ -55,6 +55,7 @@ pub mod tally;
 pub mod target;
 pub mod tournament;
 pub mod traces;
+pub mod waste;
 pub mod zig;
 
 use std::sync::Arc;

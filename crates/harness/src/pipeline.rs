@@ -403,6 +403,7 @@ pub fn play(
     let mut report = SuiteReport::new(&suite, &results, target);
     report.add_fuel_profiles(&suite, crate::fuel::failing_turns(&suite, &results));
     report.add_memory_growth(&suite, crate::fuel::memory_growth(&suite, &results));
+    report.add_wasted_sites(&suite, crate::waste::locate(&suite, &results));
     Ok(SuiteRun { suite, results, report, warnings, wasm, timings })
 }
 

@@ -14,7 +14,7 @@
 //! | `duration_ms` | wall-clock time of the suite |
 //! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault); in a paired run (`--paired`) also `pairs`: `pentanomial` (the pairs by the bot's points in the pair, 0, ½, 1, 1½, 2), `elo` (the bot's logistic Elo over the opponent: `kind` `estimate` with `elo`, `lower`, `upper` (null when unbounded), or `no_games`, `all_won`, `all_lost` with `games`) and `los` (the likelihood that the bot is the stronger, null without evidence); `outcomes`: the result on each seed, `first_seed`, `seat0` and (paired) `seat1`, one character per seed, `W`, `L`, `D` or `-` (not played), for the first 100,000 seeds (see `botlens_harness::outcomes`) |
 //! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_seat` (the bot's seat in that game: 1 only in a paired run), `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown), `fuel_profile` (`out_of_fuel` groups: the failing turn's top lines, each `file`, `line`, `function`, `self_fuel`, `total_fuel`, `self_percent`, `total_percent` of the turn's fuel, as in `botlens_harness::profile`; absent otherwise), `memory_growth` (`memory_limit` groups: the lines that grew the memory most over the first game, each `file`, `line`, `function`, `bytes`, `percent` of the game's growth and `callers` (the bot's functions on that stack, outermost first); absent otherwise). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
-//! | `wasteful[]` | per opponent with wasted moves: `opponent`, `games`, `moves` |
+//! | `wasteful[]` | per opponent with wasted moves (legal moves that achieved nothing: Battleships re-attacks, Klotski slides straight back): `opponent`, `games`, `moves`, `first_seed` and `first_seat` (the first game with one), `replay` (the command that steps through it), `sites` (the lines that made that game's wasted moves, most first, at most 8: `file`, `line`, `column`, `function`, `moves`, `first_turn`, `action` (the first, e.g. `attack(3, 7)`), `stack` (its call stack, as in `failures[]`); absent for reference and JavaScript bots) |
 //! | `cancelled` | true when the suite stopped early |
 
 use std::fmt::Write as _;
@@ -23,6 +23,7 @@ use std::path::Path;
 use botlens_engine::stack::{frame_text, thousands};
 use botlens_engine::text::printable_lines;
 use botlens_engine::{CallStack, FailureKind, Seat, SourceLocation};
+use botlens_games::GameKind;
 use botlens_stats::{EloEstimate, Los, Pentanomial, Tally as _};
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +32,7 @@ use crate::outcomes::Outcomes;
 use crate::suite::{Suite, SuiteResults};
 use crate::tally::{FailureTally, MAX_GROUPS};
 use crate::target::Target;
+use crate::waste::{Located, WasteSite};
 
 /// Scores against one opponent (or one board).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -296,6 +298,34 @@ pub struct WastefulSummary {
     pub games: u32,
     /// Wasted moves in all.
     pub moves: u32,
+    /// The first game with a wasted move: its seed (absent in reports saved before it was
+    /// kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_seed: Option<u64>,
+    /// The bot's seat in that game.
+    #[serde(default)]
+    pub first_seat: Seat,
+    /// The command that steps through that game.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub replay: String,
+    /// The lines that made that game's wasted moves, most first
+    /// ([`crate::waste::locate`]); empty when they were not located (a reference or
+    /// JavaScript bot, an old report).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sites: Vec<WasteSite>,
+}
+
+impl WastefulSummary {
+    /// `warning: 9 wasted moves (re-attacks) in 3 games vs random`, with what the game's
+    /// wasted moves are (`what`, [`botlens_games::GameInfo::wasted_moves`]).
+    pub fn headline(&self, what: &str) -> String {
+        let what = if what == "wasted moves" { String::new() } else { format!(" ({what})") };
+        let games =
+            if self.games == 1 { "1 game".to_owned() } else { format!("{} games", self.games) };
+        let moves = if self.moves == 1 { "1 wasted move" } else { "wasted moves" };
+        let count = if self.moves == 1 { String::new() } else { format!("{} ", self.moves) };
+        format!("warning: {count}{moves}{what} in {games} vs {}", self.opponent)
+    }
 }
 
 /// A suite's report; see the module docs for the JSON fields.
@@ -363,6 +393,12 @@ impl SuiteReport {
                 opponent: name(index),
                 games: row.wasteful.0,
                 moves: row.wasteful.1,
+                first_seed: row.first_wasteful.map(|(_, seed, _)| seed),
+                first_seat: row.first_wasteful.map_or(0, |(_, _, seat)| seat),
+                replay: row.first_wasteful.map_or_else(String::new, |(_, seed, seat)| {
+                    target.replay_command_in_seat(&name(index), seed, seat)
+                }),
+                sites: Vec::new(),
             })
             .collect();
         SuiteReport {
@@ -405,6 +441,22 @@ impl SuiteReport {
         }
     }
 
+    /// Puts the lines that made each opponent's first wasteful game's wasted moves
+    /// ([`crate::waste::locate`]) on its warning.
+    pub fn add_wasted_sites(&mut self, suite: &Suite, located: Vec<Located>) {
+        for game in located {
+            let (opponent, seed, _) = game.at;
+            let opponent = suite.opponents[opponent].name();
+            let summary = self
+                .wasteful
+                .iter_mut()
+                .find(|w| w.opponent == opponent && w.first_seed == Some(seed));
+            if let Some(summary) = summary {
+                summary.sites = game.sites();
+            }
+        }
+    }
+
     /// The reported group of a tally's group: same kind, location and first game.
     fn group_of(&mut self, suite: &Suite, group: &FailureTally) -> Option<&mut FailureGroup> {
         let (opponent, seed, _) = group.first_at;
@@ -416,6 +468,13 @@ impl SuiteReport {
                 && f.first_opponent == opponent
                 && f.location == failure.location
         })
+    }
+
+    /// What the game's wasted moves are, for warnings: `re-attacks`
+    /// ([`botlens_games::GameInfo::wasted_moves`]; `wasted moves` for a game this botlens does
+    /// not know).
+    pub fn wasted_moves(&self) -> &'static str {
+        GameKind::from_name(&self.game).map_or("wasted moves", |game| game.info().wasted_moves)
     }
 
     /// Whether any game was lost by a bot fault (the CLI's exit code 1).
@@ -507,12 +566,18 @@ impl SuiteReport {
                 let _ = writeln!(out, "    replay: {}", f.replay);
             }
         }
+        let what = self.wasted_moves();
         for w in &self.wasteful {
-            let _ = writeln!(
-                out,
-                "warning: {} wasted moves (re-attacks) in {} games vs {}",
-                w.moves, w.games, w.opponent
-            );
+            let _ = writeln!(out, "{}", w.headline(what));
+            if let (Some(seed), false) = (w.first_seed, w.sites.is_empty()) {
+                let _ = writeln!(out, "    made here in seed {seed}:");
+                for site in &w.sites {
+                    let _ = writeln!(out, "      {}", site.render(base));
+                }
+            }
+            if !w.replay.is_empty() {
+                let _ = writeln!(out, "    replay: {}", w.replay);
+            }
         }
         printable_lines(&out).into_owned()
     }
@@ -775,6 +840,73 @@ mod tests {
         let json = serde_json::to_value(&unpaired).unwrap();
         assert!(json["opponents"][0].get("pairs").is_none(), "{json}");
         assert!(!unpaired.render(Path::new("/")).contains("paired"));
+    }
+
+    #[test]
+    fn wasted_moves_are_warnings_with_the_lines_that_made_them() {
+        let frame = |function: &str, line| StackFrame {
+            function: function.into(),
+            location: Some(SourceLocation { file: "/bot/src/lib.rs".into(), line, column: 9 }),
+            folded: 0,
+            cycle: None,
+        };
+        let site = WasteSite {
+            file: "/bot/src/lib.rs".into(),
+            line: 15,
+            column: 9,
+            function: "bot::again".into(),
+            moves: 6,
+            first_turn: 8,
+            action: "attack(4, 0)".into(),
+            stack: CallStack {
+                frames: vec![frame("bot::again", 15), frame("bot::play", 30)],
+                dropped: 0,
+            },
+        };
+        let summary = WastefulSummary {
+            opponent: "random".into(),
+            games: 3,
+            moves: 9,
+            first_seed: Some(3),
+            first_seat: 0,
+            replay: "botlens replay bot --vs random --seed 3".into(),
+            sites: vec![site],
+        };
+        let report = |game: &str, wasteful: Vec<WastefulSummary>| SuiteReport {
+            game: game.into(),
+            bot: "bot".into(),
+            seeds: "0..=9".into(),
+            games: 10,
+            duration_ms: 1,
+            opponents: Vec::new(),
+            failures: Vec::new(),
+            wasteful,
+            cancelled: false,
+        };
+        let text = report("battleships", vec![summary.clone()]).render(Path::new("/bot"));
+        assert!(
+            text.ends_with(
+                "warning: 9 wasted moves (re-attacks) in 3 games vs random\n    made here in seed 3:\n      6× src/lib.rs:15:9 in bot::again ← bot::play, first attack(4, 0) at move 8\n    replay: botlens replay bot --vs random --seed 3\n"
+            ),
+            "{text}"
+        );
+        let one = WastefulSummary { games: 1, moves: 1, ..summary.clone() };
+        assert_eq!(
+            one.headline("slides straight back"),
+            "warning: 1 wasted move (slides straight back) in 1 game vs random"
+        );
+        assert_eq!(one.headline("wasted moves"), "warning: 1 wasted move in 1 game vs random");
+        // Not located (a JavaScript bot): the count and the replay, no sites.
+        let unlocated = WastefulSummary { sites: Vec::new(), ..summary.clone() };
+        let text = report("battleships", vec![unlocated]).render(Path::new("/bot"));
+        assert!(!text.contains("made here"), "{text}");
+        // Reports saved before sites were located still read.
+        let json = serde_json::json!({"opponent": "random", "games": 3, "moves": 9});
+        let old: WastefulSummary = serde_json::from_value(json).unwrap();
+        assert_eq!((old.first_seed, old.sites.len(), old.replay.as_str()), (None, 0, ""));
+        let json = serde_json::to_value(&summary).unwrap();
+        assert_eq!(json["sites"][0]["line"], 15);
+        assert_eq!(serde_json::from_value::<WastefulSummary>(json).unwrap(), summary);
     }
 
     #[test]

@@ -58,6 +58,8 @@ pub struct OpponentTally {
     pub faults: u32,
     /// Games with at least one wasted move, and the wasted moves in all.
     pub wasteful: (u32, u32),
+    /// The first of the games with a wasted move (smallest position).
+    pub first_wasteful: Option<Position>,
     /// Paired suites: the pairs (one seed, the bot in each seat) by the bot's points in the
     /// pair; empty otherwise.
     pub pairs: Pentanomial,
@@ -210,6 +212,8 @@ impl Tally {
         }
         if game.wasted > 0 {
             row.wasteful = (row.wasteful.0 + 1, row.wasteful.1 + game.wasted);
+            row.first_wasteful =
+                Some(row.first_wasteful.map_or(game.at, |first| first.min(game.at)));
         }
         let Some(fault) = game.fault else { return };
         row.faults += 1;
@@ -356,6 +360,32 @@ mod tests {
             (seeds.len(), seeds.first(), seeds.last()),
             (SEEDS_LISTED, Some(&0), Some(&999))
         );
+    }
+
+    #[test]
+    fn wasted_moves_are_summed_with_their_first_game_in_any_order() {
+        let game = |at: Position, wasted| Counted {
+            at,
+            result: SeatResult::Win,
+            moves: 1,
+            turns: 2,
+            par: None,
+            fault: None,
+            bot_turns: 1,
+            wasted,
+        };
+        let games =
+            [((1, 4, 0), 2), ((0, 9, 0), 1), ((0, 3, 0), 0), ((0, 5, 0), 3), ((1, 2, 0), 0)];
+        let mut tally = Tally::new(2, seeds(10), false);
+        for (at, wasted) in games.iter().rev() {
+            tally.add(game(*at, *wasted));
+        }
+        let row = |i: usize| (tally.opponents[i].wasteful, tally.opponents[i].first_wasteful);
+        assert_eq!(row(0), ((2, 4), Some((0, 5, 0))), "the wasteful games, not the first game");
+        assert_eq!(row(1), ((1, 2), Some((1, 4, 0))));
+        let mut clean = Tally::new(1, seeds(10), false);
+        clean.add(game((0, 0, 0), 0));
+        assert_eq!(clean.opponents[0].first_wasteful, None);
     }
 
     #[test]

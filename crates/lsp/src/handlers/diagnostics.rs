@@ -7,10 +7,14 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use botlens_engine::stack::{frame_text, thousands};
+use botlens_engine::SourceLocation;
+use botlens_engine::stack::{CallStack, frame_text, thousands};
 use botlens_harness::baseline::Comparison;
 use botlens_harness::build::CompilerMessage;
-use botlens_harness::report::{FailureGroup, SEEDS_SHOWN, SuiteReport, seeds_phrase};
+use botlens_harness::report::{
+    FailureGroup, SEEDS_SHOWN, SuiteReport, WastefulSummary, seeds_phrase,
+};
+use botlens_harness::waste::WasteSite;
 use serde_json::json;
 use tower_lsp_server::ls_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri,
@@ -87,8 +91,9 @@ pub fn resolve(root: &Path, file: &str) -> PathBuf {
     canonical(&if path.is_absolute() { path.to_path_buf() } else { root.join(path) })
 }
 
-/// The diagnostics of a played suite, by file: one per located failure group (unlocated groups
-/// have no line to sit on and are left to the code lens and the log).
+/// The diagnostics of a played suite, by file: an error per located failure group (unlocated
+/// groups have no line to sit on and are left to the code lens and the log) and a warning per
+/// line that made wasted moves.
 pub fn failure_diagnostics(
     root: &Path,
     report: &SuiteReport,
@@ -103,7 +108,9 @@ pub fn failure_diagnostics(
         let text = texts.entry(path.clone()).or_insert_with(|| position::read(&path));
         let range = encoding.line_range(text.as_deref(), location.line, location.column);
         let shares = shares(group, report);
-        let mut related = stack_related(group, root, encoding, uri_for, &mut texts);
+        let mut related = group.stack.as_ref().map_or_else(Vec::new, |stack| {
+            stack_related(stack, group.location.as_ref(), root, encoding, uri_for, &mut texts)
+        });
         if let Some(uri) = uri_for(&path) {
             related.extend(
                 shares
@@ -135,7 +142,56 @@ pub fn failure_diagnostics(
             ..Diagnostic::default()
         });
     }
+    let what = report.wasted_moves();
+    for summary in &report.wasteful {
+        for site in &summary.sites {
+            let location = site.location();
+            let path = resolve(root, &location.file);
+            let text = texts.entry(path.clone()).or_insert_with(|| position::read(&path));
+            let range = encoding.line_range(text.as_deref(), location.line, location.column);
+            let related =
+                stack_related(&site.stack, Some(&location), root, encoding, uri_for, &mut texts);
+            files.entry(path).or_default().push(Diagnostic {
+                range,
+                severity: Some(DiagnosticSeverity::WARNING),
+                code: Some(NumberOrString::String("wasted_move".to_owned())),
+                source: Some(SOURCE.to_owned()),
+                message: waste_message(summary, site, what),
+                related_information: (!related.is_empty()).then_some(related),
+                data: Some(json!({
+                    "project": root,
+                    "opponent": summary.opponent,
+                    "seed": summary.first_seed,
+                    "turn": site.first_turn,
+                    "replay": summary.replay,
+                })),
+                ..Diagnostic::default()
+            });
+        }
+    }
     files
+}
+
+/// The diagnostic message of a line that wasted moves: what the move was, then how many it
+/// wasted in the game played again and how many were wasted against that opponent in all.
+///
+/// ```text
+/// wasted move attack(4, 0) (re-attacks): legal, but it achieved nothing
+/// 6 made here in seed 3 vs random, first at move 8; 9 in 3 games vs random in all
+/// ```
+pub fn waste_message(summary: &WastefulSummary, site: &WasteSite, what: &str) -> String {
+    let what = if what == "wasted moves" { String::new() } else { format!(" ({what})") };
+    let seed = summary.first_seed.map_or_else(String::new, |seed| format!(" in seed {seed}"));
+    format!(
+        "wasted move {}{what}: legal, but it achieved nothing\n{} made here{seed} vs {}, first at move {}; {} in {} vs {} in all",
+        site.action,
+        site.moves,
+        summary.opponent,
+        site.first_turn,
+        summary.moves,
+        if summary.games == 1 { "1 game".to_owned() } else { format!("{} games", summary.games) },
+        summary.opponent,
+    )
 }
 
 /// Says on each diagnostic whose failure moved since `previous` (the project's last run, by
@@ -162,18 +218,18 @@ pub fn note_moves(
     }
 }
 
-/// The frames of a group's call stack other than the one the diagnostic sits on, innermost
+/// The frames of a call stack other than the one the diagnostic sits on (`at`), innermost
 /// first (numbered from `#0`), each at its own line: `#1 my_bot::main  src/lib.rs:3:5`,
 /// `#2 my_bot::a  src/lib.rs:9:5 (in the recursion ×1,942)`. Frames without a line or in
 /// files the client cannot name are left out.
 fn stack_related(
-    group: &FailureGroup,
+    stack: &CallStack,
+    at: Option<&SourceLocation>,
     root: &Path,
     encoding: PositionEncoding,
     uri_for: &dyn Fn(&Path) -> Option<Uri>,
     texts: &mut BTreeMap<PathBuf, Option<String>>,
 ) -> Vec<DiagnosticRelatedInformation> {
-    let Some(stack) = &group.stack else { return Vec::new() };
     let mut related = Vec::new();
     let mut in_cycle: Option<(u32, u32)> = None;
     for (index, frame) in stack.frames.iter().enumerate() {
@@ -189,9 +245,7 @@ fn stack_related(
             None => format!("#{index} {}", frame_text(frame)),
         };
         in_cycle = in_cycle.and_then(|(left, times)| (left > 1).then(|| (left - 1, times)));
-        let Some(location) =
-            frame.location.as_ref().filter(|l| Some(*l) != group.location.as_ref())
-        else {
+        let Some(location) = frame.location.as_ref().filter(|l| Some(*l) != at) else {
             continue;
         };
         let path = resolve(root, &location.file);
@@ -399,6 +453,69 @@ mod tests {
             message(&g, &shares),
             "panic: X opens on a corner or an edge\nlost 1/50 vs random (seed 47), 2/50 vs hunter (seeds 51, 57); first at move 23 (the bot's turn 11)"
         );
+    }
+
+    #[test]
+    fn lines_that_wasted_moves_become_warnings_with_their_callers() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("src");
+        std::fs::create_dir(&src).unwrap();
+        let source = "fn play() {\n    again(turn);\n}\nfn again() {\n    turn.attack(x, y);\n}\n";
+        std::fs::write(src.join("lib.rs"), source).unwrap();
+        let root = canonical(dir.path());
+        let at = |line, column| SourceLocation { file: "src/lib.rs".into(), line, column };
+        let frame = |function: &str, line, column| StackFrame {
+            function: function.into(),
+            location: Some(at(line, column)),
+            folded: 0,
+            cycle: None,
+        };
+        let site = WasteSite {
+            file: "src/lib.rs".into(),
+            line: 5,
+            column: 5,
+            function: "bot::again".into(),
+            moves: 6,
+            first_turn: 8,
+            action: "attack(4, 0)".into(),
+            stack: CallStack {
+                frames: vec![frame("bot::again", 5, 5), frame("bot::play", 2, 5)],
+                dropped: 0,
+            },
+        };
+        let summary = WastefulSummary {
+            opponent: "random".into(),
+            games: 3,
+            moves: 9,
+            first_seed: Some(3),
+            first_seat: 0,
+            replay: "botlens replay /bot --vs random --seed 3".into(),
+            sites: vec![site],
+        };
+        let report = SuiteReport { wasteful: vec![summary], ..report(Vec::new()) };
+        let uri_for = |p: &Path| Uri::from_file_path(p);
+        let files = failure_diagnostics(&root, &report, PositionEncoding::Utf16, &uri_for);
+        let [(path, diagnostics)] = files.iter().collect::<Vec<_>>()[..] else {
+            panic!("{files:?}")
+        };
+        assert_eq!(path, &root.join("src/lib.rs"));
+        let [warning] = &diagnostics[..] else { panic!("{diagnostics:?}") };
+        assert_eq!(warning.severity, Some(DiagnosticSeverity::WARNING));
+        assert_eq!(warning.range.start.line, 4, "the call that made the move");
+        assert_eq!(warning.code, Some(NumberOrString::String("wasted_move".into())));
+        assert_eq!(
+            warning.message,
+            "wasted move attack(4, 0) (re-attacks): legal, but it achieved nothing\n6 made here in seed 3 vs random, first at move 8; 9 in 3 games vs random in all"
+        );
+        let related = warning.related_information.as_ref().unwrap();
+        let [caller] = &related[..] else { panic!("{related:?}") };
+        assert_eq!(
+            (caller.location.range.start.line, caller.message.as_str()),
+            (1, "#1 bot::play  src/lib.rs:2:5")
+        );
+        let data = warning.data.as_ref().unwrap();
+        assert_eq!((data["seed"].as_u64(), data["turn"].as_u64()), (Some(3), Some(8)));
+        assert_eq!(data["replay"], "botlens replay /bot --vs random --seed 3");
     }
 
     #[test]
