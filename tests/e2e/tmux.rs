@@ -1,6 +1,7 @@
 //! The full-screen replayer as a person uses it: `botlens replay` of a failed sample game in a
 //! real terminal (tmux), driven with keys (`c` plays the game on from a move) and read back from
-//! the screen.
+//! the screen; a Battleships game on an 80×24 terminal, every board row shown and the last
+//! shot highlighted.
 //!
 //! CI installs tmux (`.ci/run`); without it this test fails and says so.
 
@@ -8,18 +9,22 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::support::{botlens_with_input, repo_root};
+use serde_json::Value;
+
+use crate::support::{botlens, botlens_with_input, repo_root};
 
 /// A tmux session that is killed when the test ends, however it ends.
 struct Session(String);
 
 impl Session {
-    fn start(name: &str, command: &str) -> Session {
+    /// Runs `command` in a new detached session `name` of `width` × `height` cells.
+    fn start(name: &str, command: &str, (width, height): (u16, u16)) -> Session {
         let available = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
         assert!(available, "tmux is not installed: `apt-get install tmux` (CI does this)");
         let _ = Command::new("tmux").args(["kill-session", "-t", name]).output();
         let status = Command::new("tmux")
-            .args(["new-session", "-d", "-s", name, "-x", "120", "-y", "40", command])
+            .args(["new-session", "-d", "-s", name, "-x", &width.to_string()])
+            .args(["-y", &height.to_string(), command])
             .current_dir(repo_root())
             .status()
             .expect("tmux runs");
@@ -32,7 +37,17 @@ impl Session {
     }
 
     fn screen(&self) -> String {
-        let out = Command::new("tmux").args(["capture-pane", "-t", &self.0, "-p"]).output();
+        self.capture(&[])
+    }
+
+    /// The screen with its colours and attributes as terminal escape sequences.
+    fn styled_screen(&self) -> String {
+        self.capture(&["-e"])
+    }
+
+    fn capture(&self, options: &[&str]) -> String {
+        let out =
+            Command::new("tmux").args(["capture-pane", "-t", &self.0, "-p"]).args(options).output();
         out.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default()
     }
 
@@ -91,8 +106,11 @@ fn stepping_through_a_failed_sample_game_in_a_terminal() {
     assert!(trace.is_file(), "{} written", trace.display());
 
     let binary = env!("CARGO_BIN_EXE_botlens");
-    let session =
-        Session::start("botlens-e2e-replay", &format!("{binary} replay {}", trace.display()));
+    let session = Session::start(
+        "botlens-e2e-replay",
+        &format!("{binary} replay {}", trace.display()),
+        (120, 40),
+    );
     session.wait_for("botlens replay");
     session.wait_for("0 start");
     session.keys("f");
@@ -123,7 +141,8 @@ fn stepping_through_a_failed_sample_game_in_a_terminal() {
 #[test]
 fn playing_klotski_at_the_keyboard() {
     let binary = env!("CARGO_BIN_EXE_botlens");
-    let session = Session::start("botlens-e2e-klotski", &format!("{binary} play klotski"));
+    let session =
+        Session::start("botlens-e2e-klotski", &format!("{binary} play klotski"), (120, 40));
     session.wait_for("曹操");
     session.keys("cc s");
     session.keys("Enter");
@@ -144,4 +163,93 @@ fn playing_klotski_at_the_keyboard() {
         std::thread::sleep(Duration::from_millis(100));
     }
     assert!(!session.is_alive(), "quit ends the game:\n{}", session.screen());
+}
+
+/// `line` without its escape sequences (`ESC [ … letter`).
+fn unstyled(line: &str) -> String {
+    let mut plain = String::new();
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            chars.by_ref().find(|c| c.is_ascii_alphabetic());
+        } else {
+            plain.push(c);
+        }
+    }
+    plain
+}
+
+#[test]
+fn a_battleships_game_fits_80_by_24_with_every_row_and_the_last_shot_highlighted() {
+    let traces = tempfile::tempdir().expect("temp dir");
+    let dir = traces.path().to_str().unwrap();
+    let run = ["run", "--game", "battleships", "random", "--vs", "hunter", "--seeds", "4"];
+    let out = botlens(&[&run[..], &["--trace-dir", dir]].concat());
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let trace = traces.path().join("hunter-seed4.json");
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(&trace).expect("trace")).expect("JSON");
+    let moves = json["moves"].as_array().expect("moves");
+
+    let binary = env!("CARGO_BIN_EXE_botlens");
+    let command = format!("{binary} replay {}", trace.display());
+    let session = Session::start("botlens-e2e-replay-80x24", &command, (80, 24));
+    session.wait_for("▶  0 start");
+    // The last move, then the one before it: one shot on each seat's grid.
+    for (keys, at) in [("End", moves.len()), ("Left", moves.len() - 1)] {
+        session.keys(keys);
+        let screen = session.wait_for(&format!(" move {at}/{} · ", moves.len()));
+        for pane in [format!("┌ moves ({}) ", moves.len()), "┌ log ".into(), "┌ result ".into()]
+        {
+            assert!(screen.contains(&pane), "move {at}: no `{pane}`:\n{screen}");
+        }
+        let frame = botlens(&["replay", trace.to_str().unwrap(), "--at", &at.to_string()]);
+        assert_eq!(frame.code, Some(0), "{}", frame.stderr);
+        let board: Vec<&str> = frame
+            .stdout
+            .lines()
+            .skip_while(|line| !line.starts_with("── move "))
+            .skip(2)
+            .take_while(|line| !line.starts_with("answer: "))
+            .collect();
+        assert_eq!(
+            board.len(),
+            13,
+            "the grids' titles, numbers, 10 rows, legend:\n{}",
+            frame.stdout
+        );
+        for line in &board {
+            assert!(screen.contains(&format!("│ {line}")), "move {at}: no `{line}`:\n{screen}");
+        }
+
+        // The square shot at is the one highlighted (reversed), with what it shows now.
+        let played = &moves[at - 1];
+        let (x, y) =
+            (played["action"]["x"].as_u64().unwrap(), played["action"]["y"].as_u64().unwrap());
+        let grid = 1 - played["seat"].as_u64().unwrap() as usize;
+        let row = board[2 + y as usize];
+        let label = format!("{y:>2} ");
+        let starts: Vec<usize> = row.match_indices(&label).map(|(at, _)| at).collect();
+        let column = 2 + starts[grid] + label.len() + 2 * x as usize;
+        let styled = session.styled_screen();
+        // Each board row (the screen's rows 2 to 15) with a reversed cell: where the first is
+        // and what it shows.
+        let reversed: Vec<(usize, String)> = styled
+            .lines()
+            .enumerate()
+            .filter(|(index, _)| (2..16).contains(index))
+            .filter_map(|(index, line)| {
+                let on = line.find("\u{1b}[1;7m")?;
+                let shown = unstyled(&line[on..]).chars().next()?;
+                Some((index, format!("{}{shown}", unstyled(&line[..on]).chars().count())))
+            })
+            .collect();
+        let glyph = &row[column - 2..column - 1];
+        assert_eq!(
+            reversed,
+            [(5 + y as usize, format!("{column}{glyph}"))],
+            "move {at}:\n{styled}"
+        );
+    }
+    session.keys("q");
 }

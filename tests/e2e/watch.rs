@@ -1,5 +1,5 @@
-//! `botlens watch`: reruns on save, what changed between runs, cancelled stale runs, failed
-//! builds, and a clean stop on Ctrl-C.
+//! `botlens watch`: reruns on save, what changed between runs (a failure whose lines moved
+//! included), cancelled stale runs, failed builds, and a clean stop on Ctrl-C.
 //!
 //! Each test writes a small Tic-tac-toe bot project into a temporary directory and edits its
 //! `src/lib.rs` while `botlens watch` runs as a child process. The bots build into a shared
@@ -11,7 +11,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::support::repo_root;
+use crate::support::{line_after_marker, repo_root};
 
 /// The first run builds the SDK and serde for wasm: allow a few minutes on a busy machine.
 const FIRST_RUN: Duration = Duration::from_secs(300);
@@ -22,6 +22,11 @@ const LATER_RUN: Duration = Duration::from_secs(120);
 const GOOD: &str = "(0..9).find(|&i| view.at(i % 3, i / 3).is_none()).unwrap_or(0)";
 /// A bot that always marks the top-left square: its second mark is an illegal move.
 const BUGGY: &str = "{ let _ = view; 0 }";
+/// A bot that panics on its first move, at the line after the `// the bug` comment.
+const PANICS: &str =
+    "{\n        let _ = view;\n        // the bug\n        panic!(\"no square suits me\")\n    }";
+/// Two comment lines put above the bug, to be deleted so that the bug moves up two lines.
+const SPACERS: &str = "// Spacer one, deleted by the test.\n// Spacer two, deleted too.\n";
 /// A bot that does not compile.
 const BROKEN: &str = "{ let _ = view; \"not a number\" }";
 
@@ -215,6 +220,41 @@ fn saves_rerun_the_suite_and_say_what_changed_and_build_errors_do_not_stop_it() 
 
     let status = watch.interrupt(Duration::from_secs(30)).expect("Ctrl-C stops the watch");
     assert!(status.success(), "exit status after Ctrl-C: {status}\n{}", watch.output());
+}
+
+#[test]
+fn deleting_lines_above_a_bug_reports_it_moved_not_new_and_fixed() {
+    let project = bot_project("watch-moved", false);
+    let source = project.path().join("src/lib.rs");
+    let padded = bot_source(PANICS).replacen(
+        "pub struct Tester;",
+        &format!("{SPACERS}pub struct Tester;"),
+        1,
+    );
+    std::fs::write(&source, padded).expect("write src/lib.rs");
+    let before = line_after_marker(&source, "the bug");
+    let watch = Watcher::start(project.path());
+    let mut at = watch.wait_for("── run 1 (start) ──", 0, FIRST_RUN);
+    at = watch.wait_for(&format!("src/lib.rs:{before}:"), at, FIRST_RUN);
+    at = watch.wait_for("watching for changes", at, LATER_RUN);
+
+    write_source(project.path(), PANICS);
+    let after = line_after_marker(&source, "the bug");
+    assert_eq!(after + 2, before, "the edit deletes the two spacer lines above the bug");
+    let run = watch.wait_for("── run 2 (src/lib.rs changed) ──", at, LATER_RUN);
+    at = watch.wait_for(
+        "since run 1:\n  moved failures (the same failure at another line)\n    panic ×20  ",
+        run,
+        LATER_RUN,
+    );
+    at = watch.wait_for(&format!("src/lib.rs:{after}:"), at, LATER_RUN);
+    at = watch.wait_for(&format!("  moved from line {before} to {after}\n"), at, LATER_RUN);
+    watch.wait_for("watching for changes", at, LATER_RUN);
+    let output = watch.output();
+    let run2 = &output[run..];
+    for neither in ["new failures", "fixed failures"] {
+        assert!(!run2.contains(neither), "run 2 reports {neither}:\n{run2}");
+    }
 }
 
 #[test]

@@ -51,7 +51,7 @@ mod testing;
 
 use std::fmt;
 
-use botlens_engine::picture::{Picture, Spot};
+use botlens_engine::picture::{Picture, Spot, TextCell};
 use botlens_engine::{Ending, Game, IllegalMove, ReferencePlayer, Seat, SeedRng, Status, Stream};
 use botlens_protocol::Encoding;
 use botlens_protocol::battleships::{
@@ -396,6 +396,10 @@ impl Game for Battleships {
 
     fn action_cells(&self, seat: Seat, action: &Attack) -> Vec<Spot> {
         picture::attacked(seat, action).into_iter().collect()
+    }
+
+    fn text_cell(&self, spot: Spot) -> Option<TextCell> {
+        render::cell(self, spot)
     }
 
     fn parse_action(text: &str) -> Result<Attack, String> {

@@ -6,6 +6,7 @@
 //! 0-based coordinates as `attack(x, y)`, so a square named in a diagnostic is found by eye.
 //! Plain ASCII inside the grids, so columns line up in any monospaced font.
 
+use botlens_engine::picture::{Spot, TextCell};
 use botlens_engine::{Game, Status};
 use botlens_protocol::battleships::{BOARD_SIZE, BattleshipsView, ShipKind, Target};
 
@@ -21,10 +22,20 @@ struct Panel {
 /// Space between the two grids.
 const GAP: &str = "    ";
 
+/// The column numbers above a grid.
+fn header() -> String {
+    let numbers: String = (0..BOARD_SIZE).map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
+    format!("   {numbers}")
+}
+
+/// The columns the left panel takes, gap excluded: its title or its rows, the wider.
+fn left_width(left_title: &str) -> usize {
+    left_title.chars().count().max(header().len())
+}
+
 /// Draws two panels side by side, each with its title, column numbers and row numbers.
 fn side_by_side(panels: [Panel; 2]) -> Vec<String> {
-    let header: String = (0..BOARD_SIZE).map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
-    let header = format!("   {header}");
+    let header = header();
     let rows = |panel: &Panel| -> Vec<String> {
         let mut lines = vec![panel.title.clone(), header.clone()];
         lines.extend(panel.squares.chunks(BOARD_SIZE).enumerate().map(|(y, row)| {
@@ -34,7 +45,7 @@ fn side_by_side(panels: [Panel; 2]) -> Vec<String> {
         lines
     };
     let [left, right] = panels;
-    let width = left.title.chars().count().max(header.len());
+    let width = left_width(&left.title);
     rows(&left)
         .into_iter()
         .zip(rows(&right))
@@ -66,6 +77,22 @@ pub(crate) fn game(game: &Battleships) -> String {
     lines.extend(side_by_side(panels));
     lines.push("S ship   X hit   # sunk   o miss   . water".into());
     lines.join("\n") + "\n"
+}
+
+/// Where square `spot` of the picture (grid `seat` is seat `seat`'s fleet) shows in [`game`]'s
+/// text: after the status line, the titles and the column numbers, one line per row, two
+/// columns per square, the right grid past the left one and the gap.
+pub(crate) fn cell(game: &Battleships, spot: Spot) -> Option<TextCell> {
+    let left = match spot.grid {
+        0 => 0,
+        1 => left_width(&fleet_title(game, 0)) + GAP.len(),
+        _ => return None,
+    };
+    (spot.x < BOARD_SIZE && spot.y < BOARD_SIZE).then(|| TextCell {
+        line: 3 + spot.y,
+        column: left + 3 + 2 * spot.x,
+        width: 1,
+    })
 }
 
 /// `seat 0 fleet (6/7 afloat)`: the title of a seat's grid, in text and in the picture.
@@ -157,6 +184,35 @@ seat 0 fleet (6/7 afloat)    seat 1 fleet (6/7 afloat)
 S ship   X hit   # sunk   o miss   . water
 ";
         assert_eq!(game.render(), expected);
+    }
+
+    #[test]
+    fn each_square_of_the_picture_shows_where_its_text_cell_says() {
+        let mut game = standard_game(0);
+        attack(&mut game, 0, 9, 0); // sinks seat 1's patrol
+        attack(&mut game, 0, 0, 0); // hits its carrier
+        attack(&mut game, 0, 5, 5); // miss: seat 1 to move
+        attack(&mut game, 1, 9, 8); // miss
+        let (text, picture) = (game.render(), game.picture().expect("a picture"));
+        let lines: Vec<&str> = text.lines().collect();
+        for (grid, drawn) in picture.grids.iter().enumerate() {
+            for (index, state) in drawn.cells().iter().enumerate() {
+                let spot = Spot { grid, x: index % BOARD_SIZE, y: index / BOARD_SIZE };
+                let cell = game.text_cell(spot).expect("every square shows");
+                let shown = lines[cell.line].get(cell.column..cell.column + cell.width);
+                let expected = match *state {
+                    "water" => ".",
+                    "ship" => "S",
+                    "hit" => "X",
+                    "miss" => "o",
+                    "sunk" => "#",
+                    other => panic!("state {other}"),
+                };
+                assert_eq!(shown, Some(expected), "{spot:?} in\n{text}");
+            }
+        }
+        assert_eq!(game.text_cell(Spot { grid: 2, x: 0, y: 0 }), None);
+        assert_eq!(game.text_cell(Spot { grid: 1, x: 0, y: 10 }), None);
     }
 
     #[test]

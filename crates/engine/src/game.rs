@@ -7,7 +7,7 @@ use botlens_protocol::{Encoding, Message};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use crate::ReferencePlayer;
-use crate::picture::{Picture, Spot};
+use crate::picture::{Picture, Spot, TextCell};
 
 /// A player's place at the table: 0 or 1 in two-player games, always 0 in puzzles.
 pub type Seat = usize;
@@ -153,6 +153,13 @@ pub trait Game:
     /// default none.
     fn action_cells(&self, _seat: Seat, _action: &Self::Action) -> Vec<Spot> {
         Vec::new()
+    }
+
+    /// Where cell `spot` of [`Game::picture`] shows in this position's [`Game::render`] text,
+    /// so a viewer of the text (the terminal replay) can highlight the cells of
+    /// [`Game::action_cells`]. `None`, the default, where the text has no place for it.
+    fn text_cell(&self, _spot: Spot) -> Option<TextCell> {
+        None
     }
 
     /// Parses an action typed by a person (e.g. `3 7` for Battleships); the error says briefly

@@ -1,7 +1,8 @@
 //! A position as a picture: grids of cells, each with a semantic state (`water`, `hit`, `x`),
 //! and labelled rectangular blocks over them (a Klotski piece, the goal area), for viewers that
 //! draw boards rather than print text — the replay's HTML page. Plus [`Spot`], a cell of a
-//! picture, which is how a game says which cells an action touches.
+//! picture, which is how a game says which cells an action touches, and [`TextCell`], where a
+//! spot shows in the game's text, for viewers that print the text and highlight the spots.
 //!
 //! The description is presentation-neutral: it says *what* is on a square, never a colour or a
 //! glyph. A viewer styles the names in [`state`] it knows and draws any other name in a neutral
@@ -173,6 +174,19 @@ pub struct Spot {
     pub y: usize,
 }
 
+/// Where a [`Spot`] shows in the game's text ([`Game::render`](crate::Game::render)): `width`
+/// display columns from display column `column` of line `line`, both 0-based (a wide
+/// character counts two columns, as in a terminal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TextCell {
+    /// The line of the text.
+    pub line: usize,
+    /// The first display column.
+    pub column: usize,
+    /// How many display columns.
+    pub width: usize,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,6 +198,7 @@ mod tests {
         let game = Count::default();
         assert_eq!(game.picture(), None, "viewers fall back to the text");
         assert_eq!(game.action_cells(0, &CountAction::Add(1)), []);
+        assert_eq!(game.text_cell(Spot { grid: 0, x: 0, y: 0 }), None);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-use botlens_engine::picture::{Picture, Spot};
+use botlens_engine::picture::{Picture, Spot, TextCell};
 use botlens_engine::{
     Ending, Failure, FailureKind, Game, IllegalMove, Player, ReferencePlayer, Seat, SeedRng,
     Status, Turn,
@@ -212,6 +212,10 @@ impl Game for Klotski {
 
     fn action_cells(&self, _seat: Seat, slide: &Slide) -> Vec<Spot> {
         picture::slid(&self.board, slide)
+    }
+
+    fn text_cell(&self, spot: Spot) -> Option<TextCell> {
+        render::cell(&self.board, Labels::Names, spot)
     }
 
     fn render_view(view: &KlotskiView) -> String {

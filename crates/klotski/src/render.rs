@@ -20,6 +20,7 @@
 //! bottom edge. Not for the messages around the board (see [`crate::game`] and
 //! [`crate::session`]).
 
+use botlens_engine::picture::{Spot, TextCell};
 use botlens_protocol::klotski::KlotskiView;
 
 use crate::layout::{Labels, MAX_SIDE};
@@ -71,6 +72,21 @@ struct Block<'a> {
 pub fn board(layout: &Layout, labels: Labels) -> String {
     let blocks: Vec<Block> = layout.pieces().iter().map(|p| block(p, labels)).collect();
     draw(layout.width(), layout.height(), &blocks, exit(layout.goal_piece(), layout))
+}
+
+/// Where cell `spot` of the picture shows in [`board`]'s text: the inside of its square, on
+/// the line between the borders above and below it; `None` off the board or where the board
+/// cannot be drawn.
+pub(crate) fn cell(layout: &Layout, labels: Labels, spot: Spot) -> Option<TextCell> {
+    let (width, height) = (layout.width(), layout.height());
+    let drawn = (1..=MAX_SIDE).contains(&width) && (1..=MAX_SIDE).contains(&height);
+    let inside = spot.grid == 0 && spot.x < width as usize && spot.y < height as usize;
+    if !(drawn && inside) {
+        return None;
+    }
+    let blocks: Vec<Block> = layout.pieces().iter().map(|p| block(p, labels)).collect();
+    let cell = cell_width(width, height, &blocks);
+    Some(TextCell { line: 1 + 2 * spot.y, column: spot.x * (cell + 1) + 1, width: cell })
 }
 
 /// Draws what a player sees. Views come from outside too, so anything inconsistent is drawn as
@@ -159,6 +175,26 @@ impl Line {
     }
 }
 
+/// The columns, rows and then the rows' end, the block covers on a `width` × `height` board.
+fn clip(b: &Block, width: u32, height: u32) -> (usize, usize, usize, usize) {
+    let x_end = b.x.saturating_add(b.width).min(width) as usize;
+    let y_end = b.y.saturating_add(b.height).min(height) as usize;
+    (b.x as usize, x_end, b.y as usize, y_end)
+}
+
+/// The columns inside one cell: the narrowest that fits every label across its piece, at
+/// least 3.
+fn cell_width(width: u32, height: u32, blocks: &[Block]) -> usize {
+    blocks
+        .iter()
+        .map(|b| {
+            let (x0, x1, ..) = clip(b, width, height);
+            let span = x1.saturating_sub(x0).max(1);
+            (text_width(b.label) + 1).saturating_sub(span).div_ceil(span)
+        })
+        .fold(3, usize::max)
+}
+
 fn draw(width: u32, height: u32, blocks: &[Block], exit: Option<(u32, u32)>) -> String {
     if !(1..=MAX_SIDE).contains(&width) || !(1..=MAX_SIDE).contains(&height) {
         return format!("(a {width}×{height} board cannot be drawn)\n");
@@ -166,11 +202,7 @@ fn draw(width: u32, height: u32, blocks: &[Block], exit: Option<(u32, u32)>) -> 
     let (w, h) = (width as usize, height as usize);
     // Which block owns each cell; later blocks win where a malformed view overlaps.
     let mut owner = vec![None::<usize>; w * h];
-    let clip = |b: &Block| {
-        let x_end = b.x.saturating_add(b.width).min(width) as usize;
-        let y_end = b.y.saturating_add(b.height).min(height) as usize;
-        (b.x as usize, x_end, b.y as usize, y_end)
-    };
+    let clip = |b: &Block| clip(b, width, height);
     for (i, b) in blocks.iter().enumerate() {
         let (x0, x1, y0, y1) = clip(b);
         for y in y0..y1 {
@@ -179,15 +211,7 @@ fn draw(width: u32, height: u32, blocks: &[Block], exit: Option<(u32, u32)>) -> 
             }
         }
     }
-    // Cell width: the narrowest that fits every label across its piece, at least 3.
-    let cell = blocks
-        .iter()
-        .map(|b| {
-            let (x0, x1, ..) = clip(b);
-            let span = x1.saturating_sub(x0).max(1);
-            (text_width(b.label) + 1).saturating_sub(span).div_ceil(span)
-        })
-        .fold(3, usize::max);
+    let cell = cell_width(width, height, blocks);
 
     // Regions: a block, an empty cell (all empty cells are one region), or outside the board.
     #[derive(Clone, Copy, PartialEq, Eq)]
@@ -278,6 +302,51 @@ mod tests {
         assert_eq!(text_width("cc"), 2);
         assert_eq!(text_width("兵 1"), 4);
         assert_eq!(text_width("ｃ"), 2);
+    }
+
+    /// The characters of `line` from display column `from`, `width` columns wide, padded
+    /// with spaces past the line's end.
+    fn columns(line: &str, from: usize, width: usize) -> String {
+        let mut at = 0;
+        let mut out = String::new();
+        for c in line.chars() {
+            if (from..from + width).contains(&at) {
+                out.push(c);
+            }
+            at += char_width(c);
+        }
+        let short = (from + width).saturating_sub(at.max(from));
+        out + &" ".repeat(short)
+    }
+
+    #[test]
+    fn each_cell_of_the_picture_shows_inside_its_square() {
+        let layout = Layout::default();
+        let text = board(&layout, Labels::Names);
+        let lines: Vec<&str> = text.lines().collect();
+        let spot = |x, y| Spot { grid: 0, x, y };
+        for y in 0..5 {
+            for x in 0..4 {
+                let cell = cell(&layout, Labels::Names, spot(x, y)).expect("on the board");
+                let inside = columns(lines[cell.line], cell.column, cell.width);
+                assert!(!inside.contains(['|', '+', '-']), "({x}, {y}): `{inside}` in\n{text}");
+                let above = columns(lines[cell.line - 1], cell.column, cell.width);
+                let border_or_gap = ["----", "    "].contains(&above.as_str());
+                assert!(border_or_gap, "({x}, {y}): `{above}` above");
+            }
+        }
+        let label = |x, y| {
+            let cell = cell(&layout, Labels::Names, spot(x, y)).expect("on the board");
+            columns(lines[cell.line], cell.column, cell.width)
+        };
+        assert_eq!(
+            (label(0, 4), label(1, 4), label(3, 4)),
+            (" 兵 ".into(), "  . ".into(), " 卒 ".into())
+        );
+        assert_eq!(label(0, 0), "张飞");
+        assert_eq!(cell(&layout, Labels::Names, spot(4, 0)), None);
+        assert_eq!(cell(&layout, Labels::Names, spot(0, 5)), None);
+        assert_eq!(cell(&layout, Labels::Names, Spot { grid: 1, x: 0, y: 0 }), None);
     }
 
     #[test]

@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use botlens_engine::picture::{Picture, Spot, State};
+use botlens_engine::picture::{Picture, Spot, State, TextCell};
 use botlens_engine::stack::thousands;
 use botlens_engine::text::{printable, printable_lines};
 use botlens_engine::{
@@ -100,6 +100,16 @@ pub struct Frame {
     /// slid), legal or not; none for the start, a move without an action, or a game without a
     /// picture.
     pub touched: Vec<Spot>,
+    /// Where the [`touched`](Frame::touched) cells show in [`board`](Frame::board), for the
+    /// viewers of the text; empty where the game does not say (`Game::text_cell`). Not in the
+    /// HTML page's data, which draws the picture.
+    #[serde(skip)]
+    pub touched_text: Vec<TextCell>,
+    /// How many display columns of [`board`](Frame::board) the picture's cells reach, so that a
+    /// narrow viewer may cut the text around them rather than them (`Game::text_cell`); 0 where
+    /// the game does not say.
+    #[serde(skip)]
+    pub cells_width: usize,
 }
 
 /// A position as the game pictures it (`botlens_engine::picture`), with every cell state and
@@ -303,6 +313,18 @@ impl Replay {
     }
 }
 
+/// How many display columns of `game`'s text the cells of its `picture` reach.
+fn cells_width<G: Game>(game: &G, picture: &Picture) -> usize {
+    let spots = picture.grids.iter().enumerate().flat_map(|(grid, drawn)| {
+        (0..drawn.height()).flat_map(move |y| (0..drawn.width()).map(move |x| Spot { grid, x, y }))
+    });
+    spots
+        .filter_map(|spot| game.text_cell(spot))
+        .map(|cell| cell.column + cell.width)
+        .max()
+        .unwrap_or(0)
+}
+
 /// The visitor that builds a [`Replay`] for the trace's game type.
 struct Build<'a> {
     trace: &'a Trace,
@@ -337,6 +359,11 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
         cost: None,
         picture: record.initial.picture().map(|picture| legend.draw(&picture)),
         touched: Vec::new(),
+        touched_text: Vec::new(),
+        cells_width: record
+            .initial
+            .picture()
+            .map_or(0, |picture| cells_width(&record.initial, &picture)),
     });
     // Positions are derived in one pass (`MatchRecord::state_after` per frame would be
     // quadratic); `decode` has already checked that every recorded legal action replays.
@@ -380,6 +407,9 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             wasteful,
         });
         let picture = game.picture();
+        let touched: Vec<Spot> = picture.as_ref().map_or_else(Vec::new, |picture| {
+            touched.into_iter().filter(|spot| picture.contains(spot)).collect()
+        });
         frames.push(Frame {
             index,
             title: format!(
@@ -390,9 +420,9 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             logs: played.logs.iter().map(|log| line(log)).collect(),
             failed: played.failure.is_some(),
             cost: cost_line(played.cost, memory_before.get_mut(played.seat)),
-            touched: picture.as_ref().map_or_else(Vec::new, |picture| {
-                touched.into_iter().filter(|spot| picture.contains(spot)).collect()
-            }),
+            touched_text: touched.iter().filter_map(|&spot| game.text_cell(spot)).collect(),
+            cells_width: picture.as_ref().map_or(0, |picture| cells_width(&game, picture)),
+            touched,
             picture: picture.map(|picture| legend.draw(&picture)),
         });
         if let (Some(found), None) = (&played.failure, &failure) {
@@ -918,6 +948,12 @@ mod tests {
         for (index, (x, y)) in (1..).zip(marks) {
             assert_eq!(replay.frames[index].touched, [spot(x, y)], "frame {index}");
         }
+        // In the text, square (x, y) is on line 2 + 2y, column 4 + 4x, and the last is column 12.
+        let text = |x, y| TextCell { line: 2 + 2 * y, column: 4 + 4 * x, width: 1 };
+        for (index, (x, y)) in (1..).zip(marks) {
+            assert_eq!(replay.frames[index].touched_text, [text(x, y)], "frame {index}");
+        }
+        assert!(replay.frames.iter().all(|frame| frame.cells_width == 13));
         let states: Vec<&str> =
             (1..=4).map(|i| state_at(&replay, i, &spot(marks[i - 1].0, marks[i - 1].1))).collect();
         assert_eq!(states, ["x", "o", "x", "o"], "each touched square holds its new mark");

@@ -13,7 +13,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span, Text};
-use ratatui::widgets::{Block, Clear, List, ListItem, ListState, Padding, Paragraph};
+use ratatui::widgets::{Block, Clear, List, ListItem, ListState, Padding, Paragraph, Wrap};
 
 use botlens_engine::Trace;
 
@@ -129,38 +129,76 @@ fn key_of(code: KeyCode) -> Option<Key> {
     })
 }
 
+/// How the cells the shown move touched are drawn on the board.
+const LAST_MOVE: Style =
+    Style::new().fg(Color::Cyan).add_modifier(Modifier::REVERSED.union(Modifier::BOLD));
+
+/// How the cells of the failing move are drawn on the board.
+const FAILING_MOVE: Style =
+    Style::new().fg(Color::Red).add_modifier(Modifier::REVERSED.union(Modifier::BOLD));
+
+/// The fewest rows of the log and of the result panel, borders included.
+const MIN_PANEL: u16 = 3;
+
 /// Draws one screen: title, board and log on the left, moves on the right, the result and
-/// failure below, the status bar at the bottom, and the help overlay on top when open.
+/// failure below, the status bar at the bottom, and the help overlay on top when open. The
+/// cells the shown move touched are highlighted on the board.
+///
+/// The board is never cut: where the screen is too small for everything, the move list gives
+/// way first (to the width), then the log, then the result panel (to the height); a screen too
+/// small for the board itself, the title and the status bar says so and what size it needs.
 pub fn draw(frame: &mut Frame, replay: &Replay, viewer: &Viewer) {
     let current = viewer.current().min(replay.frames.len().saturating_sub(1));
     let Some(shown) = replay.frames.get(current) else { return };
+    let area = frame.area();
+    let board_height = shown.board.lines().count() as u16 + 2;
+    // Lines of text wider than the board's cells (a long status line) may be cut at the edge.
+    let text_width = Text::raw(shown.board.as_str()).width() as u16 + 4;
+    let cells_width = match shown.cells_width {
+        0 => text_width,
+        cells => u16::try_from(cells).map_or(u16::MAX, |cells| cells.saturating_add(4)),
+    };
+    let needed = (cells_width, 1 + board_height + 1);
+    if area.width < needed.0 || area.height < needed.1 {
+        draw_too_small(frame, needed);
+        return;
+    }
+    // The board keeps all its rows: the log gives way first, then the result panel.
+    let spare = area.height - needed.1;
+    let log_rows = if spare >= 2 * MIN_PANEL { MIN_PANEL } else { 0 };
     let cap =
         if replay.failure_frame() == Some(current) { MAX_FAILURE_LINES } else { MAX_RESULT_LINES };
-    // The board keeps all its rows and the log its one line: the result panel gives way first.
-    let board_height = shown.board.lines().count() as u16 + 2;
-    let room = frame.area().height.saturating_sub(1 + board_height + 3 + 2 + 1);
-    let room = usize::from(room).clamp(1, cap);
-    let result = result_lines(replay, current, room);
-    let result_height = result.len().min(room) as u16 + 2;
+    let result_height = match (spare - log_rows).checked_sub(2) {
+        Some(room @ 1..) => {
+            let room = usize::from(room).min(cap);
+            let result = result_lines(replay, current, room);
+            Some((result.len().min(room) as u16 + 2, result))
+        }
+        _ => None,
+    };
     let [title, body, result_area, status] = Layout::vertical([
         Constraint::Length(1),
-        Constraint::Min(6),
-        Constraint::Length(result_height),
+        Constraint::Min(board_height),
+        Constraint::Length(result_height.as_ref().map_or(0, |(height, _)| *height)),
         Constraint::Length(1),
     ])
-    .areas(frame.area());
+    .areas(area);
 
-    let longest = replay.moves.iter().map(|m| m.label.chars().count()).max().unwrap_or(0);
-    let moves_width = (longest as u16 + 4).clamp(MOVES_WIDTH.0, MOVES_WIDTH.1);
     // The board keeps its full width (both Battleships grids); the move list gives way first.
-    let board_width = Text::raw(shown.board.as_str()).width() as u16 + 4;
-    let [left, moves_area] = Layout::horizontal([
-        Constraint::Min(board_width.min(body.width.saturating_sub(MOVES_WIDTH.0))),
-        Constraint::Length(moves_width),
-    ])
-    .areas(body);
+    let (left, moves_area) = if body.width >= cells_width.saturating_add(MOVES_WIDTH.0) {
+        let longest = replay.moves.iter().map(|m| m.label.chars().count()).max().unwrap_or(0);
+        let moves_width = (longest as u16 + 4).clamp(MOVES_WIDTH.0, MOVES_WIDTH.1);
+        let [left, moves_area] = Layout::horizontal([
+            Constraint::Min(text_width.min(body.width - MOVES_WIDTH.0)),
+            Constraint::Length(moves_width),
+        ])
+        .areas(body);
+        (left, Some(moves_area))
+    } else {
+        (body, None)
+    };
     let [board_area, log_area] =
-        Layout::vertical([Constraint::Length(board_height), Constraint::Min(3)]).areas(left);
+        Layout::vertical([Constraint::Length(board_height), Constraint::Min(0)]).areas(left);
 
     let heading = format!(
         " botlens replay · {} · seed {} · {}",
@@ -173,33 +211,79 @@ pub fn draw(frame: &mut Frame, replay: &Replay, viewer: &Viewer) {
         title,
     );
 
-    let failed = Style::new().fg(Color::Red);
-    let board_block = panel(format!(" {} ", shown.title));
-    let board_block = if shown.failed { board_block.border_style(failed) } else { board_block };
-    let answer = current.checked_sub(1).and_then(|i| replay.moves.get(i)?.response.as_ref());
-    let board_block = match answer {
-        Some(answer) => board_block.title_bottom(format!(" answer: {answer} ")),
-        None => board_block,
-    };
-    frame.render_widget(Paragraph::new(shown.board.as_str()).block(board_block), board_area);
+    draw_board(frame, replay, current, board_area);
+    if log_area.height >= MIN_PANEL {
+        let log = log_panel(replay, current, viewer.log_scroll(), log_area.height);
+        frame.render_widget(log, log_area);
+    }
+    if let Some(moves_area) = moves_area {
+        draw_moves(frame, replay, current, moves_area);
+    }
 
-    frame.render_widget(log_panel(replay, current, viewer.log_scroll(), log_area.height), log_area);
-    draw_moves(frame, replay, current, moves_area);
-
-    let on_failure = replay.failure_frame() == Some(current);
-    let result_title = match replay.failure_frame() {
-        Some(index) if index != current => format!(" result · failure at move {index}: press f "),
-        Some(_) => " result · the failing move ".to_owned(),
-        None => " result ".to_owned(),
-    };
-    let result_block = panel(result_title);
-    let result_block = if on_failure { result_block.border_style(failed) } else { result_block };
-    frame.render_widget(Paragraph::new(Text::from(result)).block(result_block), result_area);
+    if let Some((_, result)) = result_height {
+        let on_failure = replay.failure_frame() == Some(current);
+        let result_title = match replay.failure_frame() {
+            Some(index) if index != current => {
+                format!(" result · failure at move {index}: press f ")
+            }
+            Some(_) => " result · the failing move ".to_owned(),
+            None => " result ".to_owned(),
+        };
+        let result_block = panel(result_title);
+        let result_block =
+            if on_failure { result_block.border_style(FAILED) } else { result_block };
+        frame.render_widget(Paragraph::new(Text::from(result)).block(result_block), result_area);
+    }
 
     frame.render_widget(status_line(replay, viewer), status);
     if viewer.help_shown() {
         draw_help(frame);
     }
+}
+
+/// The colour of what failed: the failing move's board and result borders.
+const FAILED: Style = Style::new().fg(Color::Red);
+
+/// The board of frame `current` in its panel, the game's answer below it and the cells the
+/// move touched highlighted.
+fn draw_board(frame: &mut Frame, replay: &Replay, current: usize, area: Rect) {
+    let shown = &replay.frames[current];
+    let block = panel(format!(" {} ", shown.title));
+    let block = if shown.failed { block.border_style(FAILED) } else { block };
+    let answer = current.checked_sub(1).and_then(|i| replay.moves.get(i)?.response.as_ref());
+    let block = match answer {
+        Some(answer) => block.title_bottom(format!(" answer: {answer} ")),
+        None => block,
+    };
+    let inside = block.inner(area);
+    frame.render_widget(Paragraph::new(shown.board.as_str()).block(block), area);
+    let style = if shown.failed { FAILING_MOVE } else { LAST_MOVE };
+    let buffer = frame.buffer_mut();
+    for cell in &shown.touched_text {
+        let (Ok(line), Ok(column), Ok(width)) =
+            (u16::try_from(cell.line), u16::try_from(cell.column), u16::try_from(cell.width))
+        else {
+            continue;
+        };
+        let y = inside.y.saturating_add(line);
+        let columns =
+            inside.x.saturating_add(column)..inside.x.saturating_add(column).saturating_add(width);
+        for x in columns.filter(|&x| inside.contains((x, y).into())) {
+            buffer[(x, y)].set_style(style);
+        }
+    }
+}
+
+/// What shows instead of the replay on a screen too small for the board: the size it has and
+/// the size it needs.
+fn draw_too_small(frame: &mut Frame, (width, height): (u16, u16)) {
+    let area = frame.area();
+    let message = format!(
+        "terminal too small: {}×{}, this board needs {width}×{height} (q quits)",
+        area.width, area.height
+    );
+    let paragraph = Paragraph::new(message).wrap(Wrap { trim: true }).style(FAILED);
+    frame.render_widget(paragraph, area);
 }
 
 /// The log lines of the move that led to frame `current`, from line `scroll`, saying which
@@ -344,18 +428,27 @@ mod tests {
         assert_printable, bot_project, failed_game, hostile_game, reference_trace,
     };
 
+    /// The screen of `replay` as `viewer` shows it, `size` columns × rows.
+    fn drawn(replay: &Replay, viewer: &Viewer, (width, height): (u16, u16)) -> TestBackend {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+        terminal.draw(|frame| draw(frame, replay, viewer)).expect("draws");
+        terminal.backend().clone()
+    }
+
+    /// The failed fixture game.
+    fn failed_replay() -> Replay {
+        let project = bot_project();
+        Replay::from_trace(&failed_game(project.path()), Some(project.path())).expect("replays")
+    }
+
     /// The screen (80×24) after pressing `keys` in a viewer of the failed fixture game.
     fn screen(keys: &[Key]) -> String {
-        let project = bot_project();
-        let replay = Replay::from_trace(&failed_game(project.path()), Some(project.path()))
-            .expect("replays");
+        let replay = failed_replay();
         let mut viewer = Viewer::new(&replay, 0);
         for &key in keys {
             viewer.handle(key);
         }
-        let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("test terminal");
-        terminal.draw(|frame| draw(frame, &replay, &viewer)).expect("draws");
-        terminal.backend().to_string()
+        drawn(&replay, &viewer, (80, 24)).to_string()
     }
 
     #[test]
@@ -399,28 +492,179 @@ mod tests {
         assert!(message.contains("no move 9: the game has 5 moves"), "{message}");
     }
 
-    /// The screen (`width`×`height`) of frame `at` of a clean game of `G` between `names`.
-    fn reference_screen<G: Game>(names: &[&str], at: usize, size: (u16, u16)) -> String {
+    /// A clean game of `G` between `names` on seed 4.
+    fn reference_replay<G: Game>(names: &[&str]) -> Replay {
         let (_, trace) = reference_trace::<G>(4, names);
-        let replay = Replay::from_trace(&trace, None).expect("replays");
-        let viewer = Viewer::new(&replay, at);
-        let mut terminal = Terminal::new(TestBackend::new(size.0, size.1)).expect("terminal");
-        terminal.draw(|frame| draw(frame, &replay, &viewer)).expect("draws");
-        terminal.backend().to_string()
+        Replay::from_trace(&trace, None).expect("replays")
+    }
+
+    /// The screen (`width`×`height`) of frame `at` of a clean game of `G` between `names`.
+    fn reference_screen<G: Game>(names: &[&str], at: usize, size: (u16, u16)) -> TestBackend {
+        let replay = reference_replay::<G>(names);
+        drawn(&replay, &Viewer::new(&replay, at), size)
+    }
+
+    /// The highlighted runs of cells of the board panel (the panel at the top left, whose top
+    /// right corner is the first `┐` of the second row), row by row: where each starts, its
+    /// text (the columns a wide character covers counted once) and its style.
+    fn highlights(screen: &TestBackend) -> Vec<(u16, u16, String, Style)> {
+        let buffer = screen.buffer();
+        let right = (0..buffer.area.width).find(|&x| buffer[(x, 1)].symbol() == "┐");
+        let mut runs: Vec<(u16, u16, String, Style)> = Vec::new();
+        for y in 0..buffer.area.height {
+            let mut covered = 0;
+            for x in 0..right.expect("a board panel") {
+                if covered > 0 {
+                    covered -= 1;
+                    continue;
+                }
+                let cell = &buffer[(x, y)];
+                let symbol = cell.symbol();
+                covered = text_width(symbol).saturating_sub(1);
+                let style = [LAST_MOVE, FAILING_MOVE].into_iter().find(|style| {
+                    cell.fg == style.fg.expect("a colour") && cell.modifier == style.add_modifier
+                });
+                let Some(style) = style else { continue };
+                match runs.last_mut() {
+                    Some((start, row, text, run))
+                        if *row == y && *run == style && *start + text_width(text) == x =>
+                    {
+                        text.push_str(symbol);
+                    }
+                    _ => runs.push((x, y, symbol.to_owned(), style)),
+                }
+            }
+        }
+        runs
+    }
+
+    /// How many columns a run of [`highlights`] covers.
+    fn text_width(text: &str) -> u16 {
+        Line::raw(text).width() as u16
+    }
+
+    /// `(x, y, text)` as a run of [`highlights`] drawn in `style`.
+    fn run(x: u16, y: u16, text: &str, style: Style) -> (u16, u16, String, Style) {
+        (x, y, text.to_owned(), style)
     }
 
     #[test]
     fn a_battleships_frame_shows_both_grids_whole_beside_the_moves() {
-        insta::assert_snapshot!(reference_screen::<Battleships>(
-            &["random", "hunter"],
-            30,
-            (100, 30)
-        ));
+        insta::assert_snapshot!(
+            reference_screen::<Battleships>(&["random", "hunter"], 30, (100, 30)).to_string()
+        );
     }
 
     #[test]
     fn a_klotski_frame_lines_up_its_wide_characters() {
-        insta::assert_snapshot!(reference_screen::<Klotski>(&["optimal"], 40, (80, 24)));
+        insta::assert_snapshot!(
+            reference_screen::<Klotski>(&["optimal"], 40, (80, 24)).to_string()
+        );
+    }
+
+    #[test]
+    fn the_mark_of_the_move_shown_is_highlighted_the_failing_one_in_red() {
+        let replay = failed_replay();
+        let at = |index| highlights(&drawn(&replay, &Viewer::new(&replay, index), (80, 24)));
+        assert_eq!(at(0), [], "the start follows no move");
+        // Move 3 marks (0, 0): row 0 of the board is its third line, column 0 its fifth column.
+        assert_eq!(at(3), [run(6, 4, "X", LAST_MOVE)]);
+        assert_eq!(at(4), [run(14, 4, "O", LAST_MOVE)], "move 4 marks (2, 0)");
+        // Move 5 marks the taken square (1, 1), X's: the board is that of move 4.
+        assert_eq!(at(5), [run(10, 6, "X", FAILING_MOVE)]);
+    }
+
+    #[test]
+    fn the_shot_of_the_move_shown_is_highlighted_on_the_other_fleet() {
+        let replay = reference_replay::<Battleships>(&["random", "hunter"]);
+        let at = |index| highlights(&drawn(&replay, &Viewer::new(&replay, index), (80, 24)));
+        // Move 30 is seat 0's attack(5, 8), a hit on seat 1's fleet, the right-hand grid.
+        assert_eq!(replay.moves[29].action, "attack(5, 8)");
+        assert_eq!(at(30), [run(44, 13, "X", LAST_MOVE)]);
+        // Move 29 is seat 1's attack(3, 3), on seat 0's fleet, the left-hand grid.
+        assert_eq!(replay.moves[28].action, "attack(3, 3)");
+        assert_eq!(at(29), [run(11, 8, "o", LAST_MOVE)], "a miss");
+    }
+
+    #[test]
+    fn the_slid_piece_is_highlighted_where_it_went_and_where_it_left() {
+        let replay = reference_replay::<Klotski>(&["optimal"]);
+        let screen = drawn(&replay, &Viewer::new(&replay, 40), (80, 24));
+        // Move 40 slides 佐 (4) up from the left column's fourth row into its third.
+        assert_eq!(replay.moves[39].action, "slide(4, up)");
+        assert_eq!(
+            highlights(&screen),
+            [run(3, 7, " 佐 ", LAST_MOVE), run(3, 9, "  . ", LAST_MOVE)],
+            "{}",
+            screen
+        );
+    }
+
+    /// Whether `screen` shows every line of frame `at`'s board, in order, one under the other
+    /// from its third row (below the title and the panel border), from its third column: whole,
+    /// or, a line wider than the panel, as much as the panel holds and at least the columns the
+    /// board's cells reach.
+    fn board_whole(replay: &Replay, at: usize, screen: &TestBackend) -> bool {
+        let buffer = screen.buffer();
+        let shown = &replay.frames[at];
+        let inside = (1..buffer.area.width).find(|&x| buffer[(x, 1)].symbol() == "┐");
+        let inside = usize::from(inside.expect("a board panel")) - 3;
+        shown.board.lines().enumerate().all(|(line, text)| {
+            let row: String =
+                (2..buffer.area.width).map(|x| buffer[(x, line as u16 + 2)].symbol()).collect();
+            let text = text.trim_end();
+            let held: String = text.chars().take(inside).collect();
+            row.starts_with(&held) && (held == text || held.chars().count() >= shown.cells_width)
+        })
+    }
+
+    #[test]
+    fn at_80_by_24_both_battleships_grids_show_every_row_beside_the_moves_and_the_log() {
+        let replay = reference_replay::<Battleships>(&["random", "hunter"]);
+        for at in [0, 30, replay.move_count()] {
+            let screen = drawn(&replay, &Viewer::new(&replay, at), (80, 24));
+            assert!(board_whole(&replay, at, &screen), "move {at}:\n{screen}");
+            let text = screen.to_string();
+            for pane in ["┌ moves (148) ", "┌ log ", "┌ result ", " move "] {
+                assert!(text.contains(pane), "move {at}: no `{pane}`\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_smaller_screen_drops_the_moves_then_the_log_then_the_result_but_never_a_board_row() {
+        let replay = reference_replay::<Battleships>(&["random", "hunter"]);
+        let viewer = Viewer::new(&replay, 30);
+        let panes = |size| {
+            let screen = drawn(&replay, &viewer, size);
+            assert!(board_whole(&replay, 30, &screen), "{size:?}:\n{screen}");
+            let text = screen.to_string();
+            assert!(text.contains(" move 30/148 · "), "the status bar stays: {size:?}\n{text}");
+            ["┌ moves ", "┌ log ", "┌ result "].map(|pane| text.contains(pane))
+        };
+        assert_eq!(panes((80, 24)), [true, true, true]);
+        assert_eq!(panes((70, 24)), [false, true, true], "no room for the move list");
+        assert_eq!(panes((80, 23)), [true, false, true], "no room for the log");
+        assert_eq!(panes((80, 21)), [true, false, true]);
+        assert_eq!(panes((80, 20)), [true, false, false], "no room for the result either");
+        assert_eq!(panes((80, 18)), [true, false, false], "room for the board alone");
+    }
+
+    #[test]
+    fn a_screen_too_small_for_the_board_says_the_size_it_needs() {
+        let replay = reference_replay::<Battleships>(&["random", "hunter"]);
+        let viewer = Viewer::new(&replay, 30);
+        // The right-hand grid's last column is column 51 of the text, which has 14 lines.
+        let needs = "this board needs 55×18 (q quits)";
+        for (width, height) in [(54, 24), (80, 17), (40, 10)] {
+            let screen = drawn(&replay, &viewer, (width, height));
+            let text: String = screen.buffer().content().iter().map(|cell| cell.symbol()).collect();
+            let said = format!("terminal too small: {width}×{height}, {needs}");
+            let words: Vec<&str> = text.split_whitespace().collect();
+            assert_eq!(words.join(" "), said, "{screen}");
+        }
+        let fits = drawn(&replay, &viewer, (55, 18)).to_string();
+        assert!(!fits.contains("too small"), "{fits}");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! `picture`, the reference opponents in `players`; this module only decides what is legal and
 //! how a game ends.
 
-use botlens_engine::picture::{Picture, Spot};
+use botlens_engine::picture::{Picture, Spot, TextCell};
 use botlens_engine::{Ending, Game, IllegalMove, ReferencePlayer, Seat, SeedRng, Status, Stream};
 use botlens_protocol::tictactoe::{Mark, Marked, Side, TicTacToeView};
 use serde::{Deserialize, Serialize};
@@ -174,6 +174,10 @@ impl Game for TicTacToe {
 
     fn action_cells(&self, _seat: Seat, mark: &Mark) -> Vec<Spot> {
         picture::marked(mark).into_iter().collect()
+    }
+
+    fn text_cell(&self, spot: Spot) -> Option<TextCell> {
+        text::cell(spot)
     }
 
     fn parse_action(input: &str) -> Result<Mark, String> {

@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use botlens_engine::picture::{Spot, TextCell};
 use botlens_protocol::tictactoe::{Mark, Side};
 
 use crate::board::{Board, SIZE};
@@ -38,6 +39,15 @@ pub(crate) fn board(board: &Board) -> String {
         let _ = writeln!(text, "{}", row.trim_end());
     }
     text
+}
+
+/// Where square `spot` of the picture shows in [`board`]'s text: its mark, on its row's line.
+pub(crate) fn cell(spot: Spot) -> Option<TextCell> {
+    (spot.grid == 0 && spot.x < SIZE && spot.y < SIZE).then(|| TextCell {
+        line: 2 + 2 * spot.y,
+        column: 4 + 4 * spot.x,
+        width: 1,
+    })
 }
 
 /// Parses a typed move: `1 2`, `1,2`, `(1, 2)`, `mark(1, 2)` (x then y, 0-based) or `b3`
@@ -99,6 +109,27 @@ mod tests {
 seat 0 plays X, seat 1 plays O
 ";
         assert_eq!(game.render(), &expected[1..]);
+    }
+
+    #[test]
+    fn each_square_of_the_picture_shows_where_its_text_cell_says() {
+        let game = position(1, &[(1, 1), (2, 0), (0, 2), (2, 2)]);
+        let (text, picture) = (game.render(), game.picture().expect("a picture"));
+        let grid = &picture.grids[0];
+        for (index, state) in grid.cells().iter().enumerate() {
+            let spot = Spot { grid: 0, x: index % SIZE, y: index / SIZE };
+            let cell = game.text_cell(spot).expect("every square shows");
+            let line = text.lines().nth(cell.line).unwrap_or_default();
+            let shown = line.get(cell.column..cell.column + cell.width).unwrap_or(" ");
+            let expected = match *state {
+                "x" => "X",
+                "o" => "O",
+                _ => " ",
+            };
+            assert_eq!(shown, expected, "{spot:?} in\n{text}");
+        }
+        assert_eq!(game.text_cell(Spot { grid: 0, x: 3, y: 0 }), None);
+        assert_eq!(game.text_cell(Spot { grid: 1, x: 0, y: 0 }), None);
     }
 
     #[test]
