@@ -159,14 +159,20 @@ mod tests {
         game.apply(seat, &Attack { x, y }).expect("legal");
     }
 
-    #[test]
-    fn the_board_shows_both_fleets_with_hits_misses_and_sunk_ships() {
+    /// A game with a sunk ship, a hit and misses on both sides.
+    fn a_few_shots() -> Battleships {
         let mut game = standard_game(0);
         attack(&mut game, 0, 9, 0); // sinks seat 1's patrol
         attack(&mut game, 0, 0, 0); // hits its carrier
         attack(&mut game, 0, 5, 5); // miss: seat 1 to move
         attack(&mut game, 1, 9, 9); // sinks seat 0's other patrol
         attack(&mut game, 1, 9, 8); // miss
+        game
+    }
+
+    #[test]
+    fn the_board_shows_both_fleets_with_hits_misses_and_sunk_ships() {
+        let game = a_few_shots();
         let expected = "\
 seat 0 to move; shots fired: 3 by seat 0, 2 by seat 1
 seat 0 fleet (6/7 afloat)    seat 1 fleet (6/7 afloat)
@@ -188,11 +194,7 @@ S ship   X hit   # sunk   o miss   . water
 
     #[test]
     fn each_square_of_the_picture_shows_where_its_text_cell_says() {
-        let mut game = standard_game(0);
-        attack(&mut game, 0, 9, 0); // sinks seat 1's patrol
-        attack(&mut game, 0, 0, 0); // hits its carrier
-        attack(&mut game, 0, 5, 5); // miss: seat 1 to move
-        attack(&mut game, 1, 9, 8); // miss
+        let game = a_few_shots();
         let (text, picture) = (game.render(), game.picture().expect("a picture"));
         let lines: Vec<&str> = text.lines().collect();
         for (grid, drawn) in picture.grids.iter().enumerate() {

@@ -463,35 +463,18 @@ mod tests {
         let source = "fn play() {\n    again(turn);\n}\nfn again() {\n    turn.attack(x, y);\n}\n";
         std::fs::write(src.join("lib.rs"), source).unwrap();
         let root = canonical(dir.path());
-        let at = |line, column| SourceLocation { file: "src/lib.rs".into(), line, column };
-        let frame = |function: &str, line, column| StackFrame {
-            function: function.into(),
-            location: Some(at(line, column)),
-            folded: 0,
-            cycle: None,
-        };
-        let site = WasteSite {
-            file: "src/lib.rs".into(),
-            line: 5,
-            column: 5,
-            function: "bot::again".into(),
-            moves: 6,
-            first_turn: 8,
-            action: "attack(4, 0)".into(),
-            stack: CallStack {
-                frames: vec![frame("bot::again", 5, 5), frame("bot::play", 2, 5)],
-                dropped: 0,
-            },
-        };
-        let summary = WastefulSummary {
-            opponent: "random".into(),
-            games: 3,
-            moves: 9,
-            first_seed: Some(3),
-            first_seat: 0,
-            replay: "botlens replay /bot --vs random --seed 3".into(),
-            sites: vec![site],
-        };
+        // As a report's JSON has it.
+        let frame = |function: &str, line| json!({"function": function, "location": {"file": "src/lib.rs", "line": line, "column": 5}});
+        let summary: WastefulSummary = serde_json::from_value(json!({
+            "opponent": "random", "games": 3, "moves": 9, "first_seed": 3,
+            "replay": "botlens replay /bot --vs random --seed 3",
+            "sites": [{
+                "file": "src/lib.rs", "line": 5, "column": 5, "function": "bot::again",
+                "moves": 6, "first_turn": 8, "action": "attack(4, 0)",
+                "stack": {"frames": [frame("bot::again", 5), frame("bot::play", 2)]},
+            }],
+        }))
+        .unwrap();
         let report = SuiteReport { wasteful: vec![summary], ..report(Vec::new()) };
         let uri_for = |p: &Path| Uri::from_file_path(p);
         let files = failure_diagnostics(&root, &report, PositionEncoding::Utf16, &uri_for);
