@@ -64,11 +64,16 @@ impl SourceMap {
             .filter_map(|token| {
                 let address = u64::from(token.get_dst_col()).checked_sub(sections.code_offset)?;
                 let file = token.get_source().is_some().then(|| token.get_src_id());
-                let (line, column) = (token.get_src_line() + 1, token.get_src_col() + 1);
+                // A mapping without a source has no line either (the crate says `!0`).
+                let line = token.get_src_line().saturating_add(1);
+                let column = token.get_src_col().saturating_add(1);
                 Some(Row { address, file, line, column })
             })
             .collect();
-        rows.sort_by_key(|row| row.address);
+        // Binaryen follows a mapping with one of no source at the same offset (the code of an
+        // expression's children that has no location of its own); the mapped one is the line.
+        rows.sort_by_key(|row| (row.address, row.file.is_none()));
+        rows.dedup_by_key(|row| row.address);
         Ok(Some(SourceMap { files, rows }))
     }
 
@@ -120,11 +125,11 @@ impl SourceMap {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
 
     /// A module with two functions and `map` (JSON) in its `botlens_source_map` section.
-    pub(crate) fn module_with_map(map: &str) -> Vec<u8> {
+    fn module_with_map(map: &str) -> Vec<u8> {
         let escaped = map.replace('\\', "\\\\").replace('"', "\\\"");
         let wat = format!(
             r#"(module (func $a nop nop nop) (func $b nop nop) (@custom "botlens_source_map" "{escaped}"))"#
@@ -134,11 +139,7 @@ pub(crate) mod tests {
 
     /// The source map of [`module_with_map`]'s module whose mappings are `(module offset,
     /// source, line, column)`, all 0-based, written as VLQ by the `sourcemap` crate's builder.
-    pub(crate) fn map_json(
-        root: Option<&str>,
-        sources: &[&str],
-        rows: &[(u32, u32, u32, u32)],
-    ) -> String {
+    fn map_json(root: Option<&str>, sources: &[&str], rows: &[(u32, u32, u32, u32)]) -> String {
         let mut builder = sourcemap::SourceMapBuilder::new(None);
         if let Some(root) = root {
             builder.set_source_root(Some(root));
@@ -147,7 +148,7 @@ pub(crate) mod tests {
             builder.add_source(source);
         }
         for &(offset, source, line, column) in rows {
-            builder.add_raw(0, offset, line, column, Some(source), None, false);
+            builder.add_raw(0, offset, line, column, source, None, false);
         }
         let mut out = Vec::new();
         builder.into_sourcemap().to_writer(&mut out).unwrap();
@@ -167,7 +168,14 @@ pub(crate) mod tests {
         let json = map_json(
             Some("/bots/mine"),
             &["bot.ts", "~lib/array.ts"],
-            &[(a_nop, 0, 2, 4), (b_nop, 1, 9, 0)],
+            // After $b's first `nop`, a mapping with no source: code of no line.
+            // At $a's, one of no source as Binaryen writes them, which the mapping outranks.
+            &[
+                (a_nop, Some(0), 2, 4),
+                (a_nop, None, 0, 0),
+                (b_nop, Some(1), 9, 0),
+                (b_nop + 1, None, 0, 0),
+            ],
         );
         let bytes = module_with_map(&json);
         let sections = Sections::read(&bytes).unwrap();
@@ -182,6 +190,7 @@ pub(crate) mod tests {
         assert_eq!(at(&a, a_nop - 1), None, "before the function's first mapping");
         assert_eq!(at(&b, b_nop), Some(("/bots/mine/~lib/array.ts".to_owned(), 10, 1)));
         assert_eq!(at(&b, b_nop - 1), None, "$a's mapping does not run into $b");
+        assert_eq!(at(&b, b_nop + 1), None, "a mapping without a source ends the one before");
         let is_bot = |file: &str| !file.contains("~lib/");
         let nearest = |body: &Range<u64>, offset: u32| {
             map.nearest_line(body, u64::from(offset) - sections.code_offset, &is_bot)
