@@ -252,8 +252,11 @@ fn absolute_paths(stderr: &str, root: &Path) -> String {
 /// The errors of a failed build's output: its diagnostics that are errors (files under
 /// `root`), else all of it as one.
 fn errors(stderr: &str, root: &Path) -> Vec<CompilerMessage> {
-    let mut messages: Vec<CompilerMessage> =
-        diagnostics_in(stderr, Some(root)).into_iter().filter(|m| m.level == "error").collect();
+    let mut messages: Vec<CompilerMessage> = diagnostics_in(stderr, Some(root))
+        .into_iter()
+        .filter(|m| m.level == "error")
+        .map(headed)
+        .collect();
     if messages.is_empty() {
         messages.push(unlocated(stderr.trim()));
     }
@@ -262,7 +265,26 @@ fn errors(stderr: &str, root: &Path) -> Vec<CompilerMessage> {
 
 /// asc's diagnostics in `stderr`, as stored beside a built module (files already absolute).
 fn diagnostics(stderr: &str) -> Vec<CompilerMessage> {
-    diagnostics_in(stderr, None)
+    diagnostics_in(stderr, None).into_iter().map(headed).collect()
+}
+
+/// `message` rendered as rustc's and clang's are, its location first:
+/// `/bots/mine/bot.ts:12:3: error TS2304: Cannot find name 'x'.`, then asc's excerpt.
+fn headed(mut message: CompilerMessage) -> CompilerMessage {
+    if let Some(file) = &message.file {
+        let code = message.code.as_deref().map(|code| format!(" {code}")).unwrap_or_default();
+        let head = format!(
+            "{}:{}:{}: {}{code}: {}\n",
+            file.display(),
+            message.line,
+            message.column,
+            message.level,
+            message.message
+        );
+        let rest = message.rendered.split_once('\n').map_or("", |(_, rest)| rest);
+        message.rendered = head + rest;
+    }
+    message
 }
 
 /// asc's diagnostics: `ERROR TS2304: message` or `WARNING AS235: message`, the lines after it
@@ -370,6 +392,13 @@ FAILURE 2 compile error(s)
             "{}",
             messages[0].rendered
         );
+        let failed = super::errors(OUTPUT, Path::new("/bots/mine"));
+        assert!(
+            failed[0].rendered.starts_with("/bots/mine/bot.ts:17:21: error TS2322: Type 'i32'"),
+            "{}",
+            failed[0].rendered
+        );
+        assert!(failed[0].rendered.ends_with("└─ in /bots/mine/bot.ts(17,21)\n"));
         // Stored with absolute paths, the output reads back the same.
         let stored = absolute_paths(OUTPUT, Path::new("/bots/mine"));
         let again = diagnostics(&stored);
