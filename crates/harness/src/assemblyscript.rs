@@ -371,7 +371,7 @@ FAILURE 2 compile error(s)
     #[test]
     fn ascs_diagnostics_are_located_under_the_bots_folder() {
         let messages = diagnostics_in(OUTPUT, Some(Path::new("/bots/mine")));
-        let found: Vec<(&str, Option<&str>, Option<&Path>, u32, u32)> = messages
+        let found: Vec<_> = messages
             .iter()
             .map(|m| (m.level.as_str(), m.code.as_deref(), m.file.as_deref(), m.line, m.column))
             .collect();

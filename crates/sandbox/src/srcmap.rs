@@ -138,8 +138,13 @@ mod tests {
     }
 
     /// The source map of [`module_with_map`]'s module whose mappings are `(module offset,
-    /// source, line, column)`, all 0-based, written as VLQ by the `sourcemap` crate's builder.
-    fn map_json(root: Option<&str>, sources: &[&str], rows: &[(u32, u32, u32, u32)]) -> String {
+    /// source (`None`: no source), line, column)`, all 0-based, written as VLQ by the
+    /// `sourcemap` crate's builder.
+    fn map_json(
+        root: Option<&str>,
+        sources: &[&str],
+        rows: &[(u32, Option<u32>, u32, u32)],
+    ) -> String {
         let mut builder = sourcemap::SourceMapBuilder::new(None);
         if let Some(root) = root {
             builder.set_source_root(Some(root));

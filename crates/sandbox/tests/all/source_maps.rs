@@ -145,7 +145,7 @@ fn the_worked_example_of_the_abi_is_located_where_it_says() {
     let fence = "```wat source_map\n";
     let start = doc.find(fence).expect("the worked example") + fence.len();
     let len = doc[start..].find("```").expect("the end of the block");
-    let module = sandbox().load(doc[start..start + len].as_bytes()).unwrap();
+    let module = sandbox().load(&doc.as_bytes()[start..start + len]).unwrap();
     let failure = fault(&play(&module, 0, &SandboxLimits::default())).clone();
     assert_eq!(failure.kind, FailureKind::Trap, "{failure}");
     assert_eq!(located(&failure), ("/home/me/bot/bot.ts".to_owned(), 4, 5), "{failure}");
