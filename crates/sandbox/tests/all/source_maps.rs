@@ -17,8 +17,10 @@ const FILES: [(&str, u32); 4] =
 /// A Tic-tac-toe bot whose `bot/play` calls `bot/pick`, which calls the SDK's `mark` (which
 /// calls `act`) with the column `$get` (the standard library's) returns, on row 0; `trap` makes
 /// `$get` trap (an index out of bounds), `square` is the column it returns, `panic` makes
-/// `bot/pick` call `botlens.panic` (with no location) before it marks.
-fn bot(trap: bool, square: u32, panic: bool) -> Vec<u8> {
+/// `bot/pick` call `botlens.panic` (with no location) before it marks; without `moves`,
+/// `bot/play` calls nothing (a `nop` instead).
+fn bot(trap: bool, square: u32, panic: bool, moves: bool) -> Vec<u8> {
+    let play = if moves { "call $bot/pick" } else { "nop" };
     let get = if trap { "unreachable" } else { "nop" };
     let panic = if panic {
         "(call $panic (i32.const 0) (i32.const 4) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0))"
@@ -43,7 +45,7 @@ fn bot(trap: bool, square: u32, panic: bool) -> Vec<u8> {
     i32.store8 offset=261
     (drop (call $act (i32.const 256) (i32.const 13) (i32.const 512) (i32.const 256))))
   (func $bot/pick call $~lib/array/get {panic} call $~lib/botlens/mark)
-  (func $bot/play (export "botlens_play") call $bot/pick)
+  (func $bot/play (export "botlens_play") {play})
   (func (export "botlens_new") (param $seat i32)))"#
     );
     let module = wat::parse_str(wat).unwrap();
@@ -105,7 +107,7 @@ fn bot_ts(line: u32) -> (String, u32, u32) {
 
 #[test]
 fn a_trap_in_the_standard_library_is_located_at_the_bots_call_with_its_stack() {
-    let module = sandbox().load(&bot(true, 0, false)).unwrap();
+    let module = sandbox().load(&bot(true, 0, false, true)).unwrap();
     let record = play(&module, 1, &SandboxLimits::default());
     let failure = fault(&record);
     assert_eq!(failure.kind, FailureKind::Trap, "{failure}");
@@ -126,16 +128,25 @@ fn a_trap_in_the_standard_library_is_located_at_the_bots_call_with_its_stack() {
 fn an_illegal_move_skips_the_sdk_named_in_botlens_sdk_and_a_panic_is_located_too() {
     // Square 9 is off the board: `act` refuses it inside the SDK's `mark`, called by the
     // third operator of `bot/pick` (after `call $get` and `nop`): line 7.
-    let module = sandbox().load(&bot(false, 9, false)).unwrap();
+    let module = sandbox().load(&bot(false, 9, false, true)).unwrap();
     let failure = fault(&play(&module, 1, &SandboxLimits::default())).clone();
     assert_eq!(failure.kind, FailureKind::IllegalMove, "{failure}");
     assert_eq!(located(&failure), bot_ts(7), "{failure}");
     // A panic with no location of its own: the map's, at the `call $panic`, the eighth
     // operator of `bot/pick` (after `call $get` and its six `i32.const`s), line 12.
-    let module = sandbox().load(&bot(false, 0, true)).unwrap();
+    let module = sandbox().load(&bot(false, 0, true, true)).unwrap();
     let failure = fault(&play(&module, 1, &SandboxLimits::default())).clone();
     assert_eq!((failure.kind, failure.message.as_str()), (FailureKind::Panic, "oops"));
     assert_eq!(located(&failure), bot_ts(12), "{failure}");
+}
+
+#[test]
+fn a_turn_without_a_move_is_located_at_the_first_line_of_the_bots_play() {
+    let module = sandbox().load(&bot(false, 0, false, false)).unwrap();
+    let failure = fault(&play(&module, 1, &SandboxLimits::default())).clone();
+    assert_eq!(failure.kind, FailureKind::NoMove, "{failure}");
+    // `bot/play` (by its name in the `name` section) maps to line 20 first.
+    assert_eq!(located(&failure), bot_ts(20), "{failure}");
 }
 
 #[test]
