@@ -15,7 +15,7 @@
 //! (`botlens_source_map`, its `sourceRoot` set to the bot's folder), through which the sandbox
 //! locates failures. The compiler's diagnostics (`ERROR TS2304: …` then `└─ in bot.ts(12,3)`)
 //! become located [`CompilerMessage`]s; the module is cached by the sources' hash as C and Zig
-//! bots are ([`crate::compiled`]).
+//! bots are (`compiled.rs`).
 //!
 //! Not for: playing (see [`crate::pipeline`]).
 
