@@ -1,6 +1,7 @@
 //! Bundles the sources botlens carries in its binary, so it works with no checkout beside it:
 //! the guest SDK and the protocol crate it depends on (for `botlens new`), the JavaScript runner
-//! (built on first use, `src/js.rs`), the C SDK's header (`src/c.rs`), the Zig SDK's module (`src/zig.rs`), and the sample bots
+//! (built on first use, `src/js.rs`), the C SDK's header (`src/c.rs`), the Zig SDK's module
+//! (`src/zig.rs`), the AssemblyScript SDK's package (`src/assemblyscript.rs`), and the sample bots
 //! `botlens bench` measures. Writes `$OUT_DIR/bundled.rs`: every file as `(path, contents)`,
 //! and a hash of them all that names the unpacked copy (see `src/bundled.rs`).
 //!
@@ -38,6 +39,8 @@ fn main() {
     files.push(("sdk-c/botlens.h".to_owned(), Source::File(header)));
     let module = repo.join("crates/sdk-zig/botlens.zig");
     files.push(("sdk-zig/botlens.zig".to_owned(), Source::File(module)));
+    let package = repo.join("crates/sdk-as/botlens/index.ts");
+    files.push(("sdk-as/botlens/index.ts".to_owned(), Source::File(package)));
     for name in SAMPLES {
         let dir = repo.join("samples").join(name);
         for file in ["Cargo.toml", "Cargo.lock"] {

@@ -63,6 +63,10 @@ pub trait Scored: Game {
     /// the Zig SDK (`botlens.zig`) has this game's API.
     const STARTER_ZIG: Option<&'static str> = None;
 
+    /// The same starting bot in AssemblyScript (`templates/<game>.ts`, for `botlens new --lang
+    /// assemblyscript`), when the AssemblyScript SDK (`botlens`) has this game's API.
+    const STARTER_AS: Option<&'static str> = None;
+
     /// What `--vs` names for this game: opponents to play, or (puzzles) boards to solve.
     const OPPONENTS_ARE_BOARDS: bool = false;
 
@@ -93,6 +97,7 @@ impl Scored for Battleships {
     const STARTER_BOT: &'static str = include_str!("../templates/battleships.rs");
     const STARTER_C: Option<&'static str> = Some(include_str!("../templates/battleships.c"));
     const STARTER_JS: Option<&'static str> = Some(include_str!("../templates/battleships.js"));
+    const STARTER_AS: Option<&'static str> = Some(include_str!("../templates/battleships.ts"));
     const WASTED_MOVES: &'static str = "re-attacks";
 
     fn par(_config: &()) -> Option<u32> {
@@ -110,6 +115,7 @@ impl Scored for TicTacToe {
     const STARTER_C: Option<&'static str> = Some(include_str!("../templates/tictactoe.c"));
     const STARTER_JS: Option<&'static str> = Some(include_str!("../templates/tictactoe.js"));
     const STARTER_ZIG: Option<&'static str> = Some(include_str!("../templates/tictactoe.zig"));
+    const STARTER_AS: Option<&'static str> = Some(include_str!("../templates/tictactoe.ts"));
 
     fn par(_config: &()) -> Option<u32> {
         None
@@ -258,6 +264,9 @@ pub struct GameInfo {
     pub starter_js: Option<&'static str>,
     /// [`Scored::STARTER_ZIG`]: the source of a new Zig bot's `bot.zig`, if there is one.
     pub starter_zig: Option<&'static str>,
+    /// [`Scored::STARTER_AS`]: the source of a new AssemblyScript bot's `bot.ts`, if there is
+    /// one.
+    pub starter_as: Option<&'static str>,
     /// [`Scored::WASTED_MOVES`]: `re-attacks`.
     pub wasted_moves: &'static str,
 }
@@ -275,6 +284,7 @@ impl GameVisitor for InfoOf {
             starter_c: G::STARTER_C,
             starter_js: G::STARTER_JS,
             starter_zig: G::STARTER_ZIG,
+            starter_as: G::STARTER_AS,
             wasted_moves: G::WASTED_MOVES,
         }
     }

@@ -1,7 +1,6 @@
 //! The sources botlens carries in its binary, so an installed `botlens` needs no checkout: the
-//! guest SDK with the protocol crate it depends on, the C SDK's header, the Zig SDK's module, and
-//! the sample bots `botlens bench`
-//! measures. `build.rs` bundles them (manifests resolved to stand alone).
+//! guest SDK with the protocol crate it depends on, the C SDK's header, the Zig SDK's module, the
+//! AssemblyScript SDK's package, and the sample bots `botlens bench` measures. `build.rs` bundles them (manifests resolved to stand alone).
 //!
 //! The SDK is unpacked once into botlens's cache directory ([`cache_root`]), under a name made
 //! of botlens's version and a hash of every bundled file: `sdk/0.1.0-1f2e…/{sdk,protocol}/`.
@@ -75,6 +74,14 @@ pub fn sdk_c() -> Result<PathBuf, BundleError> {
 pub fn sdk_zig() -> Result<PathBuf, BundleError> {
     let root = cache_root().ok_or(BundleError::NoCacheDir)?;
     Ok(unpacked(&root.join("sdk"))?.join("sdk-zig"))
+}
+
+/// The bundled AssemblyScript SDK's directory (the package `botlens`, `crates/sdk-as`), unpacked
+/// into the cache first if this build of botlens has not done so before: AssemblyScript bots are
+/// built with it on the package path.
+pub fn sdk_as() -> Result<PathBuf, BundleError> {
+    let root = cache_root().ok_or(BundleError::NoCacheDir)?;
+    Ok(unpacked(&root.join("sdk"))?.join("sdk-as"))
 }
 
 /// The bundled copy of the sample bot `name` (`battleships-hunter`, …), written into `dir` with
@@ -177,6 +184,7 @@ mod tests {
             "js-runner/src/prelude.js",
             "sdk-c/botlens.h",
             "sdk-zig/botlens.zig",
+            "sdk-as/botlens/index.ts",
         ] {
             assert!(paths.contains(&needed), "{needed} in {paths:?}");
         }

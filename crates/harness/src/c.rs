@@ -16,11 +16,12 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use botlens_games::GameKind;
 
 use crate::build::CompilerMessage;
+pub use crate::compiled::Built;
+use crate::compiled::{Fnv, cached, store};
 use crate::folder::{Folder, FolderError, Lang, missing_clang_tools};
 
 /// Where Debian's wasi-libc puts its headers.
@@ -56,17 +57,6 @@ pub struct CBot {
     pub sources: Vec<PathBuf>,
     /// Its folder's settings and game.
     pub folder: Folder,
-}
-
-/// A built C bot.
-#[derive(Debug, Clone)]
-pub struct Built {
-    /// The module, in botlens's cache.
-    pub wasm: PathBuf,
-    /// clang's warnings.
-    pub warnings: Vec<CompilerMessage>,
-    /// How long clang took (zero when the module was cached).
-    pub duration: Duration,
 }
 
 impl CBot {
@@ -132,12 +122,12 @@ fn build_with(
         hash.add(&text);
     }
     let wasm = cache.join(format!("{}-{:016x}.wasm", bot.name, hash.0));
-    if let Some(built) = cached(&wasm, cache)? {
+    if let Some(built) = cached(&wasm, cache, diagnostics)? {
         return Ok(built);
     }
     let partial = wasm.with_extension(format!("{}.tmp", std::process::id()));
-    let started = Instant::now();
-    let output = Command::new("clang")
+    let mut clang = Command::new("clang");
+    clang
         .args(FLAGS)
         .arg("-I")
         .arg(header_dir)
@@ -145,17 +135,12 @@ fn build_with(
         .arg("-o")
         .arg(&partial)
         .current_dir(&bot.folder.root)
-        .env("PATH", path)
-        .output()
-        .map_err(|error| FolderError::Toolchain {
-            building: BUILDING,
-            missing: format!("a clang that runs (package clang; {error})"),
-            install: crate::folder::apt_install(),
-        })?;
-    let duration = started.elapsed();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    if !output.status.success() {
-        let _ = std::fs::remove_file(&partial);
+        .env("PATH", path);
+    let install = crate::folder::apt_install();
+    let run =
+        crate::compiled::run(&mut clang, &partial, BUILDING, "a clang (package clang)", &install)?;
+    let stderr = run.stderr;
+    if !run.success {
         if stderr.contains("libclang_rt.builtins") {
             let missing = "compiler-rt for wasm32 (package libclang-rt-dev-wasm32)".to_owned();
             let install = crate::folder::apt_install();
@@ -171,34 +156,7 @@ fn build_with(
         let _ = std::fs::remove_file(&partial);
         return Err(FolderError::Compile(vec![no_header(&bot.sources[0])]));
     }
-    store(&partial, wasm, &stderr, duration)
-}
-
-/// The module built before at `wasm` (in `cache`, created if missing), with the warnings of its
-/// build; `None` when there is none.
-pub(crate) fn cached(wasm: &Path, cache: &Path) -> Result<Option<Built>, FolderError> {
-    std::fs::create_dir_all(cache)
-        .map_err(|source| FolderError::Read { path: cache.to_owned(), source })?;
-    if !wasm.is_file() {
-        return Ok(None);
-    }
-    let stderr = std::fs::read_to_string(wasm.with_extension("stderr")).unwrap_or_default();
-    let warnings = diagnostics(&stderr);
-    Ok(Some(Built { wasm: wasm.to_owned(), warnings, duration: Duration::ZERO }))
-}
-
-/// Moves the module built at `partial` to `wasm`, its compiler's `stderr` beside it for
-/// [`cached`].
-pub(crate) fn store(
-    partial: &Path,
-    wasm: PathBuf,
-    stderr: &str,
-    duration: Duration,
-) -> Result<Built, FolderError> {
-    let io = |source| FolderError::Read { path: wasm.clone(), source };
-    std::fs::write(wasm.with_extension("stderr"), stderr).map_err(io)?;
-    std::fs::rename(partial, &wasm).map_err(io)?;
-    Ok(Built { warnings: diagnostics(stderr), wasm, duration })
+    store(&partial, wasm, &stderr, run.duration, diagnostics)
 }
 
 /// The errors of a failed build's `stderr`: its located ones, else all of it as one.
@@ -288,25 +246,6 @@ fn unlocated(level: &str, message: &str, rendered: &str) -> CompilerMessage {
         column: 0,
         end_line: 0,
         end_column: 0,
-    }
-}
-
-/// FNV-1a, 64 bits, over every part added (each followed by a 0 byte).
-#[derive(Debug)]
-pub(crate) struct Fnv(pub(crate) u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv {
-    /// Adds `bytes`.
-    pub(crate) fn add(&mut self, bytes: &[u8]) {
-        for byte in bytes.iter().chain([&0]) {
-            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
     }
 }
 

@@ -1,11 +1,11 @@
-//! Bot folders: a bot in a language botlens builds itself (JavaScript, C, Zig), as a folder of
+//! Bot folders: a bot in a language botlens builds itself (JavaScript, C, Zig, AssemblyScript), as a folder of
 //! sources with an optional `botlens.toml`, and what every such language shares — the settings
 //! file, the game, the sandbox limits, the sources' UTF-8 check and the errors.
 //!
 //! ```toml
 //! # botlens.toml, beside the bot's sources
 //! game = "battleships"                 # without it, the game comes from --game
-//! lang = "c"                           # "js", "c" or "zig"; by default the folder's sources say
+//! lang = "c"                           # "js", "c", "zig" or "assemblyscript"; by default the sources say
 //! bot = "bot.js"                       # JavaScript: by default the folder's only .js file
 //! opponents = ["random", "hunter"]     # by default every reference opponent of the game
 //! seeds = "0..100"                     # by default 0..100
@@ -16,8 +16,9 @@
 //! ```
 //!
 //! A folder is a C bot when `lang = "c"` says so, or, without `lang`, when it has a `.c` file
-//! and no `.js` file; a Zig bot likewise with `.zig` files and neither; a JavaScript bot when it
-//! has a `.js` file (or `lang = "js"`). A folder with
+//! and no `.js` file; a Zig bot likewise with `.zig` files and neither; an AssemblyScript bot
+//! with `.ts` files and none of those; a JavaScript bot when it has a `.js` file (or
+//! `lang = "js"`). A folder with
 //! a `Cargo.toml` is a Rust project instead ([`crate::project`]).
 //!
 //! Not for: building or running (see [`crate::js`], [`crate::c`] and [`crate::pipeline`]).
@@ -48,6 +49,9 @@ pub enum Lang {
     C,
     /// Zig with the bundled `botlens.zig`, built with zig ([`crate::zig`]).
     Zig,
+    /// AssemblyScript with the bundled `botlens` package, built with asc
+    /// ([`crate::assemblyscript`]).
+    AssemblyScript,
 }
 
 impl Lang {
@@ -57,6 +61,7 @@ impl Lang {
             Lang::JavaScript => "js",
             Lang::C => "c",
             Lang::Zig => "zig",
+            Lang::AssemblyScript => "assemblyscript",
         }
     }
 
@@ -66,6 +71,7 @@ impl Lang {
             Lang::JavaScript => "js",
             Lang::C => "c",
             Lang::Zig => "zig",
+            Lang::AssemblyScript => "ts",
         }
     }
 
@@ -89,7 +95,7 @@ impl Lang {
         if let Some(lang) = named.and_then(|name| name.parse().ok()) {
             return Some(lang);
         }
-        [Lang::JavaScript, Lang::C, Lang::Zig]
+        [Lang::JavaScript, Lang::C, Lang::Zig, Lang::AssemblyScript]
             .into_iter()
             .find(|lang| !sources(dir, *lang).is_empty())
             .or_else(|| dir.join(CONFIG_FILE).is_file().then_some(Lang::JavaScript))
@@ -102,13 +108,14 @@ impl fmt::Display for Lang {
             Lang::JavaScript => "JavaScript",
             Lang::C => "C",
             Lang::Zig => "Zig",
+            Lang::AssemblyScript => "AssemblyScript",
         })
     }
 }
 
 /// `rust`, `js`, `c`: an unknown name, with the known ones.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown language `{0}` (known: js, c, zig)")]
+#[error("unknown language `{0}` (known: js, c, zig, assemblyscript)")]
 pub struct UnknownLang(pub String);
 
 impl std::str::FromStr for Lang {
@@ -119,6 +126,7 @@ impl std::str::FromStr for Lang {
             "js" | "javascript" => Ok(Lang::JavaScript),
             "c" => Ok(Lang::C),
             "zig" => Ok(Lang::Zig),
+            "assemblyscript" | "as" => Ok(Lang::AssemblyScript),
             other => Err(UnknownLang(other.to_owned())),
         }
     }
@@ -131,7 +139,7 @@ pub struct FolderConfig {
     /// The game the bot plays.
     #[serde(default)]
     pub game: Option<String>,
-    /// The bot's language (`js`, `c`, `zig`); by default its sources say.
+    /// The bot's language (`js`, `c`, `zig`, `assemblyscript`); by default its sources say.
     #[serde(default)]
     pub lang: Option<String>,
     /// The bot's file, relative to the folder (JavaScript).
@@ -323,6 +331,34 @@ pub fn sources(dir: &Path, lang: Lang) -> Vec<PathBuf> {
     files
 }
 
+/// The bot folder `dir` in a language whose bot is one root file (Zig, AssemblyScript), `game`
+/// being `--game`: its name (the folder's), the root file (`bot.<extension>`, else the
+/// folder's only source of `lang`; absolute) and its settings. `none` says what a bot is when
+/// the folder has no source.
+pub(crate) fn load_rooted(
+    dir: &Path,
+    game: Option<GameKind>,
+    lang: Lang,
+    none: String,
+) -> Result<(String, PathBuf, Folder), FolderError> {
+    let root = std::path::absolute(dir)
+        .map_err(|source| FolderError::Read { path: dir.to_owned(), source })?;
+    let folder = Folder::load(&root, game, dir)?;
+    let files = sources(&root, lang);
+    let no_bot = |message: String| FolderError::NoBot { dir: root.clone(), message };
+    let main = format!("bot.{}", lang.extension());
+    let file = match files.as_slice() {
+        [] => return Err(no_bot(none)),
+        [one] => one.clone(),
+        several => several.iter().find(|f| f.ends_with(&main)).cloned().ok_or_else(|| {
+            let ext = lang.extension();
+            no_bot(format!("several .{ext} files and no {main}: name the bot's root file {main}"))
+        })?,
+    };
+    let name = root.file_name().map_or_else(|| "bot".into(), |n| n.to_string_lossy().into());
+    Ok((name, file, folder))
+}
+
 /// The contents of the source `file`, refused at its first bad byte when it is not UTF-8.
 pub fn read_source(file: &Path, lang: Lang) -> Result<Vec<u8>, FolderError> {
     let bytes = std::fs::read(file)
@@ -371,6 +407,8 @@ mod tests {
     fn a_folder_is_c_zig_or_javascript_by_its_sources_or_its_lang_key() {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(Lang::of_dir(dir.path()), None);
+        std::fs::write(dir.path().join("bot.ts"), "").unwrap();
+        assert_eq!(Lang::of_dir(dir.path()), Some(Lang::AssemblyScript));
         std::fs::write(dir.path().join("bot.zig"), "").unwrap();
         assert_eq!(Lang::of_dir(dir.path()), Some(Lang::Zig));
         std::fs::write(dir.path().join("bot.c"), "").unwrap();
@@ -382,9 +420,10 @@ mod tests {
         std::fs::write(dir.path().join("Cargo.toml"), "").unwrap();
         assert_eq!(Lang::of_dir(dir.path()), None, "a Cargo package is a Rust project");
         assert_eq!("zig".parse::<Lang>(), Ok(Lang::Zig));
+        assert_eq!("assemblyscript".parse::<Lang>(), Ok(Lang::AssemblyScript));
         assert_eq!(
             "go".parse::<Lang>().unwrap_err().to_string(),
-            "unknown language `go` (known: js, c, zig)"
+            "unknown language `go` (known: js, c, zig, assemblyscript)"
         );
     }
 
@@ -397,7 +436,10 @@ mod tests {
         std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\nlang = \"cobol\"\n")
             .unwrap();
         let error = load(None).unwrap_err().to_string();
-        assert!(error.ends_with("unknown language `cobol` (known: js, c, zig)"), "{error}");
+        assert!(
+            error.ends_with("unknown language `cobol` (known: js, c, zig, assemblyscript)"),
+            "{error}"
+        );
         std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\n").unwrap();
         let folder = load(None).unwrap();
         assert_eq!(folder.opponents(), GameKind::TicTacToe.default_opponents());

@@ -31,12 +31,14 @@
 //! This crate knows nothing of the terminal or of LSP: the CLI and the language server present
 //! what it returns. It reaches games only through `botlens-games`.
 
+pub mod assemblyscript;
 pub mod baseline;
 pub mod bisect;
 pub mod build;
 pub mod bundled;
 pub mod c;
 pub mod compare;
+mod compiled;
 pub mod diff;
 pub mod folder;
 pub mod fuel;

@@ -32,7 +32,7 @@ use crate::folder::{Folder, FolderError, Lang};
 use crate::report::SuiteReport;
 use crate::suite::{self, Contender, KeepTraces, PlayOn, Suite, SuiteError, SuiteResults, WasmBot};
 use crate::target::{Target, TargetError, is_module_path};
-use crate::{BotProject, CancelToken, ProjectError, SeedRange, c, js, zig};
+use crate::{BotProject, CancelToken, ProjectError, SeedRange, assemblyscript, c, js, zig};
 
 /// Overrides of the target's suite (the command line's `--vs`, `--seeds`, …).
 #[derive(Debug, Clone, Default)]
@@ -84,6 +84,8 @@ pub enum Stage {
     Building,
     /// cargo is building botlens's JavaScript runner (once per botlens build, a minute or two).
     BuildingRunner,
+    /// npm is installing the AssemblyScript compiler into botlens's cache (once per machine).
+    InstallingCompiler,
     /// The module is being loaded and compiled (or fetched from the cache).
     Loading,
     /// Games are being played: `done` of `total`.
@@ -230,9 +232,11 @@ pub fn prepare(
         Target::Script { lang: Lang::JavaScript, path, game } => {
             prepare_script(sandbox, path, *game, options, progress)
         }
-        Target::Script { lang: lang @ (Lang::C | Lang::Zig), path, game } => {
-            prepare_compiled(sandbox, *lang, path, *game, options, progress)
-        }
+        Target::Script {
+            lang: lang @ (Lang::C | Lang::Zig | Lang::AssemblyScript),
+            path,
+            game,
+        } => prepare_compiled(sandbox, *lang, path, *game, options, progress),
         Target::Reference { name, game } => {
             let started = Instant::now();
             let bot = Contender::Reference(name.clone());
@@ -327,10 +331,12 @@ enum Compiled {
     C(c::CBot),
     /// With zig.
     Zig(zig::ZigBot),
+    /// With asc.
+    AssemblyScript(assemblyscript::AsBot),
 }
 
-/// A C or Zig bot: its settings read, built with clang or zig (or found built in the cache),
-/// loaded.
+/// A C, Zig or AssemblyScript bot: its settings read, built with clang, zig or asc (or found
+/// built in the cache), loaded.
 fn prepare_compiled(
     sandbox: &Sandbox,
     lang: Lang,
@@ -341,18 +347,25 @@ fn prepare_compiled(
 ) -> Result<Prepared, RunError> {
     let bot = match lang {
         Lang::Zig => zig::ZigBot::load(path, game).map(Compiled::Zig),
+        Lang::AssemblyScript => {
+            assemblyscript::AsBot::load(path, game).map(Compiled::AssemblyScript)
+        }
         _ => c::CBot::load(path, game).map(Compiled::C),
     }
     .map_err(folder_error)?;
     let (name, folder) = match &bot {
         Compiled::C(bot) => (&bot.name, &bot.folder),
         Compiled::Zig(bot) => (&bot.name, &bot.folder),
+        Compiled::AssemblyScript(bot) => (&bot.name, &bot.folder),
     };
     let defaults = Defaults::of_folder(folder, options)?;
     progress(Stage::Building);
     let built = match &bot {
         Compiled::C(bot) => c::build(bot),
         Compiled::Zig(bot) => zig::build(bot),
+        Compiled::AssemblyScript(bot) => {
+            assemblyscript::build(bot, &mut || progress(Stage::InstallingCompiler))
+        }
     }
     .map_err(folder_error)?;
     progress(Stage::Loading);
@@ -375,6 +388,7 @@ pub fn folder_game(
         Lang::JavaScript => js::JsBot::load(path, asked)?.folder.game,
         Lang::C => c::CBot::load(path, asked)?.folder.game,
         Lang::Zig => zig::ZigBot::load(path, asked)?.folder.game,
+        Lang::AssemblyScript => assemblyscript::AsBot::load(path, asked)?.folder.game,
     })
 }
 

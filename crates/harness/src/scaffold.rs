@@ -1,6 +1,7 @@
 //! New bot projects (`botlens new <game> <dir>`): a Cargo package that builds and runs as is,
-//! or with `--lang c` / `--lang js` a C or JavaScript bot folder ([`scaffold_folder`]:
-//! `botlens.toml`, `bot.c` / `bot.js` from the games registry's starting bots, `README.md`).
+//! or with `--lang c|js|zig|assemblyscript` a bot folder in that language ([`scaffold_folder`]:
+//! `botlens.toml`, `bot.c` / `bot.js` / `bot.zig` / `bot.ts` from the games registry's starting
+//! bots, `README.md`).
 //!
 //! [`scaffold`] writes into a new or empty directory:
 //!
@@ -165,16 +166,17 @@ pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, Scaf
     Ok(Scaffold { root, crate_name, game, sdk: sdk_path, files: written })
 }
 
-/// Writes a new bot folder in `lang` (C or JavaScript) for `game` into `dir` (created if
-/// missing, refused if not empty): `botlens.toml`, `bot.c` or `bot.js`, and `README.md`. Nothing
-/// of the SDK is copied: botlens builds with what it carries (`botlens.h`, the JavaScript
-/// runner), which [`Scaffold::sdk`] names.
+/// Writes a new bot folder in `lang` (C, JavaScript, Zig or AssemblyScript) for `game` into
+/// `dir` (created if missing, refused if not empty): `botlens.toml`, `bot.<extension>`, and
+/// `README.md`. Nothing of the SDK is copied: botlens builds with what it carries (`botlens.h`,
+/// `botlens.zig`, the package `botlens`, the JavaScript runner), which [`Scaffold::sdk`] names.
 pub fn scaffold_folder(lang: Lang, game: GameKind, dir: &Path) -> Result<Scaffold, ScaffoldError> {
     let info = game.info();
     let starter = match lang {
         Lang::C => info.starter_c,
         Lang::JavaScript => info.starter_js,
         Lang::Zig => info.starter_zig,
+        Lang::AssemblyScript => info.starter_as,
     };
     let starter = starter.ok_or(ScaffoldError::NoStarter { lang, game })?;
     let (root, name) = new_dir(dir, "")?;
@@ -193,6 +195,13 @@ pub fn scaffold_folder(lang: Lang, game: GameKind, dir: &Path) -> Result<Scaffol
             "an index out of bounds, `unreachable`",
             "docs/zig.md",
             crate::zig::MODULE,
+        ),
+        Lang::AssemblyScript => (
+            "botlens builds bot.ts with the AssemblyScript compiler and the bundled package botlens",
+            "It imports `botlens`, the AssemblyScript SDK, which botlens carries. `botlens run` installs the\nAssemblyScript compiler with npm into botlens's cache on first use (it needs Node.js: `sudo\napt-get install -y nodejs npm` on Debian or Ubuntu), then builds `bot.ts` with `asc --debug\n--sourceMap`; the API is documented in the package's `index.ts`.",
+            "a failed `assert`, an index out of range",
+            "docs/assemblyscript.md",
+            crate::assemblyscript::PACKAGE,
         ),
         Lang::JavaScript => (
             "botlens runs bot.js in the arena's format",
@@ -389,11 +398,13 @@ mod tests {
     }
 
     #[test]
-    fn writes_c_and_javascript_bots_for_the_games_they_have_starting_bots_for() {
+    fn writes_c_javascript_and_assemblyscript_bots_for_the_games_they_have_starting_bots_for() {
         let tmp = tempfile::tempdir().unwrap();
-        for (lang, include) in
-            [(Lang::C, "#include \"botlens.h\""), (Lang::JavaScript, "function Bot(")]
-        {
+        for (lang, include) in [
+            (Lang::C, "#include \"botlens.h\""),
+            (Lang::JavaScript, "function Bot("),
+            (Lang::AssemblyScript, "from \"botlens\";"),
+        ] {
             for game in [GameKind::Battleships, GameKind::TicTacToe] {
                 let dir = tmp.path().join(format!("{} {}", lang.name(), game.name()));
                 let made = scaffold_folder(lang, game, &dir).unwrap();

@@ -18,11 +18,10 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
 
 use botlens_games::GameKind;
 
-use crate::c::{Built, Fnv};
+use crate::compiled::{Built, Fnv};
 use crate::folder::{Folder, FolderError, Lang, on_path};
 
 /// The SDK's module file.
@@ -62,28 +61,8 @@ pub struct ZigBot {
 impl ZigBot {
     /// The Zig bot in the folder `dir`; `game` is `--game`.
     pub fn load(dir: &Path, game: Option<GameKind>) -> Result<ZigBot, FolderError> {
-        let root = std::path::absolute(dir)
-            .map_err(|source| FolderError::Read { path: dir.to_owned(), source })?;
-        let folder = Folder::load(&root, game, dir)?;
-        let sources = crate::folder::sources(&root, Lang::Zig);
-        let no_bot = |message: String| FolderError::NoBot { dir: root.clone(), message };
-        let file = match sources.as_slice() {
-            [] => {
-                return Err(no_bot(format!(
-                    "no .zig file here: a Zig bot is a bot.zig that imports {MODULE}"
-                )));
-            }
-            [one] => one.clone(),
-            several => {
-                several.iter().find(|f| f.ends_with("bot.zig")).cloned().ok_or_else(|| {
-                    no_bot(
-                        "several .zig files and no bot.zig: name the bot's root file bot.zig"
-                            .into(),
-                    )
-                })?
-            }
-        };
-        let name = root.file_name().map_or_else(|| "bot".into(), |n| n.to_string_lossy().into());
+        let none = format!("no .zig file here: a Zig bot is a bot.zig that imports {MODULE}");
+        let (name, file, folder) = crate::folder::load_rooted(dir, game, Lang::Zig, none)?;
         Ok(ZigBot { name, file, folder })
     }
 }
@@ -139,13 +118,11 @@ fn build_with(bot: &ZigBot, sdk: &Path, cache: &Path, path: &OsStr) -> Result<Bu
     }
     let modules = cache.join("zig-bots");
     let wasm = modules.join(format!("{}-{:016x}.wasm", bot.name, hash.0));
-    if let Some(built) = crate::c::cached(&wasm, &modules)? {
+    if let Some(built) = crate::compiled::cached(&wasm, &modules, crate::c::diagnostics)? {
         return Ok(built);
     }
     let partial = wasm.with_extension(format!("{}.tmp", std::process::id()));
-    let started = Instant::now();
-    let output = zig
-        .args(FLAGS)
+    zig.args(FLAGS)
         .arg("--cache-dir")
         .arg(cache.join("zig-cache"))
         .args(["--dep", "botlens"])
@@ -153,33 +130,23 @@ fn build_with(bot: &ZigBot, sdk: &Path, cache: &Path, path: &OsStr) -> Result<Bu
         .arg(format!("-Mbotlens={}", sdk.display()))
         .arg(format!("-femit-bin={}", partial.display()))
         .current_dir(&bot.folder.root)
-        .env("PATH", path)
-        .output()
-        .map_err(|error| FolderError::Toolchain {
-            building: BUILDING,
-            missing: format!("a zig that runs ({error})"),
-            install: INSTALL.into(),
-        })?;
-    let duration = started.elapsed();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    if !output.status.success() {
-        let _ = std::fs::remove_file(&partial);
-        return Err(FolderError::Compile(crate::c::errors(&stderr)));
+        .env("PATH", path);
+    let run = crate::compiled::run(&mut zig, &partial, BUILDING, "a zig", INSTALL)?;
+    if !run.success {
+        return Err(FolderError::Compile(crate::c::errors(&run.stderr)));
     }
     let std_file = std_dir(&mut zig_command(path)?).map(|dir| dir.join("std.zig"));
     let mut files = sdk.display().to_string();
     if let Some(std_file) = std_file {
         files = format!("{files}\n{}", std_file.display());
     }
-    let io = |source| FolderError::Read { path: partial.clone(), source };
-    let mut module = std::fs::read(&partial).map_err(io)?;
-    for (name, contents) in
-        [("botlens_abi", "1"), ("botlens_encoding", "compact"), ("botlens_sdk", files.as_str())]
-    {
-        module.extend_from_slice(&custom_section(name, contents.as_bytes()));
-    }
-    std::fs::write(&partial, module).map_err(io)?;
-    crate::c::store(&partial, wasm, &stderr, duration)
+    let sections: [(&str, &[u8]); 3] = [
+        ("botlens_abi", b"1"),
+        ("botlens_encoding", b"compact"),
+        ("botlens_sdk", files.as_bytes()),
+    ];
+    crate::compiled::append_sections(&partial, &sections)?;
+    crate::compiled::store(&partial, wasm, &run.stderr, run.duration, crate::c::diagnostics)
 }
 
 /// Zig's standard library directory, from `zig env`.
@@ -192,46 +159,9 @@ fn std_dir(zig: &mut Command) -> Option<PathBuf> {
     Some(PathBuf::from(&after[start..end]))
 }
 
-/// A WebAssembly custom section: id 0, its size, the name (length-prefixed), the contents.
-fn custom_section(name: &str, contents: &[u8]) -> Vec<u8> {
-    let mut body = leb128(name.len());
-    body.extend_from_slice(name.as_bytes());
-    body.extend_from_slice(contents);
-    let mut section = vec![0];
-    section.extend(leb128(body.len()));
-    section.extend(body);
-    section
-}
-
-/// `n` as unsigned LEB128.
-fn leb128(mut n: usize) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let byte = (n & 0x7f) as u8;
-        n >>= 7;
-        if n == 0 {
-            out.push(byte);
-            return out;
-        }
-        out.push(byte | 0x80);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn custom_sections_are_encoded_as_the_binary_format_says() {
-        assert_eq!(leb128(0), [0]);
-        assert_eq!(leb128(127), [127]);
-        assert_eq!(leb128(300), [0xac, 0x02]);
-        let section = custom_section("botlens_abi", b"1");
-        assert_eq!(section[..2], [0, 13]);
-        assert_eq!(&section[2..], b"\x0bbotlens_abi1");
-        let long = custom_section("x", &[7; 200]);
-        assert_eq!(long[..3], [0, 0xca, 0x01], "202 bytes of body");
-    }
 
     #[test]
     fn without_zig_the_pip_package_is_named() {

@@ -22,6 +22,10 @@ pub(crate) const ABI_SECTION: &str = "botlens_abi";
 /// with; frames in that file's directory are not the bot's own code.
 pub(crate) const SDK_SECTION: &str = "botlens_sdk";
 
+/// The optional custom section holding the module's source map (JSON, version 3, generated
+/// columns being module offsets): the line tables of a module without DWARF ([`crate::srcmap`]).
+pub(crate) const SOURCE_MAP_SECTION: &str = "botlens_source_map";
+
 /// The optional custom section naming the encoding of the bot's messages: `json` (the
 /// default) or `compact`.
 pub(crate) const ENCODING_SECTION: &str = "botlens_encoding";

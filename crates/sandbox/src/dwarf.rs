@@ -1,5 +1,6 @@
-//! A bot's DWARF: symbolizing call-stack addresses, the nearest line to an instruction that has
-//! none, and the first line of the bot's `play`.
+//! A bot's DWARF (or, without it, its source map, [`crate::srcmap`]): symbolizing call-stack
+//! addresses, the nearest line to an instruction that has none, and the first line of the bot's
+//! `play`.
 //!
 //! wasmtime can symbolize backtraces itself (`WasmBacktraceDetails::Enable`), but it builds a new
 //! DWARF context for every frame of every backtrace, which made each located failure of a Rust
@@ -12,7 +13,9 @@
 //! into) are found by name in the `name` section, and every line-table row of those functions is
 //! symbolized; the frames named `play` in the bot's own files give lines of `play`'s body, and the
 //! first of them is the answer. Built with `debug = "line-tables-only"` this is the first line of
-//! the body that has code.
+//! the body that has code. A source map names no functions, so there the functions named `play`
+//! (`bot/play`, `bot/MyBot#play` in AssemblyScript's `name` section) or `botlens_play` give the
+//! first line of the bot's code they were compiled from.
 
 use std::ops::Range;
 
@@ -20,6 +23,7 @@ use botlens_engine::SourceLocation;
 use gimli::{EndianSlice, LittleEndian, SectionId};
 
 use crate::sections::Sections;
+use crate::srcmap::SourceMap;
 use crate::text;
 
 type Slice<'a> = EndianSlice<'a, LittleEndian>;
@@ -70,18 +74,31 @@ pub(crate) fn has_variables(binary: &[u8]) -> bool {
     false
 }
 
-/// The debug information of one module, parsed for a batch of lookups.
+/// The debug information of one module, parsed for a batch of lookups: its DWARF, its source
+/// map, or both (the source map then answers for the addresses the DWARF knows nothing of).
 pub(crate) struct DebugInfo<'a> {
     sections: Sections<'a>,
-    context: addr2line::Context<Slice<'a>>,
+    context: Option<addr2line::Context<Slice<'a>>>,
+    source_map: Option<&'a SourceMap>,
 }
 
 impl<'a> DebugInfo<'a> {
-    /// Parses the module's DWARF; `None` when it has none (or it is unreadable).
-    pub fn new(binary: &'a [u8]) -> Option<Self> {
+    /// Parses the module's DWARF, with its `source_map` (read when it was loaded); `None` when
+    /// it has neither (or its DWARF is unreadable and it has no source map).
+    pub fn new(binary: &'a [u8], source_map: Option<&'a SourceMap>) -> Option<Self> {
         let sections = Sections::read(binary).ok()?;
-        let context = addr2line::Context::from_dwarf(load(&sections)?).ok()?;
-        Some(DebugInfo { sections, context })
+        let context = load(&sections).and_then(|dwarf| addr2line::Context::from_dwarf(dwarf).ok());
+        if context.is_none() && source_map.is_none() {
+            return None;
+        }
+        Some(DebugInfo { sections, context, source_map })
+    }
+
+    /// The body (code-section range) of the function that holds `address`.
+    fn body_at(&self, address: u64) -> Option<&Range<u64>> {
+        let bodies = &self.sections.bodies;
+        let after = bodies.partition_point(|body| body.start <= address);
+        bodies[..after].last().filter(|body| address < body.end)
     }
 
     /// The code-section address (DWARF's address space) of a module file offset.
@@ -89,10 +106,30 @@ impl<'a> DebugInfo<'a> {
         (module_offset as u64).checked_sub(self.sections.code_offset)
     }
 
-    /// The frames at `address`, innermost (inlined) first.
+    /// The frames at `address`, innermost (inlined) first: from the DWARF, else the source
+    /// map's one frame (which names no function).
     pub fn symbols(&self, address: u64) -> Vec<Symbol> {
+        let symbols = self.dwarf_symbols(address);
+        if !symbols.is_empty() {
+            return symbols;
+        }
+        let mapped = self.source_map.zip(self.body_at(address));
+        let Some(location) = mapped.and_then(|(map, body)| map.location(body, address)) else {
+            return symbols;
+        };
+        vec![Symbol {
+            function: None,
+            file: Some(location.file),
+            line: Some(location.line),
+            column: location.column,
+        }]
+    }
+
+    /// The DWARF's frames at `address`, innermost (inlined) first.
+    fn dwarf_symbols(&self, address: u64) -> Vec<Symbol> {
         let mut symbols = Vec::new();
-        let Ok(mut frames) = self.context.find_frames(address).skip_all_loads() else {
+        let Some(context) = &self.context else { return symbols };
+        let Ok(mut frames) = context.find_frames(address).skip_all_loads() else {
             return symbols;
         };
         while let Ok(Some(frame)) = frames.next() {
@@ -121,6 +158,9 @@ impl<'a> DebugInfo<'a> {
         is_bot: &IsBotFile<'_>,
     ) -> Option<SourceLocation> {
         let body = self.sections.bodies.get(body)?;
+        let Some(context) = &self.context else {
+            return self.source_map?.nearest_line(body, address, is_bot);
+        };
         let bot_line = |location: &addr2line::Location<'_>| {
             let file = location.file.filter(|file| is_bot(file))?;
             let line = location.line.filter(|&line| line > 0)?;
@@ -130,9 +170,9 @@ impl<'a> DebugInfo<'a> {
                 column: location.column.unwrap_or(0),
             })
         };
-        let mut after = self.context.find_location_range(address, body.end).ok()?;
+        let mut after = context.find_location_range(address, body.end).ok()?;
         after.find_map(|(_, _, l)| bot_line(&l)).or_else(|| {
-            let before = self.context.find_location_range(body.start, address).ok()?;
+            let before = context.find_location_range(body.start, address).ok()?;
             before.filter_map(|(_, _, l)| bot_line(&l)).last()
         })
     }
@@ -153,9 +193,14 @@ impl<'a> DebugInfo<'a> {
                 self.sections.bodies.get(body as usize).cloned()
             })
             .collect();
+        let Some(context) = &self.context else {
+            let map = self.source_map?;
+            let firsts = bodies.iter().filter_map(|body| map.first_line(body, is_bot));
+            return firsts.min_by_key(|location| (location.line, location.column));
+        };
         let mut best: Option<SourceLocation> = None;
         for body in bodies {
-            let Ok(rows) = self.context.find_location_range(body.start, body.end) else { continue };
+            let Ok(rows) = context.find_location_range(body.start, body.end) else { continue };
             for (address, _, _) in rows {
                 let Some(location) = self.play_frame_location(address, is_bot) else { continue };
                 if best
@@ -189,14 +234,17 @@ fn bot_file(file: &str) -> String {
 
 /// Whether a function (by its mangled name) is, or may have inlined, the bot's `play`: the
 /// bot's impl itself, the SDK closure that calls it, or (should the optimizer see through the
-/// closure) the SDK's entry point and the export.
+/// closure) the SDK's entry point and the export; in AssemblyScript, a function or method
+/// `play` (`bot/play`, `bot/MyBot#play`) and the SDK's `botlens_play`.
 fn holds_play(mangled: &str) -> bool {
     let name = text::function_name(mangled);
     let closure = name.contains("{{closure}}") || name.contains("{closure#");
+    let last = name.rsplit(['/', '#']).next().unwrap_or_default();
     (name.starts_with('<') && name.ends_with(" as botlens_sdk::Bot>::play"))
         || (name.starts_with("botlens_sdk::runtime::start") && closure)
         || name == "botlens_sdk::runtime::play"
         || name == "botlens_play"
+        || (name.contains('/') && ["play", "botlens_play"].contains(&last))
 }
 
 #[cfg(test)]
@@ -214,11 +262,15 @@ mod tests {
         assert!(holds_play("botlens_play"));
         assert!(!holds_play("_ZN11botlens_sdk4turn4Turn6attack17h0123456789abcdefE"));
         assert!(!holds_play("play"));
+        for assemblyscript in ["bot/play", "bot/MyBot#play", "~lib/botlens/index/botlens_play"] {
+            assert!(holds_play(assemblyscript), "{assemblyscript}");
+        }
+        assert!(!holds_play("bot/replay") && !holds_play("bot/MyBot#plays"));
     }
 
     #[test]
     fn a_module_without_dwarf_has_no_debug_info() {
         let bytes = wat::parse_str("(module (func (export \"botlens_play\")))").unwrap();
-        assert!(DebugInfo::new(&bytes).is_none());
+        assert!(DebugInfo::new(&bytes, None).is_none());
     }
 }

@@ -101,6 +101,7 @@ mod profile;
 mod sections;
 mod shape;
 mod sig;
+mod srcmap;
 mod text;
 mod wasi;
 mod waste;

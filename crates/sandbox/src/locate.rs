@@ -7,11 +7,13 @@
 //! Rust standard library (`/rustc/…`, `library/std|core|alloc`), of other crates (Cargo's
 //! registry and git checkouts), of wasi-libc (also Debian's build of it, which records its
 //! sources as `./libc-bottom-half/…` and `./libc-top-half/…`) and of the botlens SDKs (the
-//! directory of every file the module's `botlens_sdk` sections name, one per line) are skipped. Frames come from wasmtime's `WasmBacktrace` and are
-//! symbolized with the module's DWARF (see [`crate::dwarf`]). Where the instruction itself has no
-//! line (compiler-made code such as a loop's fuel check), the nearest line of the bot's code in
-//! the same function is used. Modules without DWARF get no location, only the function's name in
-//! the message.
+//! directory of every file the module's `botlens_sdk` sections name, one per line) are skipped, as
+//! are AssemblyScript's standard library and packages (`~lib/…`). Frames come from wasmtime's
+//! `WasmBacktrace` and are symbolized with the module's DWARF (see [`crate::dwarf`]), or, for
+//! the addresses it has none for, with the source map of its `botlens_source_map` section
+//! ([`crate::srcmap`]). Where the instruction itself has no line (compiler-made code such as a
+//! loop's fuel check), the nearest line of the bot's code in the same function is used. Modules
+//! with neither get no location, only the function's name in the message.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -25,6 +27,7 @@ use crate::abi::SDK_SECTION;
 use crate::dwarf::DebugInfo;
 use crate::fold::Folder;
 use crate::sections::Sections;
+use crate::srcmap::SourceMap;
 use crate::text;
 
 /// Path fragments of code that is not the bot's own (compared with `/` separators).
@@ -39,11 +42,14 @@ const FOREIGN: &[&str] = &[
     "/rust/deps/",
     "wasi-libc",
     "/wasi-sdk",
+    // AssemblyScript's standard library and packages, under a source map's `sourceRoot`.
+    "/~lib/",
 ];
 
 /// Starts of relative paths of code that is not the bot's own, after any leading `./`:
-/// Debian's wasi-libc records its sources relative to its build directory.
-const FOREIGN_RELATIVE: &[&str] = &["libc-bottom-half/", "libc-top-half/"];
+/// Debian's wasi-libc records its sources relative to its build directory, AssemblyScript names
+/// its standard library and packages `~lib/…`.
+const FOREIGN_RELATIVE: &[&str] = &["libc-bottom-half/", "libc-top-half/", "~lib/"];
 
 /// The botlens protocol crate's sources next to an SDK used by path (`…/crates/sdk/src/` →
 /// `…/crates/protocol/`): the SDK calls into it, so its frames are not the bot's either.
@@ -69,6 +75,8 @@ pub(crate) struct Locator {
     sdk_dirs: Vec<String>,
     /// The binary module, for DWARF lookups.
     binary: Arc<[u8]>,
+    /// Its source map, read once.
+    source_map: Option<SourceMap>,
     imported_functions: u32,
     /// Names of exported functions, for messages about modules without a name section.
     exports: Vec<(u32, String)>,
@@ -79,8 +87,13 @@ pub(crate) struct Locator {
 impl Locator {
     /// The locator for a module: `sections` read from `binary`, whose first `imported_functions`
     /// function indices are imports. Every `botlens_sdk` section, and every line of one, names
-    /// a file whose directory is skipped.
-    pub fn new(binary: Arc<[u8]>, sections: &Sections<'_>, imported_functions: u32) -> Self {
+    /// a file whose directory is skipped. A `botlens_source_map` section that is not one source
+    /// map is an error.
+    pub fn new(
+        binary: Arc<[u8]>,
+        sections: &Sections<'_>,
+        imported_functions: u32,
+    ) -> Result<Self, String> {
         let sdk_dirs = sections
             .custom(SDK_SECTION)
             .filter_map(|contents| std::str::from_utf8(contents).ok())
@@ -96,7 +109,9 @@ impl Locator {
             .iter()
             .map(|(i, n)| (*i, text::bounded_str(n, text::MAX_NAME_BYTES)))
             .collect();
-        Locator { sdk_dirs, binary, imported_functions, exports, play: OnceLock::new() }
+        let source_map = SourceMap::read(sections)?;
+        let play = OnceLock::new();
+        Ok(Locator { sdk_dirs, binary, source_map, imported_functions, exports, play })
     }
 
     /// Whether `file` is the bot's own code.
@@ -142,11 +157,12 @@ impl Locator {
 
     /// The bot's frames on `backtrace`, innermost first: every frame (inlined ones included)
     /// in the bot's own files, with other code's frames counted between them. Without DWARF,
-    /// every wasm frame is taken as the bot's, named from the module, without a line. Each
+    /// every wasm frame is taken as the bot's, named from the module, without a line (and so
+    /// without a source map). Each
     /// distinct code address is symbolized once, however often recursion repeats it.
     pub fn stack(&self, backtrace: &WasmBacktrace) -> CallStack {
         let mut folder = Folder::default();
-        let Some(debug) = DebugInfo::new(&self.binary) else {
+        let Some(debug) = self.debug_info() else {
             for frame in backtrace.frames() {
                 folder.bot(self.function_name(frame), None);
             }
@@ -259,16 +275,17 @@ impl Locator {
         }
     }
 
-    /// The module's debug information, parsed for a batch of lookups (`None` without DWARF).
+    /// The module's debug information, parsed for a batch of lookups (`None` without DWARF
+    /// or a source map).
     pub fn debug_info(&self) -> Option<DebugInfo<'_>> {
-        DebugInfo::new(&self.binary)
+        DebugInfo::new(&self.binary, self.source_map.as_ref())
     }
 
-    /// The first line of the bot's `play`, from its DWARF (looked up once).
+    /// The first line of the bot's `play`, from its DWARF or source map (looked up once).
     pub fn play_location(&self) -> Option<SourceLocation> {
         self.play
             .get_or_init(|| {
-                let debug = DebugInfo::new(&self.binary)?;
+                let debug = self.debug_info()?;
                 debug.find_play(self.imported_functions, &|file| self.is_bot_file(file))
             })
             .clone()
@@ -302,7 +319,7 @@ mod tests {
         let wat = format!(r#"(module (@custom "botlens_sdk" "{path}"))"#);
         let bytes: Arc<[u8]> = wat::parse_str(wat).unwrap().into();
         let sections = Sections::read(&bytes).unwrap();
-        Locator::new(bytes.clone(), &sections, 0)
+        Locator::new(bytes.clone(), &sections, 0).unwrap()
     }
 
     #[test]
@@ -333,7 +350,7 @@ mod tests {
             (@custom "botlens_sdk" "/opt/as/botlens.ts\00"))"#;
         let bytes: Arc<[u8]> = wat::parse_str(wat).unwrap().into();
         let sections = Sections::read(&bytes).unwrap();
-        let locator = Locator::new(bytes.clone(), &sections, 0);
+        let locator = Locator::new(bytes.clone(), &sections, 0).unwrap();
         for foreign in [
             "/opt/c/botlens.h",
             "/opt/zig/std.zig",

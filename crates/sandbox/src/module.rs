@@ -162,7 +162,9 @@ impl Sandbox {
         let runner = abi::is_runner(&sections);
         // A runner's DWARF describes the runner, not the bot: it locates nothing.
         let debug = if runner { Arc::from(&[][..]) } else { Arc::clone(&binary) };
-        let locator = Arc::new(Locator::new(debug, &sections, imported_functions));
+        let locator = Locator::new(debug, &sections, imported_functions)
+            .map_err(|message| LoadError::Invalid { message })?;
+        let locator = Arc::new(locator);
         Ok(BotModule {
             payload: None,
             stop_at: None,

@@ -1,5 +1,5 @@
-//! `botlens new <game> <dir> [--lang rust|c|js|zig]`: scaffold a bot project (Rust, by default) or
-//! a C, JavaScript or Zig bot folder that builds and runs as is, then say what to do next. The files themselves come
+//! `botlens new <game> <dir> [--lang rust|c|js|zig|assemblyscript]`: scaffold a bot project (Rust,
+//! by default) or a C, JavaScript, Zig or AssemblyScript bot folder that builds and runs as is, then say what to do next. The files themselves come
 //! from `botlens_harness::scaffold`.
 //!
 //! Exit codes: 0 written; 2 for an unknown game, a non-empty directory or a missing SDK.
@@ -23,7 +23,9 @@ use super::game_arg::GameArg;
 on the SDK), README.md and .gitignore. The crate is named after the directory.
 
 With --lang c: botlens.toml, bot.c (including botlens.h, which botlens carries) and README.md;
-with --lang js: botlens.toml, bot.js (the arena's format) and README.md.
+with --lang js: botlens.toml, bot.js (the arena's format) and README.md; with --lang
+assemblyscript: botlens.toml, bot.ts (importing the package botlens, which botlens carries) and
+README.md.
 
 Examples:
   botlens new battleships my-bot
@@ -55,6 +57,9 @@ enum NewLang {
     Js,
     /// A folder with bot.zig and the Zig SDK, botlens.zig.
     Zig,
+    /// A folder with bot.ts and the AssemblyScript SDK, the package botlens.
+    #[value(alias = "as")]
+    Assemblyscript,
 }
 
 /// Runs `botlens new`.
@@ -65,6 +70,7 @@ pub fn run(args: NewArgs) -> anyhow::Result<ExitCode> {
         NewLang::C => Some(Lang::C),
         NewLang::Js => Some(Lang::JavaScript),
         NewLang::Zig => Some(Lang::Zig),
+        NewLang::Assemblyscript => Some(Lang::AssemblyScript),
     };
     if let Some(lang) = folder {
         let made = scaffold::scaffold_folder(lang, game, &args.dir)?;

@@ -250,6 +250,9 @@ fn progress() -> impl Fn(Stage) + Sync {
         Stage::InstallingTarget => eprintln!("{INSTALLING}"),
         Stage::Building => eprintln!("botlens: building the bot…"),
         Stage::BuildingRunner => eprintln!("botlens: building the JavaScript runner (once)…"),
+        Stage::InstallingCompiler => {
+            eprintln!("botlens: installing the AssemblyScript compiler (once)…")
+        }
         Stage::Loading | Stage::Playing { .. } => {}
     }
 }

@@ -205,6 +205,9 @@ impl StageProgress {
             Stage::BuildingRunner => self.bar.set_message(
                 "building botlens's JavaScript runner (once per botlens build, a minute or two)…",
             ),
+            Stage::InstallingCompiler => self.bar.set_message(
+                "installing the AssemblyScript compiler with npm (once, into botlens's cache)…",
+            ),
             Stage::Loading => self.bar.set_message("loading the module…"),
             Stage::Playing { done, total } => {
                 if self.bar.length() != Some(total as u64) {

@@ -323,7 +323,10 @@ async fn publish(session: &ServerSession, root: &Path, generation: u64, finished
 /// playing 10–100.
 fn stage_percent(stage: Stage) -> u32 {
     match stage {
-        Stage::InstallingTarget | Stage::Building | Stage::BuildingRunner => 0,
+        Stage::InstallingTarget
+        | Stage::Building
+        | Stage::BuildingRunner
+        | Stage::InstallingCompiler => 0,
         Stage::Loading => 10,
         Stage::Playing { done, total } => 10 + (90 * done / total.max(1)) as u32,
     }
@@ -334,6 +337,7 @@ fn stage_text(stage: Stage) -> String {
         Stage::InstallingTarget => "installing the wasm32-wasip1 target (once)".to_owned(),
         Stage::Building => "building".to_owned(),
         Stage::BuildingRunner => "building the JavaScript runner (once)".to_owned(),
+        Stage::InstallingCompiler => "installing the AssemblyScript compiler (once)".to_owned(),
         Stage::Loading => "loading the module".to_owned(),
         Stage::Playing { done, total } => format!("playing {done}/{total} games"),
     }

@@ -15,6 +15,7 @@ mod hostile;
 mod loading;
 mod profile;
 mod runners;
+mod source_maps;
 mod strings;
 mod threads;
 mod wasi;

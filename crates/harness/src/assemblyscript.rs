@@ -1,0 +1,466 @@
+//! AssemblyScript bots: a folder with a `bot.ts` that imports the bundled package `botlens`
+//! (`crates/sdk-as`, unpacked by [`crate::bundled::sdk_as`]) and, optionally, a `botlens.toml`
+//! with `lang = "assemblyscript"` ([`crate::folder`]). botlens builds them with the
+//! AssemblyScript compiler, which it installs with npm, pinned to [`VERSION`], into its cache
+//! directory on first use ([`compiler`]; `BOTLENS_ASSEMBLYSCRIPT_DIR` names another directory):
+//!
+//! ```text
+//! node <asc.js> bot.ts --path <sdk-as> --use abort=~lib/botlens/index/abort \
+//!     --use seed=~lib/botlens/index/seed --exportStart _initialize --debug --sourceMap \
+//!     --optimizeLevel 0 --noColors -o bot.wasm
+//! ```
+//!
+//! AssemblyScript has no DWARF and no syntax for custom sections, so [`build`] appends them: the
+//! ABI version, the compact encoding, and the source map the compiler wrote beside the module
+//! (`botlens_source_map`, its `sourceRoot` set to the bot's folder), through which the sandbox
+//! locates failures. The compiler's diagnostics (`ERROR TS2304: …` then `└─ in bot.ts(12,3)`)
+//! become located [`CompilerMessage`]s; the module is cached by the sources' hash as C and Zig
+//! bots are (`compiled.rs`).
+//!
+//! Not for: playing (see [`crate::pipeline`]).
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use botlens_games::GameKind;
+
+use crate::build::CompilerMessage;
+use crate::compiled::{Built, Fnv};
+use crate::folder::{Folder, FolderError, Lang, on_path};
+
+/// The version of the `assemblyscript` package botlens installs and builds with.
+pub const VERSION: &str = "0.28.20";
+
+/// The SDK's package name, as a bot imports it.
+pub const PACKAGE: &str = "botlens";
+
+/// The variable naming the directory the compiler is installed in, instead of the cache's.
+pub const COMPILER_DIR_VAR: &str = "BOTLENS_ASSEMBLYSCRIPT_DIR";
+
+/// What is built, in a missing tool's message.
+const BUILDING: &str = "building an AssemblyScript bot";
+
+/// How to install Node.js and npm on Debian or Ubuntu.
+const INSTALL_NODE: &str = "sudo apt-get install -y nodejs npm";
+
+/// asc's flags besides the entry file, the package path and the output.
+const FLAGS: [&str; 11] = [
+    "--use",
+    "abort=~lib/botlens/index/abort",
+    "--use",
+    "seed=~lib/botlens/index/seed",
+    "--exportStart",
+    "_initialize",
+    "--debug",
+    "--sourceMap",
+    "--optimizeLevel",
+    "0",
+    "--noColors",
+];
+
+/// An AssemblyScript bot on disk.
+#[derive(Debug, Clone)]
+pub struct AsBot {
+    /// The bot's name: its folder's.
+    pub name: String,
+    /// The entry file: `bot.ts`, else the folder's only `.ts` file; absolute.
+    pub file: PathBuf,
+    /// Its folder's settings and game.
+    pub folder: Folder,
+}
+
+impl AsBot {
+    /// The AssemblyScript bot in the folder `dir`; `game` is `--game`.
+    pub fn load(dir: &Path, game: Option<GameKind>) -> Result<AsBot, FolderError> {
+        let none = format!(
+            "no .ts file here: an AssemblyScript bot is a bot.ts that imports \"{PACKAGE}\""
+        );
+        let (name, file, folder) =
+            crate::folder::load_rooted(dir, game, Lang::AssemblyScript, none)?;
+        Ok(AsBot { name, file, folder })
+    }
+}
+
+/// Builds `bot` with asc (or finds it built in the cache), installing the compiler first if
+/// this machine has not got it (`installing` is told before that): compile errors come back as
+/// [`FolderError::Compile`], a missing Node.js or a failed install as
+/// [`FolderError::Toolchain`].
+pub fn build(bot: &AsBot, installing: &mut dyn FnMut()) -> Result<Built, FolderError> {
+    let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
+    let sdk = crate::bundled::sdk_as()?;
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let dir = std::env::var_os(COMPILER_DIR_VAR)
+        .filter(|dir| !dir.is_empty())
+        .map_or_else(|| cache.join(format!("assemblyscript-{VERSION}")), PathBuf::from);
+    let asc = compiler(&dir, &path, installing)?;
+    build_with(bot, &asc, &sdk, &cache.join("as-bots"), &path)
+}
+
+/// The compiler's entry script in `dir`, installed there with npm first when it is not:
+/// `node_modules/assemblyscript/bin/asc.js`. `path` is the `PATH` node and npm are looked up on.
+pub fn compiler(
+    dir: &Path,
+    path: &OsStr,
+    installing: &mut dyn FnMut(),
+) -> Result<PathBuf, FolderError> {
+    let missing: Vec<&str> = ["node", "npm"].into_iter().filter(|t| !on_path(path, t)).collect();
+    if !missing.is_empty() {
+        return Err(FolderError::Toolchain {
+            building: BUILDING,
+            missing: format!("Node.js ({} not on PATH)", missing.join(" and ")),
+            install: INSTALL_NODE.into(),
+        });
+    }
+    let asc = |dir: &Path| dir.join("node_modules/assemblyscript/bin/asc.js");
+    if asc(dir).is_file() {
+        return Ok(asc(dir));
+    }
+    installing();
+    let parent = dir.parent().unwrap_or(dir);
+    let io = |source| FolderError::Read { path: parent.to_owned(), source };
+    std::fs::create_dir_all(parent).map_err(io)?;
+    // Installed beside the directory, then renamed into place: a copy is complete or absent.
+    let name = dir.file_name().map_or_else(|| "assemblyscript".into(), |n| n.to_string_lossy());
+    let temp = parent.join(format!(".{name}.{}.tmp", std::process::id()));
+    let _ = std::fs::remove_dir_all(&temp);
+    std::fs::create_dir_all(&temp).map_err(io)?;
+    let package = format!("assemblyscript@{VERSION}");
+    let output = Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--no-save", "--loglevel", "error"])
+        .arg("--prefix")
+        .arg(&temp)
+        .arg(&package)
+        .env("PATH", path)
+        .output();
+    let failed = |why: String| {
+        let _ = std::fs::remove_dir_all(&temp);
+        FolderError::Toolchain {
+            building: BUILDING,
+            missing: format!(
+                "the AssemblyScript compiler, which `npm install {package}` did not install ({why})"
+            ),
+            install: format!("npm install --prefix {} {package}", dir.display()),
+        }
+    };
+    match output {
+        Err(error) => return Err(failed(error.to_string())),
+        Ok(output) if !output.status.success() || !asc(&temp).is_file() => {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            let last: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+            let tail = last[last.len().saturating_sub(3)..].join(" / ");
+            return Err(failed(if tail.is_empty() { output.status.to_string() } else { tail }));
+        }
+        Ok(_) => {}
+    }
+    match std::fs::rename(&temp, dir) {
+        Ok(()) => {}
+        // Another botlens installed it first: theirs is as good.
+        Err(_) if asc(dir).is_file() => {
+            let _ = std::fs::remove_dir_all(&temp);
+        }
+        Err(source) => {
+            let _ = std::fs::remove_dir_all(&temp);
+            return Err(FolderError::Read { path: dir.to_owned(), source });
+        }
+    }
+    Ok(asc(dir))
+}
+
+/// [`build`] with the compiler's script, the SDK's directory, the cache of built bots and
+/// `PATH` given.
+fn build_with(
+    bot: &AsBot,
+    asc: &Path,
+    sdk: &Path,
+    cache: &Path,
+    path: &OsStr,
+) -> Result<Built, FolderError> {
+    let sdk_file = sdk.join(PACKAGE).join("index.ts");
+    let mut hash = Fnv::default();
+    hash.add(VERSION.as_bytes());
+    hash.add(sdk.as_os_str().as_encoded_bytes());
+    hash.add(
+        &std::fs::read(&sdk_file)
+            .map_err(|source| FolderError::Read { path: sdk_file.clone(), source })?,
+    );
+    for flag in FLAGS {
+        hash.add(flag.as_bytes());
+    }
+    hash.add(bot.file.as_os_str().as_encoded_bytes());
+    for file in crate::folder::sources(&bot.folder.root, Lang::AssemblyScript) {
+        hash.add(file.as_os_str().as_encoded_bytes());
+        hash.add(&crate::folder::read_source(&file, Lang::AssemblyScript)?);
+    }
+    let wasm = cache.join(format!("{}-{:016x}.wasm", bot.name, hash.0));
+    if let Some(built) = crate::compiled::cached(&wasm, cache, diagnostics)? {
+        return Ok(built);
+    }
+    let partial = wasm.with_extension(format!("{}.tmp.wasm", std::process::id()));
+    let mut node = Command::new("node");
+    node.arg(asc)
+        .arg(&bot.file)
+        .arg("--path")
+        .arg(sdk)
+        .args(FLAGS)
+        .arg("-o")
+        .arg(&partial)
+        .current_dir(&bot.folder.root)
+        .env("PATH", path);
+    let run = crate::compiled::run(&mut node, &partial, BUILDING, "a node", INSTALL_NODE)?;
+    let map_file = PathBuf::from(format!("{}.map", partial.display()));
+    if !run.success {
+        let _ = std::fs::remove_file(&map_file);
+        return Err(FolderError::Compile(errors(&run.stderr, &bot.folder.root)));
+    }
+    let map = std::fs::read(&map_file)
+        .map_err(|source| FolderError::Read { path: map_file.clone(), source })?;
+    let _ = std::fs::remove_file(&map_file);
+    let map = rooted(&map, &bot.folder.root).map_err(|message| {
+        FolderError::Compile(vec![unlocated(&format!(
+            "asc wrote a source map botlens cannot read: {message}"
+        ))])
+    })?;
+    let sections: [(&str, &[u8]); 3] = [
+        ("botlens_abi", b"1"),
+        ("botlens_encoding", b"compact"),
+        ("botlens_source_map", map.as_bytes()),
+    ];
+    crate::compiled::append_sections(&partial, &sections)?;
+    let stderr = absolute_paths(&run.stderr, &bot.folder.root);
+    crate::compiled::store(&partial, wasm, &stderr, run.duration, diagnostics)
+}
+
+/// The source map `map` (JSON) with its `sourceRoot` set to `root`, where asc ran: its sources
+/// are relative to it (AssemblyScript's own, `~lib/…`, are skipped by the locator under any
+/// root); without `sourcesContent`.
+fn rooted(map: &[u8], root: &Path) -> Result<String, String> {
+    let mut json: serde_json::Value = serde_json::from_slice(map).map_err(|e| e.to_string())?;
+    let object = json.as_object_mut().ok_or("not a JSON object")?;
+    object.insert("sourceRoot".into(), serde_json::Value::String(root.display().to_string()));
+    // The sources themselves (the standard library's too) are on disk, or not the bot's.
+    object.remove("sourcesContent");
+    Ok(json.to_string())
+}
+
+/// asc's output with the files of its diagnostics (`in bot.ts(3,5)`) made absolute under
+/// `root`, as the cache keeps it.
+fn absolute_paths(stderr: &str, root: &Path) -> String {
+    diagnostics_in(stderr, Some(root)).iter().map(|m| m.rendered.as_str()).collect()
+}
+
+/// The errors of a failed build's output: its diagnostics that are errors (files under
+/// `root`), else all of it as one.
+fn errors(stderr: &str, root: &Path) -> Vec<CompilerMessage> {
+    let mut messages: Vec<CompilerMessage> = diagnostics_in(stderr, Some(root))
+        .into_iter()
+        .filter(|m| m.level == "error")
+        .map(headed)
+        .collect();
+    if messages.is_empty() {
+        messages.push(unlocated(stderr.trim()));
+    }
+    messages
+}
+
+/// asc's diagnostics in `stderr`, as stored beside a built module (files already absolute).
+fn diagnostics(stderr: &str) -> Vec<CompilerMessage> {
+    diagnostics_in(stderr, None).into_iter().map(headed).collect()
+}
+
+/// `message` rendered as rustc's and clang's are, its location first:
+/// `/bots/mine/bot.ts:12:3: error TS2304: Cannot find name 'x'.`, then asc's excerpt.
+fn headed(mut message: CompilerMessage) -> CompilerMessage {
+    if let Some(file) = &message.file {
+        let code = message.code.as_deref().map(|code| format!(" {code}")).unwrap_or_default();
+        let head = format!(
+            "{}:{}:{}: {}{code}: {}\n",
+            file.display(),
+            message.line,
+            message.column,
+            message.level,
+            message.message
+        );
+        let rest = message.rendered.split_once('\n').map_or("", |(_, rest)| rest);
+        message.rendered = head + rest;
+    }
+    message
+}
+
+/// asc's diagnostics: `ERROR TS2304: message` or `WARNING AS235: message`, the lines after it
+/// until the next as its rendering, located by its last line `└─ in bot.ts(12,3)` (relative
+/// files joined to `root` when given). The summary (`FAILURE 1 compile error(s)`) is dropped.
+fn diagnostics_in(stderr: &str, root: Option<&Path>) -> Vec<CompilerMessage> {
+    let mut messages: Vec<CompilerMessage> = Vec::new();
+    for line in stderr.lines() {
+        let head = [("ERROR ", "error"), ("WARNING ", "warning")]
+            .into_iter()
+            .find_map(|(start, level)| Some((line.strip_prefix(start)?, level)));
+        if let Some((rest, level)) = head {
+            let (code, message) = rest.split_once(": ").unwrap_or(("", rest));
+            let mut new = unlocated(message);
+            new.level = level.into();
+            new.code = (!code.is_empty()).then(|| code.to_owned());
+            new.rendered = format!("{}\n", line.trim_end());
+            messages.push(new);
+        } else if line.starts_with("FAILURE ") || line.trim().is_empty() {
+            // The summary, and the blank line after each message.
+        } else if let Some(last) = messages.last_mut() {
+            let mut line = line.trim_end().to_owned();
+            if let Some((file, row, column)) = located(&line) {
+                let file = match root {
+                    Some(root) if !file.starts_with("~lib/") => root.join(&file),
+                    _ => PathBuf::from(&file),
+                };
+                let prefix = &line[..line.find("in ").unwrap_or(0)];
+                line = format!("{prefix}in {}({row},{column})", file.display());
+                last.file = Some(file);
+                (last.line, last.column, last.end_line, last.end_column) =
+                    (row, column, row, column + 1);
+            }
+            last.rendered.push_str(&line);
+            last.rendered.push('\n');
+        }
+    }
+    messages
+}
+
+/// The file, line and column of a diagnostic's last line, `└─ in bot.ts(12,3)`.
+fn located(line: &str) -> Option<(String, u32, u32)> {
+    let trimmed = line.trim_start_matches([' ', '│', '└', '─']);
+    let rest = trimmed.strip_prefix("in ")?.strip_suffix(')')?;
+    let (file, numbers) = rest.rsplit_once('(')?;
+    let (row, column) = numbers.split_once(',')?;
+    Some((file.to_owned(), row.parse().ok()?, column.parse().ok()?))
+}
+
+fn unlocated(message: &str) -> CompilerMessage {
+    CompilerMessage {
+        level: "error".into(),
+        message: message.to_owned(),
+        code: None,
+        rendered: format!("{}\n", message.trim_end()),
+        file: None,
+        line: 0,
+        column: 0,
+        end_line: 0,
+        end_column: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OUTPUT: &str = "ERROR TS2322: Type 'i32' is not assignable to type '~lib/string/String'.
+    :
+ 17 │ const i: string = pick(view.board);
+    │                   ~~~~~~~~~~~~~~~~
+    └─ in bot.ts(17,21)
+
+WARNING AS235: Only variables, functions and enums become WebAssembly module exports.
+    :
+  2 │ export class A {}
+    └─ in ~lib/botlens/index.ts(2,1)
+
+ERROR AS111: Element '~lib/botlens/index/abort' not found.
+
+FAILURE 2 compile error(s)
+";
+
+    #[test]
+    fn ascs_diagnostics_are_located_under_the_bots_folder() {
+        let messages = diagnostics_in(OUTPUT, Some(Path::new("/bots/mine")));
+        let found: Vec<_> = messages
+            .iter()
+            .map(|m| (m.level.as_str(), m.code.as_deref(), m.file.as_deref(), m.line, m.column))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("error", Some("TS2322"), Some(Path::new("/bots/mine/bot.ts")), 17, 21),
+                ("warning", Some("AS235"), Some(Path::new("~lib/botlens/index.ts")), 2, 1),
+                ("error", Some("AS111"), None, 0, 0),
+            ]
+        );
+        assert_eq!(
+            messages[0].message,
+            "Type 'i32' is not assignable to type '~lib/string/String'."
+        );
+        assert!(
+            messages[0].rendered.ends_with("└─ in /bots/mine/bot.ts(17,21)\n"),
+            "{}",
+            messages[0].rendered
+        );
+        let failed = super::errors(OUTPUT, Path::new("/bots/mine"));
+        assert!(
+            failed[0].rendered.starts_with("/bots/mine/bot.ts:17:21: error TS2322: Type 'i32'"),
+            "{}",
+            failed[0].rendered
+        );
+        assert!(failed[0].rendered.ends_with("└─ in /bots/mine/bot.ts(17,21)\n"));
+        // Stored with absolute paths, the output reads back the same.
+        let stored = absolute_paths(OUTPUT, Path::new("/bots/mine"));
+        let again = diagnostics(&stored);
+        assert_eq!(again.len(), 3);
+        assert_eq!(again[0].file.as_deref(), Some(Path::new("/bots/mine/bot.ts")));
+        let errors = errors(OUTPUT, Path::new("/bots/mine"));
+        assert_eq!(errors.len(), 2);
+        let nothing = super::errors("Killed\n", Path::new("/b"));
+        assert_eq!((nothing[0].message.as_str(), nothing[0].file.as_ref()), ("Killed", None));
+    }
+
+    #[test]
+    fn without_node_and_npm_the_packages_are_named() {
+        let empty = tempfile::tempdir().unwrap();
+        let error =
+            compiler(empty.path(), empty.path().as_os_str(), &mut || panic!("nothing installs"))
+                .unwrap_err()
+                .to_string();
+        assert_eq!(
+            error,
+            "building an AssemblyScript bot needs Node.js (node and npm not on PATH): install it with `sudo apt-get install -y nodejs npm`"
+        );
+    }
+
+    #[test]
+    fn a_failed_install_names_the_command_and_leaves_nothing_behind() {
+        let tools = tempfile::tempdir().unwrap();
+        for (tool, script) in
+            [("node", "exit 0"), ("npm", "echo 'npm ERR! network unreachable' >&2; exit 1")]
+        {
+            let file = tools.path().join(tool);
+            std::fs::write(&file, format!("#!/bin/sh\n{script}\n")).unwrap();
+            std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+                .unwrap();
+        }
+        let cache = tempfile::tempdir().unwrap();
+        let dir = cache.path().join("asc");
+        let mut told = false;
+        let error = compiler(&dir, tools.path().as_os_str(), &mut || told = true).unwrap_err();
+        assert!(told, "the install is announced");
+        let text = error.to_string();
+        assert!(text.contains("`npm install assemblyscript@0.28.20` did not install (npm ERR! network unreachable)"), "{text}");
+        assert!(
+            text.ends_with(&format!(
+                "`npm install --prefix {} assemblyscript@0.28.20`",
+                dir.display()
+            )),
+            "{text}"
+        );
+        let left: Vec<_> = std::fs::read_dir(cache.path()).unwrap().collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
+
+    #[test]
+    fn the_source_map_is_rooted_at_the_bots_folder() {
+        let map =
+            br#"{"version":3,"sources":["bot.ts","~lib/array.ts"],"sourcesContent":["x",null],"names":[],"mappings":"A"}"#;
+        let rooted: serde_json::Value =
+            serde_json::from_str(&rooted(map, Path::new("/bots/mine")).unwrap()).unwrap();
+        assert_eq!(rooted["sourceRoot"], "/bots/mine");
+        assert_eq!(rooted["sources"][0], "bot.ts");
+        assert!(rooted.get("sourcesContent").is_none(), "{rooted}");
+        assert!(super::rooted(b"[1]", Path::new("/b")).is_err());
+    }
+}

@@ -1,0 +1,244 @@
+// botlens/index.ts: the botlens SDK for bots written in AssemblyScript.
+//
+// A bot imports it as the package `botlens`, re-exports its entry points and says which of its
+// functions play:
+//
+//     import { exportBot, tictactoe, mark } from "botlens";
+//     export { botlens_new, botlens_play } from "botlens";
+//
+//     function play(): void {
+//       const view = tictactoe();
+//       const free = view.board.indexOf(".");
+//       mark(free % 3, free / 3);
+//     }
+//
+//     exportBot(play);
+//
+// `botlens run <dir>` builds the folder's `bot.ts` with the AssemblyScript compiler (`asc`,
+// which botlens installs with npm into its cache directory), this directory on the package
+// path, `--use abort=~lib/botlens/index/abort` (so a failed `assert`, an index out of range or
+// a `throw` reach `botlens.panic` instead of importing `env.abort`), `--exportStart
+// _initialize` (the bot's top-level code, `exportBot` included, runs in the ABI's
+// `_initialize`), `--debug --sourceMap`; then it appends the custom sections of docs/abi.md:
+// the ABI version, the compact encoding and the source map (`botlens_source_map`), through
+// which failures are located at the bot's line. AssemblyScript names this file
+// `~lib/botlens/index.ts`, so its frames are skipped as its standard library's are.
+// docs/assemblyscript.md is the manual.
+
+@external("botlens", "view")
+declare function hostView(out: usize, cap: i32): i32;
+@external("botlens", "act")
+declare function hostAct(msg: usize, len: i32, out: usize, cap: i32): i32;
+@external("botlens", "log")
+declare function hostLog(text: usize, len: i32): void;
+@external("botlens", "panic")
+declare function hostPanic(msg: usize, msgLen: i32, file: usize, fileLen: i32, line: i32, column: i32): void;
+@external("wasi_snapshot_preview1", "random_get")
+declare function randomGet(buf: usize, len: i32): i32;
+
+/** Room for any view or answer of the games below. */
+const BUFFER_SIZE: i32 = 1024;
+/** The view or answer last read. */
+const BUFFER: usize = memory.data(BUFFER_SIZE);
+/** A move: x and y, `i32` each. */
+const MOVE: usize = memory.data(8);
+
+/** What `exportBot` was given. */
+let playTurn: () => void = (): void => {};
+let newGame: (seat: i32) => void = (seat: i32): void => {};
+
+/**
+ * Makes `play` the bot's turn (called once per turn: exactly one move) and `start`, if given, its
+ * start of a game (called once per game with its seat, 0 or 1, before its first turn). Call it
+ * at the top level of the bot's file.
+ */
+export function exportBot(play: () => void, start: ((seat: i32) => void) | null = null): void {
+  playTurn = play;
+  if (start !== null) newGame = start;
+}
+
+/** The ABI's `botlens_new`: re-export it from the bot's file. */
+export function botlens_new(seat: i32): void {
+  newGame(seat);
+}
+
+/** The ABI's `botlens_play`: re-export it from the bot's file. */
+export function botlens_play(): void {
+  playTurn();
+}
+
+/** Adds a line to this turn's log (`botlens replay` shows it). */
+export function print(line: string): void {
+  const bytes = String.UTF8.encode(line);
+  hostLog(changetype<usize>(bytes), bytes.byteLength);
+}
+
+/** Loses the game with `panic` and `message`, located at the caller's line. */
+export function fail(message: string): void {
+  abort(message, null, 0, 0);
+}
+
+/** A random number drawn from the game's seed (a replay draws the same ones). */
+export function random(): u32 {
+  randomGet(MOVE, 4);
+  return load<u32>(MOVE);
+}
+
+/**
+ * What `assert`, an index out of range and `throw` call (through `--use abort=…`): loses the
+ * game with `panic`, AssemblyScript's message, file and line. botlens locates the failure at
+ * the bot's frame from the source map; the file and line given here serve a build without one.
+ */
+export function abort(message: string | null, fileName: string | null, line: u32, column: u32): void {
+  const text = String.UTF8.encode(message !== null ? message : "abort");
+  const file = String.UTF8.encode(fileName !== null ? fileName : "");
+  hostPanic(changetype<usize>(text), text.byteLength, changetype<usize>(file), file.byteLength, line, column);
+  unreachable();
+}
+
+/** What `Math.random` is seeded with (through `--use seed=…`): drawn from the game's seed. */
+export function seed(): f64 {
+  return <f64>random();
+}
+
+function readView(): i32 {
+  return hostView(BUFFER, BUFFER_SIZE);
+}
+
+function byteAt(at: i32): u8 {
+  return load<u8>(BUFFER + <usize>at);
+}
+
+function u32At(at: i32): u32 {
+  return load<u32>(BUFFER + <usize>at);
+}
+
+function text(at: i32, length: i32): string {
+  return String.UTF8.decodeUnsafe(BUFFER + <usize>at, <usize>length);
+}
+
+function act(x: i32, y: i32): i32 {
+  store<i32>(MOVE, x);
+  store<i32>(MOVE, y, 4);
+  return hostAct(MOVE, 8, BUFFER, BUFFER_SIZE);
+}
+
+/** What a Tic-tac-toe bot sees on its turn. */
+export class TicTacToeView {
+  /** The board row by row (index y * 3 + x): "X", "O" or "." (free). */
+  board: string = "";
+  /** Your side: "X" (who moves first) or "O". */
+  you: string = "X";
+
+  /** The square on column `x`, row `y` (0-2); off the board fails an `assert`. */
+  at(x: i32, y: i32): string {
+    assert(x >= 0 && x < 3 && y >= 0 && y < 3, "the square is off the 3x3 board");
+    return this.board.charAt(y * 3 + x);
+  }
+}
+
+/** The Tic-tac-toe view of this turn. */
+export function tictactoe(): TicTacToeView {
+  const length = readView();
+  assert(length == 14, "botlens: this is not a Tic-tac-toe view (does botlens.toml say the game?)");
+  const view = new TicTacToeView();
+  view.board = text(4, 9);
+  view.you = byteAt(13) == 0 ? "X" : "O";
+  return view;
+}
+
+/**
+ * Marks column `x`, row `y` (0-2) and returns the board after it. A taken square or one off the
+ * board is an illegal move: the game is lost at this call.
+ */
+export function mark(x: i32, y: i32): string {
+  const length = act(x, y);
+  return length == 13 ? text(4, 9) : ".........";
+}
+
+/** Ship kinds, as `enemyShipsLeft` lists them. */
+export enum ShipKind {
+  Carrier,
+  Warship,
+  Submarine,
+  Cruiser,
+  Patrol,
+}
+
+/** What a Battleships bot sees on its turn. */
+export class BattleshipsView {
+  /** The opponent's board as you know it, row by row (index y * 10 + x): "." unknown, "o" miss, "x" hit, "#" sunk. */
+  targets: string = "";
+  /** Your own board: "." water, "S" ship, "X" ship hit, "o" water shot at. */
+  own: string = "";
+  /** The opponent's ships still afloat. */
+  enemyShipsLeft: ShipKind[] = [];
+  /** Shots you have fired. */
+  shots: u32 = 0;
+
+  /** The square on column `x`, row `y` (0-9) of `targets`; off the board fails an `assert`. */
+  target(x: i32, y: i32): string {
+    assert(x >= 0 && x < 10 && y >= 0 && y < 10, "the square is off the 10x10 board");
+    return this.targets.charAt(y * 10 + x);
+  }
+}
+
+/** The Battleships view of this turn. */
+export function battleships(): BattleshipsView {
+  const length = readView();
+  assert(length >= 212 && u32At(0) == 100, "botlens: this is not a Battleships view (does botlens.toml say the game?)");
+  const view = new BattleshipsView();
+  view.targets = text(4, 100);
+  view.own = text(108, 100);
+  const left = <i32>u32At(208);
+  for (let i = 0; i < left; i++) view.enemyShipsLeft.push(<ShipKind>byteAt(212 + i));
+  view.shots = u32At(212 + left);
+  return view;
+}
+
+/** A ship, as a sinking reveals it. */
+export class Ship {
+  kind: ShipKind = ShipKind.Patrol;
+  size: u8 = 0;
+  x: u8 = 0;
+  y: u8 = 0;
+  vertical: bool = false;
+}
+
+/** What an attack did. */
+export enum ShotResult {
+  Miss,
+  Hit,
+  Sunk,
+  AlreadyAttacked,
+}
+
+/** An attack's answer: what it did and, for `Sunk`, the ship. */
+export class Shot {
+  result: ShotResult = ShotResult.Miss;
+  ship: Ship | null = null;
+}
+
+/**
+ * Fires at column `x`, row `y` (0-9). A hit or a sink gives you another turn; a miss or a square
+ * attacked before passes it. Off the board is an illegal move, lost at this call.
+ */
+export function attack(x: i32, y: i32): Shot {
+  const length = act(x, y);
+  const shot = new Shot();
+  if (length == 0) return shot;
+  const tag = byteAt(0);
+  if (tag == 1) shot.result = ShotResult.Hit;
+  else if (tag == 3) shot.result = ShotResult.AlreadyAttacked;
+  else if (tag == 2) {
+    shot.result = ShotResult.Sunk;
+    const ship = new Ship();
+    ship.kind = <ShipKind>byteAt(1);
+    ship.size = byteAt(2);
+    ship.x = byteAt(3);
+    ship.y = byteAt(4);
+    ship.vertical = byteAt(5) == 1;
+    shot.ship = ship;
+  }
+  return shot;
+}

@@ -1,0 +1,152 @@
+//! Bots in AssemblyScript with botlens's package `botlens`: `botlens new --lang assemblyscript`
+//! scaffolds bots that build and play clean; a planted index out of range and a failed `assert`
+//! in the bot's own function are located at their marked lines of `bot.ts` (through the source
+//! map, past `~lib/`); a compile error is located; a missing Node.js is named with its packages.
+//!
+//! The tests need Node.js and npm (as `.ci/run` installs) and the npm registry once: botlens
+//! installs the AssemblyScript compiler into `target/e2e-assemblyscript`
+//! (`BOTLENS_ASSEMBLYSCRIPT_DIR`), shared by every test and run, so at most one install happens
+//! per test run (the first test to need it holds [`COMPILER`] while it installs).
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use crate::support::{Output, botlens_with_env, line_after_marker, only_failure, repo_root};
+
+/// Deadline for a run that builds an AssemblyScript bot (the first installs the compiler).
+const DEADLINE: Duration = Duration::from_secs(300);
+
+/// Held by a test while it runs botlens with the shared compiler directory, until it is
+/// installed: the first holder installs it, the others wait, then find it there.
+static COMPILER: Mutex<bool> = Mutex::new(false);
+
+/// Where the compiler is installed for the tests.
+fn compiler_dir() -> PathBuf {
+    repo_root().join("target/e2e-assemblyscript")
+}
+
+/// `botlens args…` with the shared compiler directory (and `env`), installed by the first
+/// call of the test run.
+fn botlens_as(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let dir = compiler_dir().display().to_string();
+    let mut vars = vec![("BOTLENS_ASSEMBLYSCRIPT_DIR", dir.as_str())];
+    vars.extend_from_slice(env);
+    let mut installed = COMPILER.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if *installed {
+        drop(installed);
+        return botlens_with_env(args, "", DEADLINE, &vars);
+    }
+    let out = botlens_with_env(args, "", DEADLINE, &vars);
+    *installed = compiler_dir().join("node_modules/assemblyscript/bin/asc.js").is_file();
+    out
+}
+
+/// A new bot for `game` in `dir`, written with `botlens new`.
+fn new_bot(game: &str, dir: &Path) -> String {
+    let bot = dir.join(format!("my-{game}")).display().to_string();
+    let made = botlens_as(&["new", game, &bot, "--lang", "assemblyscript"], &[]);
+    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    assert!(made.stdout.contains("bot.ts"), "{}", made.stdout);
+    bot
+}
+
+/// The report of `botlens run bot --json` (with `args`), asserting its exit code.
+fn run_json(bot: &str, args: &[&str], code: i32) -> Output {
+    let mut all = vec!["run", bot, "--json"];
+    all.extend_from_slice(args);
+    let out = botlens_as(&all, &[]);
+    assert_eq!(out.code, Some(code), "{}\n{}", out.stdout, out.stderr);
+    out
+}
+
+#[test]
+fn new_assemblyscript_bots_build_and_play_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in ["tictactoe", "battleships"] {
+        let bot = new_bot(game, dir.path());
+        let out = run_json(&bot, &[], 0);
+        let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(report["failures"].as_array().map(Vec::len), Some(0), "{report:#}");
+        let games: u64 = report["opponents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["games"].as_u64().unwrap())
+            .sum();
+        assert!(games >= 40, "{report:#}");
+    }
+    let klotski = dir.path().join("k").display().to_string();
+    let refused = botlens_as(&["new", "klotski", &klotski, "--lang", "assemblyscript"], &[]);
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("no starting bot in AssemblyScript for klotski"),
+        "{}",
+        refused.stderr
+    );
+}
+
+#[test]
+fn planted_bugs_in_the_bots_own_function_are_located_at_their_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = new_bot("tictactoe", dir.path());
+    let file = Path::new(&bot).join("bot.ts");
+    let source = std::fs::read_to_string(&file).unwrap();
+    // An index out of range on the bot's second turn, in a function of the bot's own.
+    let planted = source.replace(
+        "function play(): void {\n",
+        "function corner(turn: i32): i32 {\n  const corners: i32[] = [0, 2, 6, 8];\n  \
+         // OUT OF RANGE\n  return corners[turn * 4];\n}\n\nfunction play(): void {\n",
+    );
+    let planted = planted.replace("  turns++;\n", "  turns++;\n  if (turns == 2) corner(turns);\n");
+    assert_ne!(planted, source, "the template changed: update the planted bug");
+    std::fs::write(&file, &planted).unwrap();
+    let out = run_json(&bot, &["--vs", "random"], 1);
+    let failure = only_failure(&out);
+    assert_eq!(failure["kind"], "panic", "{failure:#}");
+    assert!(failure["message"].as_str().unwrap().contains("Index out of range"), "{failure:#}");
+    assert_eq!(failure["file"].as_str(), Some(file.to_str().unwrap()), "{failure:#}");
+    assert_eq!(failure["line"], line_after_marker(&file, "OUT OF RANGE"), "{failure:#}");
+
+    // A failed `assert` in the same function instead.
+    let asserting = planted.replace(
+        "  // OUT OF RANGE\n  return corners[turn * 4];\n",
+        "  // ASSERT\n  assert(turn < 2, \"no corner left\");\n  return corners[turn];\n",
+    );
+    std::fs::write(&file, &asserting).unwrap();
+    let out = run_json(&bot, &["--vs", "random"], 1);
+    let failure = only_failure(&out);
+    assert_eq!(
+        (failure["kind"].as_str(), failure["message"].as_str()),
+        (Some("panic"), Some("no corner left"))
+    );
+    assert_eq!(failure["line"], line_after_marker(&file, "ASSERT"), "{failure:#}");
+
+    // A compile error, located at its line and column.
+    std::fs::write(&file, source.replace("turns++;", "turns++ +;")).unwrap();
+    let out = botlens_as(&["run", &bot], &[]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let line = source.lines().position(|l| l.contains("turns++;")).unwrap() + 1;
+    let at = format!("{}:{line}:", file.display());
+    assert!(out.stderr.contains(&at), "{at} in {}", out.stderr);
+    assert!(out.stderr.contains("Expression expected"), "{}", out.stderr);
+}
+
+#[test]
+fn without_node_the_packages_to_install_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bot.ts"), "export function play(): void {}\n").unwrap();
+    let bot = dir.path().display().to_string();
+    let empty = tempfile::tempdir().unwrap();
+    let path = empty.path().display().to_string();
+    let out =
+        botlens_with_env(&["run", &bot, "--game", "tictactoe"], "", DEADLINE, &[("PATH", &path)]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    for part in [
+        "building an AssemblyScript bot needs Node.js (node and npm not on PATH)",
+        "sudo apt-get install -y nodejs npm",
+    ] {
+        assert!(out.stderr.contains(part), "{}", out.stderr);
+    }
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+}
