@@ -163,6 +163,11 @@ impl<G: Game> Host<G> {
         }
     }
 
+    /// The position the guest stated this turn (`botlens.position`), if any.
+    pub fn stated(&self) -> Option<&SourceLocation> {
+        self.stated.as_ref()
+    }
+
     /// Ends the turn [`Host::begin_turn`] started: moves it back out, and the placeholder in.
     pub fn end_turn(&mut self, turn: &mut Turn<G>) {
         std::mem::swap(&mut self.turn, turn);
