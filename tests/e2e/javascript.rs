@@ -47,7 +47,7 @@ fn a_file_that_is_not_utf8_is_refused_at_its_first_bad_byte() {
 #[test]
 fn bad_bots_fail_located_in_their_own_file() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&[u8], &str, &str, u64); 4] = [
+    let cases: [(&[u8], &str, &str, u64); 5] = [
         (b"function Robot() {}\n", "panic", "does not define `function Bot()", 1),
         (b"function Bot() {}\nBot.prototype.play = 3;\n", "panic", "is not a function", 1),
         (b"function Bot() {\n  throw new Error('no');\n}\n", "panic", "uncaught Error: no", 2),
@@ -55,6 +55,12 @@ fn bad_bots_fail_located_in_their_own_file() {
             b"function Bot() {}\nBot.prototype.play = function (turn) {\n  turn.mark(1, 1);\n};\n",
             "illegal_move",
             "illegal move mark(1, 1)",
+            3,
+        ),
+        (
+            b"function Bot() {}\nBot.prototype.play = function (turn) {\n  turn.mark('a', 1);\n};\n",
+            "malformed_message",
+            "not a tictactoe action",
             3,
         ),
     ];

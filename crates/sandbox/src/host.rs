@@ -375,12 +375,9 @@ fn act<G: Game>(
         )),
         Some(range) => read_action::<G>(caller.data().encoding, &mem[range]),
     };
-    let action = match parsed {
-        Ok(action) => action,
-        Err(message) => return Err(malformed(&mut caller, message)),
-    };
+    let played = parsed.map_err(|message| Failure::new(FailureKind::MalformedMessage, message));
     let host = caller.data_mut();
-    match host.turn.act(action) {
+    match played.and_then(|action| host.turn.act(action)) {
         Ok(response) => {
             let encoding = host.encoding;
             host.reply.set(|out| encoding.write(&response, out));
