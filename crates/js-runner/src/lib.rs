@@ -13,6 +13,12 @@
 //! the game there. An exception (also a syntax error, and anything wrong with the bot's shape)
 //! goes to `botlens.panic` with its message, its JavaScript stack and its position.
 //!
+//! A `play` that returns without a move states where that `play` function is defined (the
+//! `no_move` is located there). A long turn is watched: QuickJS's interrupt handler, once the
+//! turn has burnt [`WATCH_AFTER`] units of fuel (the sandbox's clock counts them), states the
+//! bot's innermost frame every so often, so that the fuel trap of an endless loop is located
+//! where the bot last was.
+//!
 //! `src/prelude.js` turns the botlens messages into the arena's `turn` objects.
 
 use std::cell::{Cell, RefCell};
@@ -81,6 +87,8 @@ thread_local! {
     static FILE: RefCell<String> = const { RefCell::new(String::new()) };
     /// The state of `Math.random` (xorshift64*), seeded from WASI `random_get`.
     static RANDOM: Cell<u64> = const { Cell::new(0) };
+    /// Whether the bot made a move (called `act`) in this turn.
+    static MOVED: Cell<bool> = const { Cell::new(false) };
     /// The game's engine, for the interrupt handler (which is given no context).
     static ENGINE: Cell<*mut qjs::JSContext> = const { Cell::new(std::ptr::null_mut()) };
     /// Where the current turn's fuel stands: when the engine next reads the JavaScript stack.
@@ -143,7 +151,7 @@ fn engine_stack() -> Option<String> {
     if ctx.is_null() {
         return None;
     }
-    // SAFETY: `ctx` is the live context of this game (cleared before it is freed); every value
+    // SAFETY: `ctx` is the context of this game, alive as long as the instance; every value
     // made here is freed here, and an exception raised reading `stack` is taken and freed.
     unsafe {
         let error = qjs::JS_NewError(ctx);
@@ -333,6 +341,7 @@ fn seed_random() {
 /// `host.act(json)`: the move, and the game's answer as JSON. A losing move is located at the
 /// bot's frame on the JavaScript stack, and the host ends the game there.
 fn act(ctx: Ctx<'_>, message: String) -> rquickjs::Result<String> {
+    MOVED.set(true);
     forget_look();
     let mut lost = false;
     let answer = receive(
@@ -354,16 +363,16 @@ fn act(ctx: Ctx<'_>, message: String) -> rquickjs::Result<String> {
     Ok(String::from_utf8_lossy(&answer).into_owned())
 }
 
-/// `host.position(file, line, column)`: where a function of the bot is defined (its
-/// `fileName`, `lineNumber` and `columnNumber`), stated when it is in the bot's file: the
-/// prelude's answer to a `play` that returned without a move.
-fn state_function(file: Value<'_>, line: Value<'_>, column: Value<'_>) {
-    let bot_file = FILE.with_borrow(Clone::clone);
-    let number = |value: Value<'_>| value.as_int().and_then(|n| u32::try_from(n).ok());
-    let named = file.as_string().and_then(|file| file.to_string().ok());
-    if let (Some(file), Some(line)) = (named, number(line)) {
-        if file == bot_file && line > 0 {
-            state(&Position { file, line, column: number(column).unwrap_or(0) });
+/// States where `play`, the bot's `play` function, is defined (QuickJS's `fileName`,
+/// `lineNumber` and `columnNumber` of a function) when that is in the bot's file: a `play` that
+/// returned without a move loses with `no_move` there.
+fn state_definition(play: &Value<'_>) {
+    let Some(play) = play.as_object() else { return };
+    let number = |key: &str| play.get::<_, i32>(key).ok().and_then(|n| u32::try_from(n).ok());
+    let Ok(file) = play.get::<_, String>("fileName") else { return };
+    if let Some(line) = number("lineNumber").filter(|line| *line > 0) {
+        if file == FILE.with_borrow(Clone::clone) {
+            state(&Position { file, line, column: number("columnNumber").unwrap_or(0) });
         }
     }
 }
@@ -389,7 +398,6 @@ fn host_functions<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
         })?,
     )?;
     host.set("random", Function::new(ctx.clone(), random)?)?;
-    host.set("position", Function::new(ctx.clone(), state_function)?)?;
     Ok(host)
 }
 
@@ -454,10 +462,14 @@ pub extern "C" fn botlens_play() {
     GAME.with_borrow(|game| {
         let Some(game) = game else { fail("botlens_play before botlens_new", None) };
         game.context.with(|ctx| {
+            MOVED.set(false);
             let play: rquickjs::Result<Function> = ctx.globals().get("__botlens_play");
-            let played = play.and_then(|play| play.call::<_, ()>((game.name.as_str(),)));
-            if let Err(caught) = played.catch(&ctx) {
-                fail_with(&ctx, caught, false);
+            // It returns the bot's `play` function, for a turn without a move.
+            let played = play.and_then(|play| play.call::<_, Value>((game.name.as_str(),)));
+            match played.catch(&ctx) {
+                Err(caught) => fail_with(&ctx, caught, false),
+                Ok(play) if !MOVED.get() => state_definition(&play),
+                Ok(_) => {}
             }
         });
     });

@@ -1,6 +1,6 @@
 // The botlens JavaScript prelude: the arena's bot format on top of the botlens ABI. Evaluated
 // once per game before the bot's source; `__botlens_host` holds the runner's native functions
-// (view, act, log, random, position), which this file hides again.
+// (view, act, log, random), which this file hides again.
 (function (host) {
   'use strict';
   const show = (value) => {
@@ -20,11 +20,7 @@
   // only when asked for (parsing the whole view would cost more than a simple bot's move). A
   // losing move never comes back (the runner locates it at the caller's line and the host ends
   // the game).
-  let moved = false;
-  const act = (action) => {
-    moved = true;
-    return host.act(JSON.stringify(action));
-  };
+  const act = (action) => host.act(JSON.stringify(action));
   const lazy = (raw) => {
     let parsed = null;
     return () => parsed || (parsed = JSON.parse(raw));
@@ -89,15 +85,9 @@
       throw new TypeError('`Bot.prototype.play` is not a function (the arena\'s format: `Bot.prototype.play = function (turn) {…}`)');
     }
   };
-  // A `play` that returns without a move loses with `no_move`, located at the line where that
-  // `play` function is defined (QuickJS's `fileName` and `lineNumber` of a function).
   globalThis.__botlens_play = function (game) {
-    moved = false;
     bot.play(turns[game](host.view()));
-    if (!moved) {
-      const play = bot.play;
-      host.position(play.fileName, play.lineNumber, play.columnNumber);
-    }
+    return bot.play;
   };
 })(globalThis.__botlens_host);
 delete globalThis.__botlens_host;
