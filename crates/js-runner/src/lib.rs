@@ -370,10 +370,10 @@ fn state_definition(play: &Value<'_>) {
     let Some(play) = play.as_object() else { return };
     let number = |key: &str| play.get::<_, i32>(key).ok().and_then(|n| u32::try_from(n).ok());
     let Ok(file) = play.get::<_, String>("fileName") else { return };
-    if let Some(line) = number("lineNumber").filter(|line| *line > 0) {
-        if file == FILE.with_borrow(Clone::clone) {
-            state(&Position { file, line, column: number("columnNumber").unwrap_or(0) });
-        }
+    if let Some(line) = number("lineNumber").filter(|line| *line > 0)
+        && file == FILE.with_borrow(Clone::clone)
+    {
+        state(&Position { file, line, column: number("columnNumber").unwrap_or(0) });
     }
 }
 
