@@ -138,8 +138,8 @@ fn look() -> bool {
     // Not again until this look is over (reading the stack runs the engine).
     WATCH.set(Watch { next: u64::MAX, ..watch });
     let stated = engine_stack().and_then(|stack| bot_frame(&stack)).inspect(state);
-    let cost = fuel_clock().saturating_sub(now);
-    let next = fuel_clock().saturating_add(cost.saturating_mul(LOOK_SPACING));
+    let after = fuel_clock();
+    let next = after.saturating_add(after.saturating_sub(now).saturating_mul(LOOK_SPACING));
     WATCH.set(Watch { next, stated: watch.stated || stated.is_some() });
     false
 }
