@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::support::{Output, botlens_with_input, only_failure};
+use crate::support::{Output, botlens_with_input, line_after_marker, only_failure};
 
 /// Long enough for the runner's first build on a busy machine.
 const DEADLINE: Duration = Duration::from_secs(900);
@@ -47,7 +47,7 @@ fn a_file_that_is_not_utf8_is_refused_at_its_first_bad_byte() {
 #[test]
 fn bad_bots_fail_located_in_their_own_file() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&[u8], &str, &str, u64); 4] = [
+    let cases: [(&[u8], &str, &str, u64); 5] = [
         (b"function Robot() {}\n", "panic", "does not define `function Bot()", 1),
         (b"function Bot() {}\nBot.prototype.play = 3;\n", "panic", "is not a function", 1),
         (b"function Bot() {\n  throw new Error('no');\n}\n", "panic", "uncaught Error: no", 2),
@@ -55,6 +55,12 @@ fn bad_bots_fail_located_in_their_own_file() {
             b"function Bot() {}\nBot.prototype.play = function (turn) {\n  turn.mark(1, 1);\n};\n",
             "illegal_move",
             "illegal move mark(1, 1)",
+            3,
+        ),
+        (
+            b"function Bot() {}\nBot.prototype.play = function (turn) {\n  turn.mark('a', 1);\n};\n",
+            "malformed_message",
+            "not a tictactoe action",
             3,
         ),
     ];
@@ -67,6 +73,131 @@ fn bad_bots_fail_located_in_their_own_file() {
         assert!(failure["file"].as_str().unwrap().ends_with("bot.js"), "{failure:#}");
         assert_eq!(failure["line"], line, "{failure:#}");
     }
+}
+
+/// A Tic-tac-toe bot folder in `dir` with `source` as its `bot.js` and a turn budget of 40
+/// million units of fuel (a tenth of the default, so an endless loop ends soon).
+fn js_folder(dir: &Path, source: &str) -> String {
+    let config = "game = \"tictactoe\"\nopponents = [\"random\"]\nseeds = \"0..6\"\n\n[limits]\nfuel_per_turn = 40_000_000\n";
+    std::fs::write(dir.join("botlens.toml"), config).expect("a temporary config");
+    std::fs::write(dir.join("bot.js"), source).expect("a temporary bot");
+    dir.display().to_string()
+}
+
+/// The marked line of `dir`'s `bot.js`.
+fn marked(dir: &Path, marker: &str) -> u64 {
+    line_after_marker(&dir.join("bot.js"), marker)
+}
+
+#[test]
+fn a_play_that_returns_without_a_move_is_located_at_its_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = js_folder(
+        dir.path(),
+        "function Bot() {}\n\n\
+         // botlens reports the no_move on the next line\n\
+         Bot.prototype.play = function (turn) {\n\
+         \x20 if (Math.random() < 0.4) return;\n\
+         \x20 for (var i = 0; i < 9; i++) {\n\
+         \x20   if (turn.grid[Math.floor(i / 3)][i % 3] === '') return turn.mark(i % 3, Math.floor(i / 3));\n\
+         \x20 }\n\
+         };\n",
+    );
+    let out = botlens_with_input(&["run", &bot, "--json"], "", DEADLINE);
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    let failure = only_failure(&out);
+    assert_eq!(failure["kind"], "no_move", "{failure:#}");
+    assert!(failure["file"].as_str().unwrap().ends_with("bot.js"), "{failure:#}");
+    let line = marked(dir.path(), "botlens reports the no_move on the next line");
+    assert_eq!(failure["line"], line, "{failure:#}");
+}
+
+#[test]
+fn an_endless_loop_is_located_in_the_bot_and_a_long_turn_still_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    // `while (true) {}` makes no call: QuickJS records no line in `spin` for it, so the
+    // innermost line it names is the call of `spin`.
+    let bot = js_folder(
+        dir.path(),
+        "function Bot() {}\n\n\
+         function spin() {\n\
+         \x20 while (true) {}\n\
+         }\n\n\
+         function spinCalling(turn) {\n\
+         \x20 var n = 0;\n\
+         \x20 while (n >= 0) {\n\
+         \x20   // botlens reports the looping call on the next line\n\
+         \x20   n = Math.max(n, turn.grid.length);\n\
+         \x20 }\n\
+         }\n\n\
+         Bot.prototype.play = function (turn) {\n\
+         \x20 if (Math.random() < 0.5) {\n\
+         \x20   // botlens reports the out_of_fuel on the next line\n\
+         \x20   spin();\n\
+         \x20 }\n\
+         \x20 spinCalling(turn);\n\
+         };\n",
+    );
+    let out = botlens_with_input(&["run", &bot, "--json"], "", DEADLINE);
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let failures = report["failures"].as_array().unwrap();
+    let lines: Vec<(&str, u64)> = failures
+        .iter()
+        .map(|f| (f["kind"].as_str().unwrap(), f["line"].as_u64().unwrap_or(0)))
+        .collect();
+    let call = marked(dir.path(), "botlens reports the out_of_fuel on the next line");
+    let looping = marked(dir.path(), "botlens reports the looping call on the next line");
+    let mut found: Vec<(&str, u64)> = lines.clone();
+    found.sort_unstable();
+    found.dedup();
+    let mut expected = vec![("out_of_fuel", call), ("out_of_fuel", looping)];
+    expected.sort_unstable();
+    assert_eq!(found, expected, "{report:#}");
+
+    // A turn that burns most of its budget legitimately (looked at many times) still finishes,
+    // and plays the same game every time.
+    let heavy = tempfile::tempdir().unwrap();
+    let bot = js_folder(
+        heavy.path(),
+        "function Bot() {}\n\n\
+         function work(n) {\n\
+         \x20 var s = 0;\n\
+         \x20 for (var i = 0; i < n; i++) s += Math.sqrt(i);\n\
+         \x20 return s;\n\
+         }\n\n\
+         Bot.prototype.play = function (turn) {\n\
+         \x20 if (work(20000) < 0) return;\n\
+         \x20 for (var i = 0; i < 9; i++) {\n\
+         \x20   if (turn.grid[Math.floor(i / 3)][i % 3] === '') return turn.mark(i % 3, Math.floor(i / 3));\n\
+         \x20 }\n\
+         };\n",
+    );
+    let traces = |name: &str| {
+        let dir = heavy.path().join(name);
+        let dir_arg = dir.display().to_string();
+        let out =
+            botlens_with_input(&["run", &bot, "--trace-dir", &dir_arg, "--json"], "", DEADLINE);
+        assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+        let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(report["failures"].as_array().map(Vec::len), Some(0), "{report:#}");
+        let mut files: Vec<_> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect::<Vec<_>>()
+    };
+    let first = traces("first");
+    let trace: serde_json::Value = serde_json::from_str(&first[0]).unwrap();
+    let most = trace["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["seat"] == 0)
+        .filter_map(|m| m["cost"]["fuel"].as_u64())
+        .max()
+        .unwrap();
+    assert!((10_000_000..40_000_000).contains(&most), "a turn of {most} fuel");
+    assert_eq!(first, traces("second"), "the same games");
 }
 
 #[test]

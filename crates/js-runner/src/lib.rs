@@ -13,12 +13,18 @@
 //! the game there. An exception (also a syntax error, and anything wrong with the bot's shape)
 //! goes to `botlens.panic` with its message, its JavaScript stack and its position.
 //!
+//! A `play` that returns without a move states where that `play` function is defined (the
+//! `no_move` is located there). A long turn is watched: QuickJS's interrupt handler, once the
+//! turn has burnt [`WATCH_AFTER`] units of fuel (the sandbox's clock counts them), states the
+//! bot's innermost frame every so often, so that the fuel trap of an endless loop is located
+//! where the bot last was.
+//!
 //! `src/prelude.js` turns the botlens messages into the arena's `turn` objects.
 
 use std::cell::{Cell, RefCell};
 
 use rquickjs::context::EvalOptions;
-use rquickjs::{CatchResultExt, CaughtError, Context, Ctx, Function, Object, Runtime, Value};
+use rquickjs::{CatchResultExt, CaughtError, Context, Ctx, Function, Object, Runtime, Value, qjs};
 
 /// The ABI version section: botlens ABI 1.
 #[used]
@@ -53,6 +59,7 @@ mod abi {
     #[link(wasm_import_module = "wasi_snapshot_preview1")]
     unsafe extern "C" {
         pub fn random_get(buf: *mut u8, len: usize) -> i32;
+        pub fn clock_time_get(id: u32, precision: u64, out: *mut u64) -> u16;
     }
 }
 
@@ -80,6 +87,107 @@ thread_local! {
     static FILE: RefCell<String> = const { RefCell::new(String::new()) };
     /// The state of `Math.random` (xorshift64*), seeded from WASI `random_get`.
     static RANDOM: Cell<u64> = const { Cell::new(0) };
+    /// Whether the bot made a move (called `act`) in this turn.
+    static MOVED: Cell<bool> = const { Cell::new(false) };
+    /// The game's engine, for the interrupt handler (which is given no context).
+    static ENGINE: Cell<*mut qjs::JSContext> = const { Cell::new(std::ptr::null_mut()) };
+    /// Where the current turn's fuel stands: when the engine next reads the JavaScript stack.
+    static WATCH: Cell<Watch> = const { Cell::new(Watch { next: u64::MAX, stated: false }) };
+}
+
+/// Fuel a turn burns before the runner first looks at where the bot is: eight times a simple
+/// Battleships turn of the bundled template, so games that do not run long pay only the
+/// interrupt handler's clock reads.
+const WATCH_AFTER: u64 = 4_000_000;
+
+/// How far apart the looks are: this many times the fuel the last look cost (reading the stack
+/// costs about 20,000), so looking costs a long turn at most 1/64 of its fuel.
+const LOOK_SPACING: u64 = 64;
+
+/// The sandbox's clock (WASI monotonic): one nanosecond per unit of fuel burnt in the game.
+fn fuel_clock() -> u64 {
+    let mut now = 0u64;
+    // SAFETY: `now` is valid for 8 bytes.
+    unsafe { abi::clock_time_get(1, 1, &raw mut now) };
+    now
+}
+
+/// When the current turn next looks at the bot's position (fuel clock), and whether it stated
+/// one this turn.
+#[derive(Clone, Copy)]
+struct Watch {
+    next: u64,
+    stated: bool,
+}
+
+/// Starts a turn's watch: the first look comes once the turn has burnt [`WATCH_AFTER`].
+fn watch_turn() {
+    WATCH.set(Watch { next: fuel_clock().saturating_add(WATCH_AFTER), stated: false });
+}
+
+/// QuickJS's interrupt handler, called every 10,000 jumps and calls of the bot's code: once the
+/// turn has run long, it reads the JavaScript stack every so often and states the bot's
+/// innermost frame with `botlens.position`, so that a turn stopped by its fuel budget (an
+/// endless loop) is located where the bot last was. Never interrupts.
+fn look() -> bool {
+    let watch = WATCH.get();
+    let now = fuel_clock();
+    if now < watch.next {
+        return false;
+    }
+    // Not again until this look is over (reading the stack runs the engine).
+    WATCH.set(Watch { next: u64::MAX, ..watch });
+    let stated = engine_stack().and_then(|stack| bot_frame(&stack)).inspect(state);
+    let after = fuel_clock();
+    let next = after.saturating_add(after.saturating_sub(now).saturating_mul(LOOK_SPACING));
+    WATCH.set(Watch { next, stated: watch.stated || stated.is_some() });
+    false
+}
+
+/// The JavaScript stack where the engine is now (`new Error().stack`, without evaluating
+/// anything), if it can be read.
+fn engine_stack() -> Option<String> {
+    let ctx = ENGINE.get();
+    if ctx.is_null() {
+        return None;
+    }
+    // SAFETY: `ctx` is the context of this game, alive as long as the instance; every value
+    // made here is freed here, and an exception raised reading `stack` is taken and freed.
+    unsafe {
+        let error = qjs::JS_NewError(ctx);
+        let stack = qjs::JS_GetPropertyStr(ctx, error, c"stack".as_ptr());
+        let mut len = 0usize;
+        let text = qjs::JS_ToCStringLen(ctx, &raw mut len, stack);
+        let read = (!text.is_null()).then(|| {
+            let bytes = std::slice::from_raw_parts(text.cast::<u8>(), len);
+            String::from_utf8_lossy(bytes).into_owned()
+        });
+        if text.is_null() {
+            qjs::JS_FreeValue(ctx, qjs::JS_GetException(ctx));
+        } else {
+            qjs::JS_FreeCString(ctx, text);
+        }
+        qjs::JS_FreeValue(ctx, stack);
+        qjs::JS_FreeValue(ctx, error);
+        read
+    }
+}
+
+/// `botlens.position`: the bot is at `at`.
+fn state(at: &Position) {
+    // SAFETY: the file name is a live string.
+    unsafe { abi::position(at.file.as_ptr(), at.file.len(), at.line, at.column) };
+}
+
+/// Forgets a position a look stated this turn, before a move, so that a failure the host finds
+/// in the move is not placed where the bot was long before.
+fn forget_look() {
+    let watch = WATCH.get();
+    if watch.stated {
+        WATCH.set(Watch { stated: false, ..watch });
+        // SAFETY: an empty file name; a line of 0 forgets the position.
+        unsafe { abi::position(std::ptr::null(), 0, 0, 0) };
+    }
 }
 
 /// Receives a message: `copy` writes it into the buffer it is given when it fits and returns
@@ -233,6 +341,8 @@ fn seed_random() {
 /// `host.act(json)`: the move, and the game's answer as JSON. A losing move is located at the
 /// bot's frame on the JavaScript stack, and the host ends the game there.
 fn act(ctx: Ctx<'_>, message: String) -> rquickjs::Result<String> {
+    MOVED.set(true);
+    forget_look();
     let mut lost = false;
     let answer = receive(
         |out, cap| {
@@ -245,14 +355,26 @@ fn act(ctx: Ctx<'_>, message: String) -> rquickjs::Result<String> {
     );
     if lost {
         let stack: String = ctx.eval("new Error().stack")?;
-        if let Some(at) = bot_frame(&stack) {
-            // SAFETY: the file name is a live string. Does not return: the move lost.
-            unsafe { abi::position(at.file.as_ptr(), at.file.len(), at.line, at.column) };
-        }
+        // Does not return when there is a position: the move lost.
+        bot_frame(&stack).inspect(state);
         return Err(rquickjs::Exception::throw_message(&ctx, "the move lost the game"));
     }
     let answer = answer.unwrap_or_default();
     Ok(String::from_utf8_lossy(&answer).into_owned())
+}
+
+/// States where `play`, the bot's `play` function, is defined (QuickJS's `fileName`,
+/// `lineNumber` and `columnNumber` of a function) when that is in the bot's file: a `play` that
+/// returned without a move loses with `no_move` there.
+fn state_definition(play: &Value<'_>) {
+    let Some(play) = play.as_object() else { return };
+    let number = |key: &str| play.get::<_, i32>(key).ok().and_then(|n| u32::try_from(n).ok());
+    let Ok(file) = play.get::<_, String>("fileName") else { return };
+    if let Some(line) = number("lineNumber").filter(|line| *line > 0)
+        && file == FILE.with_borrow(Clone::clone)
+    {
+        state(&Position { file, line, column: number("columnNumber").unwrap_or(0) });
+    }
 }
 
 /// The runner's native functions, handed to the prelude as `__botlens_host`.
@@ -311,13 +433,17 @@ pub extern "C" fn botlens_new(_seat: i32) {
     let Ok((context, runtime)) = engine else {
         fail("the JavaScript engine could not start", None)
     };
+    runtime.set_interrupt_handler(Some(Box::new(look)));
     context.with(|ctx| {
+        ENGINE.set(ctx.as_raw().as_ptr());
         let set_up = host_functions(&ctx)
             .and_then(|host| ctx.globals().set("__botlens_host", host))
             .catch(&ctx);
         if let Err(caught) = set_up.and_then(|()| eval(&ctx, PRELUDE, PRELUDE_FILE)) {
             fail_with(&ctx, caught, false);
         }
+        // Starting the engine is not the bot's time: the watch starts with its source.
+        watch_turn();
         if let Err(caught) = eval(&ctx, &source, &file) {
             fail_with(&ctx, caught, true);
         }
@@ -332,13 +458,18 @@ pub extern "C" fn botlens_new(_seat: i32) {
 /// One turn: `bot.play(turn)`.
 #[unsafe(no_mangle)]
 pub extern "C" fn botlens_play() {
+    watch_turn();
     GAME.with_borrow(|game| {
         let Some(game) = game else { fail("botlens_play before botlens_new", None) };
         game.context.with(|ctx| {
+            MOVED.set(false);
             let play: rquickjs::Result<Function> = ctx.globals().get("__botlens_play");
-            let played = play.and_then(|play| play.call::<_, ()>((game.name.as_str(),)));
-            if let Err(caught) = played.catch(&ctx) {
-                fail_with(&ctx, caught, false);
+            // It returns the bot's `play` function, for a turn without a move.
+            let played = play.and_then(|play| play.call::<_, Value>((game.name.as_str(),)));
+            match played.catch(&ctx) {
+                Err(caught) => fail_with(&ctx, caught, false),
+                Ok(play) if !MOVED.get() => state_definition(&play),
+                Ok(_) => {}
             }
         });
     });

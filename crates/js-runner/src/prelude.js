@@ -87,6 +87,7 @@
   };
   globalThis.__botlens_play = function (game) {
     bot.play(turns[game](host.view()));
+    return bot.play;
   };
 })(globalThis.__botlens_host);
 delete globalThis.__botlens_host;

@@ -163,6 +163,11 @@ impl<G: Game> Host<G> {
         }
     }
 
+    /// The position the guest stated this turn (`botlens.position`), if any.
+    pub fn stated(&self) -> Option<&SourceLocation> {
+        self.stated.as_ref()
+    }
+
     /// Ends the turn [`Host::begin_turn`] started: moves it back out, and the placeholder in.
     pub fn end_turn(&mut self, turn: &mut Turn<G>) {
         std::mem::swap(&mut self.turn, turn);
@@ -370,12 +375,9 @@ fn act<G: Game>(
         )),
         Some(range) => read_action::<G>(caller.data().encoding, &mem[range]),
     };
-    let action = match parsed {
-        Ok(action) => action,
-        Err(message) => return Err(malformed(&mut caller, message)),
-    };
+    let played = parsed.map_err(|message| Failure::new(FailureKind::MalformedMessage, message));
     let host = caller.data_mut();
-    match host.turn.act(action) {
+    match played.and_then(|action| host.turn.act(action)) {
         Ok(response) => {
             let encoding = host.encoding;
             host.reply.set(|out| encoding.write(&response, out));

@@ -8,7 +8,9 @@
 
 use std::time::{Duration, Instant};
 
-use botlens_engine::{Failure, FailureKind, Game, Player, Seat, SeedRng, Stream, Turn, TurnCost};
+use botlens_engine::{
+    Failure, FailureKind, Game, Player, Seat, SeedRng, SourceLocation, Stream, Turn, TurnCost,
+};
 use wasmtime::{Extern, ModuleExport, Store, Trap, TypedFunc, WasmBacktrace};
 
 use crate::config::SandboxLimits;
@@ -274,8 +276,14 @@ impl<G: Game> WasmPlayer<G> {
     }
 
     /// The failure for an error that ended guest code, or `None` if the failure is already on
-    /// the turn.
-    fn failure(&self, error: &wasmtime::Error, budget: Budget) -> Option<Failure> {
+    /// the turn. `stated`: the position the guest stated in the turn, which locates a runner's
+    /// trap (where the interpreter last said the bot was: an endless loop's `out_of_fuel`).
+    fn failure(
+        &self,
+        error: &wasmtime::Error,
+        budget: Budget,
+        stated: Option<&SourceLocation>,
+    ) -> Option<Failure> {
         let (kind, message) = if let Some(stop) = error.downcast_ref::<Stop>() {
             match stop {
                 Stop::Failed => return None,
@@ -322,28 +330,34 @@ impl<G: Game> WasmPlayer<G> {
         };
         let failure = Failure::new(kind, message);
         Some(match error.downcast_ref::<WasmBacktrace>() {
-            // A runner's wasm functions are the interpreter's, not the bot's: no hint.
-            Some(backtrace) if !self.module.is_runner() => {
-                self.module.locator().place(backtrace, failure)
-            }
-            _ => failure,
+            // A runner's wasm functions are the interpreter's, not the bot's.
+            _ if self.module.is_runner() => failure.at(stated.cloned()),
+            Some(backtrace) => self.module.locator().place(backtrace, failure),
+            None => failure,
         })
     }
 
-    /// Interprets how a turn's guest code ended.
+    /// Interprets how a turn's guest code ended; `stated` is the position the guest stated in
+    /// the turn (a runner's `no_move` is located there: the runner names the bot's `play`).
     fn outcome(
         &self,
         result: &wasmtime::Result<()>,
         turn: &Turn<G>,
         budget: Budget,
+        stated: Option<&SourceLocation>,
     ) -> Result<(), Failure> {
         match result {
             Ok(()) if turn.has_acted() || turn.failure().is_some() => Ok(()),
             Ok(()) => {
+                let play = if self.module.is_runner() {
+                    stated.cloned()
+                } else {
+                    self.module.locator().play_location()
+                };
                 Err(Failure::new(FailureKind::NoMove, "`play` returned without making a move")
-                    .at(self.module.locator().play_location()))
+                    .at(play))
             }
-            Err(error) => self.failure(error, budget).map_or(Ok(()), Err),
+            Err(error) => self.failure(error, budget, stated).map_or(Ok(()), Err),
         }
     }
 
@@ -354,13 +368,14 @@ impl<G: Game> WasmPlayer<G> {
         result: &wasmtime::Result<()>,
         turn: &Turn<G>,
         budget: Budget,
+        stated: Option<&SourceLocation>,
     ) -> Result<(), Failure> {
         self.stats.turns += 1;
         if let Some(recorder) = &self.profile {
             let trap = result.as_ref().err().and_then(|e| e.downcast_ref::<WasmBacktrace>());
             recorder.end_turn(self.meter.fuel_spent, trap, self.module.locator());
         }
-        let outcome = self.outcome(result, turn, budget);
+        let outcome = self.outcome(result, turn, budget, stated);
         if let Some(failure) = outcome.as_ref().err().or(turn.failure()) {
             self.state = State::Finished(failure.clone());
         }
@@ -466,7 +481,8 @@ impl<G: Game> Player<G> for WasmPlayer<G> {
             let clock = self.timed.then(Instant::now);
             let result = self.meter.run(store, turn, budget, |store| play.call(store, ()));
             self.stats.in_guest += clock.map_or(Duration::ZERO, |clock| clock.elapsed());
-            return self.finish_turn(&result, turn, budget);
+            let stated = store.data().stated().cloned();
+            return self.finish_turn(&result, turn, budget, stated.as_ref());
         }
         let state = std::mem::replace(&mut self.state, State::Interrupted);
         let recipe = match state {
@@ -505,6 +521,7 @@ impl<G: Game> Player<G> for WasmPlayer<G> {
         });
         self.stats.instantiate += instantiated;
         self.stats.in_guest += elapsed();
+        let stated = store.data().stated().cloned();
         let result = match started {
             Ok(play) => {
                 self.state = State::Running { store, play };
@@ -516,6 +533,6 @@ impl<G: Game> Player<G> for WasmPlayer<G> {
                 Err(error)
             }
         };
-        self.finish_turn(&result, turn, budget)
+        self.finish_turn(&result, turn, budget, stated.as_ref())
     }
 }
