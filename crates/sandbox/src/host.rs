@@ -18,7 +18,7 @@ use crate::abi::{HOST_MODULE, LOST};
 use crate::locate::Locator;
 use crate::output::Output;
 use crate::text;
-use crate::waste::WasteLog;
+use crate::waste::{WasteLog, WastedMove};
 
 /// Why the host stopped the bot (carried as the error of the guest call).
 #[derive(Debug, thiserror::Error)]
@@ -381,7 +381,7 @@ fn act<G: Game>(
         Ok(response) => {
             let encoding = host.encoding;
             host.reply.set(|out| encoding.write(&response, out));
-            WasteLog::note(&mut caller);
+            note_wasted(&mut caller);
             deliver(&mut caller, "act", out_ptr, out_cap)
         }
         Err(failure) if host.runner => {
@@ -391,6 +391,20 @@ fn act<G: Game>(
         }
         Err(failure) => Err(stop(&mut caller, failure)),
     }
+}
+
+/// Locates the move the bot just made in `caller`'s turn, if the game called it wasted, the
+/// player locates wasted moves and the game has not located [`MAX_LOCATED`](crate::waste::MAX_LOCATED)
+/// already (a runner's stack is the interpreter's: not located).
+fn note_wasted<G: Game>(caller: &mut Caller<'_, Host<G>>) {
+    let host = caller.data();
+    let wanted = host.turn.wasted() && !host.runner;
+    let Some(log) = host.wasted.clone().filter(|log| wanted && !log.is_full()) else { return };
+    let backtrace = WasmBacktrace::capture(&*caller);
+    let host = caller.data();
+    let stack = host.locator.stack(&backtrace).bounded();
+    let action = host.turn.action().map(ToString::to_string).unwrap_or_default();
+    log.push(WastedMove { turn: host.turn.number(), action, stack });
 }
 
 /// `botlens.source`: copies what the runner was given to run, as `view` copies the view; `-1`

@@ -11,11 +11,8 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use botlens_engine::SourceLocation;
 use botlens_engine::stack::CallStack;
-use botlens_engine::{Game, SourceLocation};
-use wasmtime::{Caller, WasmBacktrace};
-
-use crate::host::Host;
 
 /// The most wasted moves one game locates (each costs a stack capture and its symbols); later
 /// ones are still counted by the game record, not located.
@@ -54,23 +51,13 @@ impl WasteLog {
         self.lock().clone()
     }
 
-    /// Locates the move the bot just made in `caller`'s turn, if it was wasted and the game
-    /// has not located [`MAX_LOCATED`] already.
-    pub fn note<G: Game>(caller: &mut Caller<'_, Host<G>>) {
-        let host = caller.data();
-        let Some(log) = host.wasted.as_ref().filter(|_| host.turn.wasted() && !host.runner) else {
-            return;
-        };
-        if log.lock().len() >= MAX_LOCATED {
-            return;
-        }
-        let backtrace = WasmBacktrace::capture(&*caller);
-        let host = caller.data();
-        let stack = host.locator.stack(&backtrace).bounded();
-        let action = host.turn.action().map(ToString::to_string).unwrap_or_default();
-        let turn = host.turn.number();
-        if let Some(log) = &host.wasted {
-            log.lock().push(WastedMove { turn, action, stack });
-        }
+    /// Whether the game has located [`MAX_LOCATED`] moves already.
+    pub fn is_full(&self) -> bool {
+        self.lock().len() >= MAX_LOCATED
+    }
+
+    /// Keeps a located move.
+    pub fn push(&self, wasted: WastedMove) {
+        self.lock().push(wasted);
     }
 }
