@@ -66,15 +66,7 @@ fn new_assemblyscript_bots_build_and_play_clean() {
     for game in ["tictactoe", "battleships"] {
         let bot = new_bot(game, dir.path());
         let out = run_json(&bot, &[], 0);
-        let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-        assert_eq!(report["failures"].as_array().map(Vec::len), Some(0), "{report:#}");
-        let games: u64 = report["opponents"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["games"].as_u64().unwrap())
-            .sum();
-        assert!(games >= 40, "{report:#}");
+        crate::support::assert_played_clean(&out.stdout, 40);
     }
     let klotski = dir.path().join("k").display().to_string();
     let refused = botlens_as(&["new", "klotski", &klotski, "--lang", "assemblyscript"], &[]);

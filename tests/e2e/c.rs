@@ -48,15 +48,7 @@ fn new_c_bots_build_and_play_clean() {
         assert!(made.stdout.contains("bot.c"), "{}", made.stdout);
         let out = botlens_env(&["run", &bot, "--json"], &[]);
         assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
-        let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-        assert_eq!(report["failures"].as_array().map(Vec::len), Some(0), "{report:#}");
-        let games: u64 = report["opponents"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["games"].as_u64().unwrap())
-            .sum();
-        assert!(games >= 40, "{report:#}");
+        crate::support::assert_played_clean(&out.stdout, 40);
     }
     let klotski = dir.path().join("k").display().to_string();
     let refused = botlens_env(&["new", "klotski", &klotski, "--lang", "c"], &[]);

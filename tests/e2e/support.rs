@@ -161,3 +161,18 @@ pub fn reattacking_bot(parent: &Path, name: &str) -> (PathBuf, PathBuf) {
     std::fs::write(&lib, source).expect("the bot's source");
     (bot, lib)
 }
+
+/// Asserts that `stdout`, a `botlens run --json` report, lost no game by a fault and played at
+/// least `games` games.
+pub fn assert_played_clean(stdout: &str, games: u64) {
+    let report: serde_json::Value = serde_json::from_str(stdout)
+        .unwrap_or_else(|error| panic!("no JSON report ({error}): {stdout}"));
+    assert_eq!(report["failures"].as_array().map(Vec::len), Some(0), "{report:#}");
+    let played: u64 = report["opponents"]
+        .as_array()
+        .expect("opponents")
+        .iter()
+        .map(|r| r["games"].as_u64().expect("games"))
+        .sum();
+    assert!(played >= games, "{report:#}");
+}

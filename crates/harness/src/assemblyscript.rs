@@ -26,7 +26,7 @@ use std::process::Command;
 use botlens_games::GameKind;
 
 use crate::build::CompilerMessage;
-use crate::compiled::{Built, Fnv};
+use crate::compiled::{self, Built, Fnv};
 use crate::folder::{Folder, FolderError, Lang, on_path};
 
 /// The version of the `assemblyscript` package botlens installs and builds with.
@@ -334,18 +334,9 @@ fn located(line: &str) -> Option<(String, u32, u32)> {
     Some((file.to_owned(), row.parse().ok()?, column.parse().ok()?))
 }
 
+/// An error message with no place in a file.
 fn unlocated(message: &str) -> CompilerMessage {
-    CompilerMessage {
-        level: "error".into(),
-        message: message.to_owned(),
-        code: None,
-        rendered: format!("{}\n", message.trim_end()),
-        file: None,
-        line: 0,
-        column: 0,
-        end_line: 0,
-        end_column: 0,
-    }
+    compiled::unlocated("error", message, message)
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use botlens_games::GameKind;
 
 use crate::build::CompilerMessage;
 pub use crate::compiled::Built;
-use crate::compiled::{Fnv, cached, store};
+use crate::compiled::{Fnv, cached, store, unlocated};
 use crate::folder::{Folder, FolderError, Lang, missing_clang_tools};
 
 /// Where Debian's wasi-libc puts its headers.
@@ -233,20 +233,6 @@ fn located(line: &str) -> Option<CompilerMessage> {
         end_line: row,
         end_column: column + 1,
     })
-}
-
-fn unlocated(level: &str, message: &str, rendered: &str) -> CompilerMessage {
-    CompilerMessage {
-        level: level.into(),
-        message: message.to_owned(),
-        code: None,
-        rendered: format!("{}\n", rendered.trim_end()),
-        file: None,
-        line: 0,
-        column: 0,
-        end_line: 0,
-        end_column: 0,
-    }
 }
 
 #[cfg(test)]

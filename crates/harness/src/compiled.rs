@@ -152,6 +152,22 @@ impl Fnv {
     }
 }
 
+/// A compiler message with no place in a file (a tool's complaint, a line that names none):
+/// `rendered` is shown as it is.
+pub(crate) fn unlocated(level: &str, message: &str, rendered: &str) -> CompilerMessage {
+    CompilerMessage {
+        level: level.into(),
+        message: message.to_owned(),
+        code: None,
+        rendered: format!("{}\n", rendered.trim_end()),
+        file: None,
+        line: 0,
+        column: 0,
+        end_line: 0,
+        end_column: 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
