@@ -25,9 +25,9 @@
  *
  * Failures are located in the bot's own file: the header names itself in the `botlens_sdk`
  * section, so botlens skips its frames (and wasi-libc's) and points at the bot's line. An
- * illegal move is reported at the bot's `botlens_attack`/`botlens_mark` call, a failed `assert`
- * (a `panic` with the condition) or a trap such as an out-of-bounds access at its line,
- * `BOTLENS_PANIC(...)` at the line that calls it.
+ * illegal move is reported at the bot's `botlens_attack`/`botlens_mark`/`botlens_move` call, a
+ * failed `assert` (a `panic` with the condition) or a trap such as an out-of-bounds access at
+ * its line, `BOTLENS_PANIC(...)` at the line that calls it.
  */
 #ifndef BOTLENS_H
 #define BOTLENS_H
@@ -293,6 +293,165 @@ static inline botlens_tictactoe_board botlens_mark(int x, int y) {
     if (n == 13) memcpy(after.board, answer + 4, 9);
     after.board[9] = '\0';
     return after;
+}
+
+/* ── Klotski ────────────────────────────────────────────────────────────────────────────── */
+
+/* The most pieces a view holds (a board's side is at most 16 cells; bundled boards have 10).
+ * A bot may define it larger before including this header. */
+#ifndef BOTLENS_KLOTSKI_PIECES
+#define BOTLENS_KLOTSKI_PIECES 64
+#endif
+
+/* Directions to slide in: towards row 0, the last row, column 0, the last column. */
+typedef enum botlens_dir {
+    BOTLENS_UP,
+    BOTLENS_DOWN,
+    BOTLENS_LEFT,
+    BOTLENS_RIGHT,
+} botlens_dir;
+
+/* A piece on the board: its code (what `botlens_move` takes: "cc", "zf", "1", …, at most 8
+ * ASCII characters), its display name (UTF-8, "曹操"), its top-left cell and its size. */
+typedef struct botlens_piece {
+    char code[9];
+    char name[65];
+    int x, y, width, height;
+} botlens_piece;
+
+/* Where the goal piece (by code) must get to with its top-left cell. */
+typedef struct botlens_goal {
+    char piece[9];
+    int x, y;
+} botlens_goal;
+
+/* What a Klotski bot sees on its turn: the whole board. */
+typedef struct botlens_klotski_view {
+    /* The board's size in cells (4 by 5 for the bundled boards). */
+    int width, height;
+    /* The pieces: `pieces[0..piece_count]`. */
+    botlens_piece pieces[BOTLENS_KLOTSKI_PIECES];
+    int piece_count;
+    botlens_goal goal;
+    /* One-cell slides made so far, and steps (consecutive slides of one piece are one step). */
+    unsigned moves, steps;
+} botlens_klotski_view;
+
+/* The answer to a slide: moves and steps so far, and whether the puzzle is now solved. */
+typedef struct botlens_slid {
+    unsigned moves, steps;
+    int solved;
+} botlens_slid;
+
+/* The name of a direction ("up", …). */
+static inline const char *botlens_dir_name(botlens_dir dir) {
+    static const char *const names[] = {"up", "down", "left", "right"};
+    return (unsigned)dir < 4 ? names[dir] : "?";
+}
+
+/* The direction that undoes a slide towards `dir`. */
+static inline botlens_dir botlens_dir_opposite(botlens_dir dir) {
+    return (botlens_dir)(dir ^ 1);
+}
+
+/* The cell offset of one slide `dir`: *dx, *dy are -1, 0 or 1. */
+static inline void botlens_dir_delta(botlens_dir dir, int *dx, int *dy) {
+    *dx = dir == BOTLENS_LEFT ? -1 : dir == BOTLENS_RIGHT ? 1 : 0;
+    *dy = dir == BOTLENS_UP ? -1 : dir == BOTLENS_DOWN ? 1 : 0;
+}
+
+/* A cursor over a compact message: reading past its end loses with `panic`. */
+typedef struct botlens__reader {
+    const unsigned char *at;
+    int32_t left;
+} botlens__reader;
+
+static inline const unsigned char *botlens__take(botlens__reader *r, int32_t n) {
+    if (n < 0 || n > r->left) BOTLENS_PANIC("botlens.h: this is not a Klotski view (does botlens.toml say the game?)");
+    const unsigned char *at = r->at;
+    r->at += n;
+    r->left -= n;
+    return at;
+}
+
+static inline uint32_t botlens__take_u32(botlens__reader *r) {
+    return botlens__u32(botlens__take(r, 4));
+}
+
+/* A string of the message into `out` (room for `cap` bytes with the NUL); longer is cut. */
+static inline void botlens__take_text(botlens__reader *r, char *out, int32_t cap) {
+    int32_t n = (int32_t)botlens__take_u32(r);
+    const unsigned char *text = botlens__take(r, n);
+    int32_t kept = n < cap - 1 ? n : cap - 1;
+    memcpy(out, text, (size_t)kept);
+    out[kept] = '\0';
+}
+
+/* The Klotski view of this turn. */
+static inline botlens_klotski_view botlens_klotski(void) {
+    unsigned char buffer[BOTLENS_BUFFER];
+    botlens__reader r = {buffer, botlens__read_view(buffer)};
+    botlens_klotski_view view;
+    view.width = (int)botlens__take_u32(&r);
+    view.height = (int)botlens__take_u32(&r);
+    uint32_t count = botlens__take_u32(&r);
+    if (count > BOTLENS_KLOTSKI_PIECES)
+        BOTLENS_PANIC("botlens.h: the board has more pieces than BOTLENS_KLOTSKI_PIECES");
+    view.piece_count = (int)count;
+    for (uint32_t i = 0; i < count; i++) {
+        botlens_piece *piece = &view.pieces[i];
+        botlens__take_text(&r, piece->code, sizeof piece->code);
+        botlens__take_text(&r, piece->name, sizeof piece->name);
+        piece->x = (int)botlens__take_u32(&r);
+        piece->y = (int)botlens__take_u32(&r);
+        piece->width = (int)botlens__take_u32(&r);
+        piece->height = (int)botlens__take_u32(&r);
+    }
+    botlens__take_text(&r, view.goal.piece, sizeof view.goal.piece);
+    view.goal.x = (int)botlens__take_u32(&r);
+    view.goal.y = (int)botlens__take_u32(&r);
+    view.moves = botlens__take_u32(&r);
+    view.steps = botlens__take_u32(&r);
+    if (r.left != 0) BOTLENS_PANIC("botlens.h: this is not a Klotski view (does botlens.toml say the game?)");
+    return view;
+}
+
+/* Whether `view.pieces[index]` can slide one cell towards `dir`: the cells it moves into are
+ * on the board and no other piece covers them. */
+static inline int botlens_can_slide(const botlens_klotski_view *view, int index, botlens_dir dir) {
+    const botlens_piece *piece = &view->pieces[index];
+    int dx, dy;
+    botlens_dir_delta(dir, &dx, &dy);
+    int x = piece->x + dx, y = piece->y + dy;
+    if (x < 0 || y < 0 || x + piece->width > view->width || y + piece->height > view->height)
+        return 0;
+    for (int i = 0; i < view->piece_count; i++) {
+        const botlens_piece *other = &view->pieces[i];
+        if (i != index && x < other->x + other->width && other->x < x + piece->width &&
+            y < other->y + other->height && other->y < y + piece->height)
+            return 0;
+    }
+    return 1;
+}
+
+/* Slides the piece with code `piece` one cell towards `dir` and returns the count after it.
+ * No such piece, or a blocked slide, is an illegal move: the game is lost at this call. */
+static inline botlens_slid botlens_move(const char *piece, botlens_dir dir) {
+    unsigned char move[256];
+    size_t len = strlen(piece);
+    if (len > sizeof move - 5) BOTLENS_PANIC("botlens.h: that is no piece code (too long)");
+    botlens__put_i32(move, (int32_t)len);
+    memcpy(move + 4, piece, len);
+    move[4 + len] = (unsigned char)dir;
+    unsigned char answer[BOTLENS_BUFFER];
+    int32_t n = botlens__act(move, (int32_t)len + 5, answer, BOTLENS_BUFFER);
+    botlens_slid slid = {0, 0, 0};
+    if (n == 9) {
+        slid.moves = botlens__u32(answer);
+        slid.steps = botlens__u32(answer + 4);
+        slid.solved = answer[8];
+    }
+    return slid;
 }
 
 /* ── The module: sections and exports (in the one file without BOTLENS_NO_EXPORTS) ─────── */
