@@ -32,7 +32,8 @@ const std = @import("std");
 extern "botlens" fn view(out: [*]u8, cap: i32) i32;
 extern "botlens" fn act(msg: [*]const u8, len: i32, out: [*]u8, cap: i32) i32;
 extern "botlens" fn log(text: [*]const u8, len: i32) void;
-extern "botlens" fn panic(msg: [*]const u8, msg_len: i32, file: [*]const u8, file_len: i32, line: i32, column: i32) noreturn;
+/// The host's `botlens.panic` (imported under another name: `panic` is the bot's panic handler).
+const host_panic = @extern(*const fn (msg: [*]const u8, msg_len: i32, file: [*]const u8, file_len: i32, line: i32, column: i32) callconv(.c) noreturn, .{ .name = "panic", .library_name = "botlens" });
 extern "wasi_snapshot_preview1" fn random_get(buf: [*]u8, len: i32) i32;
 
 /// Exports the module's entry points for the bot `Bot` (the bot's file: `@This()`), which
@@ -58,9 +59,21 @@ pub fn print(comptime format: []const u8, args: anytype) void {
     log(text.ptr, @intCast(text.len));
 }
 
+/// Zig's panic handler for a bot: the bot's root file declares `pub const panic =
+/// botlens.panic;`, and then `@panic("…")`, an index out of bounds, an overflow, `unreachable`
+/// and the other safety checks lose the game with `panic` and Zig's message ("index out of
+/// bounds: index 18, len 9"), located at the bot's line from the module's DWARF (this file's and
+/// the standard library's frames are skipped). Without it they trap, located but without the
+/// message.
+pub const panic = std.debug.FullPanic(panicWithMessage);
+
+fn panicWithMessage(message: []const u8, _: ?usize) noreturn {
+    host_panic(message.ptr, @intCast(message.len), "", 0, 0, 0);
+}
+
 /// Loses the game with `panic` and `message`, at the caller's line: `botlens.fail(@src(), "…")`.
 pub fn fail(src: std.builtin.SourceLocation, message: []const u8) noreturn {
-    panic(message.ptr, @intCast(message.len), src.file.ptr, @intCast(src.file.len), @intCast(src.line), @intCast(src.column));
+    host_panic(message.ptr, @intCast(message.len), src.file.ptr, @intCast(src.file.len), @intCast(src.line), @intCast(src.column));
 }
 
 /// A random number drawn from the game's seed (a replay draws the same ones).
@@ -70,11 +83,12 @@ pub fn random() u32 {
     return std.mem.readInt(u32, &bytes, .little);
 }
 
-/// Room for any view or answer of the games below.
-const buffer_size = 1024;
+/// Room for any view or answer of the games below (a Klotski view of `max_pieces` pieces).
+const buffer_size = 8192;
 
 fn readView(buffer: *[buffer_size]u8) []const u8 {
     const n = view(buffer, buffer_size);
+    if (n > buffer_size) @panic("botlens.zig: the view is larger than its buffer");
     return buffer[0..@intCast(n)];
 }
 
@@ -83,10 +97,10 @@ fn u32At(bytes: []const u8, at: usize) u32 {
 }
 
 fn actXy(x: i32, y: i32, answer: *[buffer_size]u8) []const u8 {
-    var move: [8]u8 = undefined;
-    std.mem.writeInt(i32, move[0..4], x, .little);
-    std.mem.writeInt(i32, move[4..8], y, .little);
-    const n = act(&move, 8, answer, buffer_size);
+    var message: [8]u8 = undefined;
+    std.mem.writeInt(i32, message[0..4], x, .little);
+    std.mem.writeInt(i32, message[4..8], y, .little);
+    const n = act(&message, 8, answer, buffer_size);
     return answer[0..@intCast(n)];
 }
 
@@ -181,4 +195,170 @@ pub fn attack(x: i32, y: i32) Shot {
         3 => .already_attacked,
         else => .miss,
     };
+}
+
+/// A direction to slide in: towards row 0, the last row, column 0, the last column.
+pub const Dir = enum(u8) {
+    up,
+    down,
+    left,
+    right,
+
+    /// All four, in this order.
+    pub const all = [_]Dir{ .up, .down, .left, .right };
+
+    /// The direction that undoes a slide this way.
+    pub fn opposite(self: Dir) Dir {
+        return @enumFromInt(@intFromEnum(self) ^ 1);
+    }
+
+    /// The cell offset of one slide: `.{ dx, dy }`, each -1, 0 or 1.
+    pub fn delta(self: Dir) [2]i32 {
+        return switch (self) {
+            .up => .{ 0, -1 },
+            .down => .{ 0, 1 },
+            .left => .{ -1, 0 },
+            .right => .{ 1, 0 },
+        };
+    }
+};
+
+/// The most pieces a Klotski view holds (a board's side is at most 16 cells; the bundled
+/// boards have 10): a board with more loses with `panic` at `klotski()`.
+pub const max_pieces = 64;
+
+/// A short text of a view, kept in the view itself (so a copy of the view keeps it).
+fn Text(comptime cap: usize) type {
+    return struct {
+        bytes: [cap]u8 = undefined,
+        len: usize = 0,
+
+        /// The text: a piece's code such as `cc`, or its UTF-8 name such as `曹操`.
+        pub fn get(self: *const @This()) []const u8 {
+            return self.bytes[0..self.len];
+        }
+
+        fn set(self: *@This(), text: []const u8) void {
+            self.len = @min(text.len, cap);
+            @memcpy(self.bytes[0..self.len], text[0..self.len]);
+        }
+    };
+}
+
+/// A piece on the board: `code` is what `move` takes (`cc`, `zf`, `1`, …), `name` its display
+/// name; `x`, `y` its top-left cell, and its size.
+pub const Piece = struct {
+    code: Text(8),
+    name: Text(64),
+    x: i32,
+    y: i32,
+    width: i32,
+    height: i32,
+};
+
+/// What a Klotski bot sees on its turn: the whole board.
+pub const KlotskiView = struct {
+    /// The board's size in cells (4 by 5 for the bundled boards).
+    width: i32,
+    height: i32,
+    /// The pieces: `pieces()`.
+    piece_buffer: [max_pieces]Piece,
+    piece_count: usize,
+    /// The goal: the piece (by code) that must get its top-left cell to `goal_x`, `goal_y`.
+    goal: Text(8),
+    goal_x: i32,
+    goal_y: i32,
+    /// One-cell slides made so far, and steps (consecutive slides of one piece are one step).
+    moves: u32,
+    steps: u32,
+
+    /// The pieces on the board.
+    pub fn pieces(self: *const KlotskiView) []const Piece {
+        return self.piece_buffer[0..self.piece_count];
+    }
+
+    /// Whether `pieces()[index]` can slide one cell towards `dir`: the cells it moves into are
+    /// on the board and no other piece covers them.
+    pub fn canSlide(self: *const KlotskiView, index: usize, dir: Dir) bool {
+        const piece = self.pieces()[index];
+        const d = dir.delta();
+        const x = piece.x + d[0];
+        const y = piece.y + d[1];
+        if (x < 0 or y < 0 or x + piece.width > self.width or y + piece.height > self.height) return false;
+        for (self.pieces(), 0..) |other, i| {
+            if (i != index and x < other.x + other.width and other.x < x + piece.width and
+                y < other.y + other.height and other.y < y + piece.height) return false;
+        }
+        return true;
+    }
+};
+
+/// A cursor over a compact message; reading past its end is not a Klotski view.
+const Reader = struct {
+    bytes: []const u8,
+    at: usize = 0,
+
+    fn take(self: *Reader, n: usize) []const u8 {
+        if (n > self.bytes.len - self.at) @panic("botlens.zig: this is not a Klotski view (does botlens.toml say the game?)");
+        defer self.at += n;
+        return self.bytes[self.at..][0..n];
+    }
+
+    fn int(self: *Reader) u32 {
+        return std.mem.readInt(u32, self.take(4)[0..4], .little);
+    }
+
+    fn signed(self: *Reader) i32 {
+        return @intCast(@min(self.int(), std.math.maxInt(i32)));
+    }
+
+    fn text(self: *Reader) []const u8 {
+        return self.take(self.int());
+    }
+};
+
+/// The Klotski view of this turn.
+pub fn klotski() KlotskiView {
+    var buffer: [buffer_size]u8 = undefined;
+    var reader = Reader{ .bytes = readView(&buffer) };
+    var result: KlotskiView = undefined;
+    result.width = reader.signed();
+    result.height = reader.signed();
+    result.piece_count = reader.int();
+    if (result.piece_count > max_pieces) @panic("botlens.zig: the board has more pieces than botlens.max_pieces");
+    for (result.piece_buffer[0..result.piece_count]) |*piece| {
+        piece.code = .{};
+        piece.code.set(reader.text());
+        piece.name = .{};
+        piece.name.set(reader.text());
+        piece.x = reader.signed();
+        piece.y = reader.signed();
+        piece.width = reader.signed();
+        piece.height = reader.signed();
+    }
+    result.goal = .{};
+    result.goal.set(reader.text());
+    result.goal_x = reader.signed();
+    result.goal_y = reader.signed();
+    result.moves = reader.int();
+    result.steps = reader.int();
+    if (reader.at != reader.bytes.len) @panic("botlens.zig: this is not a Klotski view (does botlens.toml say the game?)");
+    return result;
+}
+
+/// The answer to a slide: moves and steps so far, and whether the puzzle is now solved.
+pub const Slid = struct { moves: u32, steps: u32, solved: bool };
+
+/// Slides the piece with code `code` one cell towards `dir` and returns the count after it.
+/// No such piece, or a blocked slide, is an illegal move: the game is lost at this call.
+pub fn move(code: []const u8, dir: Dir) Slid {
+    var message: [256]u8 = undefined;
+    if (code.len > message.len - 5) @panic("botlens.zig: that is no piece code (too long)");
+    std.mem.writeInt(u32, message[0..4], @intCast(code.len), .little);
+    @memcpy(message[4..][0..code.len], code);
+    message[4 + code.len] = @intFromEnum(dir);
+    var answer: [buffer_size]u8 = undefined;
+    const n = act(&message, @intCast(code.len + 5), &answer, buffer_size);
+    if (n != 9) return .{ .moves = 0, .steps = 0, .solved = false };
+    return .{ .moves = u32At(&answer, 0), .steps = u32At(&answer, 4), .solved = answer[8] == 1 };
 }

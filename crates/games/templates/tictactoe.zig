@@ -13,6 +13,10 @@ comptime {
     botlens.exportBot(@This());
 }
 
+// Zig's panics (`@panic`, an index out of bounds, an overflow) lose the game with their message,
+// reported at the line that panicked.
+pub const panic = botlens.panic;
+
 /// Turns played in this game (every game is a fresh instance: globals start afresh).
 var turns: u32 = 0;
 
