@@ -36,8 +36,8 @@ declare function hostPanic(msg: usize, msgLen: i32, file: usize, fileLen: i32, l
 @external("wasi_snapshot_preview1", "random_get")
 declare function randomGet(buf: usize, len: i32): i32;
 
-/** Room for any view or answer of the games below. */
-const BUFFER_SIZE: i32 = 1024;
+/** Room for any view or answer of the games below (a Klotski view of 64 pieces). */
+const BUFFER_SIZE: i32 = 8192;
 /** The view or answer last read. */
 const BUFFER: usize = memory.data(BUFFER_SIZE);
 /** A move: x and y, `i32` each. */
@@ -102,7 +102,9 @@ export function seed(): f64 {
 }
 
 function readView(): i32 {
-  return hostView(BUFFER, BUFFER_SIZE);
+  const length = hostView(BUFFER, BUFFER_SIZE);
+  assert(length <= BUFFER_SIZE, "botlens: the view is larger than its buffer");
+  return length;
 }
 
 function byteAt(at: i32): u8 {
@@ -241,4 +243,147 @@ export function attack(x: i32, y: i32): Shot {
     shot.ship = ship;
   }
   return shot;
+}
+
+/** Directions to slide in: towards row 0, the last row, column 0, the last column. */
+export enum Dir {
+  Up,
+  Down,
+  Left,
+  Right,
+}
+
+/** All four directions. */
+export const DIRS: Dir[] = [Dir.Up, Dir.Down, Dir.Left, Dir.Right];
+
+/** The name of a direction: "up", "down", "left" or "right". */
+export function dirName(dir: Dir): string {
+  return dir == Dir.Up ? "up" : dir == Dir.Down ? "down" : dir == Dir.Left ? "left" : "right";
+}
+
+/** The direction that undoes a slide towards `dir`. */
+export function opposite(dir: Dir): Dir {
+  return <Dir>(<i32>dir ^ 1);
+}
+
+/** A piece on the board: `code` is what `move` takes ("cc", "zf", "1", …), `name` its display name; `x`, `y` its top-left cell. */
+export class Piece {
+  code: string = "";
+  name: string = "";
+  x: i32 = 0;
+  y: i32 = 0;
+  width: i32 = 0;
+  height: i32 = 0;
+}
+
+/** Where the goal piece (`piece`, a code) must get its top-left cell to. */
+export class Goal {
+  piece: string = "";
+  x: i32 = 0;
+  y: i32 = 0;
+}
+
+/** What a Klotski bot sees on its turn: the whole board. */
+export class KlotskiView {
+  /** The board's size in cells (4 by 5 for the bundled boards). */
+  width: i32 = 0;
+  height: i32 = 0;
+  /** The pieces and where they are. */
+  pieces: Piece[] = [];
+  goal: Goal = new Goal();
+  /** One-cell slides made so far, and steps (consecutive slides of one piece are one step). */
+  moves: u32 = 0;
+  steps: u32 = 0;
+
+  /** Whether `pieces[index]` can slide one cell towards `dir`: the cells it moves into are on the board and no other piece covers them. */
+  canSlide(index: i32, dir: Dir): bool {
+    const piece = this.pieces[index];
+    const x = piece.x + (dir == Dir.Left ? -1 : dir == Dir.Right ? 1 : 0);
+    const y = piece.y + (dir == Dir.Up ? -1 : dir == Dir.Down ? 1 : 0);
+    if (x < 0 || y < 0 || x + piece.width > this.width || y + piece.height > this.height) return false;
+    for (let i = 0; i < this.pieces.length; i++) {
+      const other = this.pieces[i];
+      if (i != index && x < other.x + other.width && other.x < x + piece.width && y < other.y + other.height && other.y < y + piece.height) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
+
+/** A cursor over the compact view in the buffer; reading past its end is not a Klotski view. */
+class Reader {
+  at: i32 = 0;
+  constructor(public length: i32) {}
+
+  take(n: i32): i32 {
+    assert(n >= 0 && n <= this.length - this.at, "botlens: this is not a Klotski view (does botlens.toml say the game?)");
+    const at = this.at;
+    this.at += n;
+    return at;
+  }
+
+  int(): i32 {
+    return <i32>u32At(this.take(4));
+  }
+
+  text(): string {
+    const length = this.int();
+    return text(this.take(length), length);
+  }
+}
+
+/** The Klotski view of this turn. */
+export function klotski(): KlotskiView {
+  const reader = new Reader(readView());
+  const view = new KlotskiView();
+  view.width = reader.int();
+  view.height = reader.int();
+  const count = reader.int();
+  for (let i = 0; i < count; i++) {
+    const piece = new Piece();
+    piece.code = reader.text();
+    piece.name = reader.text();
+    piece.x = reader.int();
+    piece.y = reader.int();
+    piece.width = reader.int();
+    piece.height = reader.int();
+    view.pieces.push(piece);
+  }
+  view.goal.piece = reader.text();
+  view.goal.x = reader.int();
+  view.goal.y = reader.int();
+  view.moves = <u32>reader.int();
+  view.steps = <u32>reader.int();
+  assert(reader.at == reader.length, "botlens: this is not a Klotski view (does botlens.toml say the game?)");
+  return view;
+}
+
+/** The answer to a slide: moves and steps so far, and whether the puzzle is now solved. */
+export class Slid {
+  moves: u32 = 0;
+  steps: u32 = 0;
+  solved: bool = false;
+}
+
+/**
+ * Slides the piece with code `code` one cell towards `dir` and returns the count after it. No
+ * such piece, or a blocked slide, is an illegal move: the game is lost at this call.
+ */
+export function move(code: string, dir: Dir): Slid {
+  const bytes = String.UTF8.encode(code);
+  const length = bytes.byteLength;
+  const message = new ArrayBuffer(length + 5);
+  const at = changetype<usize>(message);
+  store<i32>(at, length);
+  memory.copy(at + 4, changetype<usize>(bytes), <usize>length);
+  store<u8>(at + 4 + <usize>length, <u8>dir);
+  const answer = hostAct(at, length + 5, BUFFER, BUFFER_SIZE);
+  const slid = new Slid();
+  if (answer == 9) {
+    slid.moves = u32At(0);
+    slid.steps = u32At(4);
+    slid.solved = byteAt(8) == 1;
+  }
+  return slid;
 }
