@@ -68,14 +68,6 @@ fn new_assemblyscript_bots_build_and_play_clean() {
         let out = run_json(&bot, &[], 0);
         crate::support::assert_played_clean(&out.stdout, 40);
     }
-    let klotski = dir.path().join("k").display().to_string();
-    let refused = botlens_as(&["new", "klotski", &klotski, "--lang", "assemblyscript"], &[]);
-    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
-    assert!(
-        refused.stderr.contains("no starting bot in AssemblyScript for klotski"),
-        "{}",
-        refused.stderr
-    );
 }
 
 #[test]
@@ -141,4 +133,16 @@ fn without_node_the_packages_to_install_are_named() {
         assert!(out.stderr.contains(part), "{}", out.stderr);
     }
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+}
+
+/// The Klotski starting bot, on the Klotski API of the package `botlens`.
+mod klotski {
+    use super::botlens_as;
+
+    #[test]
+    fn a_new_assemblyscript_klotski_bot_builds_and_plays_clean() {
+        let dir = tempfile::tempdir().unwrap();
+        let botlens = |args: &[&str]| botlens_as(args, &[]);
+        crate::support::new_bot_plays_clean(botlens, "assemblyscript", "klotski", dir.path());
+    }
 }

@@ -40,20 +40,9 @@ fn line_of(source: &str, marker: &str) -> u64 {
 #[test]
 fn new_c_bots_build_and_play_clean() {
     let dir = tempfile::tempdir().unwrap();
-    for game in ["tictactoe", "battleships"] {
-        let bot = dir.path().join(format!("my-{game}"));
-        let bot = bot.display().to_string();
-        let made = botlens_env(&["new", game, &bot, "--lang", "c"], &[]);
-        assert_eq!(made.code, Some(0), "{}", made.stderr);
-        assert!(made.stdout.contains("bot.c"), "{}", made.stdout);
-        let out = botlens_env(&["run", &bot, "--json"], &[]);
-        assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
-        crate::support::assert_played_clean(&out.stdout, 40);
+    for game in ["tictactoe", "battleships", "klotski"] {
+        crate::support::new_bot_plays_clean(|args| botlens_env(args, &[]), "c", game, dir.path());
     }
-    let klotski = dir.path().join("k").display().to_string();
-    let refused = botlens_env(&["new", "klotski", &klotski, "--lang", "c"], &[]);
-    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
-    assert!(refused.stderr.contains("no starting bot in C for klotski"), "{}", refused.stderr);
 }
 
 #[test]

@@ -203,14 +203,8 @@ fn an_endless_loop_is_located_in_the_bot_and_a_long_turn_still_finishes() {
 #[test]
 fn new_javascript_bots_play_clean() {
     let dir = tempfile::tempdir().unwrap();
-    for game in ["tictactoe", "battleships"] {
-        let bot = dir.path().join(format!("js-{game}")).display().to_string();
-        let made = botlens_with_input(&["new", game, &bot, "--lang", "js"], "", DEADLINE);
-        assert_eq!(made.code, Some(0), "{}", made.stderr);
-        assert!(made.stdout.contains("bot.js"), "{}", made.stdout);
-        let out = botlens_with_input(&["run", &bot, "--json"], "", DEADLINE);
-        assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
-        let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-        assert_eq!(report["failures"].as_array().map(Vec::len), Some(0), "{report:#}");
+    for game in ["tictactoe", "battleships", "klotski"] {
+        let botlens = |args: &[&str]| botlens_with_input(args, "", DEADLINE);
+        crate::support::new_bot_plays_clean(botlens, "js", game, dir.path());
     }
 }

@@ -176,3 +176,34 @@ pub fn assert_played_clean(stdout: &str, games: u64) {
         .sum();
     assert!(played >= games, "{report:#}");
 }
+
+/// The games a starting bot plays by default (`botlens run <new bot>`): its seeds against every
+/// reference opponent, or on every bundled board.
+fn starter_games(game: &str) -> u64 {
+    match game {
+        "klotski" => 20,
+        "tictactoe" | "battleships" => 40,
+        other => panic!("no starting bot for {other}"),
+    }
+}
+
+/// A new `game` bot in `lang` under `parent` (`botlens new <game> <parent>/<lang>-<game> --lang
+/// <lang>`), run with `botlens run --json` on its defaults, asserted to play clean
+/// ([`assert_played_clean`]); `botlens` runs the command (a test's own runner: its deadline,
+/// its environment). Returns the bot's folder.
+pub fn new_bot_plays_clean(
+    botlens: impl Fn(&[&str]) -> Output,
+    lang: &str,
+    game: &str,
+    parent: &Path,
+) -> PathBuf {
+    let bot = parent.join(format!("{lang}-{game}"));
+    let name = bot.display().to_string();
+    let made = botlens(&["new", game, &name, "--lang", lang]);
+    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    assert!(made.stdout.contains("bot."), "{}", made.stdout);
+    let out = botlens(&["run", &name, "--json"]);
+    assert_eq!(out.code, Some(0), "{lang} {game}: {}\n{}", out.stdout, out.stderr);
+    assert_played_clean(&out.stdout, starter_games(game));
+    bot
+}

@@ -1,47 +1,81 @@
-//! Bots in Zig with botlens's `botlens.zig`: `botlens new --lang zig` scaffolds a bot that
-//! builds and plays clean; a compile error is located; a bot's index out of bounds is located
-//! at its line of `bot.zig`, not in the SDK or Zig's standard library.
+//! Bots in Zig with botlens's `botlens.zig`: `botlens new --lang zig` scaffolds bots for every
+//! game that build and play clean; a compile error is located; Zig's panics (an index out of
+//! bounds, `@panic`) reach the failure with Zig's message, located at the bot's line of
+//! `bot.zig`, not in the SDK or Zig's standard library (an overflow with its message, unlocated);
+//! without the SDK's panic handler they trap, still located.
 //!
 //! The tests need zig (`pip install ziglang`, as `.ci/run` does); its first build of a bot
 //! takes several seconds.
 
+use std::path::Path;
 use std::time::Duration;
 
-use crate::support::{botlens_with_input, only_failure};
+use crate::support::{Output, botlens_with_input, new_bot_plays_clean, only_failure};
 
 /// Deadline for a run that builds a Zig bot (the first builds Zig's compiler-rt).
 const DEADLINE: Duration = Duration::from_secs(300);
 
-#[test]
-fn a_new_zig_bot_plays_clean_and_its_failures_are_located_in_bot_zig() {
-    let dir = tempfile::tempdir().unwrap();
-    let bot = dir.path().join("my-zig-bot");
-    let name = bot.display().to_string();
-    let made = botlens_with_input(&["new", "tictactoe", &name, "--lang", "zig"], "", DEADLINE);
-    assert_eq!(made.code, Some(0), "{}", made.stderr);
-    let out = botlens_with_input(&["run", &name, "--json"], "", DEADLINE);
-    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
-    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(report["failures"].as_array().map(Vec::len), Some(0), "{report:#}");
+/// `botlens args…` with the deadline of a Zig build.
+fn botlens_zig(args: &[&str]) -> Output {
+    botlens_with_input(args, "", DEADLINE)
+}
 
-    // An index out of bounds on the bot's second turn, on the marked line.
-    let source = std::fs::read_to_string(bot.join("bot.zig")).unwrap();
-    let source = source.replace(
-        "    turns += 1;\n",
-        "    turns += 1;\n    if (turns == 2) _ = view.board[turns * 9]; // out of bounds\n",
-    );
+/// The one failure, against `random`, of the Tic-tac-toe bot at `bot` as `source` with `planted`
+/// (ending in `// planted`) after its `turns += 1;`; and the planted line's number.
+fn planted_failure(bot: &Path, source: &str, planted: &str) -> (serde_json::Value, u64) {
+    let count = "    turns += 1;\n";
+    assert!(source.contains(count), "the starter counts turns");
+    let source = source.replace(count, &format!("{count}{planted} // planted\n"));
     std::fs::write(bot.join("bot.zig"), &source).unwrap();
-    let line = source.lines().position(|l| l.ends_with("// out of bounds")).unwrap() as u64 + 1;
-    let out = botlens_with_input(&["run", &name, "--vs", "random", "--json"], "", DEADLINE);
-    assert_eq!(out.code, Some(1), "{}", out.stderr);
-    let failure = only_failure(&out);
+    let line = source.lines().position(|l| l.ends_with("// planted")).unwrap() as u64 + 1;
+    let name = bot.display().to_string();
+    let out = botlens_zig(&["run", &name, "--vs", "random", "--seeds", "0..2", "--json"]);
+    assert_eq!(out.code, Some(1), "{planted}: {}\n{}", out.stdout, out.stderr);
+    (only_failure(&out), line)
+}
+
+#[test]
+fn new_zig_bots_play_clean_and_their_panics_are_located_in_bot_zig_with_zigs_message() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in ["battleships", "klotski"] {
+        new_bot_plays_clean(botlens_zig, "zig", game, dir.path());
+    }
+    let bot = new_bot_plays_clean(botlens_zig, "zig", "tictactoe", dir.path());
+
+    // Zig's safety checks and `@panic`, on the bot's second turn, each at its line and with
+    // Zig's message.
+    let path = bot.join("bot.zig");
+    let source = std::fs::read_to_string(&path).unwrap();
+    for (planted, message) in [
+        ("    if (turns == 2) _ = view.board[turns * 9];", "index out of bounds: index 18, len 9"),
+        ("    if (turns == 2) @panic(\"marker text\");", "marker text"),
+    ] {
+        let (failure, line) = planted_failure(&bot, &source, planted);
+        assert_eq!(failure["kind"], "panic", "{planted}: {failure:#}");
+        assert_eq!(failure["message"], message, "{planted}: {failure:#}");
+        assert_eq!(failure["line"], line, "{planted}: {failure:#}");
+        assert!(failure["file"].as_str().unwrap().ends_with("bot.zig"), "{planted}: {failure:#}");
+    }
+    // An overflow has Zig's message, but LLVM merges a function's calls of the argument-less
+    // `integerOverflow` handler into one call at line 0, so it has no line to report.
+    let overflow = "    var small: u8 = 250;\n    small += @intCast(turns * 3);";
+    let failure = planted_failure(&bot, &source, overflow).0;
+    assert_eq!(failure["kind"], "panic", "{failure:#}");
+    assert!(failure["message"].as_str().unwrap().starts_with("integer overflow"), "{failure:#}");
+
+    // Without the SDK's panic handler, the same check traps without the message, still at its
+    // line.
+    let without = source.replace("pub const panic = botlens.panic;", "");
+    assert_ne!(without, source, "the starter declares the panic handler");
+    let (failure, line) =
+        planted_failure(&bot, &without, "    if (turns == 2) _ = view.board[turns * 9];");
     assert_eq!(failure["kind"], "trap", "{failure:#}");
-    assert!(failure["file"].as_str().unwrap().ends_with("bot.zig"), "{failure:#}");
     assert_eq!(failure["line"], line, "{failure:#}");
+    assert!(failure["file"].as_str().unwrap().ends_with("bot.zig"), "{failure:#}");
 
     // A compile error, located.
-    std::fs::write(bot.join("bot.zig"), source.replace("turns += 1;", "turns += ;")).unwrap();
-    let out = botlens_with_input(&["run", &name], "", DEADLINE);
+    std::fs::write(&path, source.replace("turns += 1;", "turns += ;")).unwrap();
+    let out = botlens_zig(&["run", &bot.display().to_string()]);
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert!(out.stderr.contains("bot.zig:"), "{}", out.stderr);
     assert!(out.stderr.contains("error: expected expression"), "{}", out.stderr);

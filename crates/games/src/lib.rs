@@ -6,7 +6,8 @@
 //! [`GameKind::names`], so adding a game means adding it here and nowhere else. This crate holds
 //! no rules and no I/O; it only connects names to types, plus the few per-game facts generic code
 //! needs ([`Scored`], and [`GameInfo`] for code that is not generic): a title for prose, the
-//! seeds and the starting bot of a new bot project (`templates/<game>.rs`).
+//! seeds and the starting bots of a new bot project (`templates/<game>.rs`, and `.c`, `.js`,
+//! `.zig`, `.ts` for the other languages).
 
 use std::fmt;
 use std::str::FromStr;
@@ -51,21 +52,21 @@ pub trait Scored: Game {
     /// project does.
     const STARTER_BOT: &'static str;
 
-    /// The same starting bot in C (`templates/<game>.c`, for `botlens new --lang c`), when the
-    /// C SDK (`botlens.h`) has this game's API.
-    const STARTER_C: Option<&'static str> = None;
+    /// The same starting bot in C (`templates/<game>.c`, for `botlens new --lang c`), on the C
+    /// SDK (`botlens.h`).
+    const STARTER_C: &'static str;
 
     /// The same starting bot in JavaScript, the old arena's format (`templates/<game>.js`, for
-    /// `botlens new --lang js`), when there is one.
-    const STARTER_JS: Option<&'static str> = None;
+    /// `botlens new --lang js`).
+    const STARTER_JS: &'static str;
 
-    /// The same starting bot in Zig (`templates/<game>.zig`, for `botlens new --lang zig`), when
-    /// the Zig SDK (`botlens.zig`) has this game's API.
-    const STARTER_ZIG: Option<&'static str> = None;
+    /// The same starting bot in Zig (`templates/<game>.zig`, for `botlens new --lang zig`), on
+    /// the Zig SDK (`botlens.zig`).
+    const STARTER_ZIG: &'static str;
 
     /// The same starting bot in AssemblyScript (`templates/<game>.ts`, for `botlens new --lang
-    /// assemblyscript`), when the AssemblyScript SDK (`botlens`) has this game's API.
-    const STARTER_AS: Option<&'static str> = None;
+    /// assemblyscript`), on the AssemblyScript SDK (the package `botlens`).
+    const STARTER_AS: &'static str;
 
     /// What `--vs` names for this game: opponents to play, or (puzzles) boards to solve.
     const OPPONENTS_ARE_BOARDS: bool = false;
@@ -95,9 +96,10 @@ pub trait Scored: Game {
 impl Scored for Battleships {
     const TITLE: &'static str = "Battleships";
     const STARTER_BOT: &'static str = include_str!("../templates/battleships.rs");
-    const STARTER_C: Option<&'static str> = Some(include_str!("../templates/battleships.c"));
-    const STARTER_JS: Option<&'static str> = Some(include_str!("../templates/battleships.js"));
-    const STARTER_AS: Option<&'static str> = Some(include_str!("../templates/battleships.ts"));
+    const STARTER_C: &'static str = include_str!("../templates/battleships.c");
+    const STARTER_JS: &'static str = include_str!("../templates/battleships.js");
+    const STARTER_ZIG: &'static str = include_str!("../templates/battleships.zig");
+    const STARTER_AS: &'static str = include_str!("../templates/battleships.ts");
     const WASTED_MOVES: &'static str = "re-attacks";
 
     fn par(_config: &()) -> Option<u32> {
@@ -112,10 +114,10 @@ impl Scored for Battleships {
 impl Scored for TicTacToe {
     const TITLE: &'static str = "Tic-tac-toe";
     const STARTER_BOT: &'static str = include_str!("../templates/tictactoe.rs");
-    const STARTER_C: Option<&'static str> = Some(include_str!("../templates/tictactoe.c"));
-    const STARTER_JS: Option<&'static str> = Some(include_str!("../templates/tictactoe.js"));
-    const STARTER_ZIG: Option<&'static str> = Some(include_str!("../templates/tictactoe.zig"));
-    const STARTER_AS: Option<&'static str> = Some(include_str!("../templates/tictactoe.ts"));
+    const STARTER_C: &'static str = include_str!("../templates/tictactoe.c");
+    const STARTER_JS: &'static str = include_str!("../templates/tictactoe.js");
+    const STARTER_ZIG: &'static str = include_str!("../templates/tictactoe.zig");
+    const STARTER_AS: &'static str = include_str!("../templates/tictactoe.ts");
 
     fn par(_config: &()) -> Option<u32> {
         None
@@ -138,6 +140,10 @@ impl Scored for Klotski {
     /// seeds than a two-player game.
     const STARTER_SEEDS: &'static str = "0..4";
     const STARTER_BOT: &'static str = include_str!("../templates/klotski.rs");
+    const STARTER_C: &'static str = include_str!("../templates/klotski.c");
+    const STARTER_JS: &'static str = include_str!("../templates/klotski.js");
+    const STARTER_ZIG: &'static str = include_str!("../templates/klotski.zig");
+    const STARTER_AS: &'static str = include_str!("../templates/klotski.ts");
     const OPPONENTS_ARE_BOARDS: bool = true;
     const WASTED_MOVES: &'static str = "slides straight back";
 
@@ -258,15 +264,14 @@ pub struct GameInfo {
     pub starter_seeds: &'static str,
     /// [`Scored::STARTER_BOT`]: the source of a new project's `src/lib.rs`.
     pub starter_bot: &'static str,
-    /// [`Scored::STARTER_C`]: the source of a new C bot's `bot.c`, if the C SDK plays the game.
-    pub starter_c: Option<&'static str>,
-    /// [`Scored::STARTER_JS`]: the source of a new JavaScript bot's `bot.js`, if there is one.
-    pub starter_js: Option<&'static str>,
-    /// [`Scored::STARTER_ZIG`]: the source of a new Zig bot's `bot.zig`, if there is one.
-    pub starter_zig: Option<&'static str>,
-    /// [`Scored::STARTER_AS`]: the source of a new AssemblyScript bot's `bot.ts`, if there is
-    /// one.
-    pub starter_as: Option<&'static str>,
+    /// [`Scored::STARTER_C`]: the source of a new C bot's `bot.c`.
+    pub starter_c: &'static str,
+    /// [`Scored::STARTER_JS`]: the source of a new JavaScript bot's `bot.js`.
+    pub starter_js: &'static str,
+    /// [`Scored::STARTER_ZIG`]: the source of a new Zig bot's `bot.zig`.
+    pub starter_zig: &'static str,
+    /// [`Scored::STARTER_AS`]: the source of a new AssemblyScript bot's `bot.ts`.
+    pub starter_as: &'static str,
     /// [`Scored::WASTED_MOVES`]: `re-attacks`.
     pub wasted_moves: &'static str,
 }
