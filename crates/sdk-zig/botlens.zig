@@ -9,6 +9,8 @@
 //!         botlens.exportBot(@This());
 //!     }
 //!
+//!     pub const panic = botlens.panic; // Zig's panics with their message
+//!
 //!     pub fn play() void {
 //!         const view = botlens.tictactoe();
 //!         for (view.board, 0..) |square, i| {
