@@ -23,10 +23,17 @@ fn botlens_env(args: &[&str], env: &[(&str, &str)]) -> Output {
 /// `source` written as `<dir>/bot.c` of a Tic-tac-toe bot, then `botlens run <dir> --vs random
 /// --seeds 0..4 --json`.
 fn run_c(dir: &Path, source: &[u8]) -> Output {
+    run_c_on(dir, "tictactoe", "random", source)
+}
+
+/// `source` written as `<dir>/bot.c` of a `game` bot, then `botlens run <dir> --vs <vs> --seeds
+/// 0..4 --json`.
+fn run_c_on(dir: &Path, game: &str, vs: &str, source: &[u8]) -> Output {
     std::fs::write(dir.join("bot.c"), source).expect("a temporary bot");
-    std::fs::write(dir.join("botlens.toml"), "game = \"tictactoe\"\n").expect("its settings");
+    let settings = format!("game = \"{game}\"\n");
+    std::fs::write(dir.join("botlens.toml"), settings).expect("its settings");
     let dir = dir.display().to_string();
-    botlens_env(&["run", &dir, "--vs", "random", "--seeds", "0..4", "--json"], &[])
+    botlens_env(&["run", &dir, "--vs", vs, "--seeds", "0..4", "--json"], &[])
 }
 
 /// The 1-based line of `source` that holds `marker`.
@@ -42,6 +49,32 @@ fn new_c_bots_build_and_play_clean() {
     let dir = tempfile::tempdir().unwrap();
     for game in ["tictactoe", "battleships", "klotski"] {
         crate::support::new_bot_plays_clean(|args| botlens_env(args, &[]), "c", game, dir.path());
+    }
+}
+
+#[test]
+fn a_klotski_bots_bad_slide_fails_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    // On 横刀立马 曹操 (cc), the goal piece, starts on the top row, as does the first piece.
+    let cases = [
+        ("botlens_move(view.goal.piece, BOTLENS_UP); /* here */", "illegal_move", "slide(cc, up)"),
+        ("botlens_move(\"nobody\", BOTLENS_DOWN); /* here */", "illegal_move", "no piece `nobody`"),
+        (
+            "BOTLENS_CHECK(botlens_can_slide(&view, 0, BOTLENS_UP)); /* here */",
+            "panic",
+            "check failed: botlens_can_slide(&view, 0, BOTLENS_UP)",
+        ),
+    ];
+    for (statement, kind, message) in cases {
+        let source = format!(
+            "#include \"botlens.h\"\n\nvoid bot_play(void) {{\n    botlens_klotski_view view = botlens_klotski();\n    BOTLENS_CHECK(view.piece_count == 10 && strcmp(view.goal.piece, \"cc\") == 0);\n    {statement}\n}}\n"
+        );
+        let out = run_c_on(dir.path(), "klotski", "hengdaolima", source.as_bytes());
+        assert_eq!(out.code, Some(1), "{statement}: {}", out.stderr);
+        let failure = only_failure(&out);
+        assert_eq!(failure["kind"], kind, "{statement}: {failure:#}");
+        assert!(failure["message"].as_str().unwrap().contains(message), "{failure:#}");
+        assert_eq!(failure["line"], line_of(&source, "/* here */"), "{statement}: {failure:#}");
     }
 }
 
