@@ -137,12 +137,25 @@ fn without_node_the_packages_to_install_are_named() {
 
 /// The Klotski starting bot, on the Klotski API of the package `botlens`.
 mod klotski {
-    use super::botlens_as;
+    use super::{botlens_as, only_failure, run_json};
 
     #[test]
-    fn a_new_assemblyscript_klotski_bot_builds_and_plays_clean() {
+    fn a_new_assemblyscript_klotski_bot_plays_clean_and_a_bad_slide_is_an_illegal_move() {
         let dir = tempfile::tempdir().unwrap();
         let botlens = |args: &[&str]| botlens_as(args, &[]);
-        crate::support::new_bot_plays_clean(botlens, "assemblyscript", "klotski", dir.path());
+        let bot =
+            crate::support::new_bot_plays_clean(botlens, "assemblyscript", "klotski", dir.path());
+        let file = bot.join("bot.ts");
+        let source = std::fs::read_to_string(&file).unwrap();
+        let view = "  const view = klotski();\n";
+        assert!(source.contains(view), "{source}");
+        let bad = format!("{view}  move(\"nobody\", Dir.Down);\n");
+        std::fs::write(&file, source.replace(view, &bad)).unwrap();
+        let bot = bot.display().to_string();
+        let out = run_json(&bot, &["--vs", "hengdaolima", "--seeds", "0..1"], 1);
+        let failure = only_failure(&out);
+        assert_eq!(failure["kind"], "illegal_move", "{failure:#}");
+        let message = failure["message"].as_str().unwrap();
+        assert!(message.contains("slide(nobody, down): no piece `nobody`"), "{failure:#}");
     }
 }

@@ -20,26 +20,41 @@ fn botlens_zig(args: &[&str]) -> Output {
     botlens_with_input(args, "", DEADLINE)
 }
 
-/// The one failure, against `random`, of the Tic-tac-toe bot at `bot` as `source` with `planted`
-/// (ending in `// planted`) after its `turns += 1;`; and the planted line's number.
-fn planted_failure(bot: &Path, source: &str, planted: &str) -> (serde_json::Value, u64) {
-    let count = "    turns += 1;\n";
-    assert!(source.contains(count), "the starter counts turns");
-    let source = source.replace(count, &format!("{count}{planted} // planted\n"));
+/// The one failure, against `vs`, of the bot at `bot` as `source` with `planted` (ending in
+/// `// planted`) after its line `after`; and the planted line's number.
+fn planted_failure(
+    bot: &Path,
+    vs: &str,
+    (source, after): (&str, &str),
+    planted: &str,
+) -> (serde_json::Value, u64) {
+    let after = format!("{after}\n");
+    assert!(source.contains(&after), "the bot has the line {after}");
+    let source = source.replace(&after, &format!("{after}{planted} // planted\n"));
     std::fs::write(bot.join("bot.zig"), &source).unwrap();
     let line = source.lines().position(|l| l.ends_with("// planted")).unwrap() as u64 + 1;
     let name = bot.display().to_string();
-    let out = botlens_zig(&["run", &name, "--vs", "random", "--seeds", "0..2", "--json"]);
+    let out = botlens_zig(&["run", &name, "--vs", vs, "--seeds", "0..2", "--json"]);
     assert_eq!(out.code, Some(1), "{planted}: {}\n{}", out.stdout, out.stderr);
     (only_failure(&out), line)
 }
 
+/// The line of the Tic-tac-toe starter that planted failures follow.
+const COUNTED: &str = "    turns += 1;";
+
 #[test]
 fn new_zig_bots_play_clean_and_their_panics_are_located_in_bot_zig_with_zigs_message() {
     let dir = tempfile::tempdir().unwrap();
-    for game in ["battleships", "klotski"] {
-        new_bot_plays_clean(botlens_zig, "zig", game, dir.path());
-    }
+    new_bot_plays_clean(botlens_zig, "zig", "battleships", dir.path());
+    let klotski = new_bot_plays_clean(botlens_zig, "zig", "klotski", dir.path());
+    // A slide of a piece the board does not have: an illegal move at the bot's `move` call.
+    let source = std::fs::read_to_string(klotski.join("bot.zig")).unwrap();
+    let bad = "    _ = botlens.move(\"nobody\", .down);";
+    let anchor = (source.as_str(), "    const view = botlens.klotski();");
+    let (failure, line) = planted_failure(&klotski, "hengdaolima", anchor, bad);
+    assert_eq!(failure["kind"], "illegal_move", "{failure:#}");
+    assert!(failure["message"].as_str().unwrap().contains("no piece `nobody`"), "{failure:#}");
+    assert_eq!(failure["line"], line, "{failure:#}");
     let bot = new_bot_plays_clean(botlens_zig, "zig", "tictactoe", dir.path());
 
     // Zig's safety checks and `@panic`, on the bot's second turn, each at its line and with
@@ -50,7 +65,7 @@ fn new_zig_bots_play_clean_and_their_panics_are_located_in_bot_zig_with_zigs_mes
         ("    if (turns == 2) _ = view.board[turns * 9];", "index out of bounds: index 18, len 9"),
         ("    if (turns == 2) @panic(\"marker text\");", "marker text"),
     ] {
-        let (failure, line) = planted_failure(&bot, &source, planted);
+        let (failure, line) = planted_failure(&bot, "random", (&source, COUNTED), planted);
         assert_eq!(failure["kind"], "panic", "{planted}: {failure:#}");
         assert_eq!(failure["message"], message, "{planted}: {failure:#}");
         assert_eq!(failure["line"], line, "{planted}: {failure:#}");
@@ -59,7 +74,7 @@ fn new_zig_bots_play_clean_and_their_panics_are_located_in_bot_zig_with_zigs_mes
     // An overflow has Zig's message, but LLVM merges a function's calls of the argument-less
     // `integerOverflow` handler into one call at line 0, so it has no line to report.
     let overflow = "    var small: u8 = 250;\n    small += @intCast(turns * 3);";
-    let failure = planted_failure(&bot, &source, overflow).0;
+    let failure = planted_failure(&bot, "random", (&source, COUNTED), overflow).0;
     assert_eq!(failure["kind"], "panic", "{failure:#}");
     assert!(failure["message"].as_str().unwrap().starts_with("integer overflow"), "{failure:#}");
 
@@ -67,8 +82,12 @@ fn new_zig_bots_play_clean_and_their_panics_are_located_in_bot_zig_with_zigs_mes
     // line.
     let without = source.replace("pub const panic = botlens.panic;", "");
     assert_ne!(without, source, "the starter declares the panic handler");
-    let (failure, line) =
-        planted_failure(&bot, &without, "    if (turns == 2) _ = view.board[turns * 9];");
+    let (failure, line) = planted_failure(
+        &bot,
+        "random",
+        (&without, COUNTED),
+        "    if (turns == 2) _ = view.board[turns * 9];",
+    );
     assert_eq!(failure["kind"], "trap", "{failure:#}");
     assert_eq!(failure["line"], line, "{failure:#}");
     assert!(failure["file"].as_str().unwrap().ends_with("bot.zig"), "{failure:#}");
