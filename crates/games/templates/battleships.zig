@@ -15,7 +15,7 @@ comptime {
 }
 
 // Zig's panics (`@panic`, an index out of bounds, an overflow) lose the game with their message,
-// reported at the line that panicked.
+// at the bot's line (docs/zig.md, "Panics", says when an overflow has none).
 pub const panic = botlens.panic;
 
 /// The squares next to one: right, left, down, up.

@@ -17,7 +17,7 @@ comptime {
 }
 
 // Zig's panics (`@panic`, an index out of bounds, an overflow) lose the game with their message,
-// reported at the line that panicked.
+// at the bot's line (docs/zig.md, "Panics", says when an overflow has none).
 pub const panic = botlens.panic;
 
 /// A slide: the piece's index in `view.pieces()` and the direction.
