@@ -30,8 +30,8 @@ use botlens_games::GameKind;
 use botlens_sandbox::SandboxLimits;
 use serde::Deserialize;
 
-use crate::SeedRange;
 use crate::build::CompilerMessage;
+use crate::project::SuiteSettings;
 
 /// The name of a bot folder's settings file.
 pub const CONFIG_FILE: &str = "botlens.toml";
@@ -145,18 +145,13 @@ pub struct FolderConfig {
     /// The bot's file, relative to the folder (JavaScript).
     #[serde(default)]
     pub bot: Option<String>,
-    /// Opponents to play by default.
-    #[serde(default)]
-    pub opponents: Vec<String>,
-    /// Seeds to play by default.
-    #[serde(default)]
-    pub seeds: SeedRange,
-    /// Turn cap; by default the game's.
-    #[serde(default)]
-    pub max_turns: Option<u32>,
-    /// Sandbox limits, passed through to the sandbox as written.
-    #[serde(default)]
-    pub limits: toml::Table,
+    /// Opponents, seeds, turn cap and sandbox limits.
+    #[serde(flatten)]
+    pub suite: SuiteSettings,
+}
+
+impl crate::project::SettingsTable for FolderConfig {
+    const OWN_KEYS: &'static [&'static str] = &["game", "lang", "bot"];
 }
 
 /// A bot folder's settings, read and checked: the game decided, the limits parsed.
@@ -289,6 +284,7 @@ impl Folder {
         let bad = |message: String| FolderError::Config { path: path.clone(), message };
         let limits: SandboxLimits = self
             .config
+            .suite
             .limits
             .clone()
             .try_into()
@@ -299,11 +295,7 @@ impl Folder {
 
     /// The opponents to play by default: `opponents` of `botlens.toml`, else the game's.
     pub fn opponents(&self) -> Vec<String> {
-        if self.config.opponents.is_empty() {
-            self.game.default_opponents()
-        } else {
-            self.config.opponents.clone()
-        }
+        self.config.suite.opponents_of(self.game)
     }
 }
 
@@ -311,10 +303,15 @@ impl Folder {
 pub fn read_config(root: &Path) -> Result<FolderConfig, FolderError> {
     let config_file = root.join(CONFIG_FILE);
     match std::fs::read_to_string(&config_file) {
-        Ok(text) => toml::from_str::<FolderConfig>(&text).map_err(|error| FolderError::Config {
-            path: config_file.clone(),
-            message: error.to_string().trim_end().to_owned(),
-        }),
+        Ok(text) => {
+            let bad = |error: toml::de::Error| FolderError::Config {
+                path: config_file.clone(),
+                message: error.to_string().trim_end().to_owned(),
+            };
+            let document = toml::de::Deserializer::parse(&text).map_err(bad)?;
+            crate::project::check_keys::<FolderConfig, _>(document).map_err(bad)?;
+            toml::from_str::<FolderConfig>(&text).map_err(bad)
+        }
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(FolderConfig::default()),
         Err(source) => Err(FolderError::Read { path: config_file, source }),
     }
@@ -402,6 +399,7 @@ pub(crate) fn on_path(path: &std::ffi::OsStr, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SeedRange;
 
     #[test]
     fn a_folder_is_c_zig_or_javascript_by_its_sources_or_its_lang_key() {
@@ -445,6 +443,35 @@ mod tests {
         assert_eq!(folder.opponents(), GameKind::TicTacToe.default_opponents());
         let error = load(Some(GameKind::Battleships)).unwrap_err().to_string();
         assert!(error.ends_with("plays tictactoe (its botlens.toml says so), not battleships"));
+    }
+
+    #[test]
+    fn the_suite_settings_are_read_with_their_defaults_and_unknown_keys_refused_where_they_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let suite = read_config(dir.path()).unwrap().suite;
+        assert_eq!((suite.seeds, suite.max_turns), (SeedRange::default_suite(), None));
+        assert!(suite.opponents.is_empty() && suite.limits.is_empty());
+        let text = "game = \"tictactoe\"\nopponents = [\"perfect\"]\nseeds = \"3..5\"\n\
+            max_turns = 7\n[limits]\nfuel_per_turn = 9\n";
+        std::fs::write(dir.path().join(CONFIG_FILE), text).unwrap();
+        let config = read_config(dir.path()).unwrap();
+        assert_eq!(config.game.as_deref(), Some("tictactoe"));
+        assert_eq!(config.suite.opponents, ["perfect"]);
+        assert_eq!(
+            (config.suite.seeds, config.suite.max_turns),
+            ("3..5".parse().unwrap(), Some(7))
+        );
+        assert_eq!(config.suite.limits["fuel_per_turn"].as_integer(), Some(9));
+        std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\nsedes = \"1\"\n")
+            .unwrap();
+        let error = read_config(dir.path()).unwrap_err().to_string();
+        let expected = "unknown field `sedes`, expected one of `game`, `lang`, `bot`, `opponents`, \
+            `seeds`, `max_turns`, `limits`";
+        assert!(error.ends_with(expected), "{error}");
+        assert!(error.contains("line 2"), "the error is at the key: {error}");
+        std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\nseeds = [\n").unwrap();
+        let error = read_config(dir.path()).unwrap_err().to_string();
+        assert!(error.contains("TOML parse error at line 2"), "{error}");
     }
 
     #[test]

@@ -26,12 +26,11 @@ use serde::Deserialize;
 
 use crate::SeedRange;
 
-/// The `[package.metadata.botlens]` table.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BotConfig {
-    /// The game the bot plays.
-    pub game: String,
+/// The settings of a suite every kind of bot declares the same way, in
+/// `[package.metadata.botlens]` ([`BotConfig`]) and in `botlens.toml`
+/// ([`FolderConfig`](crate::folder::FolderConfig)): flattened into both.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SuiteSettings {
     /// Opponents to play by default (reference names, `.wasm` paths, or Klotski layouts).
     #[serde(default)]
     pub opponents: Vec<String>,
@@ -44,9 +43,87 @@ pub struct BotConfig {
     /// Sandbox limits, passed through to the sandbox as written.
     #[serde(default)]
     pub limits: toml::Table,
+}
+
+impl SuiteSettings {
+    /// The keys of these settings, as a settings table spells them.
+    pub const KEYS: [&'static str; 4] = ["opponents", "seeds", "max_turns", "limits"];
+
+    /// The opponents to play by default: `opponents`, else every reference opponent of `game`.
+    pub fn opponents_of(&self, game: GameKind) -> Vec<String> {
+        if self.opponents.is_empty() { game.default_opponents() } else { self.opponents.clone() }
+    }
+}
+
+/// The `[package.metadata.botlens]` table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BotConfig {
+    /// The game the bot plays.
+    pub game: String,
+    /// Opponents, seeds, turn cap and sandbox limits.
+    #[serde(flatten)]
+    pub suite: SuiteSettings,
     /// Seconds a build may take; by default [`DEFAULT_BUILD_TIMEOUT`](crate::build::DEFAULT_BUILD_TIMEOUT).
     #[serde(default)]
     pub build_timeout_secs: Option<u64>,
+}
+
+/// A settings table that flattens [`SuiteSettings`] into its own keys (`OWN_KEYS`). serde
+/// refuses unknown keys of such a table without saying where they are or which keys there
+/// are, so [`check_keys`] refuses them first.
+pub(crate) trait SettingsTable {
+    /// The table's keys besides [`SuiteSettings::KEYS`].
+    const OWN_KEYS: &'static [&'static str];
+}
+
+impl SettingsTable for BotConfig {
+    const OWN_KEYS: &'static [&'static str] = &["game", "build_timeout_secs"];
+}
+
+/// Refuses a key of the table `deserializer` reads that `T` does not have, naming the keys it
+/// has; the error is raised at the key's value, so a deserializer of text locates it there.
+pub(crate) fn check_keys<'de, T: SettingsTable, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<(), D::Error> {
+    deserializer.deserialize_map(KeyCheck::<T>(std::marker::PhantomData))
+}
+
+/// [`check_keys`]'s visitor.
+struct KeyCheck<T>(std::marker::PhantomData<T>);
+
+impl<'de, T: SettingsTable> serde::de::Visitor<'de> for KeyCheck<T> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a table of settings")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let known = || T::OWN_KEYS.iter().chain(&SuiteSettings::KEYS);
+        while let Some(key) = map.next_key::<String>()? {
+            if known().any(|k| *k == key) {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            } else {
+                let expected: Vec<String> = known().map(|k| format!("`{k}`")).collect();
+                let message =
+                    format!("unknown field `{key}`, expected one of {}", expected.join(", "));
+                map.next_value_seed(Refused(message))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A value refused with its message, wherever it is.
+struct Refused(String);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Refused {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, _: D) -> Result<(), D::Error> {
+        Err(serde::de::Error::custom(self.0))
+    }
 }
 
 /// A bot project on disk.
@@ -175,13 +252,9 @@ impl BotProject {
         };
         let folder = crate::folder::Folder::load(&root, None, &root).map_err(malformed)?;
         let name = root.file_name().map_or_else(|| "bot".into(), |n| n.to_string_lossy().into());
-        let crate::folder::FolderConfig { opponents, seeds, max_turns, limits, .. } = folder.config;
         let config = BotConfig {
             game: folder.game.name().to_owned(),
-            opponents,
-            seeds,
-            max_turns,
-            limits,
+            suite: folder.config.suite,
             build_timeout_secs: None,
         };
         Ok(BotProject { root, name, game: folder.game, config })
@@ -195,9 +268,10 @@ impl BotProject {
             .metadata
             .and_then(|m| m.botlens)
             .ok_or_else(|| ProjectError::NotABot(path.into()))?;
-        let config: BotConfig = table.try_into().map_err(|e: toml::de::Error| {
-            malformed(format!("[package.metadata.botlens]: {}", e.message()))
-        })?;
+        let bad =
+            |e: toml::de::Error| malformed(format!("[package.metadata.botlens]: {}", e.message()));
+        check_keys::<BotConfig, _>(table.clone()).map_err(bad)?;
+        let config: BotConfig = table.try_into().map_err(bad)?;
         let game: GameKind = config
             .game
             .parse()
@@ -226,8 +300,37 @@ mod tests {
         .unwrap();
         assert_eq!(project.name, "sinker");
         assert_eq!(project.game, GameKind::Battleships);
-        assert_eq!(project.config.opponents, vec!["hunter"]);
-        assert_eq!(project.config.seeds, SeedRange::default_suite());
+        assert_eq!(project.config.suite.opponents, vec!["hunter"]);
+        assert_eq!(project.config.suite.seeds, SeedRange::default_suite());
+    }
+
+    #[test]
+    fn every_key_of_the_table_is_read() {
+        let project = parse(
+            "[package]\nname = \"x\"\n[package.metadata.botlens]\ngame = \"tictactoe\"\n\
+             build_timeout_secs = 5\nopponents = [\"perfect\"]\nseeds = \"2..4\"\nmax_turns = 9\n\
+             [package.metadata.botlens.limits]\nfuel_per_turn = 7\n",
+        )
+        .unwrap();
+        let config = project.config;
+        assert_eq!((config.game.as_str(), config.build_timeout_secs), ("tictactoe", Some(5)));
+        assert_eq!(config.suite.opponents, ["perfect"]);
+        assert_eq!(
+            (config.suite.seeds, config.suite.max_turns),
+            ("2..4".parse().unwrap(), Some(9))
+        );
+        assert_eq!(config.suite.limits["fuel_per_turn"].as_integer(), Some(7));
+        assert_eq!(config.suite.opponents_of(GameKind::TicTacToe), ["perfect"]);
+        let defaults =
+            parse("[package]\nname = \"x\"\n[package.metadata.botlens]\ngame = \"klotski\"\n")
+                .unwrap()
+                .config;
+        assert_eq!(
+            defaults.suite.opponents_of(GameKind::Klotski),
+            GameKind::Klotski.default_opponents()
+        );
+        assert_eq!((defaults.build_timeout_secs, defaults.suite.max_turns), (None, None));
+        assert!(defaults.suite.limits.is_empty());
     }
 
     #[test]
@@ -245,7 +348,9 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(typo.contains("unknown field `sedes`"), "{typo}");
+        let expected = "[package.metadata.botlens]: unknown field `sedes`, expected one of `game`, \
+            `build_timeout_secs`, `opponents`, `seeds`, `max_turns`, `limits`";
+        assert!(typo.ends_with(expected), "{typo}");
         let broken = parse("[package\nname = 1").unwrap_err().to_string();
         assert!(broken.contains("line 1"), "{broken}");
         let seeds = parse(
