@@ -142,3 +142,17 @@ fn without_node_the_packages_to_install_are_named() {
     }
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
 }
+
+#[test]
+fn a_lone_ts_file_is_a_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = new_bot("tictactoe", dir.path());
+    let lone = dir.path().join("lone");
+    std::fs::create_dir(&lone).unwrap();
+    let mine = lone.join("mine.ts");
+    std::fs::copy(Path::new(&made).join("bot.ts"), &mine).unwrap();
+    // Beside it, a file that does not compile: the lone file is the bot alone.
+    std::fs::write(lone.join("broken.ts"), "this is not AssemblyScript\n").unwrap();
+    let out = run_json(&mine.display().to_string(), &["--game", "tictactoe"], 0);
+    crate::support::assert_played_clean(&out.stdout, 40);
+}

@@ -62,7 +62,7 @@ const FLAGS: [&str; 11] = [
 /// An AssemblyScript bot on disk.
 #[derive(Debug, Clone)]
 pub struct AsBot {
-    /// The bot's name: its folder's.
+    /// The bot's name: its folder's, or a lone file's stem (`bot.<extension>`: the folder's).
     pub name: String,
     /// The entry file: `bot.ts`, else the folder's only `.ts` file; absolute.
     pub file: PathBuf,
@@ -71,7 +71,8 @@ pub struct AsBot {
 }
 
 impl AsBot {
-    /// The AssemblyScript bot in the folder `dir`; `game` is `--game`.
+    /// The AssemblyScript bot `path` names: a folder with an entry file, or one `.ts` file;
+    /// `game` is `--game`.
     pub fn load(dir: &Path, game: Option<GameKind>) -> Result<AsBot, FolderError> {
         let none = format!(
             "no .ts file here: an AssemblyScript bot is a bot.ts that imports \"{PACKAGE}\""

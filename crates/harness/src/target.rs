@@ -33,9 +33,9 @@ pub enum Target {
         /// The game it plays.
         game: GameKind,
     },
-    /// A bot botlens builds from its sources itself (see [`crate::folder`]): JavaScript in the
-    /// arena's format (a `.js` file, or a folder with one, [`crate::js`]) or C (a folder of
-    /// `.c` files, [`crate::c`]), each maybe with a `botlens.toml`.
+    /// A bot botlens builds from its sources itself (see [`crate::folder`]): JavaScript, C, Zig
+    /// or AssemblyScript, as a folder of sources or one source file (`.js`, `.c`, `.zig`,
+    /// `.ts`), each maybe with a `botlens.toml` in its folder.
     Script {
         /// The language.
         lang: Lang,
@@ -62,6 +62,12 @@ pub enum TargetError {
     /// A module file without `--game`.
     #[error("say which game {0} plays with --game {choices}", choices = game_choices())]
     ModuleWithoutGame(String),
+    /// A file botlens neither builds nor loads, by its extension.
+    #[error(
+        "`{0}` is not a bot botlens can play: give a source file ({exts}), a folder of them, a Rust bot project, or a .wasm/.wat module with --game",
+        exts = Lang::extensions()
+    )]
+    UnknownFile(String),
     /// Neither a directory nor a module file, and no `--game` to make it a reference player.
     #[error(
         "`{0}` is not a bot project directory; give a project, a .wasm module with --game, or a reference player with --game"
@@ -79,8 +85,9 @@ pub fn is_module_path(name: &str) -> bool {
 }
 
 impl Target {
-    /// The target `text` names, with the game of `--game` if given: a directory is a project,
-    /// a `.wasm`/`.wat` name a module, anything else a reference player. Modules and reference
+    /// The target `text` names, with the game of `--game` if given: a directory is a project
+    /// or a bot folder, a source file (`.js`, `.c`, `.zig`, `.ts`) a bot botlens builds, a
+    /// `.wasm`/`.wat` name a module, another file an error, anything else a reference player. Modules and reference
     /// players need the game.
     ///
     /// ```
@@ -100,6 +107,9 @@ impl Target {
         }
         if let Some(lang) = Lang::of_file(text) {
             return Ok(Target::Script { lang, path: text.into(), game });
+        }
+        if Path::new(text).is_file() && !is_module_path(text) {
+            return Err(TargetError::UnknownFile(text.to_owned()));
         }
         match game {
             Some(game) if is_module_path(text) => Ok(Target::Module { path: text.into(), game }),
@@ -233,6 +243,28 @@ mod tests {
         assert_eq!(
             Target::parse(&text, None).unwrap(),
             Target::Script { lang: Lang::C, path: text.clone().into(), game: None }
+        );
+        for (file, lang) in [
+            ("bot.js", Lang::JavaScript),
+            ("bot.c", Lang::C),
+            ("mine.zig", Lang::Zig),
+            ("bot.ts", Lang::AssemblyScript),
+        ] {
+            let path = dir.path().join(file).display().to_string();
+            assert_eq!(
+                Target::parse(&path, Some("tictactoe")).unwrap(),
+                Target::Script { lang, path: path.clone().into(), game: Some(GameKind::TicTacToe) },
+                "{file}"
+            );
+        }
+        let python = dir.path().join("bot.py");
+        std::fs::write(&python, "").unwrap();
+        let error = Target::parse(&python.display().to_string(), Some("tictactoe")).unwrap_err();
+        assert!(
+            error.to_string().ends_with(
+                "bot.py` is not a bot botlens can play: give a source file (.js, .c, .zig or .ts), a folder of them, a Rust bot project, or a .wasm/.wat module with --game"
+            ),
+            "{error}"
         );
         assert_eq!(
             Target::parse("x.wat", Some("battleships")).unwrap(),
