@@ -134,6 +134,16 @@ impl Target {
         }
     }
 
+    /// The bot at `path`, as `watch` names it: a lone source file of a language botlens builds
+    /// (`.js`, `.c`, `.zig`, `.ts`), else the bot in the directory ([`Target::of_dir`]).
+    pub fn of_path(path: impl Into<PathBuf>) -> Target {
+        let path = path.into();
+        match Lang::of_file(&path.to_string_lossy()) {
+            Some(lang) if path.is_file() => Target::Script { lang, path, game: None },
+            _ => Target::of_dir(path),
+        }
+    }
+
     /// The project directory, for a project; a bot folder (for a `.js` file, the one it is in).
     pub fn project_dir(&self) -> Option<&Path> {
         match self {
@@ -284,6 +294,22 @@ mod tests {
         assert_eq!(
             Target::parse("hunter", Some("chess")).unwrap_err().to_string(),
             "unknown game `chess` (known: battleships, tictactoe, klotski)"
+        );
+    }
+
+    #[test]
+    fn a_path_is_a_lone_source_file_or_the_bot_in_a_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("mine.zig");
+        assert_eq!(Target::of_path(&file), Target::project(&file), "no such file");
+        std::fs::write(&file, "").unwrap();
+        assert_eq!(
+            Target::of_path(&file),
+            Target::Script { lang: Lang::Zig, path: file.clone(), game: None }
+        );
+        assert_eq!(
+            Target::of_path(dir.path()),
+            Target::Script { lang: Lang::Zig, path: dir.path().into(), game: None }
         );
     }
 
