@@ -156,3 +156,21 @@ fn a_lone_ts_file_is_a_bot() {
     let out = run_json(&mine.display().to_string(), &["--game", "tictactoe"], 0);
     crate::support::assert_played_clean(&out.stdout, 40);
 }
+
+#[test]
+fn debug_refuses_an_assemblyscript_bot_and_names_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bot.ts"), "export function play(): void {}\n").unwrap();
+    let lone = dir.path().join("bot.ts").display().to_string();
+    for bot in [dir.path().display().to_string(), lone] {
+        let args = ["debug", &bot, "--game", "tictactoe", "--vs", "random", "--seed", "1"];
+        let out = botlens_as(&args, &[]);
+        assert_eq!(out.code, Some(2), "{}", out.stderr);
+        for part in [
+            "is an AssemblyScript bot: AssemblyScript compiles no DWARF debug info",
+            "`botlens replay`",
+        ] {
+            assert!(out.stderr.contains(part), "{}", out.stderr);
+        }
+    }
+}
