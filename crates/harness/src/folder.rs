@@ -34,7 +34,7 @@ use botlens_sandbox::SandboxLimits;
 use serde::Deserialize;
 
 use crate::build::CompilerMessage;
-use crate::project::SuiteSettings;
+use crate::settings::SuiteSettings;
 
 /// The name of a bot folder's settings file.
 pub const CONFIG_FILE: &str = "botlens.toml";
@@ -165,7 +165,7 @@ pub struct FolderConfig {
     pub suite: SuiteSettings,
 }
 
-impl crate::project::SettingsTable for FolderConfig {
+impl crate::settings::SettingsTable for FolderConfig {
     const OWN_KEYS: &'static [&'static str] = &["game", "lang", "bot"];
 }
 
@@ -361,7 +361,7 @@ pub fn read_config(root: &Path) -> Result<FolderConfig, FolderError> {
                 message: error.to_string().trim_end().to_owned(),
             };
             let document = toml::de::Deserializer::parse(&text).map_err(bad)?;
-            crate::project::check_keys::<FolderConfig, _>(document).map_err(bad)?;
+            crate::settings::check_keys::<FolderConfig, _>(document).map_err(bad)?;
             toml::from_str::<FolderConfig>(&text).map_err(bad)
         }
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(FolderConfig::default()),

@@ -24,36 +24,7 @@ use std::path::{Path, PathBuf};
 use botlens_games::{GameKind, UnknownGame};
 use serde::Deserialize;
 
-use crate::SeedRange;
-
-/// The settings of a suite every kind of bot declares the same way, in
-/// `[package.metadata.botlens]` ([`BotConfig`]) and in `botlens.toml`
-/// ([`FolderConfig`](crate::folder::FolderConfig)): flattened into both.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct SuiteSettings {
-    /// Opponents to play by default (reference names, `.wasm` paths, or Klotski layouts).
-    #[serde(default)]
-    pub opponents: Vec<String>,
-    /// Seeds to play by default.
-    #[serde(default)]
-    pub seeds: SeedRange,
-    /// Turn cap; by default the game's.
-    #[serde(default)]
-    pub max_turns: Option<u32>,
-    /// Sandbox limits, passed through to the sandbox as written.
-    #[serde(default)]
-    pub limits: toml::Table,
-}
-
-impl SuiteSettings {
-    /// The keys of these settings, as a settings table spells them.
-    pub const KEYS: [&'static str; 4] = ["opponents", "seeds", "max_turns", "limits"];
-
-    /// The opponents to play by default: `opponents`, else every reference opponent of `game`.
-    pub fn opponents_of(&self, game: GameKind) -> Vec<String> {
-        if self.opponents.is_empty() { game.default_opponents() } else { self.opponents.clone() }
-    }
-}
+use crate::settings::SuiteSettings;
 
 /// The `[package.metadata.botlens]` table.
 #[derive(Debug, Clone, Deserialize)]
@@ -69,61 +40,8 @@ pub struct BotConfig {
     pub build_timeout_secs: Option<u64>,
 }
 
-/// A settings table that flattens [`SuiteSettings`] into its own keys (`OWN_KEYS`). serde
-/// refuses unknown keys of such a table without saying where they are or which keys there
-/// are, so [`check_keys`] refuses them first.
-pub(crate) trait SettingsTable {
-    /// The table's keys besides [`SuiteSettings::KEYS`].
-    const OWN_KEYS: &'static [&'static str];
-}
-
-impl SettingsTable for BotConfig {
+impl crate::settings::SettingsTable for BotConfig {
     const OWN_KEYS: &'static [&'static str] = &["game", "build_timeout_secs"];
-}
-
-/// Refuses a key of the table `deserializer` reads that `T` does not have, naming the keys it
-/// has; the error is raised at the key's value, so a deserializer of text locates it there.
-pub(crate) fn check_keys<'de, T: SettingsTable, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<(), D::Error> {
-    deserializer.deserialize_map(KeyCheck::<T>(std::marker::PhantomData))
-}
-
-/// [`check_keys`]'s visitor.
-struct KeyCheck<T>(std::marker::PhantomData<T>);
-
-impl<'de, T: SettingsTable> serde::de::Visitor<'de> for KeyCheck<T> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a table of settings")
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let known = || T::OWN_KEYS.iter().chain(&SuiteSettings::KEYS);
-        while let Some(key) = map.next_key::<String>()? {
-            if known().any(|k| *k == key) {
-                map.next_value::<serde::de::IgnoredAny>()?;
-            } else {
-                let expected: Vec<String> = known().map(|k| format!("`{k}`")).collect();
-                let message =
-                    format!("unknown field `{key}`, expected one of {}", expected.join(", "));
-                map.next_value_seed(Refused(message))?;
-            }
-        }
-        Ok(())
-    }
-}
-
-/// A value refused with its message, wherever it is.
-struct Refused(String);
-
-impl<'de> serde::de::DeserializeSeed<'de> for Refused {
-    type Value = ();
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, _: D) -> Result<(), D::Error> {
-        Err(serde::de::Error::custom(self.0))
-    }
 }
 
 /// A bot project on disk.
@@ -270,7 +188,7 @@ impl BotProject {
             .ok_or_else(|| ProjectError::NotABot(path.into()))?;
         let bad =
             |e: toml::de::Error| malformed(format!("[package.metadata.botlens]: {}", e.message()));
-        check_keys::<BotConfig, _>(table.clone()).map_err(bad)?;
+        crate::settings::check_keys::<BotConfig, _>(table.clone()).map_err(bad)?;
         let config: BotConfig = table.try_into().map_err(bad)?;
         let game: GameKind = config
             .game
@@ -287,6 +205,7 @@ fn toml_message(error: &toml::de::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SeedRange;
 
     fn parse(text: &str) -> Result<BotProject, ProjectError> {
         BotProject::parse(Path::new("/bot"), Path::new("/bot/Cargo.toml"), text)
