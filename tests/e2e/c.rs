@@ -193,7 +193,17 @@ fn a_lone_c_file_is_a_bot_and_its_planted_bug_is_located_at_its_line() {
     let failure = only_failure(&out);
     assert_eq!(failure["kind"], "illegal_move", "{failure:#}");
     assert_eq!(failure["file"].as_str(), Some(mine.as_str()), "{failure:#}");
-    assert_eq!(failure["line"], line_of(source, "/* here */"), "{failure:#}");
+    let line = line_of(source, "/* here */");
+    assert_eq!(failure["line"], line, "{failure:#}");
+    // Its replay line names the file and the game, and replays the failure at its line.
+    let replay = failure["replay"].as_str().unwrap();
+    let seed = failure["first_seed"].to_string();
+    let expected = format!("botlens replay {mine} --game tictactoe --vs random --seed {seed}");
+    assert_eq!(replay, expected, "{failure:#}");
+    let args = ["replay", &mine, "--game", "tictactoe", "--vs", "random", "--seed", &seed];
+    let out = botlens_env(&[&args[..], &["--plain"]].concat(), &[]);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains(&format!("{mine}:{line}:")), "{}", out.stdout);
 
     // A file of a language botlens does not build is refused, naming those it does.
     let python = lone.join("bot.py");
