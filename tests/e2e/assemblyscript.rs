@@ -135,6 +135,92 @@ fn without_node_the_packages_to_install_are_named() {
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
 }
 
+#[test]
+fn a_lone_ts_file_is_a_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = new_bot("tictactoe", dir.path());
+    let lone = dir.path().join("lone");
+    std::fs::create_dir(&lone).unwrap();
+    let mine = lone.join("mine.ts");
+    std::fs::copy(Path::new(&made).join("bot.ts"), &mine).unwrap();
+    // Beside it, a file that does not compile: the lone file is the bot alone.
+    std::fs::write(lone.join("broken.ts"), "this is not AssemblyScript\n").unwrap();
+    let out = run_json(&mine.display().to_string(), &["--game", "tictactoe"], 0);
+    crate::support::assert_played_clean(&out.stdout, 40);
+}
+
+#[test]
+fn debug_refuses_an_assemblyscript_bot_and_names_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bot.ts"), "export function play(): void {}\n").unwrap();
+    let lone = dir.path().join("bot.ts").display().to_string();
+    for bot in [dir.path().display().to_string(), lone] {
+        let args = ["debug", &bot, "--game", "tictactoe", "--vs", "random", "--seed", "1"];
+        let out = botlens_as(&args, &[]);
+        assert_eq!(out.code, Some(2), "{}", out.stderr);
+        for part in [
+            "is an AssemblyScript bot: AssemblyScript compiles no DWARF debug info",
+            "`botlens replay`",
+        ] {
+            assert!(out.stderr.contains(part), "{}", out.stderr);
+        }
+    }
+}
+
+/// The new Tic-tac-toe bot in `dir` with `helper` (a function of its own) added before `play`
+/// and `call` (a statement) after its `turns++;`; returns the bot and its `bot.ts`.
+fn bot_with_helper(dir: &Path, helper: &str, call: &str) -> (String, PathBuf) {
+    let bot = new_bot("tictactoe", dir);
+    let file = Path::new(&bot).join("bot.ts");
+    let source = std::fs::read_to_string(&file).unwrap();
+    let planted = source
+        .replace("function play(): void {\n", &format!("{helper}\nfunction play(): void {{\n"))
+        .replace("  turns++;\n", &format!("  turns++;\n  {call}\n"));
+    assert_eq!(planted.len(), source.len() + helper.len() + call.len() + 4, "update the plant");
+    std::fs::write(&file, planted).unwrap();
+    (bot, file)
+}
+
+#[test]
+fn an_illegal_move_from_a_helper_is_located_at_its_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let helper = "function markTaken(board: string): void {\n  const x = board.indexOf(\"X\");\n  \
+        const taken = x >= 0 ? x : board.indexOf(\"O\");\n  // ILLEGAL\n  \
+        mark(taken % 3, taken / 3);\n}\n";
+    let call = "if (turns == 2) { markTaken(view.board); return; }";
+    let (bot, file) = bot_with_helper(dir.path(), helper, call);
+    let out = run_json(&bot, &["--vs", "random", "--seeds", "0..4"], 1);
+    let failure = only_failure(&out);
+    assert_eq!(failure["kind"], "illegal_move", "{failure:#}");
+    assert_eq!(failure["file"].as_str(), Some(file.to_str().unwrap()), "{failure:#}");
+    assert_eq!(failure["line"], line_after_marker(&file, "ILLEGAL"), "{failure:#}");
+}
+
+#[test]
+fn profile_names_the_bots_own_functions_and_lines_in_bot_ts() {
+    let dir = tempfile::tempdir().unwrap();
+    let helper = "function spin(turn: i32): i32 {\n  let total = 0;\n  // HOT\n  \
+        for (let i = 0; i < 20000; i++) {\n    total += i ^ turn;\n  }\n  return total;\n}\n";
+    let (bot, file) = bot_with_helper(dir.path(), helper, "if (spin(turns) == -1) return;");
+    let out = botlens_as(&["profile", &bot, "--vs", "random", "--seeds", "0..2", "--json"], &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let profile: serde_json::Value = serde_json::from_str(&out.stdout).expect("one JSON object");
+    let functions = profile["functions"].as_array().unwrap();
+    let own = |f: &&serde_json::Value| f["own_fuel"].as_u64().unwrap();
+    let hottest = functions.iter().max_by_key(own).unwrap();
+    assert_eq!(
+        (hottest["function"].as_str(), hottest["bot"].as_bool(), hottest["file"].as_str()),
+        (Some("bot/spin"), Some(true), file.to_str()),
+        "{profile:#}"
+    );
+    assert!(functions.iter().any(|f| f["function"] == "bot/play" && f["bot"] == true));
+    // The hottest line is the loop's, where the profiler samples it (at its back-edge).
+    let hottest = &profile["lines"][0];
+    assert_eq!(hottest["file"].as_str(), file.to_str(), "{profile:#}");
+    assert_eq!(hottest["function"], "bot/spin", "{profile:#}");
+    assert_eq!(hottest["line"], line_after_marker(&file, "HOT"), "{profile:#}");
+}
+
 /// The Klotski starting bot, on the Klotski API of the package `botlens`.
 mod klotski {
     use super::{botlens_as, only_failure, run_json};

@@ -187,3 +187,50 @@ fn replay_shows_the_samples_failure_at_its_marked_line() {
     assert!(out.stdout.contains("assertion failed: square >= 0"), "{}", out.stdout);
     assert!(out.stdout.contains(&format!("c-tictactoe-edgeless/bot.c:{line}:")), "{}", out.stdout);
 }
+
+#[test]
+fn a_lone_c_file_is_a_bot_and_its_planted_bug_is_located_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = dir.path().join("made");
+    let made_text = made.display().to_string();
+    let out = botlens_env(&["new", "tictactoe", &made_text, "--lang", "c"], &[]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let lone = dir.path().join("lone");
+    std::fs::create_dir(&lone).unwrap();
+    std::fs::copy(made.join("bot.c"), lone.join("mine.c")).unwrap();
+    // Beside it, another bot: were it built with the lone file, `bot_play` would clash.
+    std::fs::copy(made.join("bot.c"), lone.join("other.c")).unwrap();
+    let mine = lone.join("mine.c").display().to_string();
+    let out = botlens_env(&["run", &mine, "--game", "tictactoe", "--json"], &[]);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    crate::support::assert_played_clean(&out.stdout, 40);
+
+    let source = "#include \"botlens.h\"\n\nstatic int turn;\n\nvoid bot_play(void) {\n    \
+        botlens_tictactoe_view view = botlens_tictactoe();\n    if (turn++ == 0 && view.board[4] == '.') {\n        \
+        botlens_mark(1, 1);\n        return;\n    }\n    botlens_mark(1, 1); /* here */\n}\n";
+    std::fs::write(lone.join("mine.c"), source).unwrap();
+    let args = ["run", &mine, "--game", "tictactoe", "--vs", "random", "--seeds", "0..4", "--json"];
+    let out = botlens_env(&args, &[]);
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    let failure = only_failure(&out);
+    assert_eq!(failure["kind"], "illegal_move", "{failure:#}");
+    assert_eq!(failure["file"].as_str(), Some(mine.as_str()), "{failure:#}");
+    let line = line_of(source, "/* here */");
+    assert_eq!(failure["line"], line, "{failure:#}");
+    // Its replay line names the file and the game, and replays the failure at its line.
+    let replay = failure["replay"].as_str().unwrap();
+    let seed = failure["first_seed"].to_string();
+    let expected = format!("botlens replay {mine} --game tictactoe --vs random --seed {seed}");
+    assert_eq!(replay, expected, "{failure:#}");
+    let args = ["replay", &mine, "--game", "tictactoe", "--vs", "random", "--seed", &seed];
+    let out = botlens_env(&[&args[..], &["--plain"]].concat(), &[]);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains(&format!("{mine}:{line}:")), "{}", out.stdout);
+
+    // A file of a language botlens does not build is refused, naming those it does.
+    let python = lone.join("bot.py");
+    std::fs::write(&python, "print(1)\n").unwrap();
+    let out = botlens_env(&["run", &python.display().to_string(), "--game", "tictactoe"], &[]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("(.js, .c, .zig or .ts)"), "{}", out.stderr);
+}

@@ -134,3 +134,22 @@ fn a_trace_of_another_game_or_a_newer_format_is_refused() {
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert!(out.stderr.contains("trace format version 99 is newer"), "{}", out.stderr);
 }
+
+#[test]
+fn a_c_bot_stops_at_its_failing_turn_and_reaches_its_line_in_bot_c() {
+    let sample = repo_root().join("samples/c-tictactoe-edgeless/bot.c");
+    let line = line_after_marker(&sample, "botlens reports the panic on the next line");
+    let dir = tempfile::tempdir().unwrap();
+    let batch = dir.path().join("commands.gdb");
+    std::fs::write(&batch, "continue\nbt 1\n").unwrap();
+    let args = ["--vs", "perfect", "--seed", "4", "--batch", batch.to_str().unwrap()];
+    let out = botlens(&[&["debug", "samples/c-tictactoe-edgeless"][..], &args].concat());
+    let all = format!("{}\n{}", out.stdout, out.stderr);
+    assert_eq!(out.code, Some(0), "{all}");
+    assert!(all.contains("the bot failed on its turn 5 (panic: assertion failed"), "{all}");
+    let breakpoint = format!("a breakpoint is on the failing line {}:{line}", sample.display());
+    assert!(all.contains(&breakpoint), "{all}");
+    let stop = format!("bot_play () at {}:{line}", sample.display());
+    assert!(all.contains(&format!("Breakpoint 2, {stop}")), "continue reaches the line: {all}");
+    assert!(all.contains(&format!("#0  {stop}")), "bt: {all}");
+}

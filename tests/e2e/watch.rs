@@ -298,3 +298,21 @@ fn a_c_bot_folder_is_watched_and_its_failures_are_located_in_bot_c() {
     at = watch.wait_for("── run 2 (bot.c changed) ──", at, LATER_RUN);
     watch.wait_for("bot.c:6:", at, LATER_RUN);
 }
+
+#[test]
+fn a_lone_c_file_is_watched_alone_with_its_folder() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let settings = "game = \"tictactoe\"\nopponents = [\"random\"]\nseeds = \"0..20\"\n";
+    std::fs::write(dir.path().join("botlens.toml"), settings).expect("write botlens.toml");
+    let first_free = "(int)(strchr(view.board, '.') - view.board)";
+    let mine = dir.path().join("mine.c");
+    std::fs::write(&mine, c_bot_source(first_free)).expect("write mine.c");
+    // Another bot beside it: built with the lone file, its `bot_play` would clash.
+    std::fs::write(dir.path().join("other.c"), c_bot_source("0")).expect("write other.c");
+    let watch = Watcher::start(&mine);
+    let mut at = watch.wait_for("── run 1 (start) ──", 0, LATER_RUN);
+    at = watch.wait_for("no game lost by a bot fault", at, LATER_RUN);
+    std::fs::write(&mine, c_bot_source("0 * view.you")).expect("write mine.c");
+    at = watch.wait_for("── run 2 (mine.c changed) ──", at, LATER_RUN);
+    watch.wait_for("mine.c:6:", at, LATER_RUN);
+}

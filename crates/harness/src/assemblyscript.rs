@@ -44,6 +44,10 @@ const BUILDING: &str = "building an AssemblyScript bot";
 /// How to install Node.js and npm on Debian or Ubuntu.
 const INSTALL_NODE: &str = "sudo apt-get install -y nodejs npm";
 
+/// How [`rooted`] rewrites the compiler's source map, in the build's hash: a module cached
+/// before it changed is built again.
+const MAP_REWRITE: &str = "rooted, mappings with a source only";
+
 /// asc's flags besides the entry file, the package path and the output.
 const FLAGS: [&str; 11] = [
     "--use",
@@ -62,7 +66,7 @@ const FLAGS: [&str; 11] = [
 /// An AssemblyScript bot on disk.
 #[derive(Debug, Clone)]
 pub struct AsBot {
-    /// The bot's name: its folder's.
+    /// The bot's name: its folder's, or a lone file's stem (`bot.<extension>`: the folder's).
     pub name: String,
     /// The entry file: `bot.ts`, else the folder's only `.ts` file; absolute.
     pub file: PathBuf,
@@ -71,7 +75,8 @@ pub struct AsBot {
 }
 
 impl AsBot {
-    /// The AssemblyScript bot in the folder `dir`; `game` is `--game`.
+    /// The AssemblyScript bot `path` names: a folder with an entry file, or one `.ts` file;
+    /// `game` is `--game`.
     pub fn load(dir: &Path, game: Option<GameKind>) -> Result<AsBot, FolderError> {
         let none = format!(
             "no .ts file here: an AssemblyScript bot is a bot.ts that imports \"{PACKAGE}\""
@@ -179,6 +184,7 @@ fn build_with(
     let sdk_file = sdk.join(PACKAGE).join("index.ts");
     let mut hash = Fnv::default();
     hash.add(VERSION.as_bytes());
+    hash.add(MAP_REWRITE.as_bytes());
     hash.add(sdk.as_os_str().as_encoded_bytes());
     hash.add(
         &std::fs::read(&sdk_file)
@@ -231,16 +237,31 @@ fn build_with(
     crate::compiled::store(&partial, wasm, &stderr, run.duration, diagnostics)
 }
 
-/// The source map `map` (JSON) with its `sourceRoot` set to `root`, where asc ran: its sources
+/// The source map `map` (JSON) with its `sourceRoot` replaced by `root`, where asc ran: its sources
 /// are relative to it (AssemblyScript's own, `~lib/…`, are skipped by the locator under any
-/// root); without `sourcesContent`.
+/// root); without `sourcesContent` (the sources are on disk, or not the bot's); and without
+/// the mappings that have no source. Binaryen maps a call whose result is dropped (`mark(x,
+/// y);` in a helper) to no source: left so, the locator would find no line for the helper's
+/// frame and report the failure at its caller's line; without such a mapping the call keeps
+/// the line of the expression before it in the same function, as DWARF's nearest line does.
 fn rooted(map: &[u8], root: &Path) -> Result<String, String> {
-    let mut json: serde_json::Value = serde_json::from_slice(map).map_err(|e| e.to_string())?;
-    let object = json.as_object_mut().ok_or("not a JSON object")?;
-    object.insert("sourceRoot".into(), serde_json::Value::String(root.display().to_string()));
-    // The sources themselves (the standard library's too) are on disk, or not the bot's.
-    object.remove("sourcesContent");
-    Ok(json.to_string())
+    let mut map = sourcemap::SourceMap::from_slice(map).map_err(|e| e.to_string())?;
+    // asc's own `sourceRoot` (the output's temporary folder) is replaced, not prefixed.
+    map.set_source_root(None::<&str>);
+    let tokens =
+        map.tokens().map(|token| token.get_raw_token()).filter(|raw| raw.src_id != !0).collect();
+    let strings = |iter: &mut dyn Iterator<Item = &str>| iter.map(Into::into).collect();
+    let mut mapped = sourcemap::SourceMap::new(
+        map.get_file().map(Into::into),
+        tokens,
+        strings(&mut map.names()),
+        strings(&mut map.sources()),
+        None,
+    );
+    mapped.set_source_root(Some(root.display().to_string()));
+    let mut json = Vec::new();
+    mapped.to_writer(&mut json).map_err(|e| e.to_string())?;
+    String::from_utf8(json).map_err(|e| e.to_string())
 }
 
 /// asc's output with the files of its diagnostics (`in bot.ts(3,5)`) made absolute under
@@ -444,14 +465,23 @@ FAILURE 2 compile error(s)
     }
 
     #[test]
-    fn the_source_map_is_rooted_at_the_bots_folder() {
-        let map =
-            br#"{"version":3,"sources":["bot.ts","~lib/array.ts"],"sourcesContent":["x",null],"names":[],"mappings":"A"}"#;
-        let rooted: serde_json::Value =
-            serde_json::from_str(&rooted(map, Path::new("/bots/mine")).unwrap()).unwrap();
+    fn the_source_map_is_rooted_at_the_bots_folder_and_keeps_only_mappings_with_a_source() {
+        // Columns 0 and 2 map to no source; 1 to bot.ts:1:1, 3 to ~lib/array.ts:2:2 (0-based).
+        let map = br#"{"version":3,"sourceRoot":"./out.tmp","sources":["bot.ts","~lib/array.ts"],"sourcesContent":["x",null],"names":[],"mappings":"A,CAAA,C,CCCC"}"#;
+        let text = rooted(map, Path::new("/bots/mine")).unwrap();
+        let rooted: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(rooted["sourceRoot"], "/bots/mine");
         assert_eq!(rooted["sources"][0], "bot.ts");
         assert!(rooted.get("sourcesContent").is_none(), "{rooted}");
+        let decoded = sourcemap::SourceMap::from_slice(text.as_bytes()).unwrap();
+        let tokens: Vec<(u32, Option<&str>, u32, u32)> = decoded
+            .tokens()
+            .map(|t| (t.get_dst_col(), t.get_source(), t.get_src_line(), t.get_src_col()))
+            .collect();
+        assert_eq!(
+            tokens,
+            [(1, Some("/bots/mine/bot.ts"), 0, 0), (3, Some("/bots/mine/~lib/array.ts"), 1, 1)]
+        );
         assert!(super::rooted(b"[1]", Path::new("/b")).is_err());
     }
 }

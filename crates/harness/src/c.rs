@@ -51,26 +51,30 @@ const FLAGS: [&str; 7] = [
 /// A C bot on disk.
 #[derive(Debug, Clone)]
 pub struct CBot {
-    /// The bot's name: its folder's.
+    /// The bot's name: its folder's, or a lone file's stem (`bot.c`: the folder's).
     pub name: String,
-    /// The `.c` files, absolute and sorted.
+    /// The `.c` files, absolute and sorted (a lone file's bot, that file).
     pub sources: Vec<PathBuf>,
     /// Its folder's settings and game.
     pub folder: Folder,
 }
 
 impl CBot {
-    /// The C bot in the folder `dir`; `game` is `--game`.
-    pub fn load(dir: &Path, game: Option<GameKind>) -> Result<CBot, FolderError> {
-        let root = std::path::absolute(dir)
-            .map_err(|source| FolderError::Read { path: dir.to_owned(), source })?;
-        let folder = Folder::load(&root, game, dir)?;
-        let sources = crate::folder::sources(&root, Lang::C);
+    /// The C bot `path` names: a folder of `.c` files, or one `.c` file (the bot alone);
+    /// `game` is `--game`.
+    pub fn load(path: &Path, game: Option<GameKind>) -> Result<CBot, FolderError> {
+        let named = crate::folder::BotPath::of(path)?;
+        let root = named.root.clone();
+        let folder = Folder::load(&root, game, path)?;
+        let sources = match &named.file {
+            Some(file) => vec![file.clone()],
+            None => crate::folder::sources(&root, Lang::C),
+        };
         if sources.is_empty() {
             let message = format!("no .c file here: a C bot is .c files that include {HEADER}");
             return Err(FolderError::NoBot { dir: root, message });
         }
-        let name = root.file_name().map_or_else(|| "bot".into(), |n| n.to_string_lossy().into());
+        let name = named.name(named.file.as_deref());
         Ok(CBot { name, sources, folder })
     }
 }
@@ -297,6 +301,18 @@ mod tests {
         let FolderError::Compile(messages) = error else { panic!("{error}") };
         assert_eq!((messages[0].line, messages[0].file.as_deref()), (1, Some(&*cbot.sources[0])));
         assert!(messages[0].message.contains("#include \"botlens.h\""), "{}", messages[0].message);
+    }
+
+    #[test]
+    fn a_lone_c_file_is_the_bot_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("helper.c"), "").unwrap();
+        let file = dir.path().join("mine.c");
+        std::fs::write(&file, "").unwrap();
+        let bot = CBot::load(&file, Some(GameKind::TicTacToe)).unwrap();
+        assert_eq!((bot.name.as_str(), bot.sources.as_slice()), ("mine", [file].as_slice()));
+        let folder = CBot::load(dir.path(), Some(GameKind::TicTacToe)).unwrap();
+        assert_eq!(folder.sources.len(), 2, "a folder's bot is every .c file");
     }
 
     #[test]

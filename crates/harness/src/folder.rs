@@ -15,6 +15,9 @@
 //! fuel_per_turn = 50_000_000
 //! ```
 //!
+//! A bot may also be one source file (`bot.c`, `mine.ts`): the bot alone, the `botlens.toml`
+//! of its folder its settings, built and cached as a folder's ([`BotPath`]).
+//!
 //! A folder is a C bot when `lang = "c"` says so, or, without `lang`, when it has a `.c` file
 //! and no `.js` file; a Zig bot likewise with `.zig` files and neither; an AssemblyScript bot
 //! with `.ts` files and none of those; a JavaScript bot when it has a `.js` file (or
@@ -30,8 +33,8 @@ use botlens_games::GameKind;
 use botlens_sandbox::SandboxLimits;
 use serde::Deserialize;
 
-use crate::SeedRange;
 use crate::build::CompilerMessage;
+use crate::settings::SuiteSettings;
 
 /// The name of a bot folder's settings file.
 pub const CONFIG_FILE: &str = "botlens.toml";
@@ -55,6 +58,9 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// Every language botlens builds, in the order a folder's sources decide it.
+    pub const ALL: [Lang; 4] = [Lang::JavaScript, Lang::C, Lang::Zig, Lang::AssemblyScript];
+
     /// The language's name in `lang = "…"` and `--lang`.
     pub fn name(self) -> &'static str {
         match self {
@@ -75,9 +81,18 @@ impl Lang {
         }
     }
 
-    /// The language of a source file's name (`bot.js`), if botlens builds it.
+    /// The language of a source file's name (`bot.js`, `bot.c`, `bot.zig`, `bot.ts`), if
+    /// botlens builds it.
     pub fn of_file(name: &str) -> Option<Lang> {
-        name.ends_with(".js").then_some(Lang::JavaScript)
+        let extension = Path::new(name).extension()?;
+        Lang::ALL.into_iter().find(|lang| extension == lang.extension())
+    }
+
+    /// The extensions of the files botlens builds, for messages: `.js, .c, .zig or .ts`.
+    pub fn extensions() -> String {
+        let all = Lang::ALL.map(|lang| format!(".{}", lang.extension()));
+        let (last, rest) = all.split_last().expect("there are languages");
+        format!("{} or {last}", rest.join(", "))
     }
 
     /// The language of the bot folder `dir`, or `None` when it is not one: a `Cargo.toml` makes
@@ -95,7 +110,7 @@ impl Lang {
         if let Some(lang) = named.and_then(|name| name.parse().ok()) {
             return Some(lang);
         }
-        [Lang::JavaScript, Lang::C, Lang::Zig, Lang::AssemblyScript]
+        Lang::ALL
             .into_iter()
             .find(|lang| !sources(dir, *lang).is_empty())
             .or_else(|| dir.join(CONFIG_FILE).is_file().then_some(Lang::JavaScript))
@@ -145,18 +160,13 @@ pub struct FolderConfig {
     /// The bot's file, relative to the folder (JavaScript).
     #[serde(default)]
     pub bot: Option<String>,
-    /// Opponents to play by default.
-    #[serde(default)]
-    pub opponents: Vec<String>,
-    /// Seeds to play by default.
-    #[serde(default)]
-    pub seeds: SeedRange,
-    /// Turn cap; by default the game's.
-    #[serde(default)]
-    pub max_turns: Option<u32>,
-    /// Sandbox limits, passed through to the sandbox as written.
-    #[serde(default)]
-    pub limits: toml::Table,
+    /// Opponents, seeds, turn cap and sandbox limits.
+    #[serde(flatten)]
+    pub suite: SuiteSettings,
+}
+
+impl crate::settings::SettingsTable for FolderConfig {
+    const OWN_KEYS: &'static [&'static str] = &["game", "lang", "bot"];
 }
 
 /// A bot folder's settings, read and checked: the game decided, the limits parsed.
@@ -289,6 +299,7 @@ impl Folder {
         let bad = |message: String| FolderError::Config { path: path.clone(), message };
         let limits: SandboxLimits = self
             .config
+            .suite
             .limits
             .clone()
             .try_into()
@@ -299,10 +310,43 @@ impl Folder {
 
     /// The opponents to play by default: `opponents` of `botlens.toml`, else the game's.
     pub fn opponents(&self) -> Vec<String> {
-        if self.config.opponents.is_empty() {
-            self.game.default_opponents()
-        } else {
-            self.config.opponents.clone()
+        self.config.suite.opponents_of(self.game)
+    }
+}
+
+/// What a bot's path names, in every language botlens builds: a folder of sources, or one
+/// source file (the bot alone, its folder's `botlens.toml` its settings).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BotPath {
+    /// The folder, absolute: the named one, or the file's.
+    pub root: PathBuf,
+    /// The named file, absolute; `None` for a folder.
+    pub file: Option<PathBuf>,
+}
+
+impl BotPath {
+    /// The folder or file `path`; a path to nothing is refused.
+    pub(crate) fn of(path: &Path) -> Result<BotPath, FolderError> {
+        let absolute = std::path::absolute(path)
+            .map_err(|source| FolderError::Read { path: path.to_owned(), source })?;
+        if absolute.is_dir() {
+            return Ok(BotPath { root: absolute, file: None });
+        }
+        if !absolute.is_file() {
+            let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+            return Err(FolderError::Read { path: path.to_owned(), source });
+        }
+        let root = absolute.parent().map_or_else(|| PathBuf::from("/"), Path::to_owned);
+        Ok(BotPath { root, file: Some(absolute) })
+    }
+
+    /// The bot's name: the stem of its one file `file` (a JavaScript bot's, or the named file),
+    /// but the folder's for `bot.<extension>` or for a bot of several files (`None`).
+    pub(crate) fn name(&self, file: Option<&Path>) -> String {
+        let stem = file.and_then(Path::file_stem).map(|s| s.to_string_lossy().into_owned());
+        match stem {
+            Some(stem) if stem != "bot" => stem,
+            _ => self.root.file_name().map_or_else(|| "bot".into(), |n| n.to_string_lossy().into()),
         }
     }
 }
@@ -311,10 +355,15 @@ impl Folder {
 pub fn read_config(root: &Path) -> Result<FolderConfig, FolderError> {
     let config_file = root.join(CONFIG_FILE);
     match std::fs::read_to_string(&config_file) {
-        Ok(text) => toml::from_str::<FolderConfig>(&text).map_err(|error| FolderError::Config {
-            path: config_file.clone(),
-            message: error.to_string().trim_end().to_owned(),
-        }),
+        Ok(text) => {
+            let bad = |error: toml::de::Error| FolderError::Config {
+                path: config_file.clone(),
+                message: error.to_string().trim_end().to_owned(),
+            };
+            let document = toml::de::Deserializer::parse(&text).map_err(bad)?;
+            crate::settings::check_keys::<FolderConfig, _>(document).map_err(bad)?;
+            toml::from_str::<FolderConfig>(&text).map_err(bad)
+        }
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(FolderConfig::default()),
         Err(source) => Err(FolderError::Read { path: config_file, source }),
     }
@@ -331,32 +380,38 @@ pub fn sources(dir: &Path, lang: Lang) -> Vec<PathBuf> {
     files
 }
 
-/// The bot folder `dir` in a language whose bot is one root file (Zig, AssemblyScript), `game`
-/// being `--game`: its name (the folder's), the root file (`bot.<extension>`, else the
-/// folder's only source of `lang`; absolute) and its settings. `none` says what a bot is when
-/// the folder has no source.
+/// The bot `path` names in a language whose bot is one root file (Zig, AssemblyScript), `game`
+/// being `--game`: its name, the root file (the named file; in a folder `bot.<extension>`, else
+/// its only source of `lang`; absolute) and its settings. `none` says what a bot is when the
+/// folder has no source.
 pub(crate) fn load_rooted(
-    dir: &Path,
+    path: &Path,
     game: Option<GameKind>,
     lang: Lang,
     none: String,
 ) -> Result<(String, PathBuf, Folder), FolderError> {
-    let root = std::path::absolute(dir)
-        .map_err(|source| FolderError::Read { path: dir.to_owned(), source })?;
-    let folder = Folder::load(&root, game, dir)?;
-    let files = sources(&root, lang);
-    let no_bot = |message: String| FolderError::NoBot { dir: root.clone(), message };
+    let named = BotPath::of(path)?;
+    let root = named.root.clone();
+    let folder = Folder::load(&root, game, path)?;
+    let file = match &named.file {
+        Some(file) => file.clone(),
+        None => root_file(&root, lang, none)?,
+    };
+    Ok((named.name(named.file.as_deref()), file, folder))
+}
+
+/// The root file of the folder `root` in `lang`: `bot.<extension>`, else its only source.
+fn root_file(root: &Path, lang: Lang, none: String) -> Result<PathBuf, FolderError> {
+    let no_bot = |message: String| FolderError::NoBot { dir: root.to_owned(), message };
     let main = format!("bot.{}", lang.extension());
-    let file = match files.as_slice() {
-        [] => return Err(no_bot(none)),
-        [one] => one.clone(),
+    match sources(root, lang).as_slice() {
+        [] => Err(no_bot(none)),
+        [one] => Ok(one.clone()),
         several => several.iter().find(|f| f.ends_with(&main)).cloned().ok_or_else(|| {
             let ext = lang.extension();
             no_bot(format!("several .{ext} files and no {main}: name the bot's root file {main}"))
-        })?,
-    };
-    let name = root.file_name().map_or_else(|| "bot".into(), |n| n.to_string_lossy().into());
-    Ok((name, file, folder))
+        }),
+    }
 }
 
 /// The contents of the source `file`, refused at its first bad byte when it is not UTF-8.
@@ -402,6 +457,7 @@ pub(crate) fn on_path(path: &std::ffi::OsStr, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SeedRange;
 
     #[test]
     fn a_folder_is_c_zig_or_javascript_by_its_sources_or_its_lang_key() {
@@ -445,6 +501,58 @@ mod tests {
         assert_eq!(folder.opponents(), GameKind::TicTacToe.default_opponents());
         let error = load(Some(GameKind::Battleships)).unwrap_err().to_string();
         assert!(error.ends_with("plays tictactoe (its botlens.toml says so), not battleships"));
+    }
+
+    #[test]
+    fn the_suite_settings_are_read_with_their_defaults_and_unknown_keys_refused_where_they_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let suite = read_config(dir.path()).unwrap().suite;
+        assert_eq!((suite.seeds, suite.max_turns), (SeedRange::default_suite(), None));
+        assert!(suite.opponents.is_empty() && suite.limits.is_empty());
+        let text = "game = \"tictactoe\"\nopponents = [\"perfect\"]\nseeds = \"3..5\"\n\
+            max_turns = 7\n[limits]\nfuel_per_turn = 9\n";
+        std::fs::write(dir.path().join(CONFIG_FILE), text).unwrap();
+        let config = read_config(dir.path()).unwrap();
+        assert_eq!(config.game.as_deref(), Some("tictactoe"));
+        assert_eq!(config.suite.opponents, ["perfect"]);
+        assert_eq!(
+            (config.suite.seeds, config.suite.max_turns),
+            ("3..5".parse().unwrap(), Some(7))
+        );
+        assert_eq!(config.suite.limits["fuel_per_turn"].as_integer(), Some(9));
+        std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\nsedes = \"1\"\n")
+            .unwrap();
+        let error = read_config(dir.path()).unwrap_err().to_string();
+        let expected = "unknown field `sedes`, expected one of `game`, `lang`, `bot`, `opponents`, \
+            `seeds`, `max_turns`, `limits`";
+        assert!(error.ends_with(expected), "{error}");
+        assert!(error.contains("line 2"), "the error is at the key: {error}");
+        std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\nseeds = [\n").unwrap();
+        let error = read_config(dir.path()).unwrap_err().to_string();
+        assert!(error.contains("TOML parse error at line 2"), "{error}");
+    }
+
+    #[test]
+    fn a_bot_path_is_a_folder_or_one_file_named_by_its_stem() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("sinker");
+        std::fs::create_dir(&folder).unwrap();
+        let file = folder.join("mine.c");
+        std::fs::write(&file, "").unwrap();
+        std::fs::write(folder.join("bot.zig"), "").unwrap();
+        let named = BotPath::of(&folder).unwrap();
+        assert_eq!(named, BotPath { root: folder.clone(), file: None });
+        assert_eq!(named.name(None), "sinker");
+        let named = BotPath::of(&file).unwrap();
+        assert_eq!(named, BotPath { root: folder.clone(), file: Some(file.clone()) });
+        assert_eq!(named.name(Some(&file)), "mine");
+        assert_eq!(named.name(Some(&folder.join("bot.zig"))), "sinker");
+        let error = BotPath::of(&folder.join("gone.c")).unwrap_err().to_string();
+        assert!(error.ends_with("gone.c: no such file"), "{error}");
+        assert_eq!(Lang::of_file("a/mine.ts"), Some(Lang::AssemblyScript));
+        assert_eq!(Lang::of_file("bot.zig"), Some(Lang::Zig));
+        assert_eq!(Lang::of_file("bot.py"), None);
+        assert_eq!(Lang::extensions(), ".js, .c, .zig or .ts");
     }
 
     #[test]

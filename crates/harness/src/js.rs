@@ -44,28 +44,19 @@ impl JsBot {
     /// The bot `path` names: a `.js` file, or a folder with one (and maybe `botlens.toml`);
     /// `game` is `--game`.
     pub fn load(path: &Path, game: Option<GameKind>) -> Result<JsBot, FolderError> {
-        let read = |source| FolderError::Read { path: path.to_owned(), source };
-        let absolute = std::path::absolute(path).map_err(read)?;
-        let (root, named) = if absolute.is_dir() {
-            (absolute, None)
-        } else {
-            let root = absolute.parent().map_or_else(|| PathBuf::from("/"), Path::to_owned);
-            (root, Some(absolute))
-        };
-        let config = crate::folder::read_config(&root)?;
-        let file = match named {
-            Some(file) => file,
-            None => bot_file(&root, config.bot.as_deref())?,
+        let named = crate::folder::BotPath::of(path)?;
+        let root = &named.root;
+        let config = crate::folder::read_config(root)?;
+        let file = match &named.file {
+            Some(file) => file.clone(),
+            None => bot_file(root, config.bot.as_deref())?,
         };
         if !file.is_file() {
-            return Err(read(std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")));
+            let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+            return Err(FolderError::Read { path: file, source });
         }
-        let folder = Folder::with_config(&root, config, game, &file)?;
-        let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let name = match root.file_name() {
-            Some(dir) if stem == "bot" => dir.to_string_lossy().into_owned(),
-            _ => stem,
-        };
+        let folder = Folder::with_config(root, config, game, &file)?;
+        let name = named.name(Some(&file));
         Ok(JsBot { file, name, folder })
     }
 

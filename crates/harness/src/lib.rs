@@ -52,6 +52,7 @@ pub mod report;
 pub mod revision;
 pub mod scaffold;
 mod seeds;
+pub mod settings;
 pub mod suite;
 pub mod tally;
 pub mod target;

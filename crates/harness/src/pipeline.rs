@@ -449,8 +449,8 @@ impl Defaults {
     fn of_folder(folder: &Folder, options: &RunOptions) -> Result<Defaults, RunError> {
         let defaults = Defaults {
             opponents: folder.opponents(),
-            seeds: folder.config.seeds,
-            max_turns: folder.config.max_turns,
+            seeds: folder.config.suite.seeds,
+            max_turns: folder.config.suite.max_turns,
             limits: folder.limits().map_err(folder_error)?,
             base: folder.root.clone(),
         };
@@ -461,14 +461,9 @@ impl Defaults {
     }
 
     fn of_project(project: &BotProject) -> Result<Defaults, RunError> {
-        let config = &project.config;
-        let opponents = if config.opponents.is_empty() {
-            project.game.default_opponents()
-        } else {
-            config.opponents.clone()
-        };
+        let config = &project.config.suite;
         Ok(Defaults {
-            opponents,
+            opponents: config.opponents_of(project.game),
             seeds: config.seeds,
             max_turns: config.max_turns,
             limits: sandbox_limits(project)?,
@@ -519,7 +514,7 @@ fn sandbox_limits(project: &BotProject) -> Result<SandboxLimits, RunError> {
     let manifest = project.root.join("Cargo.toml");
     let table = "[package.metadata.botlens.limits]";
     let limits: SandboxLimits =
-        project.config.limits.clone().try_into().map_err(|e: toml::de::Error| {
+        project.config.suite.limits.clone().try_into().map_err(|e: toml::de::Error| {
             RunError::Load(format!("{}: {table}: {}", manifest.display(), e.message()))
         })?;
     limits

@@ -8,7 +8,8 @@
 //! summing fuel per call stack in a sorted map, so the same module, suite and interval give the
 //! same profile, byte for byte, whatever the threads.
 //!
-//! Reference players are native code (no fuel to follow) and JavaScript bots run inside the
+//! C, Zig and AssemblyScript bots are profiled as projects are, their lines from their DWARF or
+//! source map. Reference players are native code (no fuel to follow) and JavaScript bots run inside the
 //! bundled QuickJS runner, whose frames are the interpreter's, not the script's lines: both are
 //! refused rather than profiled misleadingly.
 //!
@@ -39,6 +40,7 @@ use botlens_sandbox::{ProfileFrame, Sandbox};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::folder::Lang;
 pub use crate::fuel::{DEFAULT_INTERVAL, FAILING_TURN_LINES, FunctionCost, LineCost, render_lines};
 use crate::fuel::{NO_FRAME, Played, Stacks, failing_turn, percent, play_profiled, relative};
 use crate::pipeline::{self, RunError, RunOptions, Stage};
@@ -142,8 +144,8 @@ pub fn profile(
 ) -> Result<Profile, ProfileError> {
     match target {
         Target::Reference { name, .. } => return Err(ProfileError::Reference(name.clone())),
-        Target::Script { .. } => return Err(ProfileError::Script),
-        Target::Project { .. } | Target::Module { .. } => {}
+        Target::Script { lang: Lang::JavaScript, .. } => return Err(ProfileError::Script),
+        Target::Script { .. } | Target::Project { .. } | Target::Module { .. } => {}
     }
     if options.interval == 0 {
         return Err(ProfileError::ZeroInterval);

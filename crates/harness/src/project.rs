@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use botlens_games::{GameKind, UnknownGame};
 use serde::Deserialize;
 
-use crate::SeedRange;
+use crate::settings::SuiteSettings;
 
 /// The `[package.metadata.botlens]` table.
 #[derive(Debug, Clone, Deserialize)]
@@ -32,21 +32,16 @@ use crate::SeedRange;
 pub struct BotConfig {
     /// The game the bot plays.
     pub game: String,
-    /// Opponents to play by default (reference names, `.wasm` paths, or Klotski layouts).
-    #[serde(default)]
-    pub opponents: Vec<String>,
-    /// Seeds to play by default.
-    #[serde(default)]
-    pub seeds: SeedRange,
-    /// Turn cap; by default the game's.
-    #[serde(default)]
-    pub max_turns: Option<u32>,
-    /// Sandbox limits, passed through to the sandbox as written.
-    #[serde(default)]
-    pub limits: toml::Table,
+    /// Opponents, seeds, turn cap and sandbox limits.
+    #[serde(flatten)]
+    pub suite: SuiteSettings,
     /// Seconds a build may take; by default [`DEFAULT_BUILD_TIMEOUT`](crate::build::DEFAULT_BUILD_TIMEOUT).
     #[serde(default)]
     pub build_timeout_secs: Option<u64>,
+}
+
+impl crate::settings::SettingsTable for BotConfig {
+    const OWN_KEYS: &'static [&'static str] = &["game", "build_timeout_secs"];
 }
 
 /// A bot project on disk.
@@ -175,13 +170,9 @@ impl BotProject {
         };
         let folder = crate::folder::Folder::load(&root, None, &root).map_err(malformed)?;
         let name = root.file_name().map_or_else(|| "bot".into(), |n| n.to_string_lossy().into());
-        let crate::folder::FolderConfig { opponents, seeds, max_turns, limits, .. } = folder.config;
         let config = BotConfig {
             game: folder.game.name().to_owned(),
-            opponents,
-            seeds,
-            max_turns,
-            limits,
+            suite: folder.config.suite,
             build_timeout_secs: None,
         };
         Ok(BotProject { root, name, game: folder.game, config })
@@ -195,9 +186,10 @@ impl BotProject {
             .metadata
             .and_then(|m| m.botlens)
             .ok_or_else(|| ProjectError::NotABot(path.into()))?;
-        let config: BotConfig = table.try_into().map_err(|e: toml::de::Error| {
-            malformed(format!("[package.metadata.botlens]: {}", e.message()))
-        })?;
+        let bad =
+            |e: toml::de::Error| malformed(format!("[package.metadata.botlens]: {}", e.message()));
+        crate::settings::check_keys::<BotConfig, _>(table.clone()).map_err(bad)?;
+        let config: BotConfig = table.try_into().map_err(bad)?;
         let game: GameKind = config
             .game
             .parse()
@@ -213,6 +205,7 @@ fn toml_message(error: &toml::de::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SeedRange;
 
     fn parse(text: &str) -> Result<BotProject, ProjectError> {
         BotProject::parse(Path::new("/bot"), Path::new("/bot/Cargo.toml"), text)
@@ -226,8 +219,37 @@ mod tests {
         .unwrap();
         assert_eq!(project.name, "sinker");
         assert_eq!(project.game, GameKind::Battleships);
-        assert_eq!(project.config.opponents, vec!["hunter"]);
-        assert_eq!(project.config.seeds, SeedRange::default_suite());
+        assert_eq!(project.config.suite.opponents, vec!["hunter"]);
+        assert_eq!(project.config.suite.seeds, SeedRange::default_suite());
+    }
+
+    #[test]
+    fn every_key_of_the_table_is_read() {
+        let project = parse(
+            "[package]\nname = \"x\"\n[package.metadata.botlens]\ngame = \"tictactoe\"\n\
+             build_timeout_secs = 5\nopponents = [\"perfect\"]\nseeds = \"2..4\"\nmax_turns = 9\n\
+             [package.metadata.botlens.limits]\nfuel_per_turn = 7\n",
+        )
+        .unwrap();
+        let config = project.config;
+        assert_eq!((config.game.as_str(), config.build_timeout_secs), ("tictactoe", Some(5)));
+        assert_eq!(config.suite.opponents, ["perfect"]);
+        assert_eq!(
+            (config.suite.seeds, config.suite.max_turns),
+            ("2..4".parse().unwrap(), Some(9))
+        );
+        assert_eq!(config.suite.limits["fuel_per_turn"].as_integer(), Some(7));
+        assert_eq!(config.suite.opponents_of(GameKind::TicTacToe), ["perfect"]);
+        let defaults =
+            parse("[package]\nname = \"x\"\n[package.metadata.botlens]\ngame = \"klotski\"\n")
+                .unwrap()
+                .config;
+        assert_eq!(
+            defaults.suite.opponents_of(GameKind::Klotski),
+            GameKind::Klotski.default_opponents()
+        );
+        assert_eq!((defaults.build_timeout_secs, defaults.suite.max_turns), (None, None));
+        assert!(defaults.suite.limits.is_empty());
     }
 
     #[test]
@@ -245,7 +267,9 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(typo.contains("unknown field `sedes`"), "{typo}");
+        let expected = "[package.metadata.botlens]: unknown field `sedes`, expected one of `game`, \
+            `build_timeout_secs`, `opponents`, `seeds`, `max_turns`, `limits`";
+        assert!(typo.ends_with(expected), "{typo}");
         let broken = parse("[package\nname = 1").unwrap_err().to_string();
         assert!(broken.contains("line 1"), "{broken}");
         let seeds = parse(

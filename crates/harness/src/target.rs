@@ -33,9 +33,9 @@ pub enum Target {
         /// The game it plays.
         game: GameKind,
     },
-    /// A bot botlens builds from its sources itself (see [`crate::folder`]): JavaScript in the
-    /// arena's format (a `.js` file, or a folder with one, [`crate::js`]) or C (a folder of
-    /// `.c` files, [`crate::c`]), each maybe with a `botlens.toml`.
+    /// A bot botlens builds from its sources itself (see [`crate::folder`]): JavaScript, C, Zig
+    /// or AssemblyScript, as a folder of sources or one source file (`.js`, `.c`, `.zig`,
+    /// `.ts`), each maybe with a `botlens.toml` in its folder.
     Script {
         /// The language.
         lang: Lang,
@@ -62,6 +62,12 @@ pub enum TargetError {
     /// A module file without `--game`.
     #[error("say which game {0} plays with --game {choices}", choices = game_choices())]
     ModuleWithoutGame(String),
+    /// A file botlens neither builds nor loads, by its extension.
+    #[error(
+        "`{0}` is not a bot botlens can play: give a source file ({exts}), a folder of them, a Rust bot project, or a .wasm/.wat module with --game",
+        exts = Lang::extensions()
+    )]
+    UnknownFile(String),
     /// Neither a directory nor a module file, and no `--game` to make it a reference player.
     #[error(
         "`{0}` is not a bot project directory; give a project, a .wasm module with --game, or a reference player with --game"
@@ -79,8 +85,9 @@ pub fn is_module_path(name: &str) -> bool {
 }
 
 impl Target {
-    /// The target `text` names, with the game of `--game` if given: a directory is a project,
-    /// a `.wasm`/`.wat` name a module, anything else a reference player. Modules and reference
+    /// The target `text` names, with the game of `--game` if given: a directory is a project
+    /// or a bot folder, a source file (`.js`, `.c`, `.zig`, `.ts`) a bot botlens builds, a
+    /// `.wasm`/`.wat` name a module, another file an error, anything else a reference player. Modules and reference
     /// players need the game.
     ///
     /// ```
@@ -100,6 +107,9 @@ impl Target {
         }
         if let Some(lang) = Lang::of_file(text) {
             return Ok(Target::Script { lang, path: text.into(), game });
+        }
+        if Path::new(text).is_file() && !is_module_path(text) {
+            return Err(TargetError::UnknownFile(text.to_owned()));
         }
         match game {
             Some(game) if is_module_path(text) => Ok(Target::Module { path: text.into(), game }),
@@ -121,6 +131,16 @@ impl Target {
         match Lang::of_dir(&dir) {
             Some(lang) => Target::Script { lang, path: dir, game: None },
             None => Target::project(dir),
+        }
+    }
+
+    /// The bot at `path`, as `watch` names it: a lone source file of a language botlens builds
+    /// (`.js`, `.c`, `.zig`, `.ts`), else the bot in the directory ([`Target::of_dir`]).
+    pub fn of_path(path: impl Into<PathBuf>) -> Target {
+        let path = path.into();
+        match Lang::of_file(&path.to_string_lossy()) {
+            Some(lang) if path.is_file() => Target::Script { lang, path, game: None },
+            _ => Target::of_dir(path),
         }
     }
 
@@ -234,6 +254,28 @@ mod tests {
             Target::parse(&text, None).unwrap(),
             Target::Script { lang: Lang::C, path: text.clone().into(), game: None }
         );
+        for (file, lang) in [
+            ("bot.js", Lang::JavaScript),
+            ("bot.c", Lang::C),
+            ("mine.zig", Lang::Zig),
+            ("bot.ts", Lang::AssemblyScript),
+        ] {
+            let path = dir.path().join(file).display().to_string();
+            assert_eq!(
+                Target::parse(&path, Some("tictactoe")).unwrap(),
+                Target::Script { lang, path: path.clone().into(), game: Some(GameKind::TicTacToe) },
+                "{file}"
+            );
+        }
+        let python = dir.path().join("bot.py");
+        std::fs::write(&python, "").unwrap();
+        let error = Target::parse(&python.display().to_string(), Some("tictactoe")).unwrap_err();
+        assert!(
+            error.to_string().ends_with(
+                "bot.py` is not a bot botlens can play: give a source file (.js, .c, .zig or .ts), a folder of them, a Rust bot project, or a .wasm/.wat module with --game"
+            ),
+            "{error}"
+        );
         assert_eq!(
             Target::parse("x.wat", Some("battleships")).unwrap(),
             Target::Module { path: "x.wat".into(), game: GameKind::Battleships }
@@ -252,6 +294,22 @@ mod tests {
         assert_eq!(
             Target::parse("hunter", Some("chess")).unwrap_err().to_string(),
             "unknown game `chess` (known: battleships, tictactoe, klotski)"
+        );
+    }
+
+    #[test]
+    fn a_path_is_a_lone_source_file_or_the_bot_in_a_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("mine.zig");
+        assert_eq!(Target::of_path(&file), Target::project(&file), "no such file");
+        std::fs::write(&file, "").unwrap();
+        assert_eq!(
+            Target::of_path(&file),
+            Target::Script { lang: Lang::Zig, path: file.clone(), game: None }
+        );
+        assert_eq!(
+            Target::of_path(dir.path()),
+            Target::Script { lang: Lang::Zig, path: dir.path().into(), game: None }
         );
     }
 

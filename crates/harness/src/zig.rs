@@ -50,7 +50,7 @@ const FLAGS: [&str; 10] = [
 /// A Zig bot on disk.
 #[derive(Debug, Clone)]
 pub struct ZigBot {
-    /// The bot's name: its folder's.
+    /// The bot's name: its folder's, or a lone file's stem (`bot.<extension>`: the folder's).
     pub name: String,
     /// The root source file: `bot.zig`, else the folder's only `.zig` file; absolute.
     pub file: PathBuf,
@@ -59,7 +59,8 @@ pub struct ZigBot {
 }
 
 impl ZigBot {
-    /// The Zig bot in the folder `dir`; `game` is `--game`.
+    /// The Zig bot `path` names: a folder with a root file, or one `.zig` file; `game` is
+    /// `--game`.
     pub fn load(dir: &Path, game: Option<GameKind>) -> Result<ZigBot, FolderError> {
         let none = format!("no .zig file here: a Zig bot is a bot.zig that imports {MODULE}");
         let (name, file, folder) = crate::folder::load_rooted(dir, game, Lang::Zig, none)?;
@@ -185,6 +186,8 @@ mod tests {
         std::fs::write(dir.path().join("rules.zig"), "").unwrap();
         let error = ZigBot::load(dir.path(), None).unwrap_err().to_string();
         assert!(error.contains("several .zig files and no bot.zig"), "{error}");
+        let named = ZigBot::load(&dir.path().join("rules.zig"), None).unwrap();
+        assert!(named.file.ends_with("rules.zig") && named.name == "rules", "{named:?}");
         std::fs::write(dir.path().join("bot.zig"), "").unwrap();
         assert!(ZigBot::load(dir.path(), None).unwrap().file.ends_with("bot.zig"));
     }

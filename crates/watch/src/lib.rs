@@ -125,15 +125,21 @@ pub struct Watch {
 }
 
 impl Watch {
-    /// Starts watching the bot project (or C or JavaScript bot folder) in `project_dir`
-    /// (nothing runs until [`Watch::run`]).
+    /// Starts watching the bot project, bot folder or lone source file ([`Target::of_path`]) at
+    /// `project_dir` (nothing runs until [`Watch::run`]).
     pub fn new(project_dir: &Path, options: WatchOptions) -> Result<Watch, WatchError> {
-        if let Target::Project { .. } = Target::of_dir(project_dir) {
+        if let Target::Project { .. } = Target::of_path(project_dir) {
             BotProject::load(project_dir)?;
         }
-        let root = project_dir
+        let named = project_dir
             .canonicalize()
             .map_err(|source| ProjectError::Read { path: project_dir.to_owned(), source })?;
+        // A lone source file is watched with its folder.
+        let target = Target::of_path(&named);
+        let root = match &target {
+            Target::Script { path, .. } if path.is_file() => path.parent().unwrap_or(&named).into(),
+            _ => named.clone(),
+        };
         let sandbox = pipeline::sandbox()?;
         let (sender, inputs) = mpsc::channel();
         let events = sender.clone();
@@ -163,7 +169,7 @@ impl Watch {
             .name("botlens-watch-runs".into())
             .spawn(move || {
                 for job in job_inputs {
-                    let outcome = run_once(&sandbox, &worker_root, &options.run, &job);
+                    let outcome = run_once(&sandbox, &worker_root, &target, &options.run, &job);
                     if finished.send(Input::Finished(job.number, outcome)).is_err() {
                         break;
                     }
@@ -291,10 +297,11 @@ fn input_from(root: &Path, result: DebounceEventResult) -> Input {
 fn run_once(
     sandbox: &botlens_sandbox::Sandbox,
     root: &Path,
+    target: &Target,
     options: &RunOptions,
     job: &Job,
 ) -> RunOutcome {
-    match pipeline::run(sandbox, &Target::of_dir(root), options, &|_| {}, &job.cancel) {
+    match pipeline::run(sandbox, target, options, &|_| {}, &job.cancel) {
         Ok(run) => {
             // Kept for `botlens replay PROJECT` and `botlens run --failed`, as `run` keeps it; a
             // project whose target directory cannot be written is still watched.

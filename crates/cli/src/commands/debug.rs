@@ -14,6 +14,7 @@ use std::process::{Command, ExitCode};
 use anyhow::{Context, bail};
 use botlens_engine::{Fault, Trace};
 use botlens_harness::build::DebugInfo;
+use botlens_harness::folder::Lang;
 use botlens_harness::pipeline::{self, Prepared, RunOptions, Stage};
 use botlens_harness::suite::GameResult;
 use botlens_harness::{BotProject, CancelToken, Contender, Target};
@@ -26,8 +27,10 @@ use super::run::INSTALLING;
 #[derive(Debug, Args)]
 #[command(after_help = "The bot is a bot project directory (built again with all debug info and no
 optimisation, into <project>/target/botlens-debug, so that every local prints; --optimized keeps
-the optimisation) or a .wasm module with --game built with `debug = true`. Reference players
-and JavaScript bots cannot be debugged this way.
+the optimisation) or a .wasm module with --game built with `debug = true`, or a C or Zig bot (built as `botlens
+run` builds it: optimised, with debug info, so some locals print as optimised out). Reference
+players, JavaScript and AssemblyScript bots cannot be debugged this way: `botlens replay` steps
+through their games.
 
 Examples:
   botlens debug samples/battleships-offbyone --vs hunter --seed 8
@@ -42,7 +45,7 @@ At the stop, the failing line has a breakpoint: `continue` to reach it, then `bt
 Exit status: the debugger's; 2 on bad input (no debugger installed, a module without debug
 info, a turn past the bot's last, a trace of another game or format version).")]
 pub struct DebugArgs {
-    /// The bot: a project directory or a .wasm module.
+    /// The bot: a project directory, a .wasm module, or a C or Zig bot (folder or file).
     #[arg(default_value = ".")]
     target: String,
     /// The game, for a .wasm module.
@@ -129,7 +132,7 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
         compare_with(&game, trace, path);
     }
     let (turn, why) = stop_turn(&game, args.turn)?;
-    if game.fault.is_none() && !args.optimized && target.project_dir().is_some() {
+    if game.fault.is_none() && !args.optimized && matches!(target, Target::Project { .. }) {
         eprintln!(
             "botlens: note: this game did not fail with the unoptimised build; if it fails in `botlens run`, try --optimized"
         );
@@ -159,11 +162,17 @@ fn check_debuggable(target: &Target) -> anyhow::Result<()> {
         Target::Reference { name, .. } => bail!(
             "{name} is a reference player, native code inside botlens with no module to debug; give a bot project or a .wasm module"
         ),
-        Target::Script { path, .. } => bail!(
+        Target::Script { lang: Lang::JavaScript, path, .. } => bail!(
             "{} is a JavaScript bot: its module is the JavaScript runner, whose debug info describes the interpreter, not the bot; step through its games with `botlens replay` instead",
             path.display()
         ),
-        Target::Project { .. } | Target::Module { .. } => Ok(()),
+        Target::Script { lang: Lang::AssemblyScript, path, .. } => bail!(
+            "{} is an AssemblyScript bot: AssemblyScript compiles no DWARF debug info (only a source map, which gdb and lldb do not read), so a debugger would show neither its lines nor its variables; step through its games with `botlens replay` instead, which shows each failure at its line of the bot's .ts file",
+            path.display()
+        ),
+        Target::Script { lang: Lang::C | Lang::Zig, .. }
+        | Target::Project { .. }
+        | Target::Module { .. } => Ok(()),
     }
 }
 
@@ -196,6 +205,9 @@ fn game_of_trace(trace: &Trace, path: &Path, target: &Target) -> anyhow::Result<
     let plays = match target {
         Target::Project { dir, .. } => BotProject::load(dir)?.game,
         Target::Module { game, .. } => *game,
+        Target::Script { lang: lang @ (Lang::C | Lang::Zig), path, game } => {
+            pipeline::folder_game(*lang, path, *game)?
+        }
         Target::Reference { .. } | Target::Script { .. } => {
             bail!("{target} has no module of its own to debug")
         }

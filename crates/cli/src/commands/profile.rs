@@ -22,7 +22,8 @@ table shows the functions and the bot's own lines by self fuel (burnt there) and
 (there and in what it called), and the turns that ran out of fuel. Profiled games run several
 times slower than `run`'s; games without profiling pay nothing.
 
-The bot is a bot project directory (default: the current one) or a .wasm module with --game.
+The bot is a bot project directory (default: the current one), a .wasm module with --game, or
+a C, Zig or AssemblyScript bot (folder or file).
 Reference players burn no fuel and JavaScript bots' frames are the interpreter's, so neither
 is profiled.
 

@@ -27,7 +27,7 @@ Examples:
   botlens watch --vs perfect --seeds 0..20"
 )]
 pub struct WatchArgs {
-    /// The bot project directory.
+    /// The bot: a project or bot folder, or a lone source file (its game in a botlens.toml beside it).
     #[arg(default_value = ".")]
     project: PathBuf,
     #[command(flatten)]
