@@ -50,6 +50,9 @@ pub(crate) const NEW: (&str, Sig) = ("botlens_new", Sig { params: &[I], results:
 pub(crate) const PLAY: (&str, Sig) = ("botlens_play", Sig { params: &[], results: &[] });
 /// `_initialize()`, the WASI reactor initializer, optional.
 pub(crate) const INITIALIZE: (&str, Sig) = ("_initialize", Sig { params: &[], results: &[] });
+/// `botlens_prepare()`, optional: called once per module before any game, whose state every game
+/// starts from ([`crate::snapshot`]).
+pub(crate) const PREPARE: (&str, Sig) = ("botlens_prepare", Sig { params: &[], results: &[] });
 
 /// The host functions in module `botlens`.
 pub(crate) const HOST_FUNCTIONS: &[(&str, Sig)] = &[
@@ -115,9 +118,12 @@ pub(crate) fn check_exports(module: &Module) -> Result<(), LoadError> {
             });
         }
     }
-    for (name, sig, required) in
-        [(NEW.0, NEW.1, true), (PLAY.0, PLAY.1, true), (INITIALIZE.0, INITIALIZE.1, false)]
-    {
+    for (name, sig, required) in [
+        (NEW.0, NEW.1, true),
+        (PLAY.0, PLAY.1, true),
+        (INITIALIZE.0, INITIALIZE.1, false),
+        (PREPARE.0, PREPARE.1, false),
+    ] {
         match module.get_export(name) {
             Some(ExternType::Func(ty)) if sig.matches(&ty) => {}
             Some(other) => return Err(wrong("export", name, sig.to_string(), describe(&other))),

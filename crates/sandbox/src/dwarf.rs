@@ -177,6 +177,20 @@ impl<'a> DebugInfo<'a> {
         })
     }
 
+    /// For an address the source map (not DWARF) describes: the bot's line before it in function
+    /// body number `body`, the call site of code inlined there from a skipped file.
+    pub fn inlined_call_site(
+        &self,
+        body: usize,
+        address: u64,
+        is_bot: &IsBotFile<'_>,
+    ) -> Option<SourceLocation> {
+        if !self.dwarf_symbols(address).is_empty() {
+            return None;
+        }
+        self.source_map?.line_before(self.sections.bodies.get(body)?, address, is_bot)
+    }
+
     /// The first line of the bot's `play`.
     pub fn find_play(
         &self,

@@ -101,6 +101,7 @@ mod profile;
 mod sections;
 mod shape;
 mod sig;
+mod snapshot;
 mod srcmap;
 mod text;
 mod wasi;

@@ -225,7 +225,7 @@ impl Locator {
         let Some(address) = debug.address(offset) else { return Vec::new() };
         let symbols = debug.symbols(address);
         let outermost = symbols.len().saturating_sub(1);
-        symbols
+        let mut frames = symbols
             .into_iter()
             .enumerate()
             .map(|(index, symbol)| {
@@ -254,7 +254,21 @@ impl Locator {
                 };
                 LogicalFrame { function, location, bot }
             })
-            .collect()
+            .collect::<Vec<_>>();
+        // Code inlined into the bot's function from the SDK or `~lib` is mapped to those files
+        // by a source map: the bot was at the call before it.
+        if !frames.iter().any(|frame| frame.bot)
+            && let Some(location) = func_index
+                .checked_sub(self.imported_functions)
+                .and_then(|body| debug.inlined_call_site(body as usize, address, &is_bot))
+        {
+            frames.push(LogicalFrame {
+                function: wasm_name.to_owned(),
+                location: Some(location),
+                bot: true,
+            });
+        }
+        frames
     }
 
     /// Where execution was, for messages about modules without a source location: the innermost

@@ -12,6 +12,8 @@ use botlens_engine::{Failure, FailureKind, Game};
 use botlens_protocol::Encoding;
 use wasmtime::{Engine, ExternType, InstancePre, Linker, Module, ModuleExport};
 
+use crate::snapshot::Snapshot;
+
 use crate::cache::{DiskCache, hex, sha256};
 use crate::config::{SandboxConfig, SandboxLimits};
 use crate::engines::{self, ModuleCache};
@@ -326,7 +328,7 @@ struct Inner {
 struct Compiled {
     stack_bytes: u64,
     module: Module,
-    /// A [`Recipe<G>`] per game type `G`.
+    /// A [`Recipe<G>`] (or why there is none) per game type `G`.
     recipes: Vec<(TypeId, Box<dyn Any + Send + Sync>)>,
 }
 
@@ -414,17 +416,23 @@ impl BotModule {
         let entry = &mut compiled[at];
         let key = TypeId::of::<G>();
         if let Some((_, recipe)) = entry.recipes.iter().find(|(id, _)| *id == key) {
-            let recipe = recipe.downcast_ref::<Recipe<G>>().expect("stored under its own TypeId");
-            return Ok(recipe.clone());
+            let recipe = recipe
+                .downcast_ref::<Result<Recipe<G>, Failure>>()
+                .expect("stored under its own TypeId");
+            return recipe.clone();
         }
         let pre = linker::<G>(entry.module.engine())
             .and_then(|linker| linker.instantiate_pre(&entry.module))
             .map_err(|error| bad(format!("cannot link the module: {error:#}")))?;
         let exports = Exports::of(&entry.module)
             .ok_or_else(|| bad("a required export is missing (see docs/abi.md)".into()))?;
-        let recipe = Recipe { pre, exports };
+        // Once per module and game type, and kept either way: a module that fails to prepare
+        // fails every game without preparing again.
+        let recipe =
+            crate::snapshot::prepare(&pre, &exports, inner.encoding, &inner.locator, inner.runner)
+                .map(|snapshot| Recipe { pre, exports, snapshot });
         entry.recipes.push((key, Box::new(recipe.clone())));
-        Ok(recipe)
+        recipe
     }
 }
 
@@ -435,6 +443,8 @@ pub(crate) struct Recipe<G: Game> {
     pub pre: InstancePre<Host<G>>,
     /// The exports a game calls.
     pub exports: Exports,
+    /// What `botlens_prepare` left, which every game starts from, if the module has it.
+    pub snapshot: Option<Arc<Snapshot>>,
 }
 
 /// The exports a game uses, found by name once per module instead of once per game.
@@ -448,6 +458,8 @@ pub(crate) struct Exports {
     pub new: ModuleExport,
     /// `botlens_play`.
     pub play: ModuleExport,
+    /// `botlens_prepare`, when the module has one.
+    pub prepare: Option<ModuleExport>,
 }
 
 impl Exports {
@@ -458,6 +470,7 @@ impl Exports {
             initialize: module.get_export_index(abi::INITIALIZE.0),
             new: module.get_export_index(abi::NEW.0)?,
             play: module.get_export_index(abi::PLAY.0)?,
+            prepare: module.get_export_index(abi::PREPARE.0),
         })
     }
 }

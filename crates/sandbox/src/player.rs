@@ -432,7 +432,8 @@ fn deadline_ticks(limits: &SandboxLimits) -> u64 {
     u64::try_from(limit.div_ceil(tick)).unwrap_or(u64::MAX - 1) + 1
 }
 
-/// Instantiates and starts the bot (`_initialize`, `botlens_new`), returning its `botlens_play`.
+/// Instantiates and starts the bot (`_initialize`, or the state `botlens_prepare` left, then
+/// `botlens_new`), returning its `botlens_play`.
 /// Errors that are not the bot's doing at run time (the module cannot be instantiated) are
 /// `bad_module` failures on the turn.
 fn start<G: Game>(
@@ -458,10 +459,17 @@ fn start<G: Game>(
             .and_then(Extern::into_func)
             .ok_or_else(|| wasmtime::Error::msg("an export checked at load time is missing"))
     };
-    store.data_mut().memory =
+    let memory =
         instance.get_module_export(&mut *store, &exports.memory).and_then(Extern::into_memory);
-    if let Some(initialize) = &exports.initialize {
-        func(store, initialize)?.typed::<(), ()>(&*store)?.call(&mut *store, ())?;
+    store.data_mut().memory = memory;
+    match (&recipe.snapshot, memory) {
+        // A prepared module starts where `botlens_prepare` left it (its `_initialize` ran then).
+        (Some(snapshot), Some(memory)) => snapshot.restore(store, &instance, memory)?,
+        _ => {
+            if let Some(initialize) = &exports.initialize {
+                func(store, initialize)?.typed::<(), ()>(&*store)?.call(&mut *store, ())?;
+            }
+        }
     }
     let new = func(store, &exports.new)?.typed::<i32, ()>(&*store)?;
     new.call(&mut *store, i32::try_from(seat).unwrap_or(i32::MAX))?;

@@ -99,6 +99,23 @@ impl SourceMap {
         rows[split..].iter().find_map(bot).or_else(|| rows[..split].iter().rev().find_map(bot))
     }
 
+    /// The last line of the bot's code at or before `address` within `body`: where the bot was
+    /// when it entered code inlined from a skipped file (a source map has no inlined frames, so
+    /// the SDK's code inlined into the bot's function maps to the SDK): the call's line.
+    pub fn line_before(
+        &self,
+        body: &Range<u64>,
+        address: u64,
+        is_bot: &dyn Fn(&str) -> bool,
+    ) -> Option<SourceLocation> {
+        let rows = self.in_body(body);
+        let split = rows.partition_point(|row| row.address <= address);
+        rows[..split]
+            .iter()
+            .rev()
+            .find_map(|row| self.located(row).filter(|location| is_bot(&location.file)))
+    }
+
     /// The first line (and column) of the bot's code that `body` was compiled from.
     pub fn first_line(
         &self,
@@ -205,6 +222,34 @@ mod tests {
         assert_eq!(nearest(&a, a_nop + 1), Some(3), "else the last before it");
         assert_eq!(nearest(&b, b_nop), None, "no line of the bot's in $b");
         assert_eq!(map.first_line(&a, &is_bot).map(|l| l.line), Some(3));
+    }
+
+    #[test]
+    fn code_inlined_from_a_skipped_file_is_placed_at_the_bots_line_before_it() {
+        let bytes = module_with_map(&map_json(None, &[], &[]));
+        let sections = Sections::read(&bytes).unwrap();
+        let code = sections.code_offset as u32;
+        let a = sections.bodies[0].clone();
+        let call = code + a.start as u32 + 1;
+        // The bot's call at the first nop, then the SDK's `mark` inlined at the next two.
+        let json = map_json(
+            None,
+            &["bot.ts", "~lib/botlens/index.ts"],
+            &[(call, Some(0), 6, 2), (call + 1, Some(1), 40, 0), (call + 2, None, 0, 0)],
+        );
+        let bytes = module_with_map(&json);
+        let sections = Sections::read(&bytes).unwrap();
+        let map = SourceMap::read(&sections).unwrap().unwrap();
+        let is_bot = |file: &str| !file.contains("~lib/");
+        let before = |offset: u32| {
+            map.line_before(&a, u64::from(offset) - sections.code_offset, &is_bot)
+                .map(|l| (l.file, l.line))
+        };
+        let bot = Some(("bot.ts".to_owned(), 7));
+        assert_eq!(before(call + 1), bot, "inside the SDK's code: the call before it");
+        assert_eq!(before(call + 2), bot, "past it, in code mapped to no source");
+        assert_eq!(before(call), bot, "at the call itself");
+        assert_eq!(before(call - 1), None, "nothing of the bot's before the call");
     }
 
     #[test]

@@ -13,6 +13,7 @@ mod encodings;
 mod failures;
 mod hostile;
 mod loading;
+mod prepared;
 mod profile;
 mod runners;
 mod source_maps;
