@@ -2,6 +2,11 @@
 //! bot written in the old arena's format (`function Bot() {…}`, `Bot.prototype.play =
 //! function (turn) {…}`).
 //!
+//! The engine starts in [`botlens_prepare`] (docs/abi.md): the QuickJS runtime, a full context and
+//! the prelude. The host calls it once per loaded runner and starts every game from the memory it
+//! leaves, so a game pays only for its bot: `botlens_new` evaluates the bot's source and makes
+//! `new Bot()`, `botlens_play` calls `play(turn)`.
+//!
 //! The bot's source is not part of this module: the host attaches it when it loads the runner
 //! and the runner copies it in with `botlens.source` when a game starts, so one compiled runner
 //! serves every JavaScript bot. The payload is three parts separated by newlines: the game's
@@ -19,12 +24,17 @@
 //! bot's innermost frame every so often, so that the fuel trap of an endless loop is located
 //! where the bot last was.
 //!
-//! `src/prelude.js` turns the botlens messages into the arena's `turn` objects.
+//! `src/prelude.js` turns the botlens messages into the arena's `turn` objects. A turn's cost is
+//! kept small (about 21,000 units of fuel for a bot that only moves): the view is received into a
+//! reused buffer and handed to QuickJS as it is, a turn object holds only the view's text, and a
+//! move of two integers is written here rather than by `JSON.stringify`.
 
 use std::cell::{Cell, RefCell};
 
 use rquickjs::context::EvalOptions;
-use rquickjs::{CatchResultExt, CaughtError, Context, Ctx, Function, Object, Runtime, Value, qjs};
+use rquickjs::{
+    CatchResultExt, CaughtError, Context, Ctx, Function, Object, Persistent, Runtime, Value, qjs,
+};
 
 /// The ABI version section: botlens ABI 1.
 #[used]
@@ -72,25 +82,28 @@ const PRELUDE: &str = include_str!("prelude.js");
 /// The file name the prelude's frames carry.
 const PRELUDE_FILE: &str = "botlens:prelude.js";
 
-/// One game's JavaScript engine and bot.
-struct Game {
+/// The JavaScript engine with the prelude evaluated: made by [`botlens_prepare`], once per
+/// instance, before the bot's source is known.
+struct Engine {
     /// Kept alive with the context.
     _runtime: Runtime,
     context: Context,
-    /// `battleships`, `tictactoe` or `klotski`.
-    name: String,
+    /// The prelude's `__botlens_play`: one turn.
+    play: Persistent<Function<'static>>,
 }
 
 thread_local! {
-    static GAME: RefCell<Option<Game>> = const { RefCell::new(None) };
+    static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
+    /// The buffer messages from the host are received into, reused.
+    static MESSAGE: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     /// The bot's file name, for locations.
     static FILE: RefCell<String> = const { RefCell::new(String::new()) };
     /// The state of `Math.random` (xorshift64*), seeded from WASI `random_get`.
     static RANDOM: Cell<u64> = const { Cell::new(0) };
     /// Whether the bot made a move (called `act`) in this turn.
     static MOVED: Cell<bool> = const { Cell::new(false) };
-    /// The game's engine, for the interrupt handler (which is given no context).
-    static ENGINE: Cell<*mut qjs::JSContext> = const { Cell::new(std::ptr::null_mut()) };
+    /// The engine's context, for the interrupt handler (which is given no context).
+    static RAW_CONTEXT: Cell<*mut qjs::JSContext> = const { Cell::new(std::ptr::null_mut()) };
     /// Where the current turn's fuel stands: when the engine next reads the JavaScript stack.
     static WATCH: Cell<Watch> = const { Cell::new(Watch { next: u64::MAX, stated: false }) };
 }
@@ -147,7 +160,7 @@ fn look() -> bool {
 /// The JavaScript stack where the engine is now (`new Error().stack`, without evaluating
 /// anything), if it can be read.
 fn engine_stack() -> Option<String> {
-    let ctx = ENGINE.get();
+    let ctx = RAW_CONTEXT.get();
     if ctx.is_null() {
         return None;
     }
@@ -190,21 +203,39 @@ fn forget_look() {
     }
 }
 
-/// Receives a message: `copy` writes it into the buffer it is given when it fits and returns
-/// its length (negative: there is none); a longer one is copied again into a buffer of that
-/// length (`again`: `botlens.reply` for the turn's messages, which repeats the last one).
-fn receive(
+/// Receives a message into the reused buffer and reads it with `read`: `copy` writes it into the
+/// buffer it is given when it fits and returns its length (negative: there is none); a longer
+/// one is copied again into a buffer of that length (`again`: `botlens.reply` for the turn's
+/// messages, which repeats the last one).
+fn receive<R>(
     copy: impl FnOnce(*mut u8, usize) -> i32,
     again: impl FnOnce(*mut u8, usize) -> i32,
-) -> Option<Vec<u8>> {
-    let mut buffer = vec![0u8; 1024];
-    let len = usize::try_from(copy(buffer.as_mut_ptr(), buffer.len())).ok()?;
-    if len > buffer.len() {
-        buffer.resize(len, 0);
-        again(buffer.as_mut_ptr(), len);
+    read: impl FnOnce(&[u8]) -> R,
+) -> Option<R> {
+    MESSAGE.with_borrow_mut(|buffer| {
+        buffer.clear();
+        buffer.reserve(1024);
+        let cap = buffer.capacity();
+        let len = usize::try_from(copy(buffer.as_mut_ptr(), cap)).ok()?;
+        if len > cap {
+            buffer.reserve(len);
+            if usize::try_from(again(buffer.as_mut_ptr(), len)).ok() != Some(len) {
+                return None;
+            }
+        }
+        // SAFETY: the host wrote the message's `len` bytes into the buffer, which holds them.
+        unsafe { buffer.set_len(len) };
+        Some(read(buffer))
+    })
+}
+
+/// A message from the host as a JavaScript string (QuickJS reads the UTF-8 the host writes).
+fn js_string<'js>(ctx: &Ctx<'js>, bytes: &[u8]) -> Value<'js> {
+    // SAFETY: the bytes are live for the call, and the value made is owned by the `Value`.
+    unsafe {
+        let raw = qjs::JS_NewStringLen(ctx.as_raw().as_ptr(), bytes.as_ptr().cast(), bytes.len() as _);
+        Value::from_raw(ctx.clone(), raw)
     }
-    buffer.truncate(len);
-    Some(buffer)
 }
 
 /// `botlens.reply`, for [`receive`].
@@ -338,29 +369,80 @@ fn seed_random() {
     RANDOM.with(|state| state.set(u64::from_le_bytes(bytes) | 1));
 }
 
-/// `host.act(json)`: the move, and the game's answer as JSON. A losing move is located at the
+/// `host.act(json)`: the move, and the game's answer as JSON.
+fn act<'js>(ctx: Ctx<'js>, message: String) -> rquickjs::Result<Value<'js>> {
+    send(&ctx, message.as_bytes())
+}
+
+/// `host.actAt(x, y)`: [`act`] with the move `{"x":x,"y":y}`.
+fn act_at(ctx: Ctx<'_>, x: i32, y: i32) -> rquickjs::Result<Value<'_>> {
+    let mut message = Text::default();
+    message.push(b"{\"x\":");
+    message.decimal(x);
+    message.push(b",\"y\":");
+    message.decimal(y);
+    message.push(b"}");
+    send(&ctx, message.bytes())
+}
+
+/// A short message, written without allocating.
+#[derive(Default)]
+struct Text {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl Text {
+    /// Appends `part`.
+    fn push(&mut self, part: &[u8]) {
+        self.bytes[self.len..self.len + part.len()].copy_from_slice(part);
+        self.len += part.len();
+    }
+
+    /// Appends `n` in decimal.
+    fn decimal(&mut self, n: i32) {
+        if n < 0 {
+            self.push(b"-");
+        }
+        let mut digits = [0u8; 10];
+        let mut at = digits.len();
+        let mut rest = n.unsigned_abs();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        self.push(&digits[at..]);
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+/// Makes the move `message`, and returns the game's answer. A losing move is located at the
 /// bot's frame on the JavaScript stack, and the host ends the game there.
-fn act(ctx: Ctx<'_>, message: String) -> rquickjs::Result<String> {
+fn send<'js>(ctx: &Ctx<'js>, message: &[u8]) -> rquickjs::Result<Value<'js>> {
     MOVED.set(true);
     forget_look();
     let mut lost = false;
-    let answer = receive(
-        |out, cap| {
-            // SAFETY: the message and the buffer are live for the call.
-            let len = unsafe { abi::act(message.as_ptr(), message.len(), out, cap) };
-            lost = len == LOST;
-            len
-        },
-        reply,
-    );
+    let copy = |out, cap| {
+        // SAFETY: the message and the buffer are live for the call.
+        let len = unsafe { abi::act(message.as_ptr(), message.len(), out, cap) };
+        lost = len == LOST;
+        len
+    };
+    let answer = receive(copy, reply, |answer| js_string(ctx, answer));
     if lost {
         let stack: String = ctx.eval("new Error().stack")?;
         // Does not return when there is a position: the move lost.
         bot_frame(&stack).inspect(state);
-        return Err(rquickjs::Exception::throw_message(&ctx, "the move lost the game"));
+        return Err(rquickjs::Exception::throw_message(ctx, "the move lost the game"));
     }
-    let answer = answer.unwrap_or_default();
-    Ok(String::from_utf8_lossy(&answer).into_owned())
+    Ok(answer.unwrap_or_else(|| js_string(ctx, b"")))
 }
 
 /// States where `play`, the bot's `play` function, is defined (QuickJS's `fileName`,
@@ -382,14 +464,15 @@ fn host_functions<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     let host = Object::new(ctx.clone())?;
     host.set(
         "view",
-        Function::new(ctx.clone(), || {
+        Function::new(ctx.clone(), |ctx: Ctx<'js>| {
             // SAFETY: `receive` hands a valid buffer.
-            let view = receive(|out, cap| unsafe { abi::view(out, cap) }, reply);
-            let view = view.unwrap_or_default();
-            String::from_utf8_lossy(&view).into_owned()
+            let copy = |out, cap| unsafe { abi::view(out, cap) };
+            let view = receive(copy, reply, |view| js_string(&ctx, view));
+            view.unwrap_or_else(|| js_string(&ctx, b""))
         })?,
     )?;
     host.set("act", Function::new(ctx.clone(), act)?)?;
+    host.set("actAt", Function::new(ctx.clone(), act_at)?)?;
     host.set(
         "log",
         Function::new(ctx.clone(), |line: String| {
@@ -412,7 +495,7 @@ fn eval<'js>(ctx: &Ctx<'js>, source: &str, file: &str) -> Result<(), CaughtError
 
 /// The payload the host attached: game, file name, source.
 fn payload() -> (String, String, String) {
-    let Some(bytes) = receive(source, source) else {
+    let Some(bytes) = receive(source, source, <[u8]>::to_vec) else {
         fail("no JavaScript source is attached to the runner (load it through botlens)", None)
     };
     let Ok(text) = String::from_utf8(bytes) else { fail("the bot's source is not UTF-8", None) };
@@ -423,54 +506,77 @@ fn payload() -> (String, String, String) {
     (game, file, source)
 }
 
-/// Starts a game: the engine, the prelude, the bot's source and `new Bot()`.
+/// Starts the engine and evaluates the prelude: everything a game needs before the bot's source.
+/// The host calls it once per loaded runner and starts every game from the memory it leaves
+/// (docs/abi.md, `botlens_prepare`), so no game pays for it; a host that does not is served by
+/// [`botlens_new`], which calls it first.
 #[unsafe(no_mangle)]
-pub extern "C" fn botlens_new(_seat: i32) {
-    let (name, file, source) = payload();
-    FILE.with_borrow_mut(|f| *f = file.clone());
-    seed_random();
+pub extern "C" fn botlens_prepare() {
     let engine = Runtime::new().and_then(|runtime| Ok((Context::full(&runtime)?, runtime)));
     let Ok((context, runtime)) = engine else {
         fail("the JavaScript engine could not start", None)
     };
     runtime.set_interrupt_handler(Some(Box::new(look)));
-    context.with(|ctx| {
-        ENGINE.set(ctx.as_raw().as_ptr());
+    let play = context.with(|ctx| {
+        RAW_CONTEXT.set(ctx.as_raw().as_ptr());
         let set_up = host_functions(&ctx)
             .and_then(|host| ctx.globals().set("__botlens_host", host))
             .catch(&ctx);
         if let Err(caught) = set_up.and_then(|()| eval(&ctx, PRELUDE, PRELUDE_FILE)) {
             fail_with(&ctx, caught, false);
         }
+        let play: rquickjs::Result<Function> = ctx.globals().get("__botlens_play");
+        match play.catch(&ctx) {
+            Ok(play) => Persistent::save(&ctx, play),
+            Err(caught) => fail_with(&ctx, caught, false),
+        }
+    });
+    ENGINE.with_borrow_mut(|engine| *engine = Some(Engine { _runtime: runtime, context, play }));
+}
+
+/// Runs `body` in the engine's context, starting the engine first if it is not.
+fn with_engine<R>(body: impl FnOnce(&Engine, Ctx<'_>) -> R) -> R {
+    if ENGINE.with_borrow(Option::is_none) {
+        botlens_prepare();
+    }
+    ENGINE.with_borrow(|engine| {
+        let Some(engine) = engine else { fail("the JavaScript engine did not start", None) };
+        engine.context.with(|ctx| body(engine, ctx))
+    })
+}
+
+/// Starts a game: the bot's source and `new Bot()`.
+#[unsafe(no_mangle)]
+pub extern "C" fn botlens_new(_seat: i32) {
+    let (game, file, source) = payload();
+    FILE.with_borrow_mut(|f| *f = file.clone());
+    seed_random();
+    with_engine(|_, ctx| {
         // Starting the engine is not the bot's time: the watch starts with its source.
         watch_turn();
         if let Err(caught) = eval(&ctx, &source, &file) {
             fail_with(&ctx, caught, true);
         }
         let start: rquickjs::Result<Function> = ctx.globals().get("__botlens_start");
-        if let Err(caught) = start.and_then(|start| start.call::<_, ()>(())).catch(&ctx) {
+        let started = start.and_then(|start| start.call::<_, ()>((game.as_str(),)));
+        if let Err(caught) = started.catch(&ctx) {
             fail_with(&ctx, caught, false);
         }
     });
-    GAME.with_borrow_mut(|game| *game = Some(Game { _runtime: runtime, context, name }));
 }
 
 /// One turn: `bot.play(turn)`.
 #[unsafe(no_mangle)]
 pub extern "C" fn botlens_play() {
     watch_turn();
-    GAME.with_borrow(|game| {
-        let Some(game) = game else { fail("botlens_play before botlens_new", None) };
-        game.context.with(|ctx| {
-            MOVED.set(false);
-            let play: rquickjs::Result<Function> = ctx.globals().get("__botlens_play");
-            // It returns the bot's `play` function, for a turn without a move.
-            let played = play.and_then(|play| play.call::<_, Value>((game.name.as_str(),)));
-            match played.catch(&ctx) {
-                Err(caught) => fail_with(&ctx, caught, false),
-                Ok(play) if !MOVED.get() => state_definition(&play),
-                Ok(_) => {}
-            }
-        });
+    with_engine(|engine, ctx| {
+        MOVED.set(false);
+        // It returns the bot's `play` function, for a turn without a move.
+        let played = engine.play.clone().restore(&ctx).and_then(|play| play.call::<_, Value>(()));
+        match played.catch(&ctx) {
+            Err(caught) => fail_with(&ctx, caught, false),
+            Ok(play) if !MOVED.get() => state_definition(&play),
+            Ok(_) => {}
+        }
     });
 }

@@ -16,67 +16,86 @@
   Math.random = host.random;
 
   // Every game's turn, made from the view as the host writes it (canonical JSON, docs/abi.md):
-  // the fields a bot reads every turn are cut out of it at their fixed places, the rest parsed
-  // only when asked for (parsing the whole view would cost more than a simple bot's move). A
-  // losing move never comes back (the runner locates it at the caller's line and the host ends
-  // the game).
+  // a new object each turn, of a class made once, holding the view's text only. The fields a bot
+  // reads every turn are cut out of it at their fixed places when first asked for, the rest
+  // parsed only when asked for (parsing the whole view would cost more than a simple bot's
+  // move); what was cut or parsed is kept for the turn it was made for. A move of two integers
+  // goes to the runner as numbers, anything else as JSON (the same text either way). A losing
+  // move never comes back (the runner locates it at the caller's line and the host ends the
+  // game).
   const act = (action) => host.act(JSON.stringify(action));
-  const lazy = (raw) => {
-    let parsed = null;
-    return () => parsed || (parsed = JSON.parse(raw));
+  const actAt = (x, y) =>
+    (x | 0) === x && (y | 0) === y ? host.actAt(x, y) : act({ x, y });
+  // What was last made from a turn's view, and for which turn.
+  const kept = (make) => {
+    let turn = null;
+    let value;
+    return (of, raw) => {
+      if (turn !== of) { value = make(raw); turn = of; }
+      return value;
+    };
   };
-  const cut = (raw, prefix, at, length, full, field) =>
-    raw.startsWith(prefix) ? raw.substr(at, length) : full()[field];
+  const parsed = kept((raw) => JSON.parse(raw));
+  const TARGETS = '{"targets":"';
+  const cut = (raw, at, field) => (raw.startsWith(TARGETS) ? raw.substr(at, 100) : JSON.parse(raw)[field]);
+  const targets = kept((raw) => cut(raw, 12, 'targets'));
+  const own = kept((raw) => cut(raw, 121, 'own'));
   let sunk = 0;
-  const turns = {
-    battleships(raw) {
-      const full = lazy(raw);
-      let targets = null;
-      let own = null;
-      return {
-        get targets() { return targets || (targets = cut(raw, '{"targets":"', 12, 100, full, 'targets')); },
-        get own() { return own || (own = cut(raw, '{"targets":"', 121, 100, full, 'own')); },
-        get enemyShipsLeft() { return full().enemy_ships_left; },
-        get shots() { return full().shots; },
-        attack(x, y) {
-          const answer = act({ x, y });
-          if (answer === '{"result":"miss"}') return false;
-          if (answer === '{"result":"hit"}') return true;
-          const parsed = JSON.parse(answer);
-          if (parsed.result !== 'sunk') return parsed.result === 'hit';
-          sunk += 1;
-          const ship = parsed.ship;
-          return { no: sunk, kind: ship.kind, size: ship.size, x: ship.x, y: ship.y, direction: ship.direction };
-        },
-      };
-    },
-    tictactoe(raw) {
-      const full = lazy(raw);
-      const board = cut(raw, '{"board":"', 10, 9, full, 'board');
-      const grid = [0, 1, 2].map((y) =>
-        [0, 1, 2].map((x) => { const c = board[y * 3 + x]; return c === '.' ? '' : c; }));
-      return {
-        grid,
-        get you() { return full().you; },
-        mark(x, y) { act({ x, y }); },
-      };
-    },
-    klotski(raw) {
+  class BattleshipsTurn {
+    #raw;
+    constructor(raw) { this.#raw = raw; }
+    get targets() { return targets(this, this.#raw); }
+    get own() { return own(this, this.#raw); }
+    get enemyShipsLeft() { return parsed(this, this.#raw).enemy_ships_left; }
+    get shots() { return parsed(this, this.#raw).shots; }
+    attack(x, y) {
+      const answer = actAt(x, y);
+      if (answer === '{"result":"miss"}') return false;
+      if (answer === '{"result":"hit"}') return true;
+      const shot = JSON.parse(answer);
+      if (shot.result !== 'sunk') return shot.result === 'hit';
+      sunk += 1;
+      const ship = shot.ship;
+      return { no: sunk, kind: ship.kind, size: ship.size, x: ship.x, y: ship.y, direction: ship.direction };
+    }
+    toJSON() { return { targets: this.targets, own: this.own, enemyShipsLeft: this.enemyShipsLeft, shots: this.shots }; }
+  }
+  const grid = kept((raw) => {
+    const board = raw.startsWith('{"board":"') ? raw.substr(10, 9) : JSON.parse(raw).board;
+    const rows = [];
+    for (let y = 0; y < 3; y++) {
+      const row = [];
+      for (let x = 0; x < 3; x++) { const c = board[y * 3 + x]; row.push(c === '.' ? '' : c); }
+      rows.push(row);
+    }
+    return rows;
+  });
+  class TicTacToeTurn {
+    #raw;
+    constructor(raw) { this.#raw = raw; }
+    get grid() { return grid(this, this.#raw); }
+    get you() { return parsed(this, this.#raw).you; }
+    mark(x, y) { actAt(x, y); }
+    toJSON() { return { grid: this.grid, you: this.you }; }
+  }
+  class KlotskiTurn {
+    constructor(raw) {
       const view = JSON.parse(raw);
-      return {
-        width: view.width,
-        height: view.height,
-        pieces: view.pieces,
-        goal: view.goal,
-        moves: view.moves,
-        steps: view.steps,
-        move(piece, dir) { return JSON.parse(act({ piece, dir })); },
-      };
-    },
-  };
+      this.width = view.width;
+      this.height = view.height;
+      this.pieces = view.pieces;
+      this.goal = view.goal;
+      this.moves = view.moves;
+      this.steps = view.steps;
+    }
+    move(piece, dir) { return JSON.parse(act({ piece, dir })); }
+  }
+  const turns = { battleships: BattleshipsTurn, tictactoe: TicTacToeTurn, klotski: KlotskiTurn };
 
   let bot = null;
-  globalThis.__botlens_start = function () {
+  let Turn = null;
+  globalThis.__botlens_start = function (game) {
+    Turn = turns[game];
     if (typeof globalThis.Bot !== 'function') {
       throw new TypeError('the bot does not define `function Bot() {…}` (the arena\'s format: `function Bot() {…}` and `Bot.prototype.play = function (turn) {…}`)');
     }
@@ -85,8 +104,10 @@
       throw new TypeError('`Bot.prototype.play` is not a function (the arena\'s format: `Bot.prototype.play = function (turn) {…}`)');
     }
   };
-  globalThis.__botlens_play = function (game) {
-    bot.play(turns[game](host.view()));
+  // The runner keeps this function from the start, so a bot that replaces the global does not
+  // replace the turn. It returns the bot's `play`, for a turn without a move.
+  globalThis.__botlens_play = function () {
+    bot.play(new Turn(host.view()));
     return bot.play;
   };
 })(globalThis.__botlens_host);
