@@ -19,35 +19,35 @@
   // a new object each turn, of a class made once, holding the view's text only. The fields a bot
   // reads every turn are cut out of it at their fixed places when first asked for, the rest
   // parsed only when asked for (parsing the whole view would cost more than a simple bot's
-  // move); what was cut or parsed is kept for the turn it was made for. A move of two integers
-  // goes to the runner as numbers, anything else as JSON (the same text either way). A losing
-  // move never comes back (the runner locates it at the caller's line and the host ends the
-  // game).
+  // move); a field asked for becomes the turn's own property, so reading it again (a bot's loop
+  // over `turn.targets`) is a plain property read. A move of two integers goes to the runner as
+  // numbers, anything else as JSON (the same text either way). A losing move never comes back
+  // (the runner locates it at the caller's line and the host ends the game).
   const act = (action) => host.act(JSON.stringify(action));
   const actAt = (x, y) =>
     (x | 0) === x && (y | 0) === y ? host.actAt(x, y) : act({ x, y });
-  // What was last made from a turn's view, and for which turn.
-  const kept = (make) => {
-    let turn = null;
-    let value;
-    return (of, raw) => {
-      if (turn !== of) { value = make(raw); turn = of; }
-      return value;
-    };
+  const own = (turn, name, value) => {
+    Object.defineProperty(turn, name, { value, enumerable: true });
+    return value;
   };
-  const parsed = kept((raw) => JSON.parse(raw));
+  // The parsed view, for the turn it was parsed for.
+  let parsedFor = null;
+  let parsedView = null;
+  const parsed = (turn, raw) => {
+    if (parsedFor !== turn) { parsedView = JSON.parse(raw); parsedFor = turn; }
+    return parsedView;
+  };
   const TARGETS = '{"targets":"';
-  const cut = (raw, at, field) => (raw.startsWith(TARGETS) ? raw.substr(at, 100) : JSON.parse(raw)[field]);
-  const targets = kept((raw) => cut(raw, 12, 'targets'));
-  const own = kept((raw) => cut(raw, 121, 'own'));
+  const cut = (turn, raw, at, field) =>
+    (raw.startsWith(TARGETS) ? raw.substr(at, 100) : parsed(turn, raw)[field]);
   let sunk = 0;
   class BattleshipsTurn {
     #raw;
     constructor(raw) { this.#raw = raw; }
-    get targets() { return targets(this, this.#raw); }
-    get own() { return own(this, this.#raw); }
-    get enemyShipsLeft() { return parsed(this, this.#raw).enemy_ships_left; }
-    get shots() { return parsed(this, this.#raw).shots; }
+    get targets() { return own(this, 'targets', cut(this, this.#raw, 12, 'targets')); }
+    get own() { return own(this, 'own', cut(this, this.#raw, 121, 'own')); }
+    get enemyShipsLeft() { return own(this, 'enemyShipsLeft', parsed(this, this.#raw).enemy_ships_left); }
+    get shots() { return own(this, 'shots', parsed(this, this.#raw).shots); }
     attack(x, y) {
       const answer = actAt(x, y);
       if (answer === '{"result":"miss"}') return false;
@@ -60,21 +60,21 @@
     }
     toJSON() { return { targets: this.targets, own: this.own, enemyShipsLeft: this.enemyShipsLeft, shots: this.shots }; }
   }
-  const grid = kept((raw) => {
-    const board = raw.startsWith('{"board":"') ? raw.substr(10, 9) : JSON.parse(raw).board;
-    const rows = [];
-    for (let y = 0; y < 3; y++) {
-      const row = [];
-      for (let x = 0; x < 3; x++) { const c = board[y * 3 + x]; row.push(c === '.' ? '' : c); }
-      rows.push(row);
-    }
-    return rows;
-  });
   class TicTacToeTurn {
     #raw;
     constructor(raw) { this.#raw = raw; }
-    get grid() { return grid(this, this.#raw); }
-    get you() { return parsed(this, this.#raw).you; }
+    get grid() {
+      const raw = this.#raw;
+      const board = raw.startsWith('{"board":"') ? raw.substr(10, 9) : parsed(this, raw).board;
+      const rows = [];
+      for (let y = 0; y < 3; y++) {
+        const row = [];
+        for (let x = 0; x < 3; x++) { const c = board[y * 3 + x]; row.push(c === '.' ? '' : c); }
+        rows.push(row);
+      }
+      return own(this, 'grid', rows);
+    }
+    get you() { return own(this, 'you', parsed(this, this.#raw).you); }
     mark(x, y) { actAt(x, y); }
     toJSON() { return { grid: this.grid, you: this.you }; }
   }
