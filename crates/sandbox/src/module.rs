@@ -12,7 +12,7 @@ use botlens_engine::{Failure, FailureKind, Game};
 use botlens_protocol::Encoding;
 use wasmtime::{Engine, ExternType, InstancePre, Linker, Module, ModuleExport};
 
-use crate::snapshot::Snapshot;
+use crate::snapshot::{PrepareExports, Snapshot};
 
 use crate::cache::{DiskCache, hex, sha256};
 use crate::config::{SandboxConfig, SandboxLimits};
@@ -428,9 +428,18 @@ impl BotModule {
             .ok_or_else(|| bad("a required export is missing (see docs/abi.md)".into()))?;
         // Once per module and game type, and kept either way: a module that fails to prepare
         // fails every game without preparing again.
-        let recipe =
-            crate::snapshot::prepare(&pre, &exports, inner.encoding, &inner.locator, inner.runner)
-                .map(|snapshot| Recipe { pre, exports, snapshot });
+        let snapshot = exports
+            .prepare
+            .map(|prepare| {
+                let calls = PrepareExports {
+                    memory: exports.memory,
+                    initialize: exports.initialize,
+                    prepare,
+                };
+                crate::snapshot::prepare(&pre, &calls, inner.encoding, &inner.locator, inner.runner)
+            })
+            .transpose();
+        let recipe = snapshot.map(|snapshot| Recipe { pre, exports, snapshot });
         entry.recipes.push((key, Box::new(recipe.clone())));
         recipe
     }

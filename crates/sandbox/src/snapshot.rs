@@ -21,11 +21,10 @@ use std::time::Duration;
 
 use botlens_engine::{Failure, FailureKind, Game, SeedRng, Stream};
 use botlens_protocol::Encoding;
-use wasmtime::{Extern, InstancePre, Memory, Module, Mutability, Store, Val};
+use wasmtime::{Extern, InstancePre, Memory, Module, ModuleExport, Mutability, Store, Val};
 
 use crate::host::{Host, Limiter};
 use crate::locate::Locator;
-use crate::module::Exports;
 use crate::output::Output;
 
 /// Fuel `botlens_prepare` may burn: sixty times what the JavaScript runner needs.
@@ -113,16 +112,27 @@ impl Snapshot {
     }
 }
 
-/// Prepares the module of `pre` if it exports `botlens_prepare`: runs it (after `_initialize`)
-/// and keeps what it left. `None` for a module without it.
+/// The exports preparing calls: `memory`, `_initialize` if the module has it, and
+/// `botlens_prepare`.
+pub(crate) struct PrepareExports {
+    /// `memory`.
+    pub memory: ModuleExport,
+    /// `_initialize`, when the module has one.
+    pub initialize: Option<ModuleExport>,
+    /// `botlens_prepare`.
+    pub prepare: ModuleExport,
+}
+
+/// Prepares the module of `pre`: runs `botlens_prepare` (after `_initialize`) and keeps what it
+/// left.
 pub(crate) fn prepare<G: Game>(
     pre: &InstancePre<Host<G>>,
-    exports: &Exports,
+    exports: &PrepareExports,
     encoding: Encoding,
     locator: &Arc<Locator>,
     runner: bool,
-) -> Result<Option<Arc<Snapshot>>, Failure> {
-    let Some(prepare) = &exports.prepare else { return Ok(None) };
+) -> Result<Arc<Snapshot>, Failure> {
+    let prepare = &exports.prepare;
     let failed = |why: String| {
         Failure::new(FailureKind::BadModule, format!("the module's botlens_prepare failed: {why}"))
     };
@@ -171,11 +181,11 @@ pub(crate) fn prepare<G: Game>(
     }
     let globals = globals(pre.module(), &instance, &mut store).map_err(failed)?;
     let prepared = memory.data(&store);
-    Ok(Some(Arc::new(Snapshot {
+    Ok(Arc::new(Snapshot {
         memory_bytes: prepared.len(),
         runs: changed_runs(&fresh, prepared),
         globals,
-    })))
+    }))
 }
 
 /// The module's exported mutable globals and their values in `instance`.
