@@ -6,8 +6,9 @@
 //! cycle that used the stack up. Frames of the
 //! Rust standard library (`/rustc/…`, `library/std|core|alloc`), of other crates (Cargo's
 //! registry and git checkouts), of wasi-libc (also Debian's build of it, which records its
-//! sources as `./libc-bottom-half/…` and `./libc-top-half/…`, also under `./build/`) and of the botlens SDKs (the
-//! directory of every file the module's `botlens_sdk` sections name, one per line) are skipped, as
+//! sources as `./libc-bottom-half/…` and `./libc-top-half/…`, also under `./build/`) and of the
+//! botlens SDKs (the directory of every file the module's `botlens_sdk` sections name, one per
+//! line) are skipped, as
 //! are AssemblyScript's standard library and packages (`~lib/…`). Frames come from wasmtime's
 //! `WasmBacktrace` and are symbolized with the module's DWARF (see [`crate::dwarf`]), or, for
 //! the addresses it has none for, with the source map of its `botlens_source_map` section
