@@ -12,8 +12,8 @@
 //!
 //! AssemblyScript has no DWARF and no syntax for custom sections, so [`build`] appends them: the
 //! ABI version, the compact encoding, and the source map the compiler wrote beside the module
-//! (`botlens_source_map`, its sources absolute under the bot's folder but `~lib/…`), through which the sandbox
-//! locates failures. The compiler's diagnostics (`ERROR TS2304: …` then `└─ in bot.ts(12,3)`)
+//! (`botlens_source_map`, its sources absolute under the bot's folder but `~lib/…`), through
+//! which the sandbox locates failures. The compiler's diagnostics (`ERROR TS2304: …` then `└─ in bot.ts(12,3)`)
 //! become located [`CompilerMessage`]s; the module is cached by the sources' hash as C and Zig
 //! bots are (`compiled.rs`).
 //!
