@@ -251,7 +251,7 @@ fn rooted(map: &[u8], root: &Path) -> Result<String, String> {
     let tokens =
         map.tokens().map(|token| token.get_raw_token()).filter(|raw| raw.src_id != !0).collect();
     let strings = |iter: &mut dyn Iterator<Item = &str>| iter.map(Into::into).collect();
-    let mut mapped = sourcemap::SourceMap::new(
+    let mapped = sourcemap::SourceMap::new(
         map.get_file().map(Into::into),
         tokens,
         strings(&mut map.names()),
