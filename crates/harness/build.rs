@@ -37,8 +37,10 @@ fn main() {
     }
     let header = repo.join("crates/sdk-c/botlens.h");
     files.push(("sdk-c/botlens.h".to_owned(), Source::File(header)));
-    let module = repo.join("crates/sdk-zig/botlens.zig");
-    files.push(("sdk-zig/botlens.zig".to_owned(), Source::File(module)));
+    for file in ["botlens.zig", "root.zig"] {
+        let path = repo.join("crates/sdk-zig").join(file);
+        files.push((format!("sdk-zig/{file}"), Source::File(path)));
+    }
     let package = repo.join("crates/sdk-as/botlens/index.ts");
     files.push(("sdk-as/botlens/index.ts".to_owned(), Source::File(package)));
     for name in SAMPLES {

@@ -9,8 +9,6 @@
 //!         botlens.exportBot(@This());
 //!     }
 //!
-//!     pub const panic = botlens.panic; // Zig's panics with their message
-//!
 //!     pub fn play() void {
 //!         const view = botlens.tictactoe();
 //!         for (view.board, 0..) |square, i| {
@@ -23,11 +21,12 @@
 //!
 //! `botlens run <dir>` builds the folder's `bot.zig` with
 //! `zig build-exe -target wasm32-freestanding -O ReleaseSafe -fno-strip -fno-entry -rdynamic`
-//! and this file as the module `botlens`, then appends the custom sections of docs/abi.md (Zig
-//! has no syntax for them): the ABI version, the compact encoding, and this file's and Zig's
-//! `lib/std/` paths in `botlens_sdk`, so failures skip their frames and point at the bot's line
-//! (an index out of bounds, `unreachable`, an overflow: ReleaseSafe checks them all). docs/zig.md
-//! is the manual.
+//! as the module `bot` of the root `root.zig` (beside this file, which declares `panic` below as
+//! the bot's panic handler) and this file as the module `botlens`, then appends the custom
+//! sections of docs/abi.md (Zig has no syntax for them): the ABI version, the compact encoding,
+//! and this file's and Zig's `lib/std/` paths in `botlens_sdk`, so failures skip their frames and
+//! point at the bot's line (an index out of bounds, `unreachable`, an overflow: ReleaseSafe
+//! checks them all). docs/zig.md is the manual.
 
 const std = @import("std");
 
@@ -61,12 +60,11 @@ pub fn print(comptime format: []const u8, args: anytype) void {
     log(text.ptr, @intCast(text.len));
 }
 
-/// Zig's panic handler for a bot: the bot's root file declares `pub const panic =
-/// botlens.panic;`, and then `@panic("…")`, an index out of bounds, an overflow, `unreachable`
-/// and the other safety checks lose the game with `panic` and Zig's message ("index out of
-/// bounds: index 18, len 9"), located at the bot's line from the module's DWARF (this file's and
-/// the standard library's frames are skipped). Without it they trap, located but without the
-/// message.
+/// Zig's panic handler for a bot (`root.zig` declares it unless the bot declares its own
+/// `panic`): `@panic("…")`, an index out of bounds, an overflow, `unreachable` and the other
+/// safety checks lose the game with `panic` and Zig's message ("index out of bounds: index 18,
+/// len 9"), located at the bot's line from the module's DWARF (this file's and the standard
+/// library's frames are skipped).
 pub const panic = std.debug.FullPanic(panicWithMessage);
 
 fn panicWithMessage(message: []const u8, _: ?usize) noreturn {

@@ -1,8 +1,8 @@
 //! Bots in Zig with botlens's `botlens.zig`: `botlens new --lang zig` scaffolds bots for every
 //! game that build and play clean; a compile error is located; Zig's panics (an index out of
 //! bounds, `@panic`) reach the failure with Zig's message, located at the bot's line of
-//! `bot.zig`, not in the SDK or Zig's standard library (an overflow with its message, unlocated);
-//! without the SDK's panic handler they trap, still located.
+//! `bot.zig`, not in the SDK or Zig's standard library (an overflow with its message, unlocated),
+//! without the bot declaring the SDK's panic handler; a bot's own handler is kept.
 //!
 //! The tests need zig (`pip install ziglang`, as `.ci/run` does); its first build of a bot
 //! takes several seconds.
@@ -78,17 +78,21 @@ fn new_zig_bots_play_clean_and_their_panics_are_located_in_bot_zig_with_zigs_mes
     assert_eq!(failure["kind"], "panic", "{failure:#}");
     assert!(failure["message"].as_str().unwrap().starts_with("integer overflow"), "{failure:#}");
 
-    // Without the SDK's panic handler, the same check traps without the message, still at its
-    // line.
-    let without = source.replace("pub const panic = botlens.panic;", "");
-    assert_ne!(without, source, "the starter declares the panic handler");
-    let (failure, line) = planted_failure(
+    // The starter does not declare a panic handler; a bot that declares its own keeps it.
+    assert!(!source.contains("pub const panic"), "the starter declares no panic handler");
+    let handler = "fn mine(_: []const u8, _: ?usize) noreturn {\n    botlens.fail(@src(), \"my own handler\"); // handler\n}\n";
+    let own =
+        format!("{source}pub const panic = @import(\"std\").debug.FullPanic(mine);\n{handler}");
+    let (failure, _) = planted_failure(
         &bot,
         "random",
-        (&without, COUNTED),
+        (&own, COUNTED),
         "    if (turns == 2) _ = view.board[turns * 9];",
     );
-    assert_eq!(failure["kind"], "trap", "{failure:#}");
+    let own = std::fs::read_to_string(&path).unwrap();
+    let line = own.lines().position(|l| l.ends_with("// handler")).unwrap() as u64 + 1;
+    assert_eq!(failure["kind"], "panic", "{failure:#}");
+    assert_eq!(failure["message"], "my own handler", "{failure:#}");
     assert_eq!(failure["line"], line, "{failure:#}");
     assert!(failure["file"].as_str().unwrap().ends_with("bot.zig"), "{failure:#}");
 

@@ -14,10 +14,6 @@ comptime {
     botlens.exportBot(@This());
 }
 
-// Zig's panics (`@panic`, an index out of bounds, an overflow) lose the game with their message,
-// at the bot's line (docs/zig.md, "Panics", says when an overflow has none).
-pub const panic = botlens.panic;
-
 /// The squares next to one: right, left, down, up.
 const steps = [_][2]i32{ .{ 1, 0 }, .{ -1, 0 }, .{ 0, 1 }, .{ 0, -1 } };
 

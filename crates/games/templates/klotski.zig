@@ -16,10 +16,6 @@ comptime {
     botlens.exportBot(@This());
 }
 
-// Zig's panics (`@panic`, an index out of bounds, an overflow) lose the game with their message,
-// at the bot's line (docs/zig.md, "Panics", says when an overflow has none).
-pub const panic = botlens.panic;
-
 /// A slide: the piece's index in `view.pieces()` and the direction.
 const Slide = struct { piece: usize, dir: botlens.Dir };
 

@@ -13,10 +13,6 @@ comptime {
     botlens.exportBot(@This());
 }
 
-// Zig's panics (`@panic`, an index out of bounds, an overflow) lose the game with their message,
-// at the bot's line (docs/zig.md, "Panics", says when an overflow has none).
-pub const panic = botlens.panic;
-
 /// Turns played in this game (every game is a fresh instance: globals start afresh).
 var turns: u32 = 0;
 

@@ -12,8 +12,8 @@
 //!
 //! AssemblyScript has no DWARF and no syntax for custom sections, so [`build`] appends them: the
 //! ABI version, the compact encoding, and the source map the compiler wrote beside the module
-//! (`botlens_source_map`, its `sourceRoot` set to the bot's folder), through which the sandbox
-//! locates failures. The compiler's diagnostics (`ERROR TS2304: …` then `└─ in bot.ts(12,3)`)
+//! (`botlens_source_map`, its sources absolute under the bot's folder but `~lib/…`), through
+//! which the sandbox locates failures. The compiler's diagnostics (`ERROR TS2304: …` then `└─ in bot.ts(12,3)`)
 //! become located [`CompilerMessage`]s; the module is cached by the sources' hash as C and Zig
 //! bots are (`compiled.rs`).
 //!
@@ -237,9 +237,9 @@ fn build_with(
     crate::compiled::store(&partial, wasm, &stderr, run.duration, diagnostics)
 }
 
-/// The source map `map` (JSON) with its `sourceRoot` replaced by `root`, where asc ran: its sources
-/// are relative to it (AssemblyScript's own, `~lib/…`, are skipped by the locator under any
-/// root); without `sourcesContent` (the sources are on disk, or not the bot's); and without
+/// The source map `map` (JSON) with its sources made absolute under `root`, where asc ran
+/// (asc's `sourceRoot` dropped), except AssemblyScript's own, `~lib/…`, which stay so named
+/// (profiles show `~lib/string.ts`; the locator skips them); without `sourcesContent` (the sources are on disk, or not the bot's); and without
 /// the mappings that have no source. Binaryen maps a call whose result is dropped (`mark(x,
 /// y);` in a helper) to no source: left so, the locator would find no line for the helper's
 /// frame and report the failure at its caller's line; without such a mapping the call keeps
@@ -251,14 +251,18 @@ fn rooted(map: &[u8], root: &Path) -> Result<String, String> {
     let tokens =
         map.tokens().map(|token| token.get_raw_token()).filter(|raw| raw.src_id != !0).collect();
     let strings = |iter: &mut dyn Iterator<Item = &str>| iter.map(Into::into).collect();
-    let mut mapped = sourcemap::SourceMap::new(
+    let mapped = sourcemap::SourceMap::new(
         map.get_file().map(Into::into),
         tokens,
         strings(&mut map.names()),
-        strings(&mut map.sources()),
+        map.sources()
+            .map(|source| match source.starts_with("~lib/") {
+                true => source.into(),
+                false => root.join(source).display().to_string().into(),
+            })
+            .collect(),
         None,
     );
-    mapped.set_source_root(Some(root.display().to_string()));
     let mut json = Vec::new();
     mapped.to_writer(&mut json).map_err(|e| e.to_string())?;
     String::from_utf8(json).map_err(|e| e.to_string())
@@ -465,13 +469,14 @@ FAILURE 2 compile error(s)
     }
 
     #[test]
-    fn the_source_map_is_rooted_at_the_bots_folder_and_keeps_only_mappings_with_a_source() {
+    fn the_source_map_names_the_bots_files_under_its_folder_keeps_lib_and_only_mappings_with_a_source()
+     {
         // Columns 0 and 2 map to no source; 1 to bot.ts:1:1, 3 to ~lib/array.ts:2:2 (0-based).
         let map = br#"{"version":3,"sourceRoot":"./out.tmp","sources":["bot.ts","~lib/array.ts"],"sourcesContent":["x",null],"names":[],"mappings":"A,CAAA,C,CCCC"}"#;
         let text = rooted(map, Path::new("/bots/mine")).unwrap();
         let rooted: serde_json::Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(rooted["sourceRoot"], "/bots/mine");
-        assert_eq!(rooted["sources"][0], "bot.ts");
+        assert!(rooted.get("sourceRoot").is_none(), "{rooted}");
+        assert_eq!(rooted["sources"][0], "/bots/mine/bot.ts");
         assert!(rooted.get("sourcesContent").is_none(), "{rooted}");
         let decoded = sourcemap::SourceMap::from_slice(text.as_bytes()).unwrap();
         let tokens: Vec<(u32, Option<&str>, u32, u32)> = decoded
@@ -480,7 +485,7 @@ FAILURE 2 compile error(s)
             .collect();
         assert_eq!(
             tokens,
-            [(1, Some("/bots/mine/bot.ts"), 0, 0), (3, Some("/bots/mine/~lib/array.ts"), 1, 1)]
+            [(1, Some("/bots/mine/bot.ts"), 0, 0), (3, Some("~lib/array.ts"), 1, 1)]
         );
         assert!(super::rooted(b"[1]", Path::new("/b")).is_err());
     }

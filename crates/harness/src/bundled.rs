@@ -184,6 +184,7 @@ mod tests {
             "js-runner/src/prelude.js",
             "sdk-c/botlens.h",
             "sdk-zig/botlens.zig",
+            "sdk-zig/root.zig",
             "sdk-as/botlens/index.ts",
         ] {
             assert!(paths.contains(&needed), "{needed} in {paths:?}");

@@ -5,8 +5,13 @@
 //!
 //! ```text
 //! zig build-exe -target wasm32-freestanding -O ReleaseSafe -fno-strip -fno-entry -rdynamic \
-//!     --dep botlens -Mroot=bot.zig -Mbotlens=<botlens.zig> -femit-bin=bot.wasm
+//!     --dep bot --dep botlens -Mroot=<root.zig> --dep botlens -Mbot=bot.zig \
+//!     -Mbotlens=<botlens.zig> -femit-bin=bot.wasm
 //! ```
+//!
+//! The root module is the SDK's `root.zig`, which imports the bot's file as `bot` and declares
+//! the SDK's panic handler (or the bot's own `panic`, if it has one): Zig takes the handler from
+//! the root, so bots need not declare it.
 //!
 //! Zig has no syntax for custom sections, so [`build`] appends them to the built module: the
 //! ABI version, the compact encoding, and in `botlens_sdk` the SDK's file and Zig's `std.zig`
@@ -26,6 +31,9 @@ use crate::folder::{Folder, FolderError, Lang, on_path};
 
 /// The SDK's module file.
 pub const MODULE: &str = "botlens.zig";
+
+/// The SDK's root file, beside [`MODULE`]: the module botlens builds, importing the bot's file.
+const ROOT: &str = "root.zig";
 
 /// What is built, in a missing tool's message.
 const BUILDING: &str = "building a Zig bot";
@@ -73,7 +81,7 @@ impl ZigBot {
 /// ziglang`.
 pub fn build(bot: &ZigBot) -> Result<Built, FolderError> {
     let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
-    let sdk = crate::bundled::sdk_zig()?.join(MODULE);
+    let sdk = crate::bundled::sdk_zig()?;
     let path = std::env::var_os("PATH").unwrap_or_default();
     build_with(bot, &sdk, &cache, &path)
 }
@@ -104,12 +112,21 @@ fn zig_command(path: &OsStr) -> Result<Command, FolderError> {
     }
 }
 
-/// [`build`] with the SDK's file, botlens's cache directory and `PATH` given.
-fn build_with(bot: &ZigBot, sdk: &Path, cache: &Path, path: &OsStr) -> Result<Built, FolderError> {
+/// [`build`] with the SDK's directory, botlens's cache directory and `PATH` given.
+fn build_with(
+    bot: &ZigBot,
+    sdk_dir: &Path,
+    cache: &Path,
+    path: &OsStr,
+) -> Result<Built, FolderError> {
     let mut zig = zig_command(path)?;
+    let (sdk, root) = (sdk_dir.join(MODULE), sdk_dir.join(ROOT));
     let mut hash = Fnv::default();
-    hash.add(sdk.as_os_str().as_encoded_bytes());
-    hash.add(&std::fs::read(sdk).map_err(|source| FolderError::Read { path: sdk.into(), source })?);
+    for file in [&sdk, &root] {
+        hash.add(file.as_os_str().as_encoded_bytes());
+        let read = std::fs::read(file);
+        hash.add(&read.map_err(|source| FolderError::Read { path: file.clone(), source })?);
+    }
     for flag in FLAGS {
         hash.add(flag.as_bytes());
     }
@@ -126,8 +143,10 @@ fn build_with(bot: &ZigBot, sdk: &Path, cache: &Path, path: &OsStr) -> Result<Bu
     zig.args(FLAGS)
         .arg("--cache-dir")
         .arg(cache.join("zig-cache"))
+        .args(["--dep", "bot", "--dep", "botlens"])
+        .arg(format!("-Mroot={}", root.display()))
         .args(["--dep", "botlens"])
-        .arg(format!("-Mroot={}", bot.file.display()))
+        .arg(format!("-Mbot={}", bot.file.display()))
         .arg(format!("-Mbotlens={}", sdk.display()))
         .arg(format!("-femit-bin={}", partial.display()))
         .current_dir(&bot.folder.root)

@@ -6,8 +6,9 @@
 //! cycle that used the stack up. Frames of the
 //! Rust standard library (`/rustc/…`, `library/std|core|alloc`), of other crates (Cargo's
 //! registry and git checkouts), of wasi-libc (also Debian's build of it, which records its
-//! sources as `./libc-bottom-half/…` and `./libc-top-half/…`) and of the botlens SDKs (the
-//! directory of every file the module's `botlens_sdk` sections name, one per line) are skipped, as
+//! sources as `./libc-bottom-half/…` and `./libc-top-half/…`, also under `./build/`) and of the
+//! botlens SDKs (the directory of every file the module's `botlens_sdk` sections name, one per
+//! line) are skipped, as
 //! are AssemblyScript's standard library and packages (`~lib/…`). Frames come from wasmtime's
 //! `WasmBacktrace` and are symbolized with the module's DWARF (see [`crate::dwarf`]), or, for
 //! the addresses it has none for, with the source map of its `botlens_source_map` section
@@ -46,9 +47,10 @@ const FOREIGN: &[&str] = &[
     "/~lib/",
 ];
 
-/// Starts of relative paths of code that is not the bot's own, after any leading `./`:
-/// Debian's wasi-libc records its sources relative to its build directory, AssemblyScript names
-/// its standard library and packages `~lib/…`.
+/// Directories of relative paths of code that is not the bot's own, at the path's start (after
+/// any leading `./`) or further in: Debian's wasi-libc records its sources relative to its build
+/// directory (`./libc-top-half/…`, `./build/./libc-bottom-half/crt/crt1-reactor.c`),
+/// AssemblyScript names its standard library and packages `~lib/…`.
 const FOREIGN_RELATIVE: &[&str] = &["libc-bottom-half/", "libc-top-half/", "~lib/"];
 
 /// The botlens protocol crate's sources next to an SDK used by path (`…/crates/sdk/src/` →
@@ -120,7 +122,10 @@ impl Locator {
         let relative = file.trim_start_matches("./");
         !(file.starts_with("/rustc/")
             || FOREIGN.iter().any(|part| file.contains(part))
-            || FOREIGN_RELATIVE.iter().any(|start| relative.starts_with(start))
+            || FOREIGN_RELATIVE.iter().any(|dir| {
+                relative.starts_with(dir)
+                    || (!file.starts_with('/') && relative.contains(&format!("/{dir}")))
+            })
             || self.sdk_dirs.iter().any(|dir| {
                 file.starts_with(dir.as_str())
                     || protocol_dir(dir).is_some_and(|p| file.starts_with(&p))
@@ -348,6 +353,8 @@ mod tests {
             "././libc-bottom-half/sources/abort.c",
             "./libc-top-half/musl/src/exit/assert.c",
             "libc-top-half/musl/src/string/memcpy.c",
+            "./build/./libc-bottom-half/crt/crt1-reactor.c",
+            "build/libc-top-half/musl/src/string/memset.c",
         ] {
             assert!(!locator.is_bot_file(foreign), "{foreign}");
         }

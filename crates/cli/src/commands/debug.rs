@@ -141,7 +141,7 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
     let dir = tempfile::tempdir().context("a directory for the debugger's commands")?;
     let script = dir.path().join("commands");
     let failing_line = game.fault.as_ref().and_then(|fault| failing_line(fault, &target));
-    let stop = Stop { why, failing_line };
+    let stop = Stop { why, failing_line, example: example_file(&target) };
     let commands = match args.debugger {
         Debugger::Gdb => gdb_commands(&stop, args.batch.as_deref()),
         Debugger::Lldb => lldb_commands(&stop, args.batch.as_deref()),
@@ -402,12 +402,30 @@ fn failing_line(fault: &Fault, target: &Target) -> Option<String> {
     Some(format!("{file}:{}", location.line))
 }
 
+/// A file of the bot's own, for the hint to set breakpoints when no line failed: a C or Zig
+/// bot's file (the one named, else its folder's `bot.c`/`bot.zig` or first source), a
+/// project's (or module's) `src/lib.rs`.
+fn example_file(target: &Target) -> String {
+    let Target::Script { lang, path, .. } = target else { return "src/lib.rs".into() };
+    let root = format!("bot.{}", lang.extension());
+    let file = if path.is_file() {
+        Some(path.clone())
+    } else {
+        let sources = botlens_harness::folder::sources(path, *lang);
+        let named = sources.iter().find(|file| file.ends_with(&root));
+        named.or(sources.first()).cloned()
+    };
+    file.and_then(|file| Some(file.file_name()?.to_string_lossy().into_owned())).unwrap_or(root)
+}
+
 /// Where and why the debugger stops.
 struct Stop {
     /// Why this turn, in words.
     why: String,
     /// The failing line as a breakpoint spec ([`failing_line`]).
     failing_line: Option<String>,
+    /// A file of the bot's for the hint when no line failed ([`example_file`]).
+    example: String,
 }
 
 impl Stop {
@@ -418,7 +436,10 @@ impl Stop {
             Some(line) => lines.push(format!(
                 "botlens: a breakpoint is on the failing line {line}: `continue` to reach it."
             )),
-            None => lines.push("botlens: set breakpoints on the bot's lines (`break src/lib.rs:42`), then `continue`.".into()),
+            None => lines.push(format!(
+                "botlens: set breakpoints on the bot's lines (`break {}:42`), then `continue`.",
+                self.example
+            )),
         }
         lines.push(format!(
             "botlens: then `bt`, `{locals}`, `print NAME`, `next`, `step`; `quit` to leave."
@@ -493,7 +514,7 @@ mod tests {
     #[test]
     fn scripts_stop_at_the_hook_then_break_on_the_failing_line_and_run_the_batch() {
         let failing_line = Some("src/lib.rs:85".to_owned());
-        let stop = Stop { why: "the bot failed".into(), failing_line };
+        let stop = Stop { why: "the bot failed".into(), failing_line, example: "x".into() };
         let gdb = gdb_commands(&stop, Some(Path::new("more.gdb")));
         let hook = gdb.find("break botlens_turn_begins\nrun\n").unwrap();
         let line = gdb.find("break src/lib.rs:85\n").unwrap();
@@ -503,8 +524,24 @@ mod tests {
         let lldb = lldb_commands(&stop, None);
         assert!(lldb.contains("breakpoint set --file src/lib.rs --line 85\n"), "{lldb}");
         assert!(!lldb.contains("command source"));
-        let none = Stop { why: "no failure".into(), failing_line: None };
+        let example = "bot.zig".to_owned();
+        let none = Stop { why: "no failure".into(), failing_line: None, example };
         let plain = gdb_commands(&none, None);
         assert!(!plain.lines().any(|line| line.starts_with("break src/")), "{plain}");
+        assert!(plain.contains("(`break bot.zig:42`)"), "{plain}");
+    }
+
+    #[test]
+    fn the_hint_names_a_file_of_the_bots_language() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = |lang, path: &Path| Target::Script { lang, path: path.into(), game: None };
+        std::fs::write(dir.path().join("board.c"), "").unwrap();
+        std::fs::write(dir.path().join("rules.c"), "").unwrap();
+        assert_eq!(example_file(&script(Lang::C, dir.path())), "board.c");
+        std::fs::write(dir.path().join("bot.c"), "").unwrap();
+        assert_eq!(example_file(&script(Lang::C, dir.path())), "bot.c");
+        assert_eq!(example_file(&script(Lang::C, &dir.path().join("rules.c"))), "rules.c");
+        assert_eq!(example_file(&script(Lang::Zig, dir.path())), "bot.zig");
+        assert_eq!(example_file(&Target::project(dir.path())), "src/lib.rs");
     }
 }
