@@ -106,5 +106,21 @@ fn check_bench(report: &serde_json::Value) {
         assert!(report[section][field].as_f64().is_some_and(|v| v > 0.0), "{section}.{field}");
     }
     assert!(report["save_to_report"].is_null(), "skipped with --no-latency");
+    assert!(report["js_save_to_diagnostics"].is_null(), "skipped with --no-latency");
+    let languages = report["languages"].as_array().expect("languages");
+    for lang in ["JavaScript", "C", "Zig", "AssemblyScript"] {
+        assert!(languages.iter().any(|l| l["lang"] == lang), "a row in {lang}: {languages:?}");
+    }
+    for row in languages {
+        let measured = row["games_per_s"].as_f64().is_some_and(|v| v > 0.0)
+            && row["fuel_per_turn"].as_f64().is_some_and(|v| v > 0.0);
+        let skipped = row["skipped"].as_str().is_some_and(|why| !why.is_empty());
+        assert!(measured != skipped, "measured, or skipped with a reason: {row}");
+    }
+    let c = languages.iter().filter(|l| l["lang"] == "C");
+    assert!(c.clone().count() == 2, "the C starters of both games: {languages:?}");
+    for row in c.filter(|l| l["skipped"].is_null()) {
+        assert!(row["over_rust"].as_f64().is_some_and(|v| v > 0.0), "C ÷ Rust: {row}");
+    }
     assert!(report["peak_rss_mib"].as_f64().is_some_and(|v| v > 0.0));
 }

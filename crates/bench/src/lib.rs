@@ -6,15 +6,21 @@
 //! (instantiation, time inside the guest per turn, the floor bot's share, host time per turn);
 //! module compile time cold, from the disk cache and from memory; the README's main job (the
 //! `battleships-hunter` sample's suite) end to end on one core and on all; the save-to-report
-//! loop after an edit (cargo build, module compile, games); and peak resident memory.
+//! loop after an edit (cargo build, module compile, games); the bots in JavaScript, C, Zig and
+//! AssemblyScript against `random` (games/s, fuel per turn, against the Rust starter); a
+//! JavaScript bot's save → diagnostics loop; and peak resident memory.
 //!
 //! Every figure is a measurement of this run; nothing here asserts a target. The method and the
 //! latest figures are in `docs/performance.md`.
 //!
 //! Not for: correctness (the tests) or profiling individual functions.
 
+mod languages;
 mod measure;
 mod report;
 
 pub use measure::{BenchOptions, run};
-pub use report::{BenchReport, CompileTimes, GameSpeed, LoopLatency, SuiteScaling, WasmCostSplit};
+pub use report::{
+    BenchReport, CompileTimes, GameSpeed, LangSpeed, LoopLatency, ScriptLatency, SuiteScaling,
+    WasmCostSplit,
+};

@@ -149,7 +149,7 @@ fn refresh_template(game: GameKind, dir: &Path, sdk: &Path) -> anyhow::Result<()
 }
 
 /// Copies every file under `from` to the same place under `to` whose contents differ there.
-fn copy_changed(from: &Path, to: &Path) -> anyhow::Result<()> {
+pub(crate) fn copy_changed(from: &Path, to: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;
@@ -194,6 +194,14 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
             _ => {}
         }
     }
+    let rust = |game: GameKind| {
+        let pairing = PAIRINGS
+            .iter()
+            .zip(&speeds)
+            .find(|(p, _)| p.game == game && p.wasm == WasmSource::Template);
+        pairing.map(|(_, speed)| speed.wasm_games_per_s)
+    };
+    let languages = crate::languages::speeds(&sandbox, &options.scratch, options.games, &rust, say);
     let light_bot = light_bot.context("the Battleships template was measured")?;
     let floor_bot = floor_bot.context("the floor bot was measured")?;
     let sample_module = sample_module.context("the Battleships sample was measured")?;
@@ -211,19 +219,28 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
     } else {
         None
     };
+    let js_save_to_diagnostics = if options.latency {
+        say("measuring save → diagnostics of a JavaScript bot after edits…");
+        Some(crate::languages::save_to_diagnostics(&sandbox, &options.scratch)?)
+    } else {
+        None
+    };
     Ok(BenchReport {
         cores,
         games_per_measurement: options.games,
         speeds,
+        languages,
         wasm_cost,
         compile,
         suite,
         save_to_report,
+        js_save_to_diagnostics,
         peak_rss_mib: peak_rss_mib(),
     })
 }
 
-fn one_core_suite(game: GameKind, bot: Contender, opponent: &str, games: u64) -> Suite {
+/// A suite of `games` seeds of `bot` against reference `opponent`, on one worker.
+pub(crate) fn one_core_suite(game: GameKind, bot: Contender, opponent: &str, games: u64) -> Suite {
     Suite {
         game,
         bot,
@@ -244,7 +261,7 @@ fn one_core_suite(game: GameKind, bot: Contender, opponent: &str, games: u64) ->
 /// its best round, the one least disturbed by whatever else the machine was doing (the shorter
 /// native rounds slip between disturbances more easily than the wasm ones: with more rounds,
 /// both get the chance of a quiet one).
-const ROUNDS: u64 = 10;
+pub(crate) const ROUNDS: u64 = 10;
 
 fn game_speed(pairing: &Pairing, bot: &WasmBot, games: u64) -> anyhow::Result<GameSpeed> {
     let per_round = games.div_ceil(ROUNDS);
@@ -428,10 +445,6 @@ fn loop_latency(sample: &Path, scratch: &Path, sdk: &Path) -> anyhow::Result<Loo
         samples.push((result.timings, started.elapsed()));
     }
     std::fs::write(&source, original)?;
-    let median = |mut values: Vec<f64>| {
-        values.sort_by(f64::total_cmp);
-        values[values.len() / 2]
-    };
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let cargo = median(samples.iter().map(|(t, _)| ms(t.build)).collect());
     let total = median(samples.iter().map(|(_, total)| ms(*total)).collect());
@@ -443,6 +456,12 @@ fn loop_latency(sample: &Path, scratch: &Path, sdk: &Path) -> anyhow::Result<Loo
         total_ms: total,
         not_cargo_ms: median(samples.iter().map(|(t, total)| ms(*total - t.build)).collect()),
     })
+}
+
+/// The median of some measurements (the upper one of an even count).
+pub(crate) fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
 }
 
 /// Copies a sample's manifest, lock file and sources into `scratch`, its SDK dependency at

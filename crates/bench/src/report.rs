@@ -9,10 +9,12 @@
 //! | `cores` | cores available to the run |
 //! | `games_per_measurement` | games played for each games-per-second figure |
 //! | `speeds[]` | per game: `game`, `native` and `wasm` (what played), `native_games_per_s`, `wasm_games_per_s` (one core each), `native_over_wasm` (how many times faster native is), `mean_turns_per_game` (wasm games) |
+//! | `languages[]` | bots in other languages, one core vs `random` (best of 10 rounds): `game`, `lang`, `bot` (what played), `games_per_s`, `fuel_per_turn` (the traces' `cost.fuel` of the bot's turns, 20 games), `over_rust` (games/s ÷ the Rust `botlens new` bot's of the same game), `skipped` (why the row was not measured, e.g. a missing toolchain; the figures are then null) |
 //! | `wasm_cost` | a Battleships game of the `botlens new` bot (random squares) against `hunter`, split: `instantiate_us_per_game`, `guest_us_per_turn` (inside the module: bot work, its `act` call and message encoding), `host_us_per_turn` (engine, runner and native opponent), `fuel_per_turn`, `floor_guest_us_per_turn` and `floor_fuel_per_turn` (the same for a raw-ABI bot in WAT that reads the view and fires at the first unknown square: the floor any bot pays), `turns_per_game` |
 //! | `compile` | module compile of the `battleships-hunter` sample: `cold_ms`, `disk_cache_ms`, `memory_cache_us` |
 //! | `suite` | the README's main job: `description`, `games`, `one_core_ms`, `all_cores_ms`, `cores`, `speedup` (games only, build already done), `end_to_end_ms` (with a no-op cargo build and the module load) |
 //! | `save_to_report` | after an edit that moves every line of the sample (a module never compiled before), medians over `edits`: `cargo_build_ms`, `module_load_ms`, `games_ms`, `total_ms`, `not_cargo_ms`; null with `--no-latency` |
+//! | `js_save_to_diagnostics` | after an edit of the random JavaScript bot, what the language server runs on save (the runner found built, the module loaded from the cache and checked for syntax errors, the bot's suite on every core), medians over `edits`: `load_ms`, `games_ms`, `total_ms`; null with `--no-latency` |
 //! | `peak_rss_mib` | peak resident memory of the bench process |
 
 use std::fmt::Write as _;
@@ -36,6 +38,38 @@ pub struct GameSpeed {
     pub native_over_wasm: f64,
     /// Mean turns per wasm game (both seats).
     pub mean_turns_per_game: f64,
+}
+
+/// Games per second of a bot in another language than Rust against `random`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LangSpeed {
+    /// The game.
+    pub game: String,
+    /// The bot's language.
+    pub lang: String,
+    /// What played, e.g. `` `botlens new tictactoe --lang c` vs random ``.
+    pub bot: String,
+    /// Games per second on one core; `None` when skipped.
+    pub games_per_s: Option<f64>,
+    /// Mean fuel per bot turn; `None` when skipped.
+    pub fuel_per_turn: Option<f64>,
+    /// `games_per_s` ÷ the Rust starter bot's of the same game.
+    pub over_rust: Option<f64>,
+    /// Why the row was not measured.
+    pub skipped: Option<String>,
+}
+
+/// Save → diagnostics of a JavaScript bot (no build: the runner takes the edited source).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScriptLatency {
+    /// Number of edits measured.
+    pub edits: usize,
+    /// Median time finding the runner, loading the module and checking the source.
+    pub load_ms: f64,
+    /// Median time playing the suite.
+    pub games_ms: f64,
+    /// Median of the whole loop.
+    pub total_ms: f64,
 }
 
 /// Where the time of a wasm game goes.
@@ -117,6 +151,8 @@ pub struct BenchReport {
     pub games_per_measurement: u64,
     /// Per game, native and wasm.
     pub speeds: Vec<GameSpeed>,
+    /// Bots in other languages.
+    pub languages: Vec<LangSpeed>,
     /// A Battleships wasm game, split.
     pub wasm_cost: WasmCostSplit,
     /// Module compile times.
@@ -125,6 +161,8 @@ pub struct BenchReport {
     pub suite: SuiteScaling,
     /// Save-to-report latency; `None` when skipped.
     pub save_to_report: Option<LoopLatency>,
+    /// A JavaScript bot's save-to-diagnostics latency; `None` when skipped.
+    pub js_save_to_diagnostics: Option<ScriptLatency>,
     /// Peak resident memory in MiB.
     pub peak_rss_mib: f64,
 }
@@ -154,6 +192,14 @@ impl BenchReport {
                 s.wasm_games_per_s,
                 s.native_over_wasm
             );
+        }
+        let _ = writeln!(
+            out,
+            "\n{:<12} {:<60} {:>11}  {:>10}  {:>10}",
+            "game", "bot in another language", "games/s", "fuel/turn", "÷ Rust"
+        );
+        for l in &self.languages {
+            let _ = writeln!(out, "{}", language_row(l));
         }
         let c = &self.wasm_cost;
         let _ = writeln!(
@@ -204,7 +250,66 @@ impl BenchReport {
                 let _ = writeln!(out, "save → report: skipped (--no-latency)");
             }
         }
+        match &self.js_save_to_diagnostics {
+            Some(l) => {
+                let _ = writeln!(
+                    out,
+                    "save → diagnostics of a JavaScript bot (median of {}): {:.0} ms = load and check \
+                     {:.0} ms + games {:.0} ms",
+                    l.edits, l.total_ms, l.load_ms, l.games_ms
+                );
+            }
+            None => {
+                let _ = writeln!(out, "save → diagnostics (JavaScript): skipped (--no-latency)");
+            }
+        }
         let _ = writeln!(out, "peak resident memory: {:.0} MiB", self.peak_rss_mib);
         out
+    }
+}
+
+/// One row of the languages table: the figures, or why there are none.
+fn language_row(l: &LangSpeed) -> String {
+    match (&l.skipped, l.games_per_s, l.fuel_per_turn) {
+        (None, Some(per_s), Some(fuel)) => {
+            let ratio = l.over_rust.map_or("—".to_owned(), |r| format!("{r:.2}×"));
+            format!("{:<12} {:<60} {per_s:>11.0}  {fuel:>10.0}  {ratio:>10}", l.game, l.bot)
+        }
+        (skipped, _, _) => {
+            let why = skipped.as_deref().unwrap_or("not measured");
+            format!("{:<12} {:<60} skipped: {why}", l.game, l.bot)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(games_per_s: Option<f64>, skipped: Option<&str>) -> LangSpeed {
+        LangSpeed {
+            game: "battleships".into(),
+            lang: "C".into(),
+            bot: "starter vs random".into(),
+            games_per_s,
+            fuel_per_turn: games_per_s.map(|_| 1234.0),
+            over_rust: games_per_s.map(|g| g / 2000.0),
+            skipped: skipped.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn a_measured_language_row_shows_its_figures_and_ratio() {
+        let text = language_row(&row(Some(1500.0), None));
+        assert!(text.contains("1500"), "{text}");
+        assert!(text.contains("1234"), "{text}");
+        assert!(text.contains("0.75×"), "{text}");
+        assert!(!text.contains("skipped"), "{text}");
+    }
+
+    #[test]
+    fn a_skipped_language_row_says_why() {
+        let text = language_row(&row(None, Some("zig is not installed")));
+        assert!(text.contains("skipped: zig is not installed"), "{text}");
     }
 }

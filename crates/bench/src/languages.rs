@@ -1,0 +1,218 @@
+//! The bots in other languages than Rust: games per second and fuel per turn of the JavaScript,
+//! C, Zig and AssemblyScript bots against `random`, and the save → diagnostics loop of a
+//! JavaScript bot. Each is built and loaded by the harness's own pipeline, as `botlens run`
+//! and the language server do; a language whose toolchain is missing is a skipped row.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use botlens_games::GameKind;
+use botlens_harness::folder::Lang;
+use botlens_harness::pipeline::{self, RunOptions};
+use botlens_harness::{CancelToken, Contender, KeepTraces, Target, run_suite};
+use botlens_sandbox::Sandbox;
+
+use crate::measure::{ROUNDS, copy_changed, median, one_core_suite};
+use crate::report::{LangSpeed, ScriptLatency};
+
+/// A Battlescripts-style random JavaScript Battleships bot (a random square not fired at yet).
+const RANDOM_JS: &str = include_str!("random_bot.js");
+
+/// Where a measured bot comes from.
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    /// [`RANDOM_JS`].
+    RandomJs,
+    /// The starter bot `botlens new <game> --lang <lang>` writes.
+    Starter(Lang),
+}
+
+/// The bots measured, in the table's order.
+const BOTS: [(GameKind, Source); 7] = [
+    (GameKind::Battleships, Source::RandomJs),
+    (GameKind::TicTacToe, Source::Starter(Lang::JavaScript)),
+    (GameKind::Battleships, Source::Starter(Lang::C)),
+    (GameKind::TicTacToe, Source::Starter(Lang::C)),
+    (GameKind::Battleships, Source::Starter(Lang::Zig)),
+    (GameKind::Battleships, Source::Starter(Lang::AssemblyScript)),
+    (GameKind::TicTacToe, Source::Starter(Lang::AssemblyScript)),
+];
+
+/// The opponent of every row.
+const OPPONENT: &str = "random";
+
+impl Source {
+    fn lang(self) -> Lang {
+        match self {
+            Source::RandomJs => Lang::JavaScript,
+            Source::Starter(lang) => lang,
+        }
+    }
+
+    fn label(self, game: GameKind) -> String {
+        match self {
+            Source::RandomJs => "random bot (JavaScript, Battlescripts-style)".to_owned(),
+            Source::Starter(lang) => format!("`botlens new {game} --lang {}`", lang.name()),
+        }
+    }
+
+    /// Makes the bot's folder under `scratch` (files rewritten only where they changed, so a
+    /// build from an earlier run is reused) and returns it.
+    fn folder(self, game: GameKind, scratch: &Path) -> anyhow::Result<PathBuf> {
+        let name = match self {
+            Source::RandomJs => format!("random-js-{game}"),
+            Source::Starter(lang) => format!("starter-{}-{game}", lang.name()),
+        };
+        let dir = scratch.join(name);
+        let staging = tempfile::tempdir()?;
+        let fresh = staging.path().join("bot");
+        match self {
+            Source::RandomJs => {
+                std::fs::create_dir_all(&fresh)?;
+                std::fs::write(fresh.join("botlens.toml"), format!("game = \"{game}\"\n"))?;
+                std::fs::write(fresh.join("bot.js"), RANDOM_JS)?;
+            }
+            Source::Starter(lang) => {
+                botlens_harness::scaffold::scaffold_folder(lang, game, &fresh)?;
+            }
+        }
+        copy_changed(&fresh, &dir)?;
+        Ok(dir)
+    }
+}
+
+/// Measures every row; `rust` gives the Rust starter's games/s for a game, when measured.
+pub fn speeds(
+    sandbox: &Sandbox,
+    scratch: &Path,
+    games: u64,
+    rust: &dyn Fn(GameKind) -> Option<f64>,
+    say: &mut dyn FnMut(&str),
+) -> Vec<LangSpeed> {
+    BOTS.iter()
+        .map(|&(game, source)| {
+            let label = source.label(game);
+            say(&format!("building and playing {label}…"));
+            let mut row = LangSpeed {
+                game: game.name().to_owned(),
+                lang: source.lang().to_string(),
+                bot: format!("{label} vs {OPPONENT}"),
+                games_per_s: None,
+                fuel_per_turn: None,
+                over_rust: None,
+                skipped: None,
+            };
+            match measure(sandbox, scratch, game, source, games) {
+                Ok((per_s, fuel)) => {
+                    row.games_per_s = Some(per_s);
+                    row.fuel_per_turn = Some(fuel);
+                    row.over_rust = rust(game).map(|rust| per_s / rust);
+                }
+                Err(error) => row.skipped = Some(first_line(&format!("{error:#}"))),
+            }
+            row
+        })
+        .collect()
+}
+
+/// The first line of an error, for a skipped row.
+fn first_line(text: &str) -> String {
+    text.lines().find(|l| !l.trim().is_empty()).unwrap_or("failed").trim().to_owned()
+}
+
+/// Games per second (best of [`ROUNDS`]) and fuel per bot turn of one bot against `random`.
+fn measure(
+    sandbox: &Sandbox,
+    scratch: &Path,
+    game: GameKind,
+    source: Source,
+    games: u64,
+) -> anyhow::Result<(f64, f64)> {
+    let dir = source.folder(game, scratch)?;
+    let prepared = pipeline::prepare(
+        sandbox,
+        &Target::of_dir(&dir),
+        &RunOptions::default(),
+        &|_| {},
+        &CancelToken::new(),
+    )?;
+    let bot = prepared.suite.bot;
+    let per_round = games.div_ceil(ROUNDS);
+    let suite = one_core_suite(game, bot.clone(), OPPONENT, per_round);
+    let mut best = 0f64;
+    for _ in 0..ROUNDS {
+        let results = run_suite(&suite, &|_, _| {}, &CancelToken::new())?;
+        if let Some(fault) = results.kept.iter().find_map(|g| g.fault.as_ref()) {
+            anyhow::bail!("lost a game by a fault: {}", fault.failure);
+        }
+        best = best.max(per_round as f64 / results.duration.as_secs_f64());
+    }
+    Ok((best, fuel_per_turn(game, bot, per_round.min(20))?))
+}
+
+/// Mean fuel of the bot's turns in `games` games against `random`, from their traces.
+fn fuel_per_turn(game: GameKind, bot: Contender, games: u64) -> anyhow::Result<f64> {
+    let mut suite = one_core_suite(game, bot, OPPONENT, games);
+    suite.keep_traces = KeepTraces::All;
+    let results = run_suite(&suite, &|_, _| {}, &CancelToken::new())?;
+    let (mut fuel, mut turns) = (0u64, 0u64);
+    for kept in &results.kept {
+        let trace = kept.trace.as_ref().ok_or_else(|| anyhow::anyhow!("a trace was kept"))?;
+        for m in trace.moves.iter().filter(|m| m.seat == kept.bot_seat) {
+            fuel += m.cost.fuel.unwrap_or(0);
+            turns += 1;
+        }
+    }
+    Ok(fuel as f64 / turns.max(1) as f64)
+}
+
+/// Edits the random JavaScript bot three times and times what the language server runs on save
+/// for each: the runner found built, the module loaded (from the sandbox's cache) and checked
+/// for syntax errors, and the bot's suite (its `botlens.toml`'s, on every core) played.
+pub fn save_to_diagnostics(sandbox: &Sandbox, scratch: &Path) -> anyhow::Result<ScriptLatency> {
+    let dir = Source::RandomJs.folder(GameKind::Battleships, scratch)?;
+    let target = Target::of_dir(&dir);
+    let options = RunOptions::default();
+    let run = || pipeline::run(sandbox, &target, &options, &|_| {}, &CancelToken::new());
+    run()?; // The runner compiled once, as by a server's first save.
+    let source = dir.join("bot.js");
+    let original = std::fs::read_to_string(&source)?;
+    let mut samples = Vec::new();
+    for edit in 1..=3 {
+        std::fs::write(&source, format!("{}{original}", "// bench edit\n".repeat(edit)))?;
+        let started = Instant::now();
+        let result = run()?;
+        samples.push((result.timings, started.elapsed()));
+    }
+    std::fs::write(&source, original)?;
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    Ok(ScriptLatency {
+        edits: samples.len(),
+        load_ms: median(samples.iter().map(|(t, _)| ms(t.build + t.load)).collect()),
+        games_ms: median(samples.iter().map(|(t, _)| ms(t.games)).collect()),
+        total_ms: median(samples.iter().map(|(_, total)| ms(*total)).collect()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_skipped_row_says_the_first_line_of_its_error() {
+        assert_eq!(first_line("\n  zig not found  \nmore"), "zig not found");
+        assert_eq!(first_line(""), "failed");
+    }
+
+    #[test]
+    fn the_random_bot_folder_is_rewritten_only_where_it_changed() {
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = Source::RandomJs.folder(GameKind::Battleships, scratch.path()).unwrap();
+        let bot = dir.join("bot.js");
+        assert_eq!(std::fs::read_to_string(&bot).unwrap(), RANDOM_JS);
+        assert!(std::fs::read_to_string(dir.join("botlens.toml")).unwrap().contains("battleships"));
+        std::fs::write(&bot, "edited").unwrap();
+        Source::RandomJs.folder(GameKind::Battleships, scratch.path()).unwrap();
+        assert_eq!(std::fs::read_to_string(&bot).unwrap(), RANDOM_JS);
+    }
+}
