@@ -16,7 +16,7 @@
 //! ```
 //!
 //! A bot may also be one source file (`bot.c`, `mine.ts`): the bot alone, the `botlens.toml`
-//! of its folder its settings, built and cached as a folder's ([`BotPath`]).
+//! of its folder its settings, built and cached as a folder's (`BotPath`).
 //!
 //! A folder is a C bot when `lang = "c"` says so, or, without `lang`, when it has a `.c` file
 //! and no `.js` file; a Zig bot likewise with `.zig` files and neither; an AssemblyScript bot

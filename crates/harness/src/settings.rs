@@ -1,7 +1,7 @@
 //! The settings every kind of bot declares the same way, in a Cargo package's
 //! `[package.metadata.botlens]` ([`crate::project::BotConfig`]) and in a bot folder's
 //! `botlens.toml` ([`crate::folder::FolderConfig`]): [`SuiteSettings`], flattened into both,
-//! and [`check_keys`], which refuses a key neither table has, by name and where it is.
+//! and `check_keys`, which refuses a key neither table has, by name and where it is.
 //!
 //! Not for: reading either file (see [`crate::project`] and [`crate::folder`]).
 
