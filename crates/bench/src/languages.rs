@@ -12,8 +12,8 @@ use botlens_harness::pipeline::{self, RunOptions};
 use botlens_harness::{CancelToken, Contender, KeepTraces, Target, run_suite};
 use botlens_sandbox::Sandbox;
 
-use crate::measure::{ROUNDS, copy_changed, median, one_core_suite};
 use crate::report::{LangSpeed, ScriptLatency};
+use crate::shared::{ROUNDS, copy_changed, median, one_core_suite};
 
 /// A Battlescripts-style random JavaScript Battleships bot (a random square not fired at yet).
 const RANDOM_JS: &str = include_str!("random_bot.js");

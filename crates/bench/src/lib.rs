@@ -18,6 +18,7 @@
 mod languages;
 mod measure;
 mod report;
+mod shared;
 
 pub use measure::{BenchOptions, run};
 pub use report::{

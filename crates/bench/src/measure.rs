@@ -8,14 +8,13 @@ use botlens_battleships::Battleships;
 use botlens_engine::{Game, MatchLimits, SeedRng, Stream, runner};
 use botlens_games::GameKind;
 use botlens_harness::pipeline::{self, RunOptions};
-use botlens_harness::{
-    CancelToken, Contender, KeepTraces, SeedRange, Suite, Target, WasmBot, bundled, run_suite,
-};
+use botlens_harness::{CancelToken, Contender, Target, WasmBot, bundled, run_suite};
 use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
 use crate::report::{
     BenchReport, CompileTimes, GameSpeed, LoopLatency, SuiteScaling, WasmCostSplit,
 };
+use crate::shared::{ROUNDS, copy_changed, median, one_core_suite};
 
 /// What to measure.
 #[derive(Debug, Clone)]
@@ -148,25 +147,6 @@ fn refresh_template(game: GameKind, dir: &Path, sdk: &Path) -> anyhow::Result<()
     copy_changed(&fresh, dir)
 }
 
-/// Copies every file under `from` to the same place under `to` whose contents differ there.
-pub(crate) fn copy_changed(from: &Path, to: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_changed(&entry.path(), &target)?;
-        } else {
-            let bytes = std::fs::read(entry.path())?;
-            if std::fs::read(&target).ok().as_deref() != Some(&bytes[..]) {
-                std::fs::write(&target, bytes)
-                    .with_context(|| format!("cannot write {}", target.display()))?;
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Runs every measurement; `say` hears what is going on (for a progress line).
 pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<BenchReport> {
     pipeline::ensure_wasm_target(&mut || say("installing the wasm32-wasip1 target (once)…"))?;
@@ -238,30 +218,6 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
         peak_rss_mib: peak_rss_mib(),
     })
 }
-
-/// A suite of `games` seeds of `bot` against reference `opponent`, on one worker.
-pub(crate) fn one_core_suite(game: GameKind, bot: Contender, opponent: &str, games: u64) -> Suite {
-    Suite {
-        game,
-        bot,
-        opponents: vec![Contender::Reference(opponent.to_owned())],
-        seeds: SeedRange::new(0, games - 1).expect("at least one game"),
-        limits: MatchLimits::default(),
-        sandbox_limits: SandboxLimits::default(),
-        jobs: 1,
-        keep_traces: KeepTraces::Failures,
-        trace_dir: None,
-        paired: false,
-        play_on: None,
-        only: None,
-    }
-}
-
-/// Rounds a games-per-second figure is split into, native and wasm taking turns; each figure is
-/// its best round, the one least disturbed by whatever else the machine was doing (the shorter
-/// native rounds slip between disturbances more easily than the wasm ones: with more rounds,
-/// both get the chance of a quiet one).
-pub(crate) const ROUNDS: u64 = 10;
 
 fn game_speed(pairing: &Pairing, bot: &WasmBot, games: u64) -> anyhow::Result<GameSpeed> {
     let per_round = games.div_ceil(ROUNDS);
@@ -456,12 +412,6 @@ fn loop_latency(sample: &Path, scratch: &Path, sdk: &Path) -> anyhow::Result<Loo
         total_ms: total,
         not_cargo_ms: median(samples.iter().map(|(t, total)| ms(*total - t.build)).collect()),
     })
-}
-
-/// The median of some measurements (the upper one of an even count).
-pub(crate) fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }
 
 /// Copies a sample's manifest, lock file and sources into `scratch`, its SDK dependency at

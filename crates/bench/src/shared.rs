@@ -1,0 +1,59 @@
+//! What the measurements share: one-core suites, the rounds a figure is split into, medians,
+//! and scratch copies rewritten only where they changed.
+
+use std::path::Path;
+
+use anyhow::Context;
+use botlens_engine::MatchLimits;
+use botlens_games::GameKind;
+use botlens_harness::{Contender, KeepTraces, SeedRange, Suite};
+use botlens_sandbox::SandboxLimits;
+
+/// Copies every file under `from` to the same place under `to` whose contents differ there.
+pub(crate) fn copy_changed(from: &Path, to: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_changed(&entry.path(), &target)?;
+        } else {
+            let bytes = std::fs::read(entry.path())?;
+            if std::fs::read(&target).ok().as_deref() != Some(&bytes[..]) {
+                std::fs::write(&target, bytes)
+                    .with_context(|| format!("cannot write {}", target.display()))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A suite of `games` seeds of `bot` against reference `opponent`, on one worker.
+pub(crate) fn one_core_suite(game: GameKind, bot: Contender, opponent: &str, games: u64) -> Suite {
+    Suite {
+        game,
+        bot,
+        opponents: vec![Contender::Reference(opponent.to_owned())],
+        seeds: SeedRange::new(0, games - 1).expect("at least one game"),
+        limits: MatchLimits::default(),
+        sandbox_limits: SandboxLimits::default(),
+        jobs: 1,
+        keep_traces: KeepTraces::Failures,
+        trace_dir: None,
+        paired: false,
+        play_on: None,
+        only: None,
+    }
+}
+
+/// Rounds a games-per-second figure is split into, native and wasm taking turns; each figure is
+/// its best round, the one least disturbed by whatever else the machine was doing (the shorter
+/// native rounds slip between disturbances more easily than the wasm ones: with more rounds,
+/// both get the chance of a quiet one).
+pub(crate) const ROUNDS: u64 = 10;
+
+/// The median of some measurements (the upper one of an even count).
+pub(crate) fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
