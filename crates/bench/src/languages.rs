@@ -4,7 +4,6 @@
 //! and the language server do; a language whose toolchain is missing is a skipped row.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use botlens_games::GameKind;
 use botlens_harness::folder::Lang;
@@ -13,7 +12,7 @@ use botlens_harness::{CancelToken, Contender, KeepTraces, Target, run_suite};
 use botlens_sandbox::Sandbox;
 
 use crate::report::{LangSpeed, ScriptLatency};
-use crate::shared::{ROUNDS, copy_changed, median, one_core_suite};
+use crate::shared::{ROUNDS, copy_changed, median, ms, one_core_suite, timed_edits};
 
 /// A Battlescripts-style random JavaScript Battleships bot (a random square not fired at yet).
 const RANDOM_JS: &str = include_str!("random_bot.js");
@@ -171,21 +170,7 @@ fn fuel_per_turn(game: GameKind, bot: Contender, games: u64) -> anyhow::Result<f
 /// for syntax errors, and the bot's suite (its `botlens.toml`'s, on every core) played.
 pub fn save_to_diagnostics(sandbox: &Sandbox, scratch: &Path) -> anyhow::Result<ScriptLatency> {
     let dir = Source::RandomJs.folder(GameKind::Battleships, scratch)?;
-    let target = Target::of_dir(&dir);
-    let options = RunOptions::default();
-    let run = || pipeline::run(sandbox, &target, &options, &|_| {}, &CancelToken::new());
-    run()?; // The runner compiled once, as by a server's first save.
-    let source = dir.join("bot.js");
-    let original = std::fs::read_to_string(&source)?;
-    let mut samples = Vec::new();
-    for edit in 1..=3 {
-        std::fs::write(&source, format!("{}{original}", "// bench edit\n".repeat(edit)))?;
-        let started = Instant::now();
-        let result = run()?;
-        samples.push((result.timings, started.elapsed()));
-    }
-    std::fs::write(&source, original)?;
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let samples = timed_edits(sandbox, &Target::of_dir(&dir), &dir.join("bot.js"))?;
     Ok(ScriptLatency {
         edits: samples.len(),
         load_ms: median(samples.iter().map(|(t, _)| ms(t.build + t.load)).collect()),

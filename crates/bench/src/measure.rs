@@ -14,7 +14,7 @@ use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 use crate::report::{
     BenchReport, CompileTimes, GameSpeed, LoopLatency, SuiteScaling, WasmCostSplit,
 };
-use crate::shared::{ROUNDS, copy_changed, median, one_core_suite};
+use crate::shared::{ROUNDS, copy_changed, median, ms, one_core_suite, timed_edits};
 
 /// What to measure.
 #[derive(Debug, Clone)]
@@ -386,22 +386,7 @@ fn loop_latency(sample: &Path, scratch: &Path, sdk: &Path) -> anyhow::Result<Loo
     // A cache of this run's own: every edit below makes a module no earlier run has compiled.
     let cache = tempfile::tempdir()?;
     let sandbox = Sandbox::new(SandboxConfig { cache_dir: Some(cache.path().to_path_buf()) })?;
-    let options = RunOptions::default();
-    let run = || pipeline::run(&sandbox, &target, &options, &|_| {}, &CancelToken::new());
-    run()?; // The first build compiles the SDK and serde: not what an edit costs.
-    let source = project_dir.join("src").join("lib.rs");
-    let original = std::fs::read_to_string(&source)?;
-    let mut samples = Vec::new();
-    for edit in 1..=3 {
-        // Lines added at the top move every line of code, so the module's line tables (and
-        // its hash) change, as with a real edit: the module is compiled anew.
-        std::fs::write(&source, format!("{}{original}", "// bench edit\n".repeat(edit)))?;
-        let started = Instant::now();
-        let result = run()?;
-        samples.push((result.timings, started.elapsed()));
-    }
-    std::fs::write(&source, original)?;
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let samples = timed_edits(&sandbox, &target, &project_dir.join("src").join("lib.rs"))?;
     let cargo = median(samples.iter().map(|(t, _)| ms(t.build)).collect());
     let total = median(samples.iter().map(|(_, total)| ms(*total)).collect());
     Ok(LoopLatency {

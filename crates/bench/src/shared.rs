@@ -2,11 +2,14 @@
 //! and scratch copies rewritten only where they changed.
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use botlens_engine::MatchLimits;
 use botlens_games::GameKind;
-use botlens_harness::{Contender, KeepTraces, SeedRange, Suite};
+use botlens_harness::pipeline::{self, RunOptions, Timings};
+use botlens_harness::{CancelToken, Contender, KeepTraces, SeedRange, Suite, Target};
+use botlens_sandbox::Sandbox;
 use botlens_sandbox::SandboxLimits;
 
 /// Copies every file under `from` to the same place under `to` whose contents differ there.
@@ -56,4 +59,38 @@ pub(crate) const ROUNDS: u64 = 10;
 pub(crate) fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
+}
+
+/// The save loop of `target`, whose bot's source is `source`: played once (what a first save
+/// costs: builds, compiles), then after each of three edits that add lines at the top (moving
+/// every line, as a real edit does, so the module is built and compiled anew), the pipeline's
+/// timings and the whole time of each; the source is put back.
+pub(crate) fn timed_edits(
+    sandbox: &Sandbox,
+    target: &Target,
+    source: &Path,
+) -> anyhow::Result<Vec<(Timings, Duration)>> {
+    let options = RunOptions::default();
+    let run = || pipeline::run(sandbox, target, &options, &|_| {}, &CancelToken::new());
+    run()?;
+    let original = std::fs::read_to_string(source)?;
+    let mut samples = Vec::new();
+    for edit in 1..=3 {
+        std::fs::write(source, format!("{}{original}", "// bench edit\n".repeat(edit)))?;
+        let started = Instant::now();
+        match run() {
+            Ok(result) => samples.push((result.timings, started.elapsed())),
+            Err(error) => {
+                std::fs::write(source, &original)?;
+                return Err(error.into());
+            }
+        }
+    }
+    std::fs::write(source, original)?;
+    Ok(samples)
+}
+
+/// Milliseconds.
+pub(crate) fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1e3
 }
