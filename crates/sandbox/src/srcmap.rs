@@ -93,10 +93,18 @@ impl SourceMap {
         address: u64,
         is_bot: &dyn Fn(&str) -> bool,
     ) -> Option<SourceLocation> {
-        let bot = |row: &Row| self.located(row).filter(|location| is_bot(&location.file));
         let rows = self.in_body(body);
         let split = rows.partition_point(|row| row.address < address);
-        rows[split..].iter().find_map(bot).or_else(|| rows[..split].iter().rev().find_map(bot))
+        // None of the bot's at or after `address`: the last one before it.
+        rows[split..]
+            .iter()
+            .find_map(|row| self.bot_location(row, is_bot))
+            .or_else(|| self.line_before(body, address, is_bot))
+    }
+
+    /// `row`'s location, when it is in one of the bot's files.
+    fn bot_location(&self, row: &Row, is_bot: &dyn Fn(&str) -> bool) -> Option<SourceLocation> {
+        self.located(row).filter(|location| is_bot(&location.file))
     }
 
     /// The last line of the bot's code at or before `address` within `body`: where the bot was
@@ -110,10 +118,7 @@ impl SourceMap {
     ) -> Option<SourceLocation> {
         let rows = self.in_body(body);
         let split = rows.partition_point(|row| row.address <= address);
-        rows[..split]
-            .iter()
-            .rev()
-            .find_map(|row| self.located(row).filter(|location| is_bot(&location.file)))
+        rows[..split].iter().rev().find_map(|row| self.bot_location(row, is_bot))
     }
 
     /// The first line (and column) of the bot's code that `body` was compiled from.
@@ -124,7 +129,7 @@ impl SourceMap {
     ) -> Option<SourceLocation> {
         self.in_body(body)
             .iter()
-            .filter_map(|row| self.located(row).filter(|location| is_bot(&location.file)))
+            .filter_map(|row| self.bot_location(row, is_bot))
             .min_by_key(|location| (location.line, location.column))
     }
 
