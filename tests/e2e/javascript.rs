@@ -208,3 +208,90 @@ fn new_javascript_bots_play_clean() {
         crate::support::new_bot_plays_clean(botlens, "js", game, dir.path());
     }
 }
+
+/// A Battleships bot folder in `dir`, played vs `random` on seeds 0..3, whose `play` sweeps the
+/// board square by square but every tenth turn calls `again`, which fires at `shot` (a marked
+/// line; `play`'s call of it is marked too).
+fn sweeping_bot(dir: &Path, shot: &str) -> String {
+    let config = "game = \"battleships\"\nopponents = [\"random\"]\nseeds = \"0..3\"\n";
+    std::fs::write(dir.join("botlens.toml"), config).expect("a temporary config");
+    let source = format!(
+        "function Bot() {{\n\
+         \x20 this.turns = 0;\n\
+         }}\n\n\
+         function again(turn) {{\n\
+         \x20 // botlens reports the shot on the next line\n\
+         \x20 return turn.attack({shot});\n\
+         }}\n\n\
+         Bot.prototype.play = function (turn) {{\n\
+         \x20 this.turns += 1;\n\
+         \x20 // botlens reports the call of again on the next line\n\
+         \x20 if (this.turns % 10 === 0) return again(turn);\n\
+         \x20 for (var i = 0; i < 100; i++) {{\n\
+         \x20   if (turn.targets[i] === '.') return turn.attack(i % 10, Math.floor(i / 10));\n\
+         \x20 }}\n\
+         }};\n"
+    );
+    std::fs::write(dir.join("bot.js"), source).expect("a temporary bot");
+    dir.display().to_string()
+}
+
+/// The frames of a JSON call stack: (function, line).
+fn frames(stack: &serde_json::Value) -> Vec<(String, u64)> {
+    let frames = stack["frames"].as_array().unwrap_or_else(|| panic!("a stack: {stack:#}"));
+    let frame = |f: &serde_json::Value| {
+        let line = f["location"]["line"].as_u64().unwrap_or(0);
+        (f["function"].as_str().unwrap().to_owned(), line)
+    };
+    frames.iter().map(frame).collect()
+}
+
+#[test]
+fn wasted_and_losing_moves_are_located_with_the_javascript_stack() {
+    // Every tenth turn re-attacks the square of the first: legal, wasted, a warning at its line
+    // with the stack that led there.
+    let dir = tempfile::tempdir().unwrap();
+    let bot = sweeping_bot(dir.path(), "0, 0");
+    let shot = marked(dir.path(), "botlens reports the shot on the next line");
+    let call = marked(dir.path(), "botlens reports the call of again on the next line");
+    let out = botlens_with_input(&["run", &bot, "--json"], "", DEADLINE);
+    assert_eq!(out.code, Some(0), "wasted moves lose nothing: {}\n{}", out.stdout, out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let [wasteful] = report["wasteful"].as_array().unwrap().as_slice() else {
+        panic!("one opponent wasted moves: {report:#}")
+    };
+    assert_eq!(wasteful["games"], 3, "every game lasts over ten turns: {wasteful:#}");
+    let [site] = wasteful["sites"].as_array().unwrap().as_slice() else {
+        panic!("one line wasted them: {wasteful:#}")
+    };
+    assert_eq!(site["line"].as_u64(), Some(shot), "{site:#}");
+    assert!(site["file"].as_str().unwrap().ends_with("bot.js"), "{site:#}");
+    assert_eq!(site["function"], "again", "{site:#}");
+    assert_eq!(site["action"], "attack(0, 0)", "{site:#}");
+    assert_eq!(site["first_turn"].as_u64().map(|turn| turn >= 19), Some(true), "{site:#}");
+    let stack = frames(&site["stack"]);
+    assert_eq!(stack.len(), 2, "again and play: {site:#}");
+    assert_eq!(stack[0], ("again".to_owned(), shot), "{site:#}");
+    assert_eq!(stack[1], ("play".to_owned(), call), "play, at its call of again: {site:#}");
+    let text = botlens_with_input(&["run", &bot], "", DEADLINE);
+    assert_eq!(text.code, Some(0), "{}", text.stderr);
+    assert!(
+        text.stdout.contains("wasted moves (re-attacks) in 3 games vs random"),
+        "{}",
+        text.stdout
+    );
+    assert!(text.stdout.contains(&format!("bot.js:{shot}:")), "{}", text.stdout);
+    assert!(text.stdout.contains("in again ← play,"), "{}", text.stdout);
+
+    // Off the board instead: the game is lost at the same line, with the same stack.
+    let off = tempfile::tempdir().unwrap();
+    let bot = sweeping_bot(off.path(), "10, 0");
+    let out = botlens_with_input(&["run", &bot, "--json"], "", DEADLINE);
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    let failure = only_failure(&out);
+    assert_eq!(failure["kind"], "illegal_move", "{failure:#}");
+    assert_eq!(failure["line"].as_u64(), Some(shot), "{failure:#}");
+    let stack = frames(&failure["stack"]);
+    assert_eq!(stack.len(), 2, "{failure:#}");
+    assert_eq!((&stack[0].0[..], stack[0].1, stack[1].1), ("again", shot, call), "{failure:#}");
+}

@@ -4,9 +4,10 @@
 //! [`locating_wasted`](botlens_sandbox::WasmPlayer::locating_wasted), and its wasted moves are
 //! grouped by call site: what the report's warnings and the editor's show.
 //!
-//! Games are deterministic, so the game played again wastes the same moves. Reference bots
-//! (native code) and JavaScript bots (whose stack is the interpreter's) are not located; their
-//! wasted moves are still counted.
+//! Games are deterministic, so the game played again wastes the same moves. A JavaScript bot's
+//! moves are located at the JavaScript stack its runner states (`botlens.wasted`, docs/abi.md),
+//! the same in every game, so the game played again is still the same game. Reference bots
+//! (native code) are not located; their wasted moves are still counted.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -52,14 +53,17 @@ impl WasteSite {
     }
 
     /// `3× src/lib.rs:15:9 in again ← play, first attack(4, 0) at move 8`, the file relative to
-    /// `base`.
+    /// `base` (without `in …` when the stack names no function).
     pub fn render(&self, base: &Path) -> String {
         let place = SourceLocation { file: relative(&self.file, base), ..self.location() };
-        let chain = self.stack.functions().join(" ← ");
-        format!(
-            "{}× {place} in {chain}, first {} at move {}",
-            self.moves, self.action, self.first_turn
-        )
+        let functions: Vec<&str> =
+            self.stack.functions().into_iter().filter(|name| !name.is_empty()).collect();
+        let chain = if functions.is_empty() {
+            String::new()
+        } else {
+            format!(" in {}", functions.join(" ← "))
+        };
+        format!("{}× {place}{chain}, first {} at move {}", self.moves, self.action, self.first_turn)
     }
 }
 
@@ -106,13 +110,10 @@ impl Located {
 }
 
 /// Plays again, for each opponent against which the bot wasted a move, the first game in which
-/// it did, locating its wasted moves. Nothing for reference bots and JavaScript bots; a suite
-/// without a wasted move costs nothing.
+/// it did, locating its wasted moves. Nothing for reference bots; a suite without a wasted move
+/// costs nothing.
 pub fn locate(suite: &Suite, results: &SuiteResults) -> Vec<Located> {
     let Contender::Wasm(bot) = &suite.bot else { return Vec::new() };
-    if bot.module.is_runner() {
-        return Vec::new();
-    }
     let firsts = results.tally.opponents.iter().filter_map(|row| row.first_wasteful);
     firsts.map(|at| suite.game.visit(Replay { suite, bot, at })).collect()
 }

@@ -14,15 +14,18 @@
 //!
 //! The module says `botlens_runner` (docs/abi.md): its locations come from the JavaScript
 //! engine, not from DWARF. A losing move makes `act` return `-2`; the runner then states the
-//! JavaScript line of the `turn.attack`/`turn.mark` call with `botlens.position`, which ends
-//! the game there. An exception (also a syntax error, and anything wrong with the bot's shape)
-//! goes to `botlens.panic` with its message, its JavaScript stack and its position.
+//! JavaScript stack of the `turn.attack`/`turn.mark` call with `botlens.stack` (the bot's frames,
+//! innermost first), which ends the game there. After a move the game calls wasted
+//! (`botlens.wasted`: a re-attack), it states that stack too, and the host keeps it for a player
+//! that locates wasted moves; so every game runs the same code, located or not. An exception
+//! (also a syntax error, and anything wrong with the bot's shape) goes to `botlens.panic` with its
+//! message, its JavaScript stack (stated as well) and its position.
 //!
 //! A `play` that returns without a move states where that `play` function is defined (the
 //! `no_move` is located there). A long turn is watched: QuickJS's interrupt handler, once the
 //! turn has burnt [`WATCH_AFTER`] units of fuel (the sandbox's clock counts them), states the
-//! bot's innermost frame every so often, so that the fuel trap of an endless loop is located
-//! where the bot last was.
+//! bot's stack every so often, so that the fuel trap of an endless loop is located where the bot
+//! last was.
 //!
 //! `src/prelude.js` turns the botlens messages into the arena's `turn` objects. A turn's cost is
 //! kept small (about 21,000 units of fuel for a bot that only moves): the view is received into a
@@ -64,6 +67,8 @@ mod abi {
         );
         pub fn source(out_ptr: *mut u8, out_cap: usize) -> i32;
         pub fn position(file_ptr: *const u8, file_len: usize, line: u32, column: u32);
+        pub fn stack(text_ptr: *const u8, text_len: usize);
+        pub fn wasted() -> i32;
     }
 
     #[link(wasm_import_module = "wasi_snapshot_preview1")]
@@ -140,7 +145,7 @@ fn watch_turn() {
 
 /// QuickJS's interrupt handler, called every 10,000 jumps and calls of the bot's code: once the
 /// turn has run long, it reads the JavaScript stack every so often and states the bot's
-/// innermost frame with `botlens.position`, so that a turn stopped by its fuel budget (an
+/// frames with `botlens.stack`, so that a turn stopped by its fuel budget (an
 /// endless loop) is located where the bot last was. Never interrupts.
 fn look() -> bool {
     let watch = WATCH.get();
@@ -150,10 +155,10 @@ fn look() -> bool {
     }
     // Not again until this look is over (reading the stack runs the engine).
     WATCH.set(Watch { next: u64::MAX, ..watch });
-    let stated = engine_stack().and_then(|stack| bot_frame(&stack)).inspect(state);
+    let stated = engine_stack().is_some_and(|stack| state_stack(&stack));
     let after = fuel_clock();
     let next = after.saturating_add(after.saturating_sub(now).saturating_mul(LOOK_SPACING));
-    WATCH.set(Watch { next, stated: watch.stated || stated.is_some() });
+    WATCH.set(Watch { next, stated: watch.stated || stated });
     false
 }
 
@@ -190,6 +195,20 @@ fn engine_stack() -> Option<String> {
 fn state(at: &Position) {
     // SAFETY: the file name is a live string.
     unsafe { abi::position(at.file.as_ptr(), at.file.len(), at.line, at.column) };
+}
+
+/// `botlens.stack`: the bot's frames of the QuickJS stack `stack`, innermost first (docs/abi.md:
+/// `function<TAB>file<TAB>line<TAB>column` per line). Returns whether the stack had one.
+fn state_stack(stack: &str) -> bool {
+    let frames = bot_frames(stack);
+    let mut text = String::new();
+    for frame in &frames {
+        let Position { file, line, column } = &frame.at;
+        text.push_str(&format!("{}\t{file}\t{line}\t{column}\n", frame.function));
+    }
+    // SAFETY: the text is a live string.
+    unsafe { abi::stack(text.as_ptr(), text.len()) };
+    !frames.is_empty()
 }
 
 /// Forgets a position a look stated this turn, before a move, so that a failure the host finds
@@ -233,7 +252,8 @@ fn receive<R>(
 fn js_string<'js>(ctx: &Ctx<'js>, bytes: &[u8]) -> Value<'js> {
     // SAFETY: the bytes are live for the call, and the value made is owned by the `Value`.
     unsafe {
-        let raw = qjs::JS_NewStringLen(ctx.as_raw().as_ptr(), bytes.as_ptr().cast(), bytes.len() as _);
+        let raw =
+            qjs::JS_NewStringLen(ctx.as_raw().as_ptr(), bytes.as_ptr().cast(), bytes.len() as _);
         Value::from_raw(ctx.clone(), raw)
     }
 }
@@ -257,22 +277,33 @@ struct Position {
     column: u32,
 }
 
-/// The innermost frame of the bot's file in a QuickJS stack (`    at play (bot.js:12:9)`).
-fn bot_frame(stack: &str) -> Option<Position> {
+/// A frame of the bot's file on a QuickJS stack.
+struct Frame {
+    /// The function as QuickJS names it (`<anonymous>` for a function without a name).
+    function: String,
+    at: Position,
+}
+
+/// The frames of the bot's file in a QuickJS stack (`    at play (bot.js:12:9)`), innermost
+/// first.
+fn bot_frames(stack: &str) -> Vec<Frame> {
     let file = FILE.with_borrow(Clone::clone);
-    stack.lines().find_map(|line| {
+    let opening = format!("({file}:");
+    let frame = |line: &str| {
         let line = line.trim().strip_prefix("at ")?;
-        let place = match line.rfind('(') {
-            Some(open) => line[open + 1..].trim_end_matches(')'),
-            None => line,
-        };
-        let (rest, column) = place.rsplit_once(':')?;
-        let (name, row) = rest.rsplit_once(':')?;
-        if name != file {
-            return None;
-        }
-        Some(Position { file: file.clone(), line: row.parse().ok()?, column: column.parse().ok()? })
-    })
+        let open = line.find(&opening)?;
+        let place = line[open + opening.len()..].strip_suffix(')')?;
+        let (row, column) = place.split_once(':')?;
+        let at =
+            Position { file: file.clone(), line: row.parse().ok()?, column: column.parse().ok()? };
+        Some(Frame { function: line[..open].trim().to_owned(), at })
+    };
+    stack.lines().filter_map(frame).collect()
+}
+
+/// The innermost frame of the bot's file in a QuickJS stack.
+fn bot_frame(stack: &str) -> Option<Position> {
+    bot_frames(stack).into_iter().next().map(|frame| frame.at)
 }
 
 /// Ends the game with `panic`: `message` at `at` (or the first line of the bot's file).
@@ -328,6 +359,8 @@ fn fail_with<'js>(ctx: &Ctx<'js>, caught: CaughtError<'js>, parsing: bool) -> ! 
                 fail(&format!("{SYNTAX_ERROR}{message}"), at)
             }
             let text = format!("uncaught {name}: {message}{}", bot_stack(&stack));
+            // The failure, at the stack's innermost bot frame, carries the stack.
+            state_stack(&stack);
             fail(&text, at)
         }
         CaughtError::Value(value) => {
@@ -436,10 +469,13 @@ fn send<'js>(ctx: &Ctx<'js>, message: &[u8]) -> rquickjs::Result<Value<'js>> {
         len
     };
     let answer = receive(copy, reply, |answer| js_string(ctx, answer));
+    // SAFETY: an import without arguments.
+    if lost || unsafe { abi::wasted() } == 1 {
+        // A lost move: does not return when the stack has a bot frame. A wasted one: the host
+        // keeps where it was made, for a player that locates wasted moves.
+        state_stack(&engine_stack().unwrap_or_default());
+    }
     if lost {
-        let stack: String = ctx.eval("new Error().stack")?;
-        // Does not return when there is a position: the move lost.
-        bot_frame(&stack).inspect(state);
         return Err(rquickjs::Exception::throw_message(ctx, "the move lost the game"));
     }
     Ok(answer.unwrap_or_else(|| js_string(ctx, b"")))

@@ -103,6 +103,11 @@
     if (bot === null || typeof bot.play !== 'function') {
       throw new TypeError('`Bot.prototype.play` is not a function (the arena\'s format: `Bot.prototype.play = function (turn) {…}`)');
     }
+    // `Bot.prototype.play = function (turn) {…}` makes a function without a name: named `play`
+    // (as `{ play: function () {…} }` would name it), stacks say `at play (bot.js:…)`.
+    if (bot.play.name === '') {
+      try { Object.defineProperty(bot.play, 'name', { value: 'play' }); } catch (_) { /* kept */ }
+    }
   };
   // The runner keeps this function from the start, so a bot that replaces the global does not
   // replace the turn. It returns the bot's `play`, for a turn without a move.

@@ -63,6 +63,8 @@ pub(crate) const HOST_FUNCTIONS: &[(&str, Sig)] = &[
     ("panic", Sig { params: &[I, I, I, I, I, I], results: &[] }),
     ("source", Sig { params: &[I, I], results: &[I] }),
     ("position", Sig { params: &[I, I, I, I], results: &[] }),
+    ("stack", Sig { params: &[I, I], results: &[] }),
+    ("wasted", Sig { params: &[], results: &[I] }),
 ];
 
 /// Whether the module declares itself a language runner (a `botlens_runner` section).

@@ -1,6 +1,6 @@
 //! The host side of one game: the store data every host function sees, and the `botlens`
-//! imports (`view`, `act`, `reply`, `log`, `panic`, and for language runners `source` and
-//! `position`) of ABI version 1.
+//! imports (`view`, `act`, `reply`, `log`, `panic`, and for language runners `source`,
+//! `position`, `stack` and `wasted`) of ABI version 1.
 //!
 //! Every pointer and length the bot passes is checked against its memory before use:
 //! a bad one ends the game with `malformed_message`, never a host panic. A call that loses the
@@ -10,13 +10,16 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use botlens_engine::{Failure, FailureKind, Game, SeedRng, SourceLocation, Turn};
+use botlens_engine::{
+    CallStack, Failure, FailureKind, Game, SeedRng, SourceLocation, StackFrame, Turn,
+};
 use botlens_protocol::Encoding;
 use wasmtime::{Caller, Extern, Linker, Memory, ResourceLimiter, Trap, WasmBacktrace};
 
 use crate::abi::{HOST_MODULE, LOST};
 use crate::locate::Locator;
 use crate::output::Output;
+use crate::stated::{self, Stated};
 use crate::text;
 use crate::waste::{WasteLog, WastedMove};
 
@@ -114,8 +117,11 @@ pub(crate) struct Host<G: Game> {
     pub payload: Option<Arc<[u8]>>,
     /// Whether the module is a language runner: `act` returns [`LOST`] on a losing move.
     pub runner: bool,
-    /// The bot's source position the guest stated this turn (`botlens.position`).
-    stated: Option<SourceLocation>,
+    /// Where the guest said the bot was this turn (`botlens.position`, `botlens.stack`).
+    stated: Option<Stated>,
+    /// Whether a runner was told this turn's move was wasted (`botlens.wasted`) and has not yet
+    /// stated where it was made.
+    waste_to_locate: bool,
     /// Where the wasted moves were made, for a player that locates them.
     pub wasted: Option<WasteLog>,
 }
@@ -141,6 +147,7 @@ impl<G: Game> Host<G> {
             payload: None,
             runner: false,
             stated: None,
+            waste_to_locate: false,
             wasted: None,
         }
     }
@@ -151,21 +158,53 @@ impl<G: Game> Host<G> {
         std::mem::swap(&mut self.turn, turn);
         self.reply.is_set = false;
         self.stated = None;
+        self.waste_to_locate = false;
     }
 
     /// `failure` at the bot's innermost frame on `backtrace` (DWARF is not the bot's in a
-    /// runner), else at the position the guest stated this turn.
+    /// runner), else where the guest stated the bot was this turn (with the stack it stated).
     pub fn place(&self, backtrace: &WasmBacktrace, failure: Failure) -> Failure {
         let placed = if self.runner { failure } else { self.locator.place(backtrace, failure) };
         match &self.stated {
-            Some(stated) if placed.location.is_none() => placed.at(Some(stated.clone())),
+            Some(stated) if placed.location.is_none() => stated.place(placed),
             _ => placed,
         }
     }
 
-    /// The position the guest stated this turn (`botlens.position`), if any.
-    pub fn stated(&self) -> Option<&SourceLocation> {
+    /// Where the guest stated the bot was this turn (`botlens.position`, `botlens.stack`).
+    pub fn stated(&self) -> Option<&Stated> {
         self.stated.as_ref()
+    }
+
+    /// Whether the player locates wasted moves and the game has not located
+    /// [`MAX_LOCATED`](crate::waste::MAX_LOCATED) already.
+    fn locates_wasted(&self) -> bool {
+        self.wasted.as_ref().is_some_and(|log| !log.is_full())
+    }
+
+    /// Keeps this turn's wasted move, made at `stack`, if the player locates wasted moves.
+    fn log_wasted(&self, stack: CallStack) {
+        let Some(log) = self.wasted.as_ref().filter(|_| self.locates_wasted()) else { return };
+        let action = self.turn.action().map(ToString::to_string).unwrap_or_default();
+        log.push(WastedMove { turn: self.turn.number(), action, stack });
+    }
+
+    /// Keeps this turn's wasted move at the place a runner stated for it.
+    fn locate_wasted(&self, stated: Option<Stated>) {
+        let stack = match stated {
+            Some(Stated { stack: Some(stack), .. }) => stack,
+            Some(Stated { location, stack: None }) => CallStack {
+                frames: vec![StackFrame {
+                    function: String::new(),
+                    location: Some(location),
+                    folded: 0,
+                    cycle: None,
+                }],
+                dropped: 0,
+            },
+            None => CallStack::default(),
+        };
+        self.log_wasted(stack);
     }
 
     /// Ends the turn [`Host::begin_turn`] started: moves it back out, and the placeholder in.
@@ -393,18 +432,17 @@ fn act<G: Game>(
     }
 }
 
-/// Locates the move the bot just made in `caller`'s turn, if the game called it wasted, the
-/// player locates wasted moves and the game has not located [`MAX_LOCATED`](crate::waste::MAX_LOCATED)
-/// already (a runner's stack is the interpreter's: not located).
+/// Locates the move the bot just made in `caller`'s turn at its DWARF call stack, if the game
+/// called it wasted and the player locates wasted moves (a runner's stack is the
+/// interpreter's: it states where the bot made the move, `botlens.wasted`).
 fn note_wasted<G: Game>(caller: &mut Caller<'_, Host<G>>) {
     let host = caller.data();
-    let wanted = host.turn.wasted() && !host.runner;
-    let Some(log) = host.wasted.clone().filter(|log| wanted && !log.is_full()) else { return };
+    if !host.turn.wasted() || host.runner || !host.locates_wasted() {
+        return;
+    }
     let backtrace = WasmBacktrace::capture(&*caller);
     let host = caller.data();
-    let stack = host.locator.stack(&backtrace).bounded();
-    let action = host.turn.action().map(ToString::to_string).unwrap_or_default();
-    log.push(WastedMove { turn: host.turn.number(), action, stack });
+    host.log_wasted(host.locator.stack(&backtrace).bounded());
 }
 
 /// `botlens.source`: copies what the runner was given to run, as `view` copies the view; `-1`
@@ -436,9 +474,7 @@ fn source<G: Game>(
 }
 
 /// `botlens.position`: the bot's current source position, stated by the guest (a line of 0
-/// forgets it). It locates the failures the host finds later in this turn (a malformed
-/// message, a panic) that have no other location; when the turn's move has lost (`act`
-/// returned [`LOST`]), it locates that failure and ends the game.
+/// forgets it). See [`state`] for what it locates.
 fn position<G: Game>(
     mut caller: Caller<'_, Host<G>>,
     file_ptr: i32,
@@ -460,16 +496,65 @@ fn position<G: Game>(
         ));
     };
     let file = text::bounded(&mem[range.clone()], range.len() as u64, text::MAX_FILE_BYTES);
+    let location = SourceLocation { file, line: line.max(0) as u32, column: column.max(0) as u32 };
+    let stated = (line > 0).then_some(Stated { location, stack: None });
+    state(caller, stated)
+}
+
+/// `botlens.stack`: the bot's call stack, stated by the guest as text (`crate::stated`); it
+/// states the position of its innermost frame that has one, as `position` does, and the stack
+/// is the call stack of what that locates.
+fn stack<G: Game>(mut caller: Caller<'_, Host<G>>, ptr: i32, len: i32) -> wasmtime::Result<()> {
+    let bytes = len as u32 as usize;
+    charge(&mut caller, bytes.min(stated::MAX_STACK_BYTES) as u64)?;
+    if bytes > stated::MAX_STACK_BYTES {
+        let max = stated::MAX_STACK_BYTES;
+        let message =
+            format!("stack: the text of {bytes} bytes is longer than the {max} a stack may have");
+        return Err(malformed(&mut caller, message));
+    }
+    let memory = memory_of(&mut caller)?;
+    let mem = memory.data(&caller);
+    let parsed = match region(mem.len(), ptr, len) {
+        Some(range) => stated::parse_stack(&mem[range]),
+        None => Err(format!(
+            "stack: the text {ptr:#x}+{bytes} is outside the bot's memory of {} bytes",
+            mem.len()
+        )),
+    };
+    match parsed {
+        Ok(stack) => state(caller, Stated::from_stack(stack)),
+        Err(message) => Err(malformed(&mut caller, message)),
+    }
+}
+
+/// What a guest's stated place locates. After a runner was told its move was wasted
+/// (`botlens.wasted`), the next place it states locates that move and nothing else. Otherwise
+/// it is where the bot is (`None` forgets it): it locates the failures the host finds later in
+/// this turn that have no other location (a malformed message, a panic, a runner's trap); when
+/// the turn's move has lost (`act` returned [`LOST`]), it locates that failure and ends the game.
+fn state<G: Game>(mut caller: Caller<'_, Host<G>>, stated: Option<Stated>) -> wasmtime::Result<()> {
     let host = caller.data_mut();
-    host.stated = (line > 0).then(|| SourceLocation {
-        file,
-        line: line as u32,
-        column: column.max(0) as u32,
-    });
+    if host.turn.failure().is_none() && std::mem::take(&mut host.waste_to_locate) {
+        host.locate_wasted(stated);
+        return Ok(());
+    }
+    host.stated = stated;
     match host.turn.failure().cloned() {
-        Some(lost) => Err(stop(&mut caller, Failure { location: None, ..lost })),
+        Some(lost) => Err(stop(&mut caller, Failure { location: None, stack: None, ..lost })),
         None => Ok(()),
     }
+}
+
+/// `botlens.wasted`: whether this turn's move was one the game calls wasted (a Battleships
+/// re-attack, a Klotski slide straight back). A runner told so states where it made the move
+/// next ([`state`]).
+fn wasted<G: Game>(mut caller: Caller<'_, Host<G>>) -> wasmtime::Result<i32> {
+    charge(&mut caller, 0)?;
+    let host = caller.data_mut();
+    let wasted = host.turn.wasted() && host.turn.failure().is_none();
+    host.waste_to_locate = wasted && host.runner;
+    Ok(i32::from(wasted))
 }
 
 fn reply<G: Game>(
@@ -532,8 +617,14 @@ fn panic<G: Game>(
     let given = (!file.is_empty() && line > 0 && host.locator.is_bot_file(&file))
         .then(|| SourceLocation { file, line: line as u32, column: column.max(0) as u32 });
     let failure = match given {
-        // A runner knows the bot's line; its DWARF only knows the runner's.
-        Some(given) if host.runner => Failure::new(FailureKind::Panic, message).at(Some(given)),
+        // A runner knows the bot's line (and the stack, if it stated one there); its DWARF
+        // only knows the runner's.
+        Some(given) if host.runner => match host.stated() {
+            Some(stated) if stated.location == given => {
+                stated.place(Failure::new(FailureKind::Panic, message))
+            }
+            _ => Failure::new(FailureKind::Panic, message).at(Some(given)),
+        },
         given => {
             let placed = host.place(&backtrace, Failure::new(FailureKind::Panic, message.clone()));
             match given {
@@ -558,6 +649,8 @@ pub(crate) fn add_to_linker<G: Game>(linker: &mut Linker<Host<G>>) -> wasmtime::
     linker.func_wrap(HOST_MODULE, "panic", panic::<G>)?;
     linker.func_wrap(HOST_MODULE, "source", source::<G>)?;
     linker.func_wrap(HOST_MODULE, "position", position::<G>)?;
+    linker.func_wrap(HOST_MODULE, "stack", stack::<G>)?;
+    linker.func_wrap(HOST_MODULE, "wasted", wasted::<G>)?;
     Ok(())
 }
 

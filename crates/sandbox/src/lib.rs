@@ -103,6 +103,7 @@ mod shape;
 mod sig;
 mod snapshot;
 mod srcmap;
+mod stated;
 mod text;
 mod wasi;
 mod waste;

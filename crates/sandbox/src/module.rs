@@ -542,7 +542,7 @@ mod tests {
             })
             .collect();
         let module = Module::new(&engine, format!("(module {imports})")).unwrap();
-        assert_eq!(module.imports().len(), 7 + 46);
+        assert_eq!(module.imports().len(), 9 + 46);
         imports::check_imports(&module).unwrap();
         linker::<TicTacToe>(&engine).unwrap().instantiate_pre(&module).unwrap();
     }

@@ -8,9 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use botlens_engine::{
-    Failure, FailureKind, Game, Player, Seat, SeedRng, SourceLocation, Stream, Turn, TurnCost,
-};
+use botlens_engine::{Failure, FailureKind, Game, Player, Seat, SeedRng, Stream, Turn, TurnCost};
 use wasmtime::{Extern, ModuleExport, Store, Trap, TypedFunc, WasmBacktrace};
 
 use crate::config::SandboxLimits;
@@ -18,6 +16,7 @@ use crate::host::{Host, Limiter, Stop};
 use crate::module::{BotModule, Recipe};
 use crate::output::Output;
 use crate::profile::{FuelProfile, Recorder};
+use crate::stated::{self, Stated};
 use crate::waste::{WasteLog, WastedMove};
 
 /// A WebAssembly bot in one game; made by [`BotModule::player`].
@@ -276,13 +275,13 @@ impl<G: Game> WasmPlayer<G> {
     }
 
     /// The failure for an error that ended guest code, or `None` if the failure is already on
-    /// the turn. `stated`: the position the guest stated in the turn, which locates a runner's
+    /// the turn. `stated`: where the guest said the bot was in the turn, which locates a runner's
     /// trap (where the interpreter last said the bot was: an endless loop's `out_of_fuel`).
     fn failure(
         &self,
         error: &wasmtime::Error,
         budget: Budget,
-        stated: Option<&SourceLocation>,
+        stated: Option<&Stated>,
     ) -> Option<Failure> {
         let (kind, message) = if let Some(stop) = error.downcast_ref::<Stop>() {
             match stop {
@@ -331,31 +330,31 @@ impl<G: Game> WasmPlayer<G> {
         let failure = Failure::new(kind, message);
         Some(match error.downcast_ref::<WasmBacktrace>() {
             // A runner's wasm functions are the interpreter's, not the bot's.
-            _ if self.module.is_runner() => failure.at(stated.cloned()),
+            _ if self.module.is_runner() => stated::place(stated, failure),
             Some(backtrace) => self.module.locator().place(backtrace, failure),
             None => failure,
         })
     }
 
-    /// Interprets how a turn's guest code ended; `stated` is the position the guest stated in
+    /// Interprets how a turn's guest code ended; `stated` is where the guest said the bot was in
     /// the turn (a runner's `no_move` is located there: the runner names the bot's `play`).
     fn outcome(
         &self,
         result: &wasmtime::Result<()>,
         turn: &Turn<G>,
         budget: Budget,
-        stated: Option<&SourceLocation>,
+        stated: Option<&Stated>,
     ) -> Result<(), Failure> {
         match result {
             Ok(()) if turn.has_acted() || turn.failure().is_some() => Ok(()),
             Ok(()) => {
-                let play = if self.module.is_runner() {
-                    stated.cloned()
+                let failure =
+                    Failure::new(FailureKind::NoMove, "`play` returned without making a move");
+                Err(if self.module.is_runner() {
+                    stated::place(stated, failure)
                 } else {
-                    self.module.locator().play_location()
-                };
-                Err(Failure::new(FailureKind::NoMove, "`play` returned without making a move")
-                    .at(play))
+                    failure.at(self.module.locator().play_location())
+                })
             }
             Err(error) => self.failure(error, budget, stated).map_or(Ok(()), Err),
         }
@@ -368,7 +367,7 @@ impl<G: Game> WasmPlayer<G> {
         result: &wasmtime::Result<()>,
         turn: &Turn<G>,
         budget: Budget,
-        stated: Option<&SourceLocation>,
+        stated: Option<&Stated>,
     ) -> Result<(), Failure> {
         self.stats.turns += 1;
         if let Some(recorder) = &self.profile {

@@ -1,11 +1,14 @@
 //! The ABI's additions for language runners (`docs/abi.md`): a payload copied in with
-//! `botlens.source`, positions stated with `botlens.position`, and a `botlens_runner` module,
-//! whose losing `act` returns `-2` so that the runner can say where the move was made.
+//! `botlens.source`, positions and stacks stated with `botlens.position` and `botlens.stack`,
+//! `botlens.wasted`, and a `botlens_runner` module, whose losing `act` returns `-2` so that the
+//! runner can say where the move was made.
 
-use botlens_engine::{FailureKind, SourceLocation};
-use botlens_sandbox::SandboxLimits;
+use botlens_battleships::Battleships;
+use botlens_engine::{FailureKind, MatchRecord, SourceLocation};
+use botlens_sandbox::{BotModule, MAX_WASTED_LOCATED, SandboxLimits};
+use serde_json::Value;
 
-use crate::support::{assert_next_game_runs, fault, play, wat, wat_bot};
+use crate::support::{assert_next_game_runs, fault, play, play_battleships, wat, wat_bot};
 
 const RUNNER_IMPORTS: &str = r#"
   (import "botlens" "source" (func $source (param i32 i32) (result i32)))
@@ -14,13 +17,14 @@ const RUNNER_IMPORTS: &str = r#"
   (data (i32.const 1024) "bot.js")"#;
 
 /// A runner bot that plays `{"x":1,"y":1}` every turn, so its second move is illegal; after
-/// `act`, `after` runs with the result in local `$r`.
-fn marking_the_centre(after: &str) -> String {
+/// `act`, `after` runs with the result in local `$r`. `extra`: more imports and data.
+fn marking_the_centre(extra: &str, after: &str) -> String {
     format!(
         r#"(module
   (import "botlens" "act" (func $act (param i32 i32 i32 i32) (result i32)))
   (import "botlens" "log" (func $log (param i32 i32)))
   {RUNNER_IMPORTS}
+  {extra}
   (memory (export "memory") 1)
   (@custom "botlens_abi" "1")
   (data (i32.const 256) "{{\"x\":1,\"y\":1}}")
@@ -42,7 +46,7 @@ fn a_runner_locates_its_losing_move_where_it_says_and_the_game_ends_there() {
     let after = "(if (i32.eq (local.get $r) (i32.const -2)) (then
         (call $position (i32.const 1024) (i32.const 6) (i32.const 7) (i32.const 3))
         (call $log (i32.const 1024) (i32.const 6))))";
-    let record = play(&wat(&marking_the_centre(after)), 5, &SandboxLimits::default());
+    let record = play(&wat(&marking_the_centre("", after)), 5, &SandboxLimits::default());
     let failure = fault(&record);
     assert_eq!(failure.kind, FailureKind::IllegalMove, "{failure}");
     assert_eq!(failure.location, at(7, 3), "{failure}");
@@ -56,7 +60,8 @@ fn a_runner_that_returns_after_a_lost_move_loses_unlocated_and_its_moves_count_n
     // Two more moves after the first: the second loses (`second_move`, -2), the third returns
     // -2 again and changes nothing; the runner then returns without stating a position.
     let again = "(drop (call $act (i32.const 256) (i32.const 13) (i32.const 512) (i32.const 256)))";
-    let record = play(&wat(&marking_the_centre(&again.repeat(2))), 5, &SandboxLimits::default());
+    let record =
+        play(&wat(&marking_the_centre("", &again.repeat(2))), 5, &SandboxLimits::default());
     let failure = fault(&record);
     assert_eq!(failure.kind, FailureKind::SecondMove, "{failure}");
     assert_eq!(failure.message, "second action mark(1, 1) in one turn (already made mark(1, 1))");
@@ -104,4 +109,101 @@ fn a_stated_position_locates_a_host_found_failure_that_has_no_other_location() {
     assert_eq!(failure.location, at(12, 2), "{failure}");
     let record = play(&wat(&wat_bot(&stated(0), extra)), 3, &SandboxLimits::default());
     assert_eq!(fault(&record).location, None);
+}
+
+/// `text` as the contents of a WAT string: every byte escaped.
+fn wat_string(text: &str) -> String {
+    text.bytes().map(|b| format!("\\{b:02x}")).collect()
+}
+
+/// A Battleships runner that fires at (0, 0) every turn, so every move after its first is a
+/// wasted re-attack; when `botlens.wasted` says so, it states `stack` with `botlens.stack`,
+/// then logs `told` (so a stack that stopped the bot shows).
+fn reattacking_runner(stack: &str) -> BotModule {
+    wat(&format!(
+        r#"(module
+  (import "botlens" "act" (func $act (param i32 i32 i32 i32) (result i32)))
+  (import "botlens" "log" (func $log (param i32 i32)))
+  (import "botlens" "wasted" (func $wasted (result i32)))
+  (import "botlens" "stack" (func $stack (param i32 i32)))
+  (@custom "botlens_runner" "test")
+  (memory (export "memory") 1)
+  (@custom "botlens_abi" "1")
+  (data (i32.const 256) "{{\"x\":0,\"y\":0}}")
+  (data (i32.const 1100) "told")
+  (data (i32.const 2048) "{}")
+  (func (export "botlens_new") (param $seat i32))
+  (func (export "botlens_play")
+    (drop (call $act (i32.const 256) (i32.const 13) (i32.const 512) (i32.const 256)))
+    (if (call $wasted) (then
+      (call $stack (i32.const 2048) (i32.const {}))
+      (call $log (i32.const 1100) (i32.const 4))))))"#,
+        wat_string(stack),
+        stack.len()
+    ))
+}
+
+/// What `botlens.stack` says: the re-attack in `again`, called from `play`.
+const AGAIN: &str = "again\tbot.js\t7\t3\nplay\tbot.js\t12\t5\n";
+
+#[test]
+fn a_runner_locates_its_wasted_moves_with_the_stack_it_states_and_plays_the_same_game() {
+    let bot = reattacking_runner(AGAIN);
+    let mut located = bot.player::<Battleships>(4, 0, &SandboxLimits::default()).locating_wasted();
+    let record = play_battleships(&mut located, 4);
+    assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
+    let wasteful = record.wasteful_turns(0);
+    assert!(wasteful.len() > 10, "{wasteful:?}");
+    let moves = located.wasted_moves();
+    let turns: Vec<u32> = moves.iter().map(|w| w.turn).collect();
+    assert_eq!(turns, wasteful[..wasteful.len().min(MAX_WASTED_LOCATED)], "each located");
+    for wasted in &moves {
+        let frames: Vec<_> =
+            wasted.stack.frames.iter().map(|f| (&f.function[..], f.location.clone())).collect();
+        assert_eq!(frames, [("again", at(7, 3)), ("play", at(12, 5))], "{wasted:?}");
+        assert_eq!(wasted.location(), at(7, 3).as_ref());
+        assert_eq!(wasted.action, "attack(0, 0)");
+    }
+    // The stated stack locates the move only: the bot carries on, and a player that does not
+    // locate plays the very same game.
+    let told = record.moves.iter().filter(|m| m.logs.iter().any(|l| l == "told")).count();
+    assert_eq!(told, wasteful.len(), "stack returned every time");
+    let mut plain = bot.player::<Battleships>(4, 0, &SandboxLimits::default());
+    let trace =
+        |record: MatchRecord<Battleships>| record.to_trace(Vec::new(), Value::Null).to_json();
+    let again = trace(play_battleships(&mut plain, 4));
+    assert_eq!(again, trace(record), "the same game, fuel and all");
+    assert!(plain.wasted_moves().is_empty());
+}
+
+#[test]
+fn a_stack_that_is_not_one_is_a_malformed_message_naming_its_line() {
+    let bot = reattacking_runner("again\tbot.js\t7\t3\nplay bot.js:12:5\n");
+    let mut wasm = bot.player::<Battleships>(4, 0, &SandboxLimits::default());
+    let record = play_battleships(&mut wasm, 4);
+    let failure = &record.outcome.fault.as_ref().expect("a fault").failure;
+    assert_eq!(failure.kind, FailureKind::MalformedMessage, "{failure}");
+    assert!(failure.message.contains("stack: line 2 is not `function<TAB>file"), "{failure}");
+    assert_next_game_runs();
+}
+
+#[test]
+fn a_losing_move_is_located_at_the_stated_stack_and_carries_it() {
+    // On -2 the runner states a two-frame stack, which ends the game at its innermost frame.
+    let after = format!(
+        "(if (i32.eq (local.get $r) (i32.const -2)) (then
+            (call $stack (i32.const 2048) (i32.const {}))))",
+        AGAIN.len()
+    );
+    let imports = format!(
+        r#"(import "botlens" "stack" (func $stack (param i32 i32)))
+  (data (i32.const 2048) "{}")"#,
+        wat_string(AGAIN)
+    );
+    let record = play(&wat(&marking_the_centre(&imports, &after)), 5, &SandboxLimits::default());
+    let failure = fault(&record);
+    assert_eq!(failure.kind, FailureKind::IllegalMove, "{failure}");
+    assert_eq!(failure.location, at(7, 3), "{failure}");
+    let functions = failure.stack.as_ref().map(|stack| stack.functions());
+    assert_eq!(functions, Some(vec!["again", "play"]), "{failure}");
 }

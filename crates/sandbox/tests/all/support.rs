@@ -1,13 +1,14 @@
-//! Shared helpers: building the guest bots, a shared sandbox, playing Tic-tac-toe games, and a
-//! template for hand-written WAT bots.
+//! Shared helpers: building the guest bots, a shared sandbox, playing Tic-tac-toe and
+//! Battleships games, and a template for hand-written WAT bots.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use botlens_battleships::Battleships;
 use botlens_engine::runner::{self, MatchLimits};
 use botlens_engine::{Failure, Game, MatchRecord, SeedRng, Stream};
-use botlens_sandbox::{BotModule, Sandbox, SandboxConfig, SandboxLimits};
+use botlens_sandbox::{BotModule, Sandbox, SandboxConfig, SandboxLimits, WasmPlayer};
 use botlens_tictactoe::TicTacToe;
 
 use crate::guests::{self, guests_dir};
@@ -63,6 +64,19 @@ pub fn guest(name: &str) -> BotModule {
 /// WAT text, loaded.
 pub fn wat(text: &str) -> BotModule {
     sandbox().load(text.as_bytes()).unwrap_or_else(|e| panic!("the WAT bot does not load: {e}"))
+}
+
+/// One Battleships game, `wasm` in seat 0 against the reference `random` player.
+pub fn play_battleships(wasm: &mut WasmPlayer<Battleships>, seed: u64) -> MatchRecord<Battleships> {
+    let random =
+        Battleships::reference_players().iter().find(|p| p.name == "random").expect("random");
+    let mut opponent = (random.create)(SeedRng::new(seed, Stream::Player(1)));
+    runner::play_match::<Battleships>(
+        &Default::default(),
+        seed,
+        &mut [wasm, opponent.as_mut()],
+        &MatchLimits::default(),
+    )
 }
 
 /// One Tic-tac-toe game: the bot in seat 0 against the reference `random` player in seat 1.

@@ -1,24 +1,9 @@
 //! Wasted moves located at the bot's call site, only for players that ask.
 
 use botlens_battleships::Battleships;
-use botlens_engine::runner::{self, MatchLimits};
-use botlens_engine::{Game, MatchRecord, SeedRng, Stream};
 use botlens_sandbox::{BotModule, SandboxLimits, WasmPlayer};
 
-use crate::support::{guest, marker_line};
-
-/// One Battleships game, `wasm` in seat 0 against the reference `random` player.
-fn play(wasm: &mut WasmPlayer<Battleships>, seed: u64) -> MatchRecord<Battleships> {
-    let random =
-        Battleships::reference_players().iter().find(|p| p.name == "random").expect("random");
-    let mut opponent = (random.create)(SeedRng::new(seed, Stream::Player(1)));
-    runner::play_match::<Battleships>(
-        &Default::default(),
-        seed,
-        &mut [wasm, opponent.as_mut()],
-        &MatchLimits::default(),
-    )
-}
+use crate::support::{guest, marker_line, play_battleships as play};
 
 fn player(bot: &BotModule, seed: u64) -> WasmPlayer<Battleships> {
     bot.player::<Battleships>(seed, 0, &SandboxLimits::default())
