@@ -1,8 +1,9 @@
 //! Bots in Zig with botlens's `botlens.zig`: `botlens new --lang zig` scaffolds bots for every
 //! game that build and play clean; a compile error is located; Zig's panics (an index out of
-//! bounds, `@panic`) reach the failure with Zig's message, located at the bot's line of
-//! `bot.zig`, not in the SDK or Zig's standard library (an overflow with its message, unlocated),
-//! without the bot declaring the SDK's panic handler; a bot's own handler is kept.
+//! bounds, `@panic`, an overflow or `unreachable` in a function with other such checks) reach
+//! the failure with Zig's message, located at the bot's line of `bot.zig`, not in the SDK or
+//! Zig's standard library, without the bot declaring the SDK's panic handler; a bot's own
+//! handler is kept.
 //!
 //! The tests need zig (`pip install ziglang`, as `.ci/run` does); its first build of a bot
 //! takes several seconds.
@@ -58,12 +59,17 @@ fn new_zig_bots_play_clean_and_their_panics_are_located_in_bot_zig_with_zigs_mes
     let bot = new_bot_plays_clean(botlens_zig, "zig", "tictactoe", dir.path());
 
     // Zig's safety checks and `@panic`, on the bot's second turn, each at its line and with
-    // Zig's message.
+    // Zig's message. `play` has other argument-less checks besides the planted overflow and
+    // `unreachable` (`turns += 1` overflows, the last line is `unreachable`), whose calls of
+    // the same handler LLVM's tail merging would join into one call at line 0.
     let path = bot.join("bot.zig");
     let source = std::fs::read_to_string(&path).unwrap();
+    assert!(source.contains("    unreachable; //"), "the starter's play ends in unreachable");
     for (planted, message) in [
         ("    if (turns == 2) _ = view.board[turns * 9];", "index out of bounds: index 18, len 9"),
         ("    if (turns == 2) @panic(\"marker text\");", "marker text"),
+        ("    var small: u8 = 250;\n    small += @intCast(turns * 3);", "integer overflow"),
+        ("    if (turns == 2) unreachable;", "reached unreachable code"),
     ] {
         let (failure, line) = planted_failure(&bot, "random", (&source, COUNTED), planted);
         assert_eq!(failure["kind"], "panic", "{planted}: {failure:#}");
@@ -71,12 +77,6 @@ fn new_zig_bots_play_clean_and_their_panics_are_located_in_bot_zig_with_zigs_mes
         assert_eq!(failure["line"], line, "{planted}: {failure:#}");
         assert!(failure["file"].as_str().unwrap().ends_with("bot.zig"), "{planted}: {failure:#}");
     }
-    // An overflow has Zig's message, but LLVM merges a function's calls of the argument-less
-    // `integerOverflow` handler into one call at line 0, so it has no line to report.
-    let overflow = "    var small: u8 = 250;\n    small += @intCast(turns * 3);";
-    let failure = planted_failure(&bot, "random", (&source, COUNTED), overflow).0;
-    assert_eq!(failure["kind"], "panic", "{failure:#}");
-    assert!(failure["message"].as_str().unwrap().starts_with("integer overflow"), "{failure:#}");
 
     // The starter does not declare a panic handler; a bot that declares its own keeps it.
     assert!(!source.contains("pub const panic"), "the starter declares no panic handler");

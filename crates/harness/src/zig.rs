@@ -1,13 +1,22 @@
 //! Zig bots: a folder with a `bot.zig` that imports the bundled `botlens.zig` as the module
 //! `botlens` (`crates/sdk-zig`, unpacked by [`crate::bundled::sdk_zig`]) and, optionally, a
 //! `botlens.toml` ([`crate::folder`]). botlens builds them with zig (the `ziglang` package on
-//! PyPI, or a `zig` on `PATH`):
+//! PyPI, or a `zig` on `PATH`), in two steps: the bot's optimized LLVM module, then its machine
+//! code, from that module, with LLVM's tail merging off:
 //!
 //! ```text
 //! zig build-exe -target wasm32-freestanding -O ReleaseSafe -fno-strip -fno-entry -rdynamic \
 //!     --dep bot --dep botlens -Mroot=<root.zig> --dep botlens -Mbot=bot.zig \
-//!     -Mbotlens=<botlens.zig> -femit-bin=bot.wasm
+//!     -Mbotlens=<botlens.zig> -fno-emit-bin -femit-llvm-bc=bot.bc
+//! zig build-exe -target wasm32-freestanding -O ReleaseSafe -fno-strip -fno-entry -rdynamic \
+//!     -cflags -mllvm -enable-tail-merge=false -Xclang -disable-llvm-optzns -- bot.bc \
+//!     -femit-bin=bot.wasm
 //! ```
+//!
+//! `zig build-exe` takes no `-mllvm` for Zig code, but it compiles an LLVM module as it does C,
+//! with `-cflags`. Tail merging would join a function's calls of one argument-less panic
+//! handler (an overflow, `unreachable`) into one call at line 0 of the DWARF, which botlens
+//! could not locate; the second step runs no optimization again (the first did).
 //!
 //! The root module is the SDK's `root.zig`, which imports the bot's file as `bot` and declares
 //! the SDK's panic handler (or the bot's own `panic`, if it has one): Zig takes the handler from
@@ -41,7 +50,7 @@ const BUILDING: &str = "building a Zig bot";
 /// How to install zig.
 const INSTALL: &str = "pip install ziglang";
 
-/// zig's flags besides the modules and the output.
+/// zig's flags for both steps, besides their inputs and outputs.
 const FLAGS: [&str; 10] = [
     "build-exe",
     "-target",
@@ -54,6 +63,14 @@ const FLAGS: [&str; 10] = [
     "--color",
     "off",
 ];
+
+/// The first step's flag besides its output: no machine code (only the LLVM module).
+const TO_BITCODE: &str = "-fno-emit-bin";
+
+/// The second step's flags before its input: clang compiles the LLVM module without tail
+/// merging (which leaves an argument-less panic's call at line 0) or a second optimization.
+const CODEGEN: [&str; 6] =
+    ["-cflags", "-mllvm", "-enable-tail-merge=false", "-Xclang", "-disable-llvm-optzns", "--"];
 
 /// A Zig bot on disk.
 #[derive(Debug, Clone)]
@@ -127,7 +144,7 @@ fn build_with(
         let read = std::fs::read(file);
         hash.add(&read.map_err(|source| FolderError::Read { path: file.clone(), source })?);
     }
-    for flag in FLAGS {
+    for flag in FLAGS.iter().chain([&TO_BITCODE]).chain(&CODEGEN) {
         hash.add(flag.as_bytes());
     }
     for file in crate::folder::sources(&bot.folder.root, Lang::Zig) {
@@ -140,21 +157,26 @@ fn build_with(
         return Ok(built);
     }
     let partial = wasm.with_extension(format!("{}.tmp", std::process::id()));
-    zig.args(FLAGS)
-        .arg("--cache-dir")
-        .arg(cache.join("zig-cache"))
+    let bitcode = wasm.with_extension(format!("{}.bc", std::process::id()));
+    step(&mut zig, bot, cache, path)
         .args(["--dep", "bot", "--dep", "botlens"])
         .arg(format!("-Mroot={}", root.display()))
         .args(["--dep", "botlens"])
         .arg(format!("-Mbot={}", bot.file.display()))
         .arg(format!("-Mbotlens={}", sdk.display()))
-        .arg(format!("-femit-bin={}", partial.display()))
-        .current_dir(&bot.folder.root)
-        .env("PATH", path);
-    let run = crate::compiled::run(&mut zig, &partial, BUILDING, "a zig", INSTALL)?;
-    if !run.success {
-        return Err(FolderError::Compile(crate::c::errors(&run.stderr)));
-    }
+        .arg(TO_BITCODE)
+        .arg(format!("-femit-llvm-bc={}", bitcode.display()));
+    let first = compile(&mut zig, &bitcode)?;
+    let mut codegen = zig_command(path)?;
+    step(&mut codegen, bot, cache, path)
+        .args(CODEGEN)
+        .arg(&bitcode)
+        .arg(format!("-femit-bin={}", partial.display()));
+    let second = compile(&mut codegen, &partial);
+    let _ = std::fs::remove_file(&bitcode);
+    let second = second?;
+    let stderr = format!("{}{}", first.stderr, second.stderr);
+    let duration = first.duration + second.duration;
     let std_file = std_dir(&mut zig_command(path)?).map(|dir| dir.join("std.zig"));
     let mut files = sdk.display().to_string();
     if let Some(std_file) = std_file {
@@ -166,7 +188,26 @@ fn build_with(
         ("botlens_sdk", files.as_bytes()),
     ];
     crate::compiled::append_sections(&partial, &sections)?;
-    crate::compiled::store(&partial, wasm, &run.stderr, run.duration, crate::c::diagnostics)
+    crate::compiled::store(&partial, wasm, &stderr, duration, crate::c::diagnostics)
+}
+
+/// `zig` with the flags of both build steps, zig's cache in botlens's `cache`, run in `bot`'s
+/// folder with `path` as `PATH`.
+fn step<'a>(zig: &'a mut Command, bot: &ZigBot, cache: &Path, path: &OsStr) -> &'a mut Command {
+    zig.args(FLAGS)
+        .arg("--cache-dir")
+        .arg(cache.join("zig-cache"))
+        .current_dir(&bot.folder.root)
+        .env("PATH", path)
+}
+
+/// Runs a build step writing `output`: its errors, if it fails, as [`FolderError::Compile`].
+fn compile(zig: &mut Command, output: &Path) -> Result<crate::compiled::Compiled, FolderError> {
+    let run = crate::compiled::run(zig, output, BUILDING, "a zig", INSTALL)?;
+    if !run.success {
+        return Err(FolderError::Compile(crate::c::errors(&run.stderr)));
+    }
+    Ok(run)
 }
 
 /// Zig's standard library directory, from `zig env`.
