@@ -309,8 +309,8 @@ pub struct WastefulSummary {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub replay: String,
     /// The lines that made that game's wasted moves, most first
-    /// ([`crate::waste::locate`]); empty when they were not located (a reference or
-    /// JavaScript bot, an old report).
+    /// ([`crate::waste::locate`]); empty when they were not located (a reference
+    /// bot, an old report).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sites: Vec<WasteSite>,
 }

@@ -207,7 +207,7 @@ impl<G: Game> WasmPlayer<G> {
     /// Captures the bot's call stack at each legal move the game calls wasted (a Battleships
     /// re-attack), up to [`MAX_WASTED_LOCATED`](crate::MAX_WASTED_LOCATED) a game: see
     /// [`WasmPlayer::wasted_moves`]. Other players pay nothing for it. A language runner's
-    /// moves are not located (its stack is the interpreter's).
+    /// moves are located where it says (`botlens.wasted`: its stack is the interpreter's).
     ///
     /// ```no_run
     /// # fn demo(bot: &botlens_sandbox::BotModule) {

@@ -4,8 +4,9 @@
 //! on the line that made the move. Other players never capture anything: the hot path stays as
 //! it was.
 //!
-//! A language runner's stack is the interpreter's, not the script's, so its moves are not
-//! located.
+//! A language runner's stack is the interpreter's, not the script's: the runner states where
+//! the bot made the move instead (`botlens.wasted`, then `botlens.stack`), in every game, and
+//! the host keeps it only for a player that locates.
 //!
 //! [`WasmPlayer::locating_wasted`]: crate::WasmPlayer::locating_wasted
 
