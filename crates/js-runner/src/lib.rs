@@ -284,19 +284,22 @@ struct Frame {
     at: Position,
 }
 
-/// The frames of the bot's file in a QuickJS stack (`    at play (bot.js:12:9)`), innermost
-/// first.
+/// The frames of the bot's file in a QuickJS stack, innermost first: `    at play (bot.js:12:9)`,
+/// or `    at bot.js:4:17` for a place in no function (a syntax error's).
 fn bot_frames(stack: &str) -> Vec<Frame> {
     let file = FILE.with_borrow(Clone::clone);
-    let opening = format!("({file}:");
+    let in_function = format!(" ({file}:");
+    let bare = format!("{file}:");
     let frame = |line: &str| {
         let line = line.trim().strip_prefix("at ")?;
-        let open = line.find(&opening)?;
-        let place = line[open + opening.len()..].strip_suffix(')')?;
+        let (function, place) = match line.find(&in_function) {
+            Some(open) => (&line[..open], line[open + in_function.len()..].strip_suffix(')')?),
+            None => ("", line.strip_prefix(&bare)?),
+        };
         let (row, column) = place.split_once(':')?;
         let at =
             Position { file: file.clone(), line: row.parse().ok()?, column: column.parse().ok()? };
-        Some(Frame { function: line[..open].trim().to_owned(), at })
+        Some(Frame { function: function.trim().to_owned(), at })
     };
     stack.lines().filter_map(frame).collect()
 }
