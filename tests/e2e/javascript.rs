@@ -85,7 +85,7 @@ fn js_folder(dir: &Path, source: &str) -> String {
 }
 
 /// The marked line of `dir`'s `bot.js`.
-fn marked(dir: &Path, marker: &str) -> u64 {
+pub fn marked(dir: &Path, marker: &str) -> u64 {
     line_after_marker(&dir.join("bot.js"), marker)
 }
 
@@ -212,7 +212,7 @@ fn new_javascript_bots_play_clean() {
 /// A Battleships bot folder in `dir`, played vs `random` on seeds 0..3, whose `play` sweeps the
 /// board square by square but every tenth turn calls `again`, which fires at `shot` (a marked
 /// line; `play`'s call of it is marked too).
-fn sweeping_bot(dir: &Path, shot: &str) -> String {
+pub fn sweeping_bot(dir: &Path, shot: &str) -> String {
     let config = "game = \"battleships\"\nopponents = [\"random\"]\nseeds = \"0..3\"\n";
     std::fs::write(dir.join("botlens.toml"), config).expect("a temporary config");
     let source = format!(

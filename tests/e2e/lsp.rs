@@ -819,3 +819,31 @@ fn wasted_moves_are_published_as_warnings_at_the_line_that_made_them() {
     );
     lsp.stop();
 }
+
+#[test]
+fn a_javascript_bots_wasted_moves_are_warnings_at_its_line_with_its_callers() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let dir = workspace.path().join("sweeper");
+    std::fs::create_dir(&dir).expect("the bot's folder");
+    crate::javascript::sweeping_bot(&dir, "0, 0");
+    let shot = crate::javascript::marked(&dir, "botlens reports the shot on the next line");
+    let call =
+        crate::javascript::marked(&dir, "botlens reports the call of again on the next line");
+    let file = dir.join("bot.js").canonicalize().expect("canonical source");
+    let mut lsp = Lsp::start();
+    lsp.initialize(workspace.path());
+    lsp.save(&file);
+    let diagnostics = lsp.diagnostics(&file, FIRST_RUN, |d| !d.is_empty());
+    let [warning] = &diagnostics[..] else { panic!("one warning expected: {diagnostics:#?}") };
+    assert_eq!((&warning["severity"], &warning["code"]), (&json!(2), &json!("wasted_move")));
+    assert_eq!(warning["range"]["start"]["line"], json!(shot - 1), "{warning:#}");
+    assert!(
+        warning["message"].as_str().unwrap().starts_with("wasted move attack(0, 0)"),
+        "{warning:#}"
+    );
+    let related = warning["relatedInformation"].as_array().expect("the callers");
+    let called_from = related.iter().find(|r| r["message"].as_str().unwrap().contains("play"));
+    let called_from = called_from.unwrap_or_else(|| panic!("play, the caller: {related:#?}"));
+    assert_eq!(called_from["location"]["range"]["start"]["line"], json!(call - 1), "{related:#?}");
+    lsp.stop();
+}
