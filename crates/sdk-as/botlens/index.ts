@@ -119,6 +119,23 @@ function text(at: i32, length: i32): string {
   return String.UTF8.decodeUnsafe(BUFFER + <usize>at, <usize>length);
 }
 
+/**
+ * The board square `code` as a one-character string: the boards' own characters are literals
+ * made once, so reading a square allocates nothing (a bot reads hundreds a turn).
+ */
+function square(code: i32): string {
+  switch (code) {
+    case 0x2e: return ".";
+    case 0x6f: return "o";
+    case 0x78: return "x";
+    case 0x23: return "#";
+    case 0x53: return "S";
+    case 0x58: return "X";
+    case 0x4f: return "O";
+    default: return String.fromCharCode(code);
+  }
+}
+
 function act(x: i32, y: i32): i32 {
   store<i32>(MOVE, x);
   store<i32>(MOVE, y, 4);
@@ -135,7 +152,7 @@ export class TicTacToeView {
   /** The square on column `x`, row `y` (0-2); off the board fails an `assert`. */
   at(x: i32, y: i32): string {
     assert(x >= 0 && x < 3 && y >= 0 && y < 3, "the square is off the 3x3 board");
-    return this.board.charAt(y * 3 + x);
+    return square(this.board.charCodeAt(y * 3 + x));
   }
 }
 
@@ -181,7 +198,7 @@ export class BattleshipsView {
   /** The square on column `x`, row `y` (0-9) of `targets`; off the board fails an `assert`. */
   target(x: i32, y: i32): string {
     assert(x >= 0 && x < 10 && y >= 0 && y < 10, "the square is off the 10x10 board");
-    return this.targets.charAt(y * 10 + x);
+    return square(this.targets.charCodeAt(y * 10 + x));
   }
 }
 
