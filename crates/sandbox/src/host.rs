@@ -10,9 +10,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use botlens_engine::{
-    CallStack, Failure, FailureKind, Game, SeedRng, SourceLocation, StackFrame, Turn,
-};
+use botlens_engine::{CallStack, Failure, FailureKind, Game, SeedRng, SourceLocation, Turn};
 use botlens_protocol::Encoding;
 use wasmtime::{Caller, Extern, Linker, Memory, ResourceLimiter, Trap, WasmBacktrace};
 
@@ -191,20 +189,7 @@ impl<G: Game> Host<G> {
 
     /// Keeps this turn's wasted move at the place a runner stated for it.
     fn locate_wasted(&self, stated: Option<Stated>) {
-        let stack = match stated {
-            Some(Stated { stack: Some(stack), .. }) => stack,
-            Some(Stated { location, stack: None }) => CallStack {
-                frames: vec![StackFrame {
-                    function: String::new(),
-                    location: Some(location),
-                    folded: 0,
-                    cycle: None,
-                }],
-                dropped: 0,
-            },
-            None => CallStack::default(),
-        };
-        self.log_wasted(stack);
+        self.log_wasted(stated.map(Stated::into_stack).unwrap_or_default());
     }
 
     /// Ends the turn [`Host::begin_turn`] started: moves it back out, and the placeholder in.

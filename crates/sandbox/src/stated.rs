@@ -7,7 +7,7 @@
 //! itself (recursion into cycles, at most [`MAX_FRAMES`](botlens_engine::stack::MAX_FRAMES)
 //! frames kept).
 
-use botlens_engine::{CallStack, Failure, SourceLocation};
+use botlens_engine::{CallStack, Failure, SourceLocation, StackFrame};
 
 use crate::fold::Folder;
 use crate::text;
@@ -30,6 +30,19 @@ impl Stated {
     pub fn from_stack(stack: CallStack) -> Option<Stated> {
         let location = stack.frames.iter().find_map(|frame| frame.location.clone())?;
         Some(Stated { location, stack: Some(stack) })
+    }
+
+    /// The stated stack, or one frame at the stated place (its function unnamed).
+    pub fn into_stack(self) -> CallStack {
+        self.stack.unwrap_or_else(|| CallStack {
+            frames: vec![StackFrame {
+                function: String::new(),
+                location: Some(self.location),
+                folded: 0,
+                cycle: None,
+            }],
+            dropped: 0,
+        })
     }
 
     /// `failure` located here, with the stated stack.
@@ -99,7 +112,10 @@ mod tests {
         let stated = Stated::from_stack(stack.clone()).expect("a place");
         assert_eq!(Some(stated.location.clone()), at(12, 9));
         let failure = stated.place(Failure::new(FailureKind::IllegalMove, "no"));
-        assert_eq!((failure.location, failure.stack), (at(12, 9), Some(stack)));
+        assert_eq!((failure.location, failure.stack), (at(12, 9), Some(stack.clone())));
+        assert_eq!(stated.into_stack(), stack);
+        let place = Stated { location: at(3, 1).unwrap(), stack: None }.into_stack();
+        assert_eq!(place.frames.iter().map(|f| f.location.clone()).collect::<Vec<_>>(), [at(3, 1)]);
     }
 
     #[test]
