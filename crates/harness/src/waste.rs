@@ -185,6 +185,17 @@ mod tests {
     }
 
     #[test]
+    fn a_site_whose_stack_names_no_function_says_no_chain() {
+        let located = Located { at: (0, 3, 0), moves: vec![wasted(8, "", Some(15))] };
+        let mut sites = located.sites();
+        sites[0].stack.frames.truncate(1);
+        assert_eq!(
+            sites[0].render(Path::new("/bot")),
+            "1× src/lib.rs:15:9, first attack(8, 0) at move 8"
+        );
+    }
+
+    #[test]
     fn at_most_the_busiest_sites_are_kept() {
         let moves = (0..MAX_SITES as u32 + 4)
             .flat_map(|line| (0..=line).map(move |n| wasted(100 * line + n, "f", Some(line + 1))))

@@ -116,39 +116,49 @@ fn wat_string(text: &str) -> String {
     text.bytes().map(|b| format!("\\{b:02x}")).collect()
 }
 
+/// What `botlens.stack` says: the re-attack in `again`, called from `play`.
+const AGAIN: &str = "again\tbot.js\t7\t3\nplay\tbot.js\t12\t5\n";
+
+/// Not a stack: its second line is no frame.
+const NOT_A_STACK: &str = "again\tbot.js\t7\t3\nplay bot.js:12:5\n";
+
 /// A Battleships runner that fires at (0, 0) every turn, so every move after its first is a
-/// wasted re-attack; when `botlens.wasted` says so, it states `stack` with `botlens.stack`,
-/// then logs `told` (so a stack that stopped the bot shows).
-fn reattacking_runner(stack: &str) -> BotModule {
+/// wasted re-attack; when `botlens.wasted` says so, it runs `say` (which may state [`AGAIN`] at
+/// 2048, [`NOT_A_STACK`] at 3072, or the file name `bot.js` at 1024), then logs `told` (so a
+/// call that stopped the bot shows).
+fn reattacking_runner(say: &str) -> BotModule {
     wat(&format!(
         r#"(module
   (import "botlens" "act" (func $act (param i32 i32 i32 i32) (result i32)))
   (import "botlens" "log" (func $log (param i32 i32)))
   (import "botlens" "wasted" (func $wasted (result i32)))
   (import "botlens" "stack" (func $stack (param i32 i32)))
-  (@custom "botlens_runner" "test")
+  {RUNNER_IMPORTS}
   (memory (export "memory") 1)
   (@custom "botlens_abi" "1")
   (data (i32.const 256) "{{\"x\":0,\"y\":0}}")
   (data (i32.const 1100) "told")
   (data (i32.const 2048) "{}")
+  (data (i32.const 3072) "{}")
   (func (export "botlens_new") (param $seat i32))
   (func (export "botlens_play")
     (drop (call $act (i32.const 256) (i32.const 13) (i32.const 512) (i32.const 256)))
     (if (call $wasted) (then
-      (call $stack (i32.const 2048) (i32.const {}))
+      {say}
       (call $log (i32.const 1100) (i32.const 4))))))"#,
-        wat_string(stack),
-        stack.len()
+        wat_string(AGAIN),
+        wat_string(NOT_A_STACK),
     ))
 }
 
-/// What `botlens.stack` says: the re-attack in `again`, called from `play`.
-const AGAIN: &str = "again\tbot.js\t7\t3\nplay\tbot.js\t12\t5\n";
+/// `botlens.stack` of `text`, which [`reattacking_runner`] holds at `at`.
+fn stack_at(at: u32, text: &str) -> String {
+    format!("(call $stack (i32.const {at}) (i32.const {}))", text.len())
+}
 
 #[test]
 fn a_runner_locates_its_wasted_moves_with_the_stack_it_states_and_plays_the_same_game() {
-    let bot = reattacking_runner(AGAIN);
+    let bot = reattacking_runner(&stack_at(2048, AGAIN));
     let mut located = bot.player::<Battleships>(4, 0, &SandboxLimits::default()).locating_wasted();
     let record = play_battleships(&mut located, 4);
     assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
@@ -177,8 +187,25 @@ fn a_runner_locates_its_wasted_moves_with_the_stack_it_states_and_plays_the_same
 }
 
 #[test]
+fn a_position_stated_after_a_wasted_move_locates_it_at_one_unnamed_frame() {
+    let say = "(call $position (i32.const 1024) (i32.const 6) (i32.const 9) (i32.const 4))";
+    let mut located = reattacking_runner(say)
+        .player::<Battleships>(4, 0, &SandboxLimits::default())
+        .locating_wasted();
+    let record = play_battleships(&mut located, 4);
+    assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
+    let moves = located.wasted_moves();
+    assert!(!moves.is_empty());
+    for wasted in &moves {
+        let frames: Vec<_> =
+            wasted.stack.frames.iter().map(|f| (&f.function[..], f.location.clone())).collect();
+        assert_eq!(frames, [("", at(9, 4))], "{wasted:?}");
+    }
+}
+
+#[test]
 fn a_stack_that_is_not_one_is_a_malformed_message_naming_its_line() {
-    let bot = reattacking_runner("again\tbot.js\t7\t3\nplay bot.js:12:5\n");
+    let bot = reattacking_runner(&stack_at(3072, NOT_A_STACK));
     let mut wasm = bot.player::<Battleships>(4, 0, &SandboxLimits::default());
     let record = play_battleships(&mut wasm, 4);
     let failure = &record.outcome.fault.as_ref().expect("a fault").failure;
