@@ -85,7 +85,7 @@ fn js_folder(dir: &Path, source: &str) -> String {
 }
 
 /// The marked line of `dir`'s `bot.js`.
-pub fn marked(dir: &Path, marker: &str) -> u64 {
+fn marked(dir: &Path, marker: &str) -> u64 {
     line_after_marker(&dir.join("bot.js"), marker)
 }
 
@@ -209,33 +209,6 @@ fn new_javascript_bots_play_clean() {
     }
 }
 
-/// A Battleships bot folder in `dir`, played vs `random` on seeds 0..3, whose `play` sweeps the
-/// board square by square but every tenth turn calls `again`, which fires at `shot` (a marked
-/// line; `play`'s call of it is marked too).
-pub fn sweeping_bot(dir: &Path, shot: &str) -> String {
-    let config = "game = \"battleships\"\nopponents = [\"random\"]\nseeds = \"0..3\"\n";
-    std::fs::write(dir.join("botlens.toml"), config).expect("a temporary config");
-    let source = format!(
-        "function Bot() {{\n\
-         \x20 this.turns = 0;\n\
-         }}\n\n\
-         function again(turn) {{\n\
-         \x20 // botlens reports the shot on the next line\n\
-         \x20 return turn.attack({shot});\n\
-         }}\n\n\
-         Bot.prototype.play = function (turn) {{\n\
-         \x20 this.turns += 1;\n\
-         \x20 // botlens reports the call of again on the next line\n\
-         \x20 if (this.turns % 10 === 0) return again(turn);\n\
-         \x20 for (var i = 0; i < 100; i++) {{\n\
-         \x20   if (turn.targets[i] === '.') return turn.attack(i % 10, Math.floor(i / 10));\n\
-         \x20 }}\n\
-         }};\n"
-    );
-    std::fs::write(dir.join("bot.js"), source).expect("a temporary bot");
-    dir.display().to_string()
-}
-
 /// The frames of a JSON call stack: (function, line).
 fn frames(stack: &serde_json::Value) -> Vec<(String, u64)> {
     let frames = stack["frames"].as_array().unwrap_or_else(|| panic!("a stack: {stack:#}"));
@@ -251,7 +224,7 @@ fn wasted_and_losing_moves_are_located_with_the_javascript_stack() {
     // Every tenth turn re-attacks the square of the first: legal, wasted, a warning at its line
     // with the stack that led there.
     let dir = tempfile::tempdir().unwrap();
-    let bot = sweeping_bot(dir.path(), "0, 0");
+    let bot = crate::support::sweeping_js_bot(dir.path(), "0, 0");
     let shot = marked(dir.path(), "botlens reports the shot on the next line");
     let call = marked(dir.path(), "botlens reports the call of again on the next line");
     let out = botlens_with_input(&["run", &bot, "--json"], "", DEADLINE);
@@ -285,7 +258,7 @@ fn wasted_and_losing_moves_are_located_with_the_javascript_stack() {
 
     // Off the board instead: the game is lost at the same line, with the same stack.
     let off = tempfile::tempdir().unwrap();
-    let bot = sweeping_bot(off.path(), "10, 0");
+    let bot = crate::support::sweeping_js_bot(off.path(), "10, 0");
     let out = botlens_with_input(&["run", &bot, "--json"], "", DEADLINE);
     assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
     let failure = only_failure(&out);

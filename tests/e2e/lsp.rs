@@ -825,10 +825,10 @@ fn a_javascript_bots_wasted_moves_are_warnings_at_its_line_with_its_callers() {
     let workspace = tempfile::tempdir().expect("temp dir");
     let dir = workspace.path().join("sweeper");
     std::fs::create_dir(&dir).expect("the bot's folder");
-    crate::javascript::sweeping_bot(&dir, "0, 0");
-    let shot = crate::javascript::marked(&dir, "botlens reports the shot on the next line");
-    let call =
-        crate::javascript::marked(&dir, "botlens reports the call of again on the next line");
+    crate::support::sweeping_js_bot(&dir, "0, 0");
+    let marked = |marker| crate::support::line_after_marker(&dir.join("bot.js"), marker);
+    let shot = marked("botlens reports the shot on the next line");
+    let call = marked("botlens reports the call of again on the next line");
     let file = dir.join("bot.js").canonicalize().expect("canonical source");
     let mut lsp = Lsp::start();
     lsp.initialize(workspace.path());

@@ -130,6 +130,33 @@ pub fn line_after_marker(path: &Path, marker: &str) -> u64 {
     }
 }
 
+/// A JavaScript Battleships bot folder in `dir`, played vs `random` on seeds 0..3, whose `play` sweeps the
+/// board square by square but every tenth turn calls `again`, which fires at `shot` (a marked
+/// line; `play`'s call of it is marked too).
+pub fn sweeping_js_bot(dir: &Path, shot: &str) -> String {
+    let config = "game = \"battleships\"\nopponents = [\"random\"]\nseeds = \"0..3\"\n";
+    std::fs::write(dir.join("botlens.toml"), config).expect("a temporary config");
+    let source = format!(
+        "function Bot() {{\n\
+         \x20 this.turns = 0;\n\
+         }}\n\n\
+         function again(turn) {{\n\
+         \x20 // botlens reports the shot on the next line\n\
+         \x20 return turn.attack({shot});\n\
+         }}\n\n\
+         Bot.prototype.play = function (turn) {{\n\
+         \x20 this.turns += 1;\n\
+         \x20 // botlens reports the call of again on the next line\n\
+         \x20 if (this.turns % 10 === 0) return again(turn);\n\
+         \x20 for (var i = 0; i < 100; i++) {{\n\
+         \x20   if (turn.targets[i] === '.') return turn.attack(i % 10, Math.floor(i / 10));\n\
+         \x20 }}\n\
+         }};\n"
+    );
+    std::fs::write(dir.join("bot.js"), source).expect("a temporary bot");
+    dir.display().to_string()
+}
+
 /// A new Battleships bot `name` under `parent` (`botlens new`) whose every tenth turn
 /// re-attacks its last square from a helper, `again`, on the line after `// the re-attack`:
 /// legal, wasted moves. Returns the project and its `src/lib.rs`.
