@@ -354,10 +354,8 @@ fn fail_with<'js>(ctx: &Ctx<'js>, caught: CaughtError<'js>, parsing: bool) -> ! 
             let message = exception.message().unwrap_or_default();
             let stack = exception.stack().unwrap_or_default();
             let at = bot_frame(&stack);
-            let first_is_bot = stack.lines().next().is_some_and(|line| {
-                let file = FILE.with_borrow(Clone::clone);
-                line.contains(&format!("{file}:"))
-            });
+            let first_is_bot =
+                stack.lines().next().is_some_and(|line| !bot_frames(line).is_empty());
             if parsing && name == "SyntaxError" && first_is_bot {
                 fail(&format!("{SYNTAX_ERROR}{message}"), at)
             }
