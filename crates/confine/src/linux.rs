@@ -1,0 +1,324 @@
+//! Linux: the Landlock ruleset a run gets (made in botlens, before the child is forked), and
+//! what the forked child does before it becomes the program — die with botlens, bound itself,
+//! enter namespaces of its own, and restrict itself to the ruleset.
+//!
+//! Everything the child does between `fork` and `exec` is a plain system call on values
+//! prepared in advance: the parent may have other threads, and a forked child of a threaded
+//! process must not allocate or take locks.
+//!
+//! Not for: the caller's side of a run (time, output, stopping: `lib.rs`).
+
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+
+use landlock::{
+    ABI, Access, AccessFs, AccessNet, BitFlags, Ruleset, RulesetAttr, RulesetCreatedAttr, Scope,
+    path_beneath_rules,
+};
+
+use crate::{Limits, SYSTEM_READ, Support};
+
+/// The newest Landlock ABI whose rights botlens asks for; an older kernel gets what it has
+/// (the crate's best-effort mode), which [`support`] reports.
+const ABI_ASKED: ABI = ABI::V7;
+
+/// What a run may reach.
+pub(crate) struct Policy {
+    /// Read and execute beneath these (besides [`SYSTEM_READ`]).
+    pub read: Vec<PathBuf>,
+    /// Read, write and execute beneath these.
+    pub write: Vec<PathBuf>,
+    /// Whether it may reach the network.
+    pub network: bool,
+    /// Its bounds.
+    pub limits: Limits,
+}
+
+/// How the child ended up isolated, as it reports it to botlens (one byte on a pipe).
+const ISOLATED: u8 = b'n';
+/// The child got no namespaces of its own.
+const NOT_ISOLATED: u8 = b'-';
+
+/// Prepares `command` to start confined by `policy`, and starts it; also says whether the
+/// child got namespaces of its own.
+pub(crate) fn spawn(command: &mut Command, policy: &Policy) -> io::Result<Child> {
+    spawn_reporting(command, policy).map(|(child, _)| child)
+}
+
+fn spawn_reporting(command: &mut Command, policy: &Policy) -> io::Result<(Child, bool)> {
+    let ruleset = ruleset(policy)?;
+    let (report_read, report_write) = pipe()?;
+    let plan = Plan {
+        ruleset: ruleset.as_ref().map(AsRawFd::as_raw_fd),
+        report: report_write.as_raw_fd(),
+        // SAFETY: these three take no arguments and cannot fail.
+        parent: unsafe { libc::getpid() },
+        uid: unsafe { libc::geteuid() },
+        gid: unsafe { libc::getegid() },
+        new_network: !policy.network,
+        limits: policy.limits,
+    };
+    // SAFETY: `Plan::enter` makes only async-signal-safe system calls on plain values it owns
+    // (the descriptors it names stay open in this process until `spawn` has returned), as a
+    // `pre_exec` closure must.
+    unsafe {
+        command.pre_exec(move || plan.enter());
+    }
+    let child = command.spawn();
+    drop((ruleset, report_write));
+    let child = child?;
+    let mut byte = [0u8; 1];
+    let isolated = io::Read::read(&mut std::fs::File::from(report_read), &mut byte)
+        .is_ok_and(|n| n == 1 && byte[0] == ISOLATED);
+    Ok((child, isolated))
+}
+
+/// The Landlock ruleset of `policy`, as a descriptor the child restricts itself with; `None`
+/// when the kernel has no Landlock.
+fn ruleset(policy: &Policy) -> io::Result<Option<OwnedFd>> {
+    let landlock = |error: landlock::RulesetError| io::Error::other(format!("Landlock: {error}"));
+    let read = AccessFs::from_read(ABI_ASKED);
+    let all = AccessFs::from_all(ABI_ASKED);
+    let mut ruleset = Ruleset::default().handle_access(all).map_err(landlock)?;
+    if !policy.network {
+        ruleset = ruleset.handle_access(AccessNet::from_all(ABI_ASKED)).map_err(landlock)?;
+    }
+    let scopes: BitFlags<Scope> = Scope::from_all(ABI_ASKED);
+    ruleset = ruleset.scope(scopes).map_err(landlock)?;
+    let system = SYSTEM_READ.iter().map(PathBuf::from);
+    let readable: Vec<PathBuf> =
+        system.chain(policy.read.iter().cloned()).filter(|p| exists(p)).collect();
+    let mut writable: Vec<PathBuf> = policy.write.iter().filter(|p| exists(p)).cloned().collect();
+    writable.push("/dev/null".into());
+    let created = ruleset
+        .create()
+        .map_err(landlock)?
+        .add_rules(path_beneath_rules(readable, read))
+        .map_err(landlock)?
+        .add_rules(path_beneath_rules(writable, all))
+        .map_err(landlock)?;
+    Ok(created.into())
+}
+
+fn exists(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok()
+}
+
+/// A pipe whose ends close on `exec`: (read, write).
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: `pipe2` writes two descriptors into the array it is given, which has room for two.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `pipe2` succeeded, so both are open descriptors that nothing else owns.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// What the child needs, prepared before the fork.
+#[derive(Clone, Copy)]
+struct Plan {
+    ruleset: Option<RawFd>,
+    report: RawFd,
+    parent: libc::pid_t,
+    uid: libc::uid_t,
+    gid: libc::gid_t,
+    new_network: bool,
+    limits: Limits,
+}
+
+impl Plan {
+    /// Runs in the forked child before `exec`: dies with botlens, bounds itself, enters
+    /// namespaces of its own (forking the namespace's first process, which goes on to `exec`,
+    /// while this one stays to supervise it), and restricts itself to the ruleset.
+    ///
+    /// # Safety
+    /// Only in a `pre_exec` closure: it may end the process, and makes only async-signal-safe
+    /// calls.
+    unsafe fn enter(&self) -> io::Result<()> {
+        // SAFETY (for the block): every call is a system call on plain integers or on buffers
+        // that live on this stack for the call's length.
+        unsafe {
+            die_with_parent(self.parent)?;
+            let seconds = self.limits.cpu.as_secs().max(1);
+            set_limit(libc::RLIMIT_CPU, seconds)?;
+            set_limit(libc::RLIMIT_DATA, self.limits.memory)?;
+            set_limit(libc::RLIMIT_FSIZE, self.limits.file_size)?;
+            set_limit(libc::RLIMIT_CORE, 0)?;
+            let isolated = self.isolate();
+            if isolated {
+                // Counted in the new user namespace: the run's processes only.
+                set_limit(libc::RLIMIT_NPROC, self.limits.processes)?;
+                match libc::fork() {
+                    -1 => return Err(io::Error::last_os_error()),
+                    0 => die_with_parent(0)?,
+                    first => supervise(first),
+                }
+            }
+            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if let Some(fd) = self.ruleset
+                && libc::syscall(libc::SYS_landlock_restrict_self, fd, 0) != 0
+            {
+                return Err(io::Error::last_os_error());
+            }
+            let byte = if isolated { ISOLATED } else { NOT_ISOLATED };
+            libc::write(self.report, (&raw const byte).cast(), 1);
+            Ok(())
+        }
+    }
+
+    /// Enters a user namespace (mapping this user to itself), a PID namespace and, unless the
+    /// run may reach the network, a network namespace; else, for a privileged user without
+    /// user namespaces, the PID and network namespaces alone. Whether it did.
+    unsafe fn isolate(&self) -> bool {
+        let network = if self.new_network { libc::CLONE_NEWNET } else { 0 };
+        // SAFETY: plain system calls; `map` writes from buffers on this stack.
+        unsafe {
+            if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWPID | network) == 0 {
+                map(b"/proc/self/setgroups\0", b"deny", None);
+                map(b"/proc/self/uid_map\0", b"", Some(self.uid));
+                map(b"/proc/self/gid_map\0", b"", Some(self.gid));
+                return true;
+            }
+            libc::unshare(libc::CLONE_NEWPID | network) == 0
+        }
+    }
+}
+
+/// Asks the kernel to kill this process when the thread that started it ends, and makes sure
+/// that thread has not already ended (`parent` is the process expected as parent; 0 skips the
+/// check, for a namespace's first process, whose parent is in another PID namespace).
+unsafe fn die_with_parent(parent: libc::pid_t) -> io::Result<()> {
+    // SAFETY: plain system calls on integers.
+    unsafe {
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if parent != 0 && libc::getppid() != parent {
+            libc::_exit(127);
+        }
+    }
+    Ok(())
+}
+
+/// Sets both the soft and the hard limit of `resource`.
+unsafe fn set_limit(resource: libc::__rlimit_resource_t, value: u64) -> io::Result<()> {
+    let limit = libc::rlimit { rlim_cur: value, rlim_max: value };
+    // SAFETY: `limit` lives on this stack for the call.
+    if unsafe { libc::setrlimit(resource, &limit) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Writes `text`, or `"<id> <id> 1"` for `id`, to the file `path` (NUL-terminated). Failures
+/// are left to show later (a namespace without a mapping still confines).
+unsafe fn map(path: &[u8], text: &[u8], id: Option<u32>) {
+    let mut line = [0u8; 32];
+    let bytes = match id {
+        Some(id) => {
+            let mut at = 0;
+            for _ in 0..2 {
+                at += decimal(id, &mut line[at..]);
+                line[at] = b' ';
+                at += 1;
+            }
+            line[at] = b'1';
+            &line[..=at]
+        }
+        None => text,
+    };
+    // SAFETY: `path` ends with a NUL; `bytes` lives on this stack for the write.
+    unsafe {
+        let fd = libc::open(path.as_ptr().cast(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd >= 0 {
+            libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+            libc::close(fd);
+        }
+    }
+}
+
+/// Writes `n` in decimal at the start of `out` (which has room for ten digits); its length.
+fn decimal(mut n: u32, out: &mut [u8]) -> usize {
+    let mut digits = [0u8; 10];
+    let mut count = 0;
+    loop {
+        digits[count] = b'0' + (n % 10) as u8;
+        count += 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for i in 0..count {
+        out[i] = digits[count - 1 - i];
+    }
+    count
+}
+
+/// The supervisor: lets go of every descriptor but the standard three (so botlens's `spawn`
+/// returns once the namespace's first process has started the program), waits for that
+/// process, and ends as it ended. Never returns.
+unsafe fn supervise(first: libc::pid_t) -> ! {
+    // SAFETY: plain system calls; `status` lives on this stack.
+    unsafe {
+        libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32);
+        let mut status = 0;
+        loop {
+            if libc::waitpid(first, &mut status, 0) == first {
+                break;
+            }
+            if *libc::__errno_location() != libc::EINTR {
+                libc::_exit(127);
+            }
+        }
+        if libc::WIFEXITED(status) {
+            libc::_exit(libc::WEXITSTATUS(status));
+        }
+        let signal = libc::WTERMSIG(status);
+        libc::signal(signal, libc::SIG_DFL);
+        libc::kill(libc::getpid(), signal);
+        libc::_exit(128 + signal)
+    }
+}
+
+/// What the kernel gives: Landlock's ABI, and namespaces (tried by starting `true`).
+pub(crate) fn support() -> Support {
+    // SAFETY: with a null attribute and size 0, the call only returns the ABI version.
+    let abi = unsafe {
+        libc::syscall(libc::SYS_landlock_create_ruleset, std::ptr::null::<u8>(), 0usize, 1u32)
+    };
+    let landlock = u32::try_from(abi).ok().filter(|abi| *abi >= 1);
+    let policy =
+        Policy { read: Vec::new(), write: Vec::new(), network: false, limits: Limits::default() };
+    let namespaces = crate::find_program("true".as_ref(), "/usr/bin:/bin".as_ref())
+        .and_then(|program| {
+            let mut command = Command::new(program);
+            command.env_clear();
+            std::os::unix::process::CommandExt::process_group(&mut command, 0);
+            let (mut child, isolated) = spawn_reporting(&mut command, &policy).ok()?;
+            let _ = child.wait();
+            Some(isolated)
+        })
+        .unwrap_or(false);
+    Support { landlock, namespaces }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_written_in_decimal_without_allocating() {
+        let mut out = [0u8; 10];
+        for n in [0, 7, 10, 65534, u32::MAX] {
+            let length = decimal(n, &mut out);
+            assert_eq!(std::str::from_utf8(&out[..length]).unwrap(), n.to_string());
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Confined runs of real programs (`bash`, `cat`, `sleep` from the system): what they can
+//! reach, and that nothing they start outlives them.
+
+use super::*;
+
+/// A `bash -c script` run, allowed to read and write `dir`.
+fn bash(script: &str, dir: &Path) -> Confined {
+    let mut run = Confined::new("bash");
+    run.args(["-c", script]).current_dir(dir).write(dir);
+    run
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).trim().to_owned()
+}
+
+/// Whether a process whose command line holds `marker` is running (zombies are not).
+fn running(marker: &str) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return false };
+    entries.filter_map(Result::ok).any(|entry| {
+        let dir = entry.path();
+        let cmdline = std::fs::read(dir.join("cmdline")).unwrap_or_default();
+        let stat = std::fs::read_to_string(dir.join("stat")).unwrap_or_default();
+        let zombie = stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z'));
+        !zombie && String::from_utf8_lossy(&cmdline).replace('\0', " ").contains(marker)
+    })
+}
+
+/// Waits up to two seconds for no process with `marker` to run.
+fn gone(marker: &str) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while running(marker) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    !running(marker)
+}
+
+/// A `sleep` argument no other process has: seconds, made of this process's id and `n`.
+fn marker(n: u32) -> String {
+    format!("{}{n}.5", 90_000 + std::process::id() % 10_000)
+}
+
+#[test]
+fn it_reads_and_writes_what_it_is_given_and_nothing_else() {
+    if support().landlock.is_none() {
+        return;
+    }
+    let given = tempfile::tempdir().unwrap();
+    let other = tempfile::tempdir().unwrap();
+    std::fs::write(other.path().join("secret"), "do not read").unwrap();
+    let script = format!(
+        "echo made > made; cat {0}/secret; echo $? ; echo x > {0}/planted; echo $?; ls /root >/dev/null; echo $?",
+        other.path().display()
+    );
+    let finished = bash(&script, given.path()).run(&|| false).unwrap();
+    assert_eq!(text(&finished.stdout), "1\n1\n2", "{}", finished.text());
+    assert_eq!(std::fs::read_to_string(given.path().join("made")).unwrap(), "made\n");
+    assert!(!other.path().join("planted").exists());
+    let shadow = bash("cat /etc/shadow; echo $?", given.path()).run(&|| false).unwrap();
+    assert_eq!(text(&shadow.stdout), "1", "{}", shadow.text());
+}
+
+#[test]
+fn it_gets_a_cleared_environment_with_a_private_home() {
+    let dir = tempfile::tempdir().unwrap();
+    let finished = bash("env | sort", dir.path()).env("GIVEN", "yes").run(&|| false).unwrap();
+    let names: Vec<String> = text(&finished.stdout)
+        .lines()
+        .filter_map(|line| Some(line.split_once('=')?.0.to_owned()))
+        .filter(|name| !["PWD", "SHLVL", "_", "OLDPWD"].contains(&name.as_str()))
+        .collect();
+    assert_eq!(names, ["GIVEN", "HOME", "PATH", "TMPDIR"]);
+    let home = bash("echo $HOME", dir.path()).run(&|| false).unwrap();
+    let home = text(&home.stdout);
+    assert!(home.contains("botlens-run-"), "{home}");
+    assert!(!Path::new(&home).exists(), "the private directory is removed after the run");
+}
+
+#[test]
+fn it_cannot_reach_the_network() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!("echo hello > /dev/tcp/127.0.0.1/{port}; echo $?");
+    let finished = bash(&script, dir.path()).run(&|| false).unwrap();
+    assert_eq!(text(&finished.stdout), "1", "{}", finished.text());
+    assert!(listener.accept().is_err(), "a connection arrived");
+    let mut allowed = bash(&script, dir.path());
+    let finished = allowed.network(true).run(&|| false).unwrap();
+    assert_eq!(text(&finished.stdout), "0", "{}", finished.text());
+}
+
+#[test]
+fn what_it_starts_ends_with_it_even_outside_its_process_group() {
+    if !support().namespaces {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (stays, escapes) = (marker(1), marker(2));
+    let script = format!("sleep {stays} & setsid sleep {escapes} & echo started");
+    let finished = bash(&script, dir.path()).run(&|| false).unwrap();
+    assert_eq!(text(&finished.stdout), "started");
+    assert!(gone(&stays) && gone(&escapes), "a process outlived the run");
+}
+
+#[test]
+fn a_cancelled_or_timed_out_run_is_stopped_with_everything_it_started() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, second) = (marker(3), marker(4));
+    let started = Instant::now();
+    let script = format!("sleep {first} & sleep {first}");
+    let cancel_after = |seconds: f32| move || started.elapsed().as_secs_f32() > seconds;
+    let error = bash(&script, dir.path()).run(&cancel_after(0.3)).unwrap_err();
+    assert!(matches!(error, RunError::Cancelled { .. }), "{error}");
+    assert!(gone(&first));
+    let mut timed = bash(&format!("sleep {second}"), dir.path());
+    timed.limits(Limits { wall: Duration::from_millis(300), ..Limits::default() });
+    let error = timed.run(&|| false).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "bash took longer than 0 s and was stopped with everything it started"
+    );
+    assert!(gone(&second));
+}
+
+#[test]
+fn memory_and_output_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut hungry = bash("x=$(head -c 300000000 /dev/zero | tr '\\0' a); echo ${#x}", dir.path());
+    hungry.limits(Limits { memory: 100 << 20, ..Limits::default() });
+    let finished = hungry.run(&|| false).unwrap();
+    assert_ne!(text(&finished.stdout), "300000000", "{}", finished.text());
+    let mut chatty = bash("head -c 100000 /dev/zero", dir.path());
+    chatty.limits(Limits { output: 1000, ..Limits::default() });
+    let finished = chatty.run(&|| false).unwrap();
+    assert_eq!((finished.stdout.len(), finished.truncated), (1000, true));
+}
+
+#[test]
+fn a_missing_program_is_named() {
+    let error = Confined::new("no-such-tool-here").run(&|| false).unwrap_err();
+    assert_eq!(error.to_string(), "no-such-tool-here is not installed (not found on PATH)");
+}
+
+/// The environment variable that makes [`a_run_ends_when_botlens_is_killed`]'s child process
+/// the botlens that gets killed.
+const KILLED_PARENT: &str = "BOTLENS_CONFINE_TEST_KILLED_PARENT";
+
+#[test]
+fn a_run_ends_when_botlens_is_killed() {
+    if let Some(marker) = std::env::var_os(KILLED_PARENT) {
+        // The botlens that is killed: starts a run that would sleep for hours.
+        let dir = tempfile::tempdir().unwrap();
+        let script = format!("sleep {0} & setsid sleep {0}", marker.to_string_lossy());
+        let _ = bash(&script, dir.path()).run(&|| false);
+        return;
+    }
+    if !support().namespaces {
+        return;
+    }
+    let marker = marker(5);
+    let mut botlens = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "tests::a_run_ends_when_botlens_is_killed", "--test-threads=1"])
+        .env(KILLED_PARENT, &marker)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !running(&format!("sleep {marker}")) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(running(&format!("sleep {marker}")), "the run did not start");
+    botlens.kill().unwrap();
+    botlens.wait().unwrap();
+    assert!(gone(&format!("sleep {marker}")), "the run outlived the botlens that started it");
+}
