@@ -7,6 +7,7 @@ mod assemblyscript;
 mod bench;
 mod c;
 mod compare;
+mod confinement;
 mod debug;
 mod help;
 mod install;

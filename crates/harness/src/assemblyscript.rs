@@ -21,10 +21,10 @@
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use botlens_games::GameKind;
 
+use crate::CancelToken;
 use crate::build::CompilerMessage;
 use crate::compiled::{self, Built, Fnv};
 use crate::folder::{Folder, FolderError, Lang, on_path};
@@ -91,7 +91,17 @@ impl AsBot {
 /// this machine has not got it (`installing` is told before that): compile errors come back as
 /// [`FolderError::Compile`], a missing Node.js or a failed install as
 /// [`FolderError::Toolchain`].
-pub fn build(bot: &AsBot, installing: &mut dyn FnMut()) -> Result<Built, FolderError> {
+///
+/// npm and asc run confined ([`crate::tools`]): npm reaches the network and writes only the
+/// compiler's new directory (with `--ignore-scripts`: no package's install script runs); asc
+/// (with anything a bot's `asconfig.json` makes it load) reads the bot's folder, the SDK and
+/// the compiler, writes a private directory, has no network, and is stopped when `cancel` is
+/// cancelled.
+pub fn build(
+    bot: &AsBot,
+    installing: &mut dyn FnMut(),
+    cancel: &CancelToken,
+) -> Result<Built, FolderError> {
     let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
     let sdk = crate::bundled::sdk_as()?;
     let path = std::env::var_os("PATH").unwrap_or_default();
@@ -99,7 +109,7 @@ pub fn build(bot: &AsBot, installing: &mut dyn FnMut()) -> Result<Built, FolderE
         .filter(|dir| !dir.is_empty())
         .map_or_else(|| cache.join(format!("assemblyscript-{VERSION}")), PathBuf::from);
     let asc = compiler(&dir, &path, installing)?;
-    build_with(bot, &asc, &sdk, &cache.join("as-bots"), &path)
+    build_with(bot, &asc, &sdk, &cache.join("as-bots"), &path, cancel)
 }
 
 /// The compiler's entry script in `dir`, installed there with npm first when it is not:
@@ -131,13 +141,20 @@ pub fn compiler(
     let _ = std::fs::remove_dir_all(&temp);
     std::fs::create_dir_all(&temp).map_err(io)?;
     let package = format!("assemblyscript@{VERSION}");
-    let output = Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund", "--no-save", "--loglevel", "error"])
-        .arg("--prefix")
+    let mut npm = crate::tools::system("npm", path);
+    npm.args(["install", "--ignore-scripts", "--no-audit", "--no-fund", "--no-save"])
+        .args(["--loglevel", "error", "--prefix"])
         .arg(&temp)
         .arg(&package)
-        .env("PATH", path)
-        .output();
+        .write(&temp)
+        .network(true)
+        .limits(crate::compiled::limits());
+    // The user's npm settings (registry, certificates), which npm alone reads.
+    let user_config = std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".npmrc"));
+    if let Some(user_config) = user_config.filter(|file| file.is_file()) {
+        npm.env("NPM_CONFIG_USERCONFIG", &user_config).read(user_config);
+    }
+    let output = crate::tools::run(&npm, &CancelToken::new());
     let failed = |why: String| {
         let _ = std::fs::remove_dir_all(&temp);
         FolderError::Toolchain {
@@ -180,6 +197,7 @@ fn build_with(
     sdk: &Path,
     cache: &Path,
     path: &OsStr,
+    cancel: &CancelToken,
 ) -> Result<Built, FolderError> {
     let sdk_file = sdk.join(PACKAGE).join("index.ts");
     let mut hash = Fnv::default();
@@ -202,8 +220,10 @@ fn build_with(
     if let Some(built) = crate::compiled::cached(&wasm, cache, diagnostics)? {
         return Ok(built);
     }
-    let partial = wasm.with_extension(format!("{}.tmp.wasm", std::process::id()));
-    let mut node = Command::new("node");
+    let output = crate::tools::output_dir(cache)
+        .map_err(|source| FolderError::Read { path: cache.to_owned(), source })?;
+    let partial = output.path().join("bot.wasm");
+    let mut node = crate::tools::system("node", path);
     node.arg(asc)
         .arg(&bot.file)
         .arg("--path")
@@ -212,16 +232,21 @@ fn build_with(
         .arg("-o")
         .arg(&partial)
         .current_dir(&bot.folder.root)
-        .env("PATH", path);
-    let run = crate::compiled::run(&mut node, &partial, BUILDING, "a node", INSTALL_NODE)?;
+        .read(&bot.folder.root)
+        .read(sdk)
+        .write(output.path())
+        .limits(crate::compiled::limits());
+    // The compiler's packages: `<dir>/node_modules/assemblyscript/bin/asc.js`.
+    if let Some(packages) = asc.ancestors().nth(3) {
+        node.read(packages);
+    }
+    let run = crate::compiled::run(&node, BUILDING, "a node", INSTALL_NODE, cancel)?;
     let map_file = PathBuf::from(format!("{}.map", partial.display()));
     if !run.success {
-        let _ = std::fs::remove_file(&map_file);
         return Err(FolderError::Compile(errors(&run.stderr, &bot.folder.root)));
     }
     let map = std::fs::read(&map_file)
         .map_err(|source| FolderError::Read { path: map_file.clone(), source })?;
-    let _ = std::fs::remove_file(&map_file);
     let map = rooted(&map, &bot.folder.root).map_err(|message| {
         FolderError::Compile(vec![unlocated(&format!(
             "asc wrote a source map botlens cannot read: {message}"

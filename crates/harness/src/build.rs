@@ -1,20 +1,23 @@
 //! Building a bot project to WebAssembly with cargo, with compiler errors returned as data.
 //!
-//! The build is `cargo build --release --target wasm32-wasip1 --message-format=json` in the
-//! project's directory, with line tables forced on (or all debug info, for a debugger) and
+//! The build is `cargo build --offline --release --target wasm32-wasip1 --message-format=json
+//! --manifest-path <project>/Cargo.toml`, confined ([`build_with`]: the project's files read,
+//! its target directory written, no network; dependencies fetched first when missing), with
+//! line tables forced on (or all debug info, for a debugger) and
 //! stripping off so failures can be located in the bot's source. Cargo's JSON messages are parsed: errors and warnings come back as
 //! [`CompilerMessage`]s with file, line and column; the `.wasm` artifact path comes from the
 //! artifact message. A missing `wasm32-wasip1` target is installed with rustup (said on the way).
 //!
 //! Not for: running the module (`botlens-sandbox`) or deciding when to build (watch, LSP).
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use botlens_confine::{Confined, Finished, RunError};
 use serde::{Deserialize, Serialize};
 
+use crate::tools::{self, RustHomes};
 use crate::{BotProject, CancelToken};
 
 /// The target bots are built for.
@@ -98,26 +101,31 @@ fn render_messages(messages: &[CompilerMessage]) -> String {
 }
 
 /// Makes sure the `wasm32-wasip1` target is installed, installing it with rustup if not;
-/// `installing` is called before a long install, so the user can be told.
+/// `installing` is called before a long install, so the user can be told. rustup runs
+/// confined like every tool ([`crate::tools`]): reading its home to list the targets, writing
+/// it (and reaching the network) only to add one.
 pub fn ensure_wasm_target(installing: &mut dyn FnMut()) -> Result<(), BuildError> {
-    let installed =
-        Command::new("rustup").args(["target", "list", "--installed"]).output().map_err(|e| {
-            BuildError::Tool(format!("cannot run rustup to check for {WASM_TARGET}: {e}"))
-        })?;
+    let homes = RustHomes::of_user();
+    let never = CancelToken::new();
+    let mut list = tools::rustup(&homes);
+    list.args(["target", "list", "--installed"]);
+    let installed = tools::run(&list, &never).map_err(|e| {
+        BuildError::Tool(format!("cannot run rustup to check for {WASM_TARGET}: {e}"))
+    })?;
     if String::from_utf8_lossy(&installed.stdout).lines().any(|l| l.trim() == WASM_TARGET) {
         return Ok(());
     }
     installing();
-    let status = Command::new("rustup")
-        .args(["target", "add", WASM_TARGET])
-        .stdout(Stdio::null())
-        .status()
-        .map_err(|e| BuildError::Tool(format!("cannot run rustup: {e}")))?;
-    if status.success() {
+    let mut add = tools::rustup(&homes);
+    add.args(["target", "add", WASM_TARGET]).write(&homes.rustup).network(true);
+    let added = tools::run(&add, &never).map_err(|e| BuildError::Tool(format!("{e}")))?;
+    if added.status.success() {
         Ok(())
     } else {
         Err(BuildError::Tool(format!(
-            "`rustup target add {WASM_TARGET}` failed ({status}); install the target by hand"
+            "`rustup target add {WASM_TARGET}` failed ({}): {}\ninstall the target by hand",
+            added.status,
+            String::from_utf8_lossy(&added.stderr).trim_end()
         )))
     }
 }
@@ -171,6 +179,12 @@ impl DebugInfo {
 }
 
 /// [`build_into`] with `debug_info` DWARF in the module.
+///
+/// cargo runs confined ([`crate::tools`]): it reads the project and its path dependencies
+/// ([`readable_sources`]), writes only its target directory, and has no network, so a build
+/// script or a procedural macro reaches nothing else. Dependencies are fetched first when
+/// the offline build says it lacks them: `cargo fetch` runs no code of the project, and is
+/// the one step given the network (and the project's directory, for `Cargo.lock`).
 pub fn build_with(
     project: &BotProject,
     target_dir: Option<&Path>,
@@ -180,67 +194,33 @@ pub fn build_with(
     let started = Instant::now();
     let timeout =
         project.config.build_timeout_secs.map_or(DEFAULT_BUILD_TIMEOUT, Duration::from_secs);
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = Command::new(cargo);
-    // Its own process group, so that stopping the build stops rustc and build scripts too.
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    if let Some(dir) = target_dir {
-        command.env("CARGO_TARGET_DIR", dir);
-    }
-    if debug_info == DebugInfo::Unoptimised {
-        command.env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0");
-    }
-    let mut child = command
-        .args(["build", "--release", "--target", WASM_TARGET, "--message-format=json"])
-        .arg("--manifest-path")
-        .arg(project.root.join("Cargo.toml"))
-        .env("CARGO_PROFILE_RELEASE_DEBUG", debug_info.profile_value())
-        .env("CARGO_PROFILE_RELEASE_STRIP", "none")
-        .env_remove("RUSTFLAGS")
-        .current_dir(&project.root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| BuildError::Tool(format!("cannot run cargo: {e}")))?;
-
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let mut stderr = child.stderr.take().expect("stderr is piped");
-    let reader = std::thread::spawn(move || parse_cargo_messages(BufReader::new(stdout)));
-    let stderr_reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
-
-    let status = loop {
-        if cancel.is_cancelled() {
-            stop(&mut child);
-            return Err(Stopped::Cancelled);
-        }
-        if started.elapsed() > timeout {
-            stop(&mut child);
-            return Err(BuildError::Timeout(timeout.as_secs()).into());
-        }
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return Err(BuildError::Tool(format!("waiting for cargo: {e}")).into()),
+    let homes = RustHomes::of_user();
+    let sources = readable_sources(&project.root).map_err(BuildError::Tool)?;
+    let target = build_target_dir(project, target_dir)?;
+    let manifest = project.root.join("Cargo.toml");
+    let configure = |cargo: &mut Confined| {
+        cargo
+            .args(["--release", "--target", WASM_TARGET, "--message-format=json"])
+            .env("CARGO_PROFILE_RELEASE_DEBUG", debug_info.profile_value())
+            .env("CARGO_PROFILE_RELEASE_STRIP", "none");
+        if debug_info == DebugInfo::Unoptimised {
+            cargo.env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0");
         }
     };
-    let parsed =
-        reader.join().map_err(|_| BuildError::Tool("reading cargo output failed".into()))?;
-    let stderr_text = stderr_reader.join().unwrap_or_default();
+    let build =
+        CargoBuild { homes: &homes, manifest: &manifest, sources: &sources, target: &target };
+    let finished = build.run(&configure, timeout, cancel)?;
+    let parsed = parse_cargo_messages(finished.stdout.as_slice());
+    let stderr_text = String::from_utf8_lossy(&finished.stderr);
     let (errors, warnings): (Vec<_>, Vec<_>) =
         parsed.messages.into_iter().partition(|m| m.level == "error");
-
-    if !status.success() {
+    if !finished.status.success() {
         if !errors.is_empty() {
             return Err(BuildError::Compile(errors).into());
         }
         return Err(BuildError::Tool(format!(
-            "cargo build failed ({status}):\n{}",
+            "cargo build failed ({}):\n{}",
+            finished.status,
             stderr_text.trim_end()
         ))
         .into());
@@ -249,18 +229,237 @@ pub fn build_with(
     Ok(BuildOutput { wasm, duration: started.elapsed(), warnings })
 }
 
-/// Kills cargo and every process of its group (rustc, build scripts), then reaps cargo.
-fn stop(child: &mut std::process::Child) {
-    #[cfg(unix)]
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: `kill` takes plain integers and touches no memory of ours; `-pid` names the
-        // process group `build` put cargo at the head of, which only cargo's descendants share.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
+/// A confined run's end as a build's: cancelled, past its `timeout`, or a tool that would not
+/// start.
+fn stopped(error: RunError, timeout: Duration) -> Stopped {
+    match error {
+        RunError::Cancelled { .. } => Stopped::Cancelled,
+        RunError::TimedOut { .. } => BuildError::Timeout(timeout.as_secs()).into(),
+        other => BuildError::Tool(other.to_string()).into(),
+    }
+}
+
+/// A confined `cargo build`: of the package `manifest`, reading `sources`, writing `target`.
+pub(crate) struct CargoBuild<'a> {
+    /// The toolchain's homes.
+    pub homes: &'a RustHomes,
+    /// The package's `Cargo.toml`.
+    pub manifest: &'a Path,
+    /// What the build may read besides the toolchain: the package and its path dependencies.
+    pub sources: &'a [PathBuf],
+    /// The target directory, the one place it writes.
+    pub target: &'a Path,
+}
+
+impl CargoBuild<'_> {
+    /// Runs `cargo build --offline` with the arguments and variables `configure` adds; when it
+    /// fails for want of dependencies (or of a `Cargo.lock`), fetches them and builds again.
+    /// The whole takes at most `timeout`.
+    pub(crate) fn run(
+        &self,
+        configure: &dyn Fn(&mut Confined),
+        timeout: Duration,
+        cancel: &CancelToken,
+    ) -> Result<Finished, Stopped> {
+        let started = Instant::now();
+        let remaining = || tools::build_limits(timeout.saturating_sub(started.elapsed()));
+        let build = || {
+            let mut cargo = self.cargo(&["build", "--offline"]);
+            cargo.env("CARGO_TARGET_DIR", self.target).write(self.target).limits(remaining());
+            configure(&mut cargo);
+            tools::run(&cargo, cancel).map_err(|error| stopped(error, timeout))
+        };
+        let finished = build()?;
+        let stderr = String::from_utf8_lossy(&finished.stderr);
+        let wants_dependencies =
+            ["offline", "Cargo.lock", "download"].iter().any(|hint| stderr.contains(hint));
+        if finished.status.success() || !wants_dependencies {
+            return Ok(finished);
+        }
+        // `cargo fetch` runs no code of the package's: it alone gets the network, cargo's
+        // home and the package's directory (for `Cargo.lock`).
+        let mut fetch = self.cargo(&["fetch", "--target", WASM_TARGET]);
+        let package = self.manifest.parent().unwrap_or(self.manifest);
+        fetch.write(&self.homes.cargo).write(package).network(true).limits(remaining());
+        let fetched = tools::run(&fetch, cancel).map_err(|error| stopped(error, timeout))?;
+        if !fetched.status.success() {
+            return Err(BuildError::Tool(format!(
+                "fetching the dependencies failed ({}):\n{}",
+                fetched.status,
+                String::from_utf8_lossy(&fetched.stderr).trim_end()
+            ))
+            .into());
+        }
+        build()
+    }
+
+    /// cargo with `command`, the manifest, and the sources readable.
+    fn cargo(&self, command: &[&str]) -> Confined {
+        let mut cargo = tools::cargo(self.homes);
+        cargo.args(command).arg("--manifest-path").arg(self.manifest);
+        for dir in self.sources {
+            cargo.read(dir);
+        }
+        cargo
+    }
+}
+
+/// Where cargo writes: `target_dir` when given, else `CARGO_TARGET_DIR` of botlens's
+/// environment (the user's own), else the project's `target/`, which must be a directory of
+/// the project's (not a link leading elsewhere, which would let the build write there).
+fn build_target_dir(project: &BotProject, target_dir: Option<&Path>) -> Result<PathBuf, Stopped> {
+    if let Some(dir) = target_dir {
+        return Ok(dir.to_owned());
+    }
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").filter(|dir| !dir.is_empty()) {
+        return Ok(
+            std::path::absolute(PathBuf::from(dir)).map_err(|e| BuildError::Tool(e.to_string()))?
+        );
+    }
+    let target = project.root.join("target");
+    match std::fs::symlink_metadata(&target) {
+        Ok(meta) if !meta.is_dir() => Err(BuildError::Tool(format!(
+            "{} is not a directory (a link?): botlens builds into the project's own target directory; remove it",
+            target.display()
+        ))
+        .into()),
+        _ => Ok(target),
+    }
+}
+
+/// Where a Rust bot project's build may read: the project's directory and its path
+/// dependencies, followed through their manifests, and the `Cargo.toml` files above them
+/// (where cargo looks for a workspace). A path dependency outside the project is
+/// allowed only when it is a botlens SDK crate (`botlens-sdk`, `botlens-protocol`: the bundled
+/// SDK, or a botlens checkout's `crates/sdk`); any other is refused, naming it, so a project
+/// cannot make its build read another project's files.
+pub fn readable_sources(root: &Path) -> Result<Vec<PathBuf>, String> {
+    const SDK_CRATES: [&str; 2] = ["botlens-sdk", "botlens-protocol"];
+    const MOST: usize = 64;
+    let root = root.canonicalize().map_err(|e| format!("{}: {e}", root.display()))?;
+    let mut found = vec![root.clone()];
+    let mut next = vec![root.clone()];
+    while let Some(dir) = next.pop() {
+        let manifest = dir.join("Cargo.toml");
+        let text = read_manifest(&manifest)?;
+        let table: toml::Table =
+            toml::from_str(&text).map_err(|e| format!("{}: {e}", manifest.display()))?;
+        for (base, path) in path_dependencies(&dir, &table) {
+            let joined = base.join(&path);
+            let resolved = joined
+                .canonicalize()
+                .map_err(|e| format!("{}: path dependency `{path}`: {e}", manifest.display()))?;
+            if found.contains(&resolved) {
+                continue;
+            }
+            if !resolved.starts_with(&root) {
+                let name = package_name(&resolved.join("Cargo.toml"));
+                if !name.as_deref().is_some_and(|name| SDK_CRATES.contains(&name)) {
+                    return Err(format!(
+                        "{}: path dependency `{path}` is outside the project ({}); botlens builds a project from its own files and the botlens SDK only: move it inside the project",
+                        manifest.display(),
+                        resolved.display()
+                    ));
+                }
+            }
+            if found.len() == MOST {
+                return Err(format!("{}: more than {MOST} path dependencies", root.display()));
+            }
+            found.push(resolved.clone());
+            next.push(resolved);
         }
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    // cargo reads the manifests above a package to find its workspace (a checkout's SDK crate
+    // inherits its edition from the workspace's root): those files alone.
+    let manifests_above: Vec<PathBuf> = found
+        .iter()
+        .flat_map(|dir| dir.ancestors().skip(1))
+        .map(|dir| dir.join("Cargo.toml"))
+        .filter(|manifest| manifest.is_file())
+        .collect();
+    for manifest in manifests_above {
+        if !found.contains(&manifest) {
+            found.push(manifest);
+        }
+    }
+    Ok(found)
+}
+
+/// The `path` of every dependency the manifest of the package in `dir` names, with the
+/// directory it is relative to: in `[dependencies]`, `[dev-dependencies]`,
+/// `[build-dependencies]`, their `[target.…]` forms, `[patch.…]` and
+/// `[workspace.dependencies]`; a dependency inherited from the workspace (`workspace = true`)
+/// by the path the workspace's root manifest gives it.
+fn path_dependencies(dir: &Path, manifest: &toml::Table) -> Vec<(PathBuf, String)> {
+    const KINDS: [&str; 3] = ["dependencies", "dev-dependencies", "build-dependencies"];
+    let table = |value: &toml::Value| value.as_table().cloned();
+    let get =
+        |table: &toml::Table, key: &str| table.get(key).and_then(toml::Value::as_table).cloned();
+    let mut tables: Vec<toml::Table> =
+        KINDS.iter().filter_map(|kind| get(manifest, kind)).collect();
+    if let Some(targets) = get(manifest, "target") {
+        for target in targets.values().filter_map(table) {
+            tables.extend(KINDS.iter().filter_map(|kind| get(&target, kind)));
+        }
+    }
+    if let Some(patches) = get(manifest, "patch") {
+        tables.extend(patches.values().filter_map(table));
+    }
+    if let Some(workspace) = get(manifest, "workspace") {
+        tables.extend(get(&workspace, "dependencies"));
+    }
+    let inherited = || workspace_dependencies(dir).unwrap_or_default();
+    let mut paths = Vec::new();
+    for (name, dependency) in tables.iter().flat_map(|table| table.iter()) {
+        if let Some(path) = dependency.get("path").and_then(toml::Value::as_str) {
+            paths.push((dir.to_owned(), path.to_owned()));
+        } else if dependency.get("workspace").and_then(toml::Value::as_bool) == Some(true) {
+            let (root, dependencies) = inherited();
+            if let Some(path) = dependencies.get(name).and_then(|d| d.get("path")?.as_str()) {
+                paths.push((root, path.to_owned()));
+            }
+        }
+    }
+    paths
+}
+
+/// The `[workspace.dependencies]` of the workspace the package in `dir` belongs to (the
+/// nearest manifest above it with a `[workspace]` table), with the workspace's directory.
+fn workspace_dependencies(dir: &Path) -> Option<(PathBuf, toml::Table)> {
+    dir.ancestors().skip(1).find_map(|above| {
+        let text = read_manifest(&above.join("Cargo.toml")).ok()?;
+        let manifest: toml::Table = toml::from_str(&text).ok()?;
+        let workspace = manifest.get("workspace")?.as_table()?;
+        let dependencies = workspace.get("dependencies").and_then(toml::Value::as_table);
+        Some((above.to_owned(), dependencies.cloned().unwrap_or_default()))
+    })
+}
+
+/// The manifest `file`: a regular file (not a FIFO, not a device), at most 1 MiB, as text.
+fn read_manifest(file: &Path) -> Result<String, String> {
+    use std::io::Read as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    const MOST: u64 = 1 << 20;
+    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", file.display());
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(file)
+        .map_err(|e| fail(&e))?;
+    let meta = opened.metadata().map_err(|e| fail(&e))?;
+    if !meta.is_file() || meta.len() > MOST {
+        return Err(fail(&format!("not a regular file of at most {MOST} bytes")));
+    }
+    let mut text = String::new();
+    opened.take(MOST).read_to_string(&mut text).map_err(|e| fail(&e))?;
+    Ok(text)
+}
+
+/// The package name of the manifest `file`, if it can be read.
+fn package_name(file: &Path) -> Option<String> {
+    let text = read_manifest(file).ok()?;
+    let table: toml::Table = toml::from_str(&text).ok()?;
+    Some(table.get("package")?.get("name")?.as_str()?.to_owned())
 }
 
 struct ParsedOutput {
@@ -360,7 +559,6 @@ mod tests {
     fn a_build_script_that_never_returns_is_stopped_at_the_timeout_with_everything_it_started() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        let pid_file = root.join("build-script.pid");
         std::fs::write(
             root.join("Cargo.toml"),
             "[package]\nname = \"hangs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[lib]\ncrate-type = [\"cdylib\"]\n[workspace]\n[package.metadata.botlens]\ngame = \"tictactoe\"\nbuild_timeout_secs = 8\n",
@@ -368,29 +566,45 @@ mod tests {
         .unwrap();
         std::fs::create_dir(root.join("src")).unwrap();
         std::fs::write(root.join("src/lib.rs"), "").unwrap();
-        let script = format!(
-            "fn main() {{ std::fs::write({:?}, std::process::id().to_string()).unwrap(); loop {{ std::thread::sleep(std::time::Duration::from_secs(1)); }} }}",
-            pid_file.display().to_string()
-        );
+        // A build script may write only beneath the target directory: its own `OUT_DIR`.
+        let script = "fn main() { let out = std::env::var(\"OUT_DIR\").unwrap(); std::fs::write(format!(\"{out}/build-script.pid\"), std::process::id().to_string()).unwrap(); loop { std::thread::sleep(std::time::Duration::from_secs(1)); } }";
         std::fs::write(root.join("build.rs"), script).unwrap();
         let project = BotProject::load(root).unwrap();
         let started = Instant::now();
         let stopped = build(&project, &CancelToken::new());
         assert!(matches!(stopped, Err(Stopped::Failed(BuildError::Timeout(8)))), "{stopped:?}");
         assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
-        let pid = std::fs::read_to_string(&pid_file).unwrap();
-        // Gone, or a zombie waiting for whoever adopted it to reap it: not running either way.
+        assert!(find(&root.join("target"), "build-script.pid").is_some(), "the script ran");
+        // Nothing of the build is left running: no process names the project's directory (cargo
+        // and rustc in their arguments, the script in its path). Zombies waiting for whoever
+        // adopted them to reap them are not running.
+        let marker = root.display().to_string();
         let running = || {
-            let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()));
-            stat.is_ok_and(|stat| {
-                stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+            std::fs::read_dir("/proc").unwrap().filter_map(Result::ok).any(|entry| {
+                let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+                let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+                let zombie =
+                    stat.rsplit(')').next().is_some_and(|r| r.trim_start().starts_with('Z'));
+                !zombie && String::from_utf8_lossy(&cmdline).contains(&marker)
             })
         };
         let deadline = Instant::now() + Duration::from_secs(5);
         while running() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(50));
         }
-        assert!(!running(), "the build script {pid} outlived the build");
+        assert!(!running(), "a process of the build outlived it");
+    }
+
+    /// The first file named `name` beneath `dir`.
+    fn find(dir: &Path, name: &str) -> Option<PathBuf> {
+        std::fs::read_dir(dir).ok()?.filter_map(Result::ok).find_map(|entry| {
+            let path = entry.path();
+            if path.is_dir() {
+                find(&path, name)
+            } else {
+                (entry.file_name() == name).then_some(path)
+            }
+        })
     }
 
     #[test]

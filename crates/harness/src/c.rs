@@ -13,12 +13,11 @@
 //!
 //! Not for: playing (see [`crate::pipeline`]).
 
+use botlens_games::GameKind;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use botlens_games::GameKind;
-
+use crate::CancelToken;
 use crate::build::CompilerMessage;
 pub use crate::compiled::Built;
 use crate::compiled::{Fnv, cached, store, unlocated};
@@ -81,11 +80,13 @@ impl CBot {
 
 /// Builds `bot` with clang (or finds it built in the cache): compile errors come back as
 /// [`FolderError::Compile`], a missing tool as [`FolderError::Toolchain`] with its package.
-pub fn build(bot: &CBot) -> Result<Built, FolderError> {
+/// clang runs confined ([`crate::tools`]): it reads the bot's folder and the header's, writes a
+/// private directory, and is stopped when `cancel` is cancelled.
+pub fn build(bot: &CBot, cancel: &CancelToken) -> Result<Built, FolderError> {
     let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
     let header = crate::bundled::sdk_c()?;
     let path = std::env::var_os("PATH").unwrap_or_default();
-    build_with(bot, &header, &cache.join("c-bots"), &path, Path::new(WASI_INCLUDE))
+    build_with(bot, &header, &cache.join("c-bots"), &path, Path::new(WASI_INCLUDE), cancel)
 }
 
 /// [`build`] with the header's directory, the cache, `PATH` and wasi-libc's headers given.
@@ -95,6 +96,7 @@ fn build_with(
     cache: &Path,
     path: &OsStr,
     wasi_include: &Path,
+    cancel: &CancelToken,
 ) -> Result<Built, FolderError> {
     let missing = missing_clang_tools(path, wasi_include);
     if !missing.is_empty() {
@@ -129,8 +131,10 @@ fn build_with(
     if let Some(built) = cached(&wasm, cache, diagnostics)? {
         return Ok(built);
     }
-    let partial = wasm.with_extension(format!("{}.tmp", std::process::id()));
-    let mut clang = Command::new("clang");
+    let output = crate::tools::output_dir(cache)
+        .map_err(|source| FolderError::Read { path: cache.to_owned(), source })?;
+    let partial = output.path().join("bot.wasm");
+    let mut clang = crate::tools::system("clang", path);
     clang
         .args(FLAGS)
         .arg("-I")
@@ -139,10 +143,13 @@ fn build_with(
         .arg("-o")
         .arg(&partial)
         .current_dir(&bot.folder.root)
-        .env("PATH", path);
+        .read(&bot.folder.root)
+        .read(header_dir)
+        .write(output.path())
+        .limits(crate::compiled::limits());
     let install = crate::folder::apt_install();
-    let run =
-        crate::compiled::run(&mut clang, &partial, BUILDING, "a clang (package clang)", &install)?;
+    let missing = "a clang (package clang)";
+    let run = crate::compiled::run(&clang, BUILDING, missing, &install, cancel)?;
     let stderr = run.stderr;
     if !run.success {
         if stderr.contains("libclang_rt.builtins") {
@@ -157,7 +164,6 @@ fn build_with(
         return Err(FolderError::Compile(messages));
     }
     if !includes_header {
-        let _ = std::fs::remove_file(&partial);
         return Err(FolderError::Compile(vec![no_header(&bot.sources[0])]));
     }
     store(&partial, wasm, &stderr, run.duration, diagnostics)
@@ -278,10 +284,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cbot = bot(dir.path(), "void bot_play(void) {}\n");
         let empty = tempfile::tempdir().unwrap();
-        let error =
-            build_with(&cbot, empty.path(), empty.path(), empty.path().as_os_str(), empty.path())
-                .unwrap_err()
-                .to_string();
+        let error = build_with(
+            &cbot,
+            empty.path(),
+            empty.path(),
+            empty.path().as_os_str(),
+            empty.path(),
+            &CancelToken::new(),
+        )
+        .unwrap_err()
+        .to_string();
         for part in ["building a C bot needs clang (package clang)", "package lld", "wasi-libc"] {
             assert!(error.contains(part), "{error}");
         }
@@ -296,8 +308,15 @@ mod tests {
             std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(0o755))
                 .unwrap();
         }
-        let error = build_with(&cbot, empty.path(), empty.path(), empty.path().as_os_str(), &wasi)
-            .unwrap_err();
+        let error = build_with(
+            &cbot,
+            empty.path(),
+            empty.path(),
+            empty.path().as_os_str(),
+            &wasi,
+            &CancelToken::new(),
+        )
+        .unwrap_err();
         let FolderError::Compile(messages) = error else { panic!("{error}") };
         assert_eq!((messages[0].line, messages[0].file.as_deref()), (1, Some(&*cbot.sources[0])));
         assert!(messages[0].message.contains("#include \"botlens.h\""), "{}", messages[0].message);

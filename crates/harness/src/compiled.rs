@@ -7,9 +7,11 @@
 //! [`crate::assemblyscript`]).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use botlens_confine::{Confined, RunError};
+
+use crate::CancelToken;
 use crate::build::CompilerMessage;
 use crate::folder::FolderError;
 
@@ -69,30 +71,35 @@ pub(crate) struct Compiled {
     pub duration: Duration,
 }
 
-/// Runs `compiler`; a compiler that does not start is [`FolderError::Toolchain`] with
-/// `building`, what is missing (`missing`, with the error) and `install`. On failure the
-/// module it may have begun at `partial` is removed.
+/// Runs `compiler` (confined, [`crate::tools`]) until it ends or `cancel` is cancelled; a
+/// compiler that does not start is [`FolderError::Toolchain`] with `building`, what is
+/// missing (`missing`, with the error) and `install`.
 pub(crate) fn run(
-    compiler: &mut Command,
-    partial: &Path,
+    compiler: &Confined,
     building: &'static str,
     missing: &str,
     install: &str,
+    cancel: &CancelToken,
 ) -> Result<Compiled, FolderError> {
-    let started = Instant::now();
-    let output: Output = compiler.output().map_err(|error| FolderError::Toolchain {
-        building,
-        missing: format!("{missing} that runs ({error})"),
-        install: install.to_owned(),
+    let finished = crate::tools::run(compiler, cancel).map_err(|error| match error {
+        RunError::Cancelled { .. } => FolderError::Cancelled,
+        RunError::TimedOut { limit, .. } => FolderError::Timeout(limit.as_secs()),
+        other => FolderError::Toolchain {
+            building,
+            missing: format!("{missing} that runs ({other})"),
+            install: install.to_owned(),
+        },
     })?;
-    let duration = started.elapsed();
-    let mut stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    stderr.push_str(&String::from_utf8_lossy(&output.stdout));
-    let success = output.status.success();
-    if !success {
-        let _ = std::fs::remove_file(partial);
-    }
-    Ok(Compiled { stderr, success, duration })
+    Ok(Compiled {
+        stderr: finished.text(),
+        success: finished.status.success(),
+        duration: finished.duration,
+    })
+}
+
+/// The bounds of a compiler's run: [`crate::build::DEFAULT_BUILD_TIMEOUT`] by the wall clock.
+pub(crate) fn limits() -> botlens_confine::Limits {
+    crate::tools::build_limits(crate::build::DEFAULT_BUILD_TIMEOUT)
 }
 
 /// Appends `sections` (name, contents) to the module at `partial`, as custom sections.

@@ -256,6 +256,13 @@ pub enum FolderError {
     /// A bundled file could not be unpacked.
     #[error(transparent)]
     Bundle(#[from] crate::bundled::BundleError),
+    /// The build was cancelled (a newer save, Ctrl-C); the compiler and what it started were
+    /// stopped.
+    #[error("the build was cancelled")]
+    Cancelled,
+    /// The build took longer than its limit (seconds) and was stopped with what it started.
+    #[error("the build took longer than {0} s and was stopped")]
+    Timeout(u64),
 }
 
 impl Folder {

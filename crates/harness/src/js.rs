@@ -11,7 +11,6 @@
 //! Not for: playing (see [`crate::pipeline`]).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Mutex;
 
 use botlens_engine::runner::{self, MatchLimits};
@@ -110,18 +109,32 @@ pub fn runner(building: &mut dyn FnMut()) -> Result<PathBuf, FolderError> {
     let ar = check_toolchain(&path, Path::new(WASI_INCLUDE))?;
     building();
     let sysroot = sysroot(&dir)?;
-    let output = Command::new("cargo")
-        .args(["build", "--release", "--locked", "--target", "wasm32-wasip1", "--target-dir"])
-        .arg(dir.join("target"))
-        .current_dir(&dir)
-        .env("RQUICKJS_SYS_NO_WASI_SDK", "1")
-        .env("CC_wasm32_wasip1", "clang")
-        .env("AR_wasm32_wasip1", ar)
-        .env("CFLAGS_wasm32_wasip1", format!("--sysroot={}", sysroot.display()))
-        .output()
-        .map_err(|error| FolderError::RunnerBuild(format!("cannot run cargo: {error}")))?;
-    if !output.status.success() || !wasm.is_file() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
+    let homes = crate::tools::RustHomes::of_user();
+    let (manifest, target) = (dir.join("Cargo.toml"), dir.join("target"));
+    let sources = [dir.clone()];
+    let build = crate::build::CargoBuild {
+        homes: &homes,
+        manifest: &manifest,
+        sources: &sources,
+        target: &target,
+    };
+    let configure = |cargo: &mut botlens_confine::Confined| {
+        cargo
+            .args(["--release", "--locked", "--target", crate::build::WASM_TARGET])
+            .env("RQUICKJS_SYS_NO_WASI_SDK", "1")
+            .env("CC_wasm32_wasip1", "clang")
+            .env("AR_wasm32_wasip1", &ar)
+            .env("CFLAGS_wasm32_wasip1", format!("--sysroot={}", sysroot.display()));
+    };
+    let timeout = crate::build::DEFAULT_BUILD_TIMEOUT;
+    let built = build.run(&configure, timeout, &crate::CancelToken::new()).map_err(|stopped| {
+        FolderError::RunnerBuild(match stopped {
+            crate::build::Stopped::Failed(error) => error.to_string(),
+            crate::build::Stopped::Cancelled => "cancelled".into(),
+        })
+    })?;
+    if !built.status.success() || !wasm.is_file() {
+        let stderr = String::from_utf8_lossy(&built.stderr);
         let tail: Vec<&str> = stderr.lines().rev().take(30).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
         return Err(FolderError::RunnerBuild(tail.join("\n")));

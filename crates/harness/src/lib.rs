@@ -26,7 +26,9 @@
 //! - [`folder`]: bot folders in a language botlens builds itself, and their `botlens.toml`;
 //! - [`js`]: JavaScript bots in the arena's format, run by the bundled JavaScript runner;
 //! - [`c`]: C bots with the bundled `botlens.h`, built with clang;
-//! - [`zig`]: Zig bots with the bundled `botlens.zig`, built with zig.
+//! - [`zig`]: Zig bots with the bundled `botlens.zig`, built with zig;
+//! - `tools`: every program botlens starts (rustup, cargo, clang, zig, node, npm, git), each
+//!   confined by `botlens-confine`.
 //!
 //! This crate knows nothing of the terminal or of LSP: the CLI and the language server present
 //! what it returns. It reaches games only through `botlens-games`.
@@ -56,6 +58,7 @@ pub mod settings;
 pub mod suite;
 pub mod tally;
 pub mod target;
+mod tools;
 pub mod tournament;
 pub mod traces;
 pub mod waste;
@@ -70,6 +73,13 @@ pub use report::SuiteReport;
 pub use seeds::{SeedRange, SeedRangeError};
 pub use suite::{Contender, KeepTraces, PlayOn, Suite, WasmBot, run_suite};
 pub use target::Target;
+
+/// What of the confinement of builds this machine lacks, in one sentence naming what is still
+/// enforced (see `botlens-confine`); `None` when builds are fully confined. Front ends say it
+/// once, before building.
+pub fn confinement_warning() -> Option<String> {
+    botlens_confine::support().warning()
+}
 
 /// A flag that asks long work (a build, a suite) to stop; cheap to clone and share.
 #[derive(Debug, Clone, Default)]

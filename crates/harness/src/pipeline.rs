@@ -236,7 +236,7 @@ pub fn prepare(
             lang: lang @ (Lang::C | Lang::Zig | Lang::AssemblyScript),
             path,
             game,
-        } => prepare_compiled(sandbox, *lang, path, *game, options, progress),
+        } => prepare_compiled(sandbox, *lang, path, *game, options, progress, cancel),
         Target::Reference { name, game } => {
             let started = Instant::now();
             let bot = Contender::Reference(name.clone());
@@ -344,6 +344,7 @@ fn prepare_compiled(
     game: Option<GameKind>,
     options: &RunOptions,
     progress: &(dyn Fn(Stage) + Sync),
+    cancel: &CancelToken,
 ) -> Result<Prepared, RunError> {
     let bot = match lang {
         Lang::Zig => zig::ZigBot::load(path, game).map(Compiled::Zig),
@@ -361,10 +362,10 @@ fn prepare_compiled(
     let defaults = Defaults::of_folder(folder, options)?;
     progress(Stage::Building);
     let built = match &bot {
-        Compiled::C(bot) => c::build(bot),
-        Compiled::Zig(bot) => zig::build(bot),
+        Compiled::C(bot) => c::build(bot, cancel),
+        Compiled::Zig(bot) => zig::build(bot, cancel),
         Compiled::AssemblyScript(bot) => {
-            assemblyscript::build(bot, &mut || progress(Stage::InstallingCompiler))
+            assemblyscript::build(bot, &mut || progress(Stage::InstallingCompiler), cancel)
         }
     }
     .map_err(folder_error)?;
@@ -396,6 +397,8 @@ pub fn folder_game(
 fn folder_error(error: FolderError) -> RunError {
     match error {
         FolderError::Compile(messages) => RunError::Build(BuildError::Compile(messages)),
+        FolderError::Cancelled => RunError::Cancelled,
+        FolderError::Timeout(seconds) => RunError::Build(BuildError::Timeout(seconds)),
         other => RunError::Load(other.to_string()),
     }
 }

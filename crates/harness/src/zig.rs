@@ -29,14 +29,16 @@
 //!
 //! Not for: playing (see [`crate::pipeline`]).
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::sync::Mutex;
 
+use botlens_confine::Confined;
 use botlens_games::GameKind;
 
+use crate::CancelToken;
 use crate::compiled::{Built, Fnv};
-use crate::folder::{Folder, FolderError, Lang, on_path};
+use crate::folder::{Folder, FolderError, Lang};
 
 /// The SDK's module file.
 pub const MODULE: &str = "botlens.zig";
@@ -95,38 +97,80 @@ impl ZigBot {
 
 /// Builds `bot` with zig (or finds it built in the cache): compile errors come back as
 /// [`FolderError::Compile`], a missing zig as [`FolderError::Toolchain`] naming `pip install
-/// ziglang`.
-pub fn build(bot: &ZigBot) -> Result<Built, FolderError> {
+/// ziglang`. zig runs confined ([`crate::tools`]): it reads its own installation, the bot's
+/// folder and the SDK, writes a private directory and the bot's own zig caches, and is stopped
+/// when `cancel` is cancelled.
+pub fn build(bot: &ZigBot, cancel: &CancelToken) -> Result<Built, FolderError> {
     let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
     let sdk = crate::bundled::sdk_zig()?;
     let path = std::env::var_os("PATH").unwrap_or_default();
-    build_with(bot, &sdk, &cache, &path)
+    build_with(bot, &sdk, &cache, &path, cancel)
 }
 
-/// The command that runs zig on `path` (a `PATH` value): `zig`, else `python3 -m ziglang`.
-fn zig_command(path: &OsStr) -> Result<Command, FolderError> {
-    if on_path(path, "zig") {
-        return Ok(Command::new("zig"));
-    }
-    let python = ["python3", "python"].into_iter().find(|name| on_path(path, name));
-    let found = python.and_then(|python| {
-        let mut probe = Command::new(python);
-        probe.args(["-m", "ziglang", "version"]).env("PATH", path);
-        let ran = probe.output().ok()?;
-        ran.status.success().then_some(python)
-    });
-    match found {
-        Some(python) => {
-            let mut command = Command::new(python);
-            command.args(["-m", "ziglang"]);
-            Ok(command)
+/// An installed zig.
+#[derive(Debug, Clone)]
+struct Zig {
+    /// Its executable.
+    program: PathBuf,
+    /// Its standard library (`…/lib/std`), whose frames the locator skips.
+    std_dir: Option<PathBuf>,
+}
+
+impl Zig {
+    /// The zig on `path` (a `PATH` value): `zig`, else the one of Python's `ziglang` package;
+    /// found once per `PATH`.
+    fn find(path: &OsStr) -> Result<Zig, FolderError> {
+        static FOUND: Mutex<Vec<(OsString, Zig)>> = Mutex::new(Vec::new());
+        let mut found = FOUND.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((_, zig)) = found.iter().find(|(known, _)| known == path) {
+            return Ok(zig.clone());
         }
-        None => Err(FolderError::Toolchain {
-            building: BUILDING,
-            missing: "zig (neither `zig` on PATH nor Python's `ziglang` package)".into(),
-            install: INSTALL.into(),
-        }),
+        let program = botlens_confine::find_program(OsStr::new("zig"), path)
+            .and_then(|zig| zig.canonicalize().ok())
+            .or_else(|| from_python(path))
+            .ok_or_else(|| FolderError::Toolchain {
+                building: BUILDING,
+                missing: "zig (neither `zig` on PATH nor Python's `ziglang` package)".into(),
+                install: INSTALL.into(),
+            })?;
+        let beside = program.parent().map(|dir| dir.join("lib").join("std"));
+        let std_dir = beside.filter(|dir| dir.join("std.zig").is_file());
+        let zig = Zig { program, std_dir };
+        found.push((path.to_owned(), zig.clone()));
+        Ok(zig)
     }
+
+    /// zig confined, reading its own directory (`lib/` is beside the executable).
+    fn command(&self, path: &OsStr) -> Confined {
+        let mut zig = crate::tools::system(&self.program.to_string_lossy(), path);
+        if let Some(home) = self.program.parent() {
+            zig.read(home);
+        }
+        zig
+    }
+}
+
+/// The zig executable of Python's `ziglang` package, asking `python3` (else `python`) on
+/// `path` where the package is (confined, reading the interpreter's installation and the
+/// user's own packages).
+fn from_python(path: &OsStr) -> Option<PathBuf> {
+    const WHERE: &str = "import os, ziglang; print(os.path.dirname(ziglang.__file__))";
+    ["python3", "python"].into_iter().find_map(|name| {
+        let program = botlens_confine::find_program(OsStr::new(name), path)?;
+        let mut probe = crate::tools::system(name, path);
+        probe.args(["-c", WHERE]);
+        for dir in crate::tools::installation(&program) {
+            probe.read(dir);
+        }
+        if let Some(user) = std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local"))
+        {
+            probe.env("PYTHONUSERBASE", &user).read(user);
+        }
+        let ran = crate::tools::run(&probe, &CancelToken::new()).ok()?;
+        let dir = PathBuf::from(String::from_utf8_lossy(&ran.stdout).trim());
+        let zig = dir.join("zig");
+        (ran.status.success() && zig.is_file()).then_some(zig)
+    })
 }
 
 /// [`build`] with the SDK's directory, botlens's cache directory and `PATH` given.
@@ -135,8 +179,9 @@ fn build_with(
     sdk_dir: &Path,
     cache: &Path,
     path: &OsStr,
+    cancel: &CancelToken,
 ) -> Result<Built, FolderError> {
-    let mut zig = zig_command(path)?;
+    let zig = Zig::find(path)?;
     let (sdk, root) = (sdk_dir.join(MODULE), sdk_dir.join(ROOT));
     let mut hash = Fnv::default();
     for file in [&sdk, &root] {
@@ -156,9 +201,16 @@ fn build_with(
     if let Some(built) = crate::compiled::cached(&wasm, &modules, crate::c::diagnostics)? {
         return Ok(built);
     }
-    let partial = wasm.with_extension(format!("{}.tmp", std::process::id()));
-    let bitcode = wasm.with_extension(format!("{}.bc", std::process::id()));
-    step(&mut zig, bot, cache, path)
+    let output = crate::tools::output_dir(&modules)
+        .map_err(|source| FolderError::Read { path: modules.clone(), source })?;
+    let (partial, bitcode) = (output.path().join("bot.wasm"), output.path().join("bot.bc"));
+    // zig's caches are the bot's own: a build that could write another bot's cache could
+    // change what that bot is built from.
+    let mut folder = Fnv::default();
+    folder.add(bot.folder.root.as_os_str().as_encoded_bytes());
+    let caches = cache.join("zig-cache").join(format!("{:016x}", folder.0));
+    let mut first = zig.command(path);
+    step(&mut first, bot, &caches, sdk_dir, output.path())
         .args(["--dep", "bot", "--dep", "botlens"])
         .arg(format!("-Mroot={}", root.display()))
         .args(["--dep", "botlens"])
@@ -166,21 +218,18 @@ fn build_with(
         .arg(format!("-Mbotlens={}", sdk.display()))
         .arg(TO_BITCODE)
         .arg(format!("-femit-llvm-bc={}", bitcode.display()));
-    let first = compile(&mut zig, &bitcode)?;
-    let mut codegen = zig_command(path)?;
-    step(&mut codegen, bot, cache, path)
+    let first = compile(&first, cancel)?;
+    let mut codegen = zig.command(path);
+    step(&mut codegen, bot, &caches, sdk_dir, output.path())
         .args(CODEGEN)
         .arg(&bitcode)
         .arg(format!("-femit-bin={}", partial.display()));
-    let second = compile(&mut codegen, &partial);
-    let _ = std::fs::remove_file(&bitcode);
-    let second = second?;
+    let second = compile(&codegen, cancel)?;
     let stderr = format!("{}{}", first.stderr, second.stderr);
     let duration = first.duration + second.duration;
-    let std_file = std_dir(&mut zig_command(path)?).map(|dir| dir.join("std.zig"));
     let mut files = sdk.display().to_string();
-    if let Some(std_file) = std_file {
-        files = format!("{files}\n{}", std_file.display());
+    if let Some(std_dir) = &zig.std_dir {
+        files = format!("{files}\n{}", std_dir.join("std.zig").display());
     }
     let sections: [(&str, &[u8]); 3] = [
         ("botlens_abi", b"1"),
@@ -191,33 +240,35 @@ fn build_with(
     crate::compiled::store(&partial, wasm, &stderr, duration, crate::c::diagnostics)
 }
 
-/// `zig` with the flags of both build steps, zig's cache in botlens's `cache`, run in `bot`'s
-/// folder with `path` as `PATH`.
-fn step<'a>(zig: &'a mut Command, bot: &ZigBot, cache: &Path, path: &OsStr) -> &'a mut Command {
+/// `zig` with the flags of both build steps and the bot's own `caches`, run in `bot`'s folder,
+/// reading it and the SDK's `sdk_dir`, writing `output`.
+fn step<'a>(
+    zig: &'a mut Confined,
+    bot: &ZigBot,
+    caches: &Path,
+    sdk_dir: &Path,
+    output: &Path,
+) -> &'a mut Confined {
     zig.args(FLAGS)
         .arg("--cache-dir")
-        .arg(cache.join("zig-cache"))
+        .arg(caches.join("local"))
+        .arg("--global-cache-dir")
+        .arg(caches.join("global"))
         .current_dir(&bot.folder.root)
-        .env("PATH", path)
+        .read(&bot.folder.root)
+        .read(sdk_dir)
+        .write(caches)
+        .write(output)
+        .limits(crate::compiled::limits())
 }
 
-/// Runs a build step writing `output`: its errors, if it fails, as [`FolderError::Compile`].
-fn compile(zig: &mut Command, output: &Path) -> Result<crate::compiled::Compiled, FolderError> {
-    let run = crate::compiled::run(zig, output, BUILDING, "a zig", INSTALL)?;
+/// Runs a build step: its errors, if it fails, as [`FolderError::Compile`].
+fn compile(zig: &Confined, cancel: &CancelToken) -> Result<crate::compiled::Compiled, FolderError> {
+    let run = crate::compiled::run(zig, BUILDING, "a zig", INSTALL, cancel)?;
     if !run.success {
         return Err(FolderError::Compile(crate::c::errors(&run.stderr)));
     }
     Ok(run)
-}
-
-/// Zig's standard library directory, from `zig env`.
-fn std_dir(zig: &mut Command) -> Option<PathBuf> {
-    let output = zig.arg("env").output().ok()?;
-    let text = String::from_utf8_lossy(&output.stdout);
-    let after = &text[text.find("std_dir")? + "std_dir".len()..];
-    let start = after.find('"')? + 1;
-    let end = start + after[start..].find('"')?;
-    Some(PathBuf::from(&after[start..end]))
 }
 
 #[cfg(test)]
@@ -227,7 +278,7 @@ mod tests {
     #[test]
     fn without_zig_the_pip_package_is_named() {
         let empty = tempfile::tempdir().unwrap();
-        let error = zig_command(empty.path().as_os_str()).unwrap_err().to_string();
+        let error = Zig::find(empty.path().as_os_str()).unwrap_err().to_string();
         assert_eq!(
             error,
             "building a Zig bot needs zig (neither `zig` on PATH nor Python's `ziglang` package): install it with `pip install ziglang`"

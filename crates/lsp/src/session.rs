@@ -72,6 +72,9 @@ pub struct ProjectState {
     pub generation: u64,
     /// Cancels the run in flight (replaced on every new run).
     pub cancel: CancelToken,
+    /// Held by the run that is building or playing: a newer run waits for the one it cancelled
+    /// to have stopped (its build's processes ended), so a project has one build at a time.
+    pub building: Arc<Mutex<()>>,
     /// What the latest finished run left.
     pub latest: Option<Arc<LatestRun>>,
     /// The report of the last played run before `latest` (a run that did not build is skipped),
@@ -154,6 +157,7 @@ impl State {
             project: BotProject { root: root.clone(), ..project },
             generation: 0,
             cancel: CancelToken::new(),
+            building: Arc::default(),
             latest: None,
             previous: None,
             published: BTreeSet::new(),

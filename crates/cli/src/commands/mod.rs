@@ -87,11 +87,15 @@ pub fn print_report<T: serde::Serialize>(
 }
 
 /// The process's sandbox ([`botlens_harness::pipeline::sandbox`]), saying once on stderr why its
-/// disk cache is not used when it is not (a directory others may write to, say).
+/// disk cache is not used when it is not (a directory others may write to, say), and what of
+/// the builds' confinement this machine lacks, if anything.
 pub fn sandbox() -> anyhow::Result<botlens_sandbox::Sandbox> {
     let sandbox = botlens_harness::pipeline::sandbox()?;
     if let Some(note) = sandbox.disk_cache_note() {
         eprintln!("botlens: note: {note}");
+    }
+    if let Some(warning) = botlens_harness::confinement_warning() {
+        eprintln!("botlens: {warning}");
     }
     Ok(sandbox)
 }

@@ -161,6 +161,9 @@ pub async fn initialized(session: Arc<ServerSession>, _params: InitializedParams
         format!("botlens: watching {}", names.join(", "))
     };
     session.client.log_message(MessageType::INFO, text).await;
+    if let Some(warning) = botlens_harness::confinement_warning() {
+        session.client.show_message(MessageType::WARNING, format!("botlens: {warning}")).await;
+    }
     if watch {
         let watchers = ["**/*.rs", "**/Cargo.toml", "**/*.c", "**/*.h", "**/botlens.toml"]
             .map(|glob| FileSystemWatcher {

@@ -1,7 +1,8 @@
 //! Runs on save: debounce, build, play the suite on a blocking thread, publish.
 //!
-//! Every scheduled run bumps its project's generation and cancels the run in flight; a run
-//! publishes only if its generation is still current when it finishes, under the session's
+//! Every scheduled run bumps its project's generation and cancels the run in flight, and builds
+//! only once that run has stopped (its build's processes ended: one build per project at a
+//! time, however fast the saves come); a run publishes only if its generation is still current when it finishes, under the session's
 //! publish lock, so stale results never replace newer ones. Progress goes to the client as
 //! `$/progress` (when it supports work-done progress), timings as `window/logMessage`, and a
 //! failed build or a crashed run as `window/showMessage`.
@@ -138,15 +139,18 @@ async fn run(session: Arc<ServerSession>, root: PathBuf, generation: u64, cancel
             return;
         }
     };
-    let (settings, encoding, uris, progress_supported, previous) = {
+    let (settings, encoding, uris, progress_supported, previous, building) = {
         let state = session.state();
-        let previous = state.projects.get(&root).and_then(|p| p.latest.clone());
+        let known = state.projects.get(&root);
+        let previous = known.and_then(|p| p.latest.clone());
+        let building = known.map(|p| p.building.clone()).unwrap_or_default();
         (
             state.settings.clone(),
             state.encoding,
             state.uris.clone(),
             state.client.progress,
             previous,
+            building,
         )
     };
     let progress = Reporter::begin(&session, progress_supported, &project.name, generation).await;
@@ -155,6 +159,10 @@ async fn run(session: Arc<ServerSession>, root: PathBuf, generation: u64, cancel
         let report = move |stage| {
             let _ = sender.send(stage);
         };
+        let _one_at_a_time = building.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if cancel.is_cancelled() {
+            return None;
+        }
         play(&project, &settings, encoding, &uris, previous.as_deref(), &report, &cancel)
     });
     let mut last = None;
