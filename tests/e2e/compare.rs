@@ -255,13 +255,17 @@ fn klotski_compares_steps_per_layout() {
 
 #[test]
 fn bad_input_is_a_clear_error_with_exit_code_2() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["--game", "battleships", "nobody", "random"], "no reference player `nobody`"),
         (&["--game", "battleships", "hunter", "hunter"], "are the same bot"),
         (&["samples/battleships-hunter", "samples/tictactoe-minimax"], "only bots of one game"),
         (
             &["samples/battleships-hunter@no-such-rev", "samples/battleships-hunter"],
             "is not a revision",
+        ),
+        (
+            &["samples/battleships-hunter@--output=/tmp/x", "samples/battleships-hunter"],
+            "a revision does not start with `-`",
         ),
         (
             &["--game", "battleships", "hunter", "random", "--sprt", "elo0=0", "elo1"],
@@ -303,6 +307,36 @@ fn a_revision_is_built_in_a_worktree_that_is_removed_after() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&worktrees.stdout).lines().count(), 1, "only the main one");
     assert!(bot.join("target/botlens/revisions").is_dir(), "revisions share a target directory");
+}
+
+#[test]
+fn a_revision_of_a_javascript_bot_folder_is_built_as_its_language() {
+    let repo = tempfile::tempdir().unwrap();
+    let bot = repo.path().join("bot");
+    std::fs::create_dir(&bot).unwrap();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+            .args(args)
+            .current_dir(repo.path())
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    git(&["init", "--quiet"]);
+    for shot in ["0, 0", "9, 9"] {
+        crate::support::sweeping_js_bot(&bot, shot);
+        git(&["add", "."]);
+        git(&["commit", "--quiet", "-m", shot]);
+    }
+    let (now, before) = (bot.display().to_string(), format!("{}@HEAD~1", bot.display()));
+    let out = botlens_building(&["compare", &before, &now, "--seeds", "0..2", "--json"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report["game"], "battleships", "{report}");
+    assert_eq!(report["a_commit"].as_str().map(str::len), Some(40), "{report}");
+    assert_eq!(report["b_commit"], serde_json::Value::Null, "{report}");
+    assert_eq!(report["games"], 4, "both seeds, each in both seats: {report}");
 }
 
 #[test]

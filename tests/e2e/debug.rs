@@ -153,3 +153,109 @@ fn a_c_bot_stops_at_its_failing_turn_and_reaches_its_line_in_bot_c() {
     assert!(all.contains(&format!("Breakpoint 2, {stop}")), "continue reaches the line: {all}");
     assert!(all.contains(&format!("#0  {stop}")), "bt: {all}");
 }
+
+#[test]
+fn lldb_stops_at_a_c_bots_failing_turn_and_reaches_its_line_in_bot_c() {
+    let sample = repo_root().join("samples/c-tictactoe-edgeless/bot.c");
+    let line = line_after_marker(&sample, "botlens reports the panic on the next line");
+    let dir = tempfile::tempdir().unwrap();
+    let batch = dir.path().join("commands.lldb");
+    std::fs::write(&batch, "continue\nbt 1\n").unwrap();
+    let args = ["--vs", "perfect", "--seed", "4", "--debugger", "lldb"];
+    let batch_args = ["--batch", batch.to_str().unwrap()];
+    let out =
+        botlens(&[&["debug", "samples/c-tictactoe-edgeless"][..], &args, &batch_args].concat());
+    let all = format!("{}\n{}", out.stdout, out.stderr);
+    assert_eq!(out.code, Some(0), "{all}");
+    assert!(all.contains("stop reason = breakpoint 1.1"), "stopped at the hook: {all}");
+    assert!(all.contains("# botlens: stopped as the bot begins its turn 5 (why: above)."), "{all}");
+    let set = format!("breakpoint set --file \"{}\" --line {line}", sample.display());
+    assert!(all.contains(&set), "{all}");
+    assert!(all.contains("stop reason = breakpoint 2.1"), "continue reaches the line: {all}");
+    assert!(all.contains(&format!("bot_play at bot.c:{line}")), "bt: {all}");
+}
+
+/// A C Tic-tac-toe bot in `dir` that loses its first turn with a panic whose message, and the
+/// file name its `#line` gives the panic (and its debug info), try to run `touch` in the
+/// debugger on files in `marks`; the files it would create.
+fn hostile_c_bot(dir: &Path, marks: &Path) -> Vec<std::path::PathBuf> {
+    let mark = |name: &str| marks.join(name);
+    let (file, message, tick, dollar) =
+        (mark("file"), mark("message"), mark("backtick"), mark("dollar"));
+    let source = format!(
+        r#"#include "botlens.h"
+
+void bot_new(int seat) {{ (void)seat; }}
+
+void bot_play(void) {{
+#line 40 "bot.c\nshell touch {file}\necho "
+    BOTLENS_PANIC("lost\nshell touch {message}\necho `shell touch {tick}` $(touch {dollar})");
+}}
+"#,
+        file = file.display(),
+        message = message.display(),
+        tick = tick.display(),
+        dollar = dollar.display(),
+    );
+    std::fs::write(dir.join("bot.c"), source).unwrap();
+    std::fs::write(dir.join("botlens.toml"), "game = \"tictactoe\"\n").unwrap();
+    vec![file, message, tick, dollar]
+}
+
+/// `botlens debug` of the hostile C bot under `debugger` with `batch` as its commands: exits 0,
+/// runs none of the bot's commands, and says why the failing line has no breakpoint.
+fn debug_the_hostile_bot(debugger: &str, batch: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let marks = tempfile::tempdir().unwrap();
+    let planted = hostile_c_bot(dir.path(), marks.path());
+    let commands = dir.path().join("commands");
+    std::fs::write(&commands, batch).unwrap();
+    let bot = dir.path().display().to_string();
+    let args = ["debug", &bot, "--vs", "random", "--seed", "1", "--debugger", debugger];
+    let out = botlens(&[&args[..], &["--batch", commands.to_str().unwrap()]].concat());
+    let all = format!("{}\n{}", out.stdout, out.stderr);
+    assert_eq!(out.code, Some(0), "{all}");
+    for file in &planted {
+        assert!(!file.exists(), "{debugger} ran the bot's `touch {}`:\n{all}", file.display());
+    }
+    let banner: Vec<&str> =
+        out.stderr.lines().skip_while(|l| !l.starts_with("botlens: the bot failed")).collect();
+    let (file, message) = (marks.path().join("file"), marks.path().join("message"));
+    let (tick, dollar) = (marks.path().join("backtick"), marks.path().join("dollar"));
+    // The bot's file, as its `#line` names it, in its folder.
+    let place = format!(
+        "{}/bot.c\\u{{a}}shell touch {}\\u{{a}}echo :40",
+        dir.path().display(),
+        file.display()
+    );
+    let failure = format!(
+        "panic: lost\\u{{a}}shell touch {}\\u{{a}}echo `shell touch {}` $(touch {}) at {place}:5",
+        message.display(),
+        tick.display(),
+        dollar.display(),
+    );
+    let locals = if debugger == "gdb" { "info locals" } else { "frame variable" };
+    let expected = [
+        format!("botlens: the bot failed on its turn 1 ({failure}); stopping as it begins."),
+        format!(
+            "botlens: no breakpoint is set on the failing line {place}: its file name holds a line break, which a debugger would read as part of a command."
+        ),
+        format!("botlens: then `bt`, `{locals}`, `print NAME`, `next`, `step`; `quit` to leave."),
+        format!("botlens: starting {debugger}…"),
+    ];
+    assert!(banner.len() >= 4, "{all}");
+    assert_eq!(banner[..4], expected, "{all}");
+    all
+}
+
+#[test]
+fn gdb_runs_no_command_a_bots_panic_message_or_file_name_holds() {
+    let all = debug_the_hostile_bot("gdb", "continue\n");
+    assert!(all.contains("botlens: stopped as the bot begins its turn 1 (why: above)."), "{all}");
+}
+
+#[test]
+fn lldb_runs_no_command_a_bots_panic_message_or_file_name_holds() {
+    let all = debug_the_hostile_bot("lldb", "continue\n");
+    assert!(all.contains("# botlens: stopped as the bot begins its turn 1 (why: above)."), "{all}");
+}

@@ -650,6 +650,48 @@ fn a_lost_game_is_played_on_by_another_build_from_before_its_failing_move() {
 }
 
 #[test]
+fn a_shared_trace_builds_and_loads_nothing_it_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = stored_trace(dir.path());
+    // A bot project whose build script leaves a mark: what a shared trace may name.
+    let project = dir.path().join("their-bot");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    let mark = dir.path().join("built");
+    let manifest = "[package]\nname = \"their-bot\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\
+                    [lib]\ncrate-type = [\"cdylib\"]\n[package.metadata.botlens]\ngame = \"tictactoe\"\n";
+    std::fs::write(project.join("Cargo.toml"), manifest).unwrap();
+    let build = format!("fn main() {{ std::fs::write({:?}, \"ran\").unwrap(); }}\n", mark);
+    std::fs::write(project.join("build.rs"), build).unwrap();
+    std::fs::write(project.join("src/lib.rs"), "").unwrap();
+    let mut planted = read_json(&trace);
+    planted["players"][0]["kind"] = json!("wasm");
+    planted["players"][0]["name"] = json!("their-bot");
+    planted["players"][0]["source"] = json!(project.display().to_string());
+    let file = dir.path().join("shared.json");
+    std::fs::write(&file, planted.to_string()).unwrap();
+    let out = botlens_building(&["replay", file.to_str().unwrap(), "--from", "2", "--json"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert_eq!(
+        out.stderr.trim_end(),
+        "botlens: error: name the bot to play on with in seat 0: --with BOT (a project directory, a bot folder or source file, a .wasm module or a reference player); botlens builds nothing a trace names"
+    );
+    assert!(!mark.exists(), "the trace's project was built");
+
+    // Its opponent recorded as a module: not loaded unless named.
+    let mut module = read_json(&trace);
+    module["players"][1] = json!({ "name": "theirs", "kind": "wasm", "source": "theirs.wasm" });
+    std::fs::write(&file, module.to_string()).unwrap();
+    let args =
+        ["replay", file.to_str().unwrap(), "--from", "2", "--seat", "0", "--with", "perfect"];
+    let out = botlens(&args);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert_eq!(
+        out.stderr.trim_end(),
+        "botlens: error: the stored game's opponent `theirs` is a module: name its file with --opponent FILE; botlens loads nothing a trace names"
+    );
+}
+
+#[test]
 fn playing_on_refuses_what_cannot_be_played_on() {
     let dir = tempfile::tempdir().unwrap();
     let trace = stored_trace(dir.path());

@@ -121,9 +121,9 @@ pub struct Side {
 pub enum SideKind {
     /// Anything `botlens run` takes.
     Target(Target),
-    /// A project at a git revision, `PROJECT@REV`.
+    /// A bot at a git revision, `DIR@REV`: a project or a bot folder in any language.
     Revision {
-        /// The project directory.
+        /// The bot's directory.
         project: PathBuf,
         /// The revision.
         rev: String,
@@ -143,15 +143,21 @@ impl Side {
         Ok(Side { label: text.to_owned(), kind })
     }
 
-    /// The game the side plays, known before anything is built.
+    /// The game the side plays, known before anything is built (a revision's, from the bot in
+    /// the working tree: a project, or a folder in any language botlens builds).
     pub fn game(&self) -> Result<GameKind, CompareError> {
-        match &self.kind {
-            SideKind::Target(Target::Project { dir, .. })
-            | SideKind::Revision { project: dir, .. } => Ok(BotProject::load(dir)?.game),
-            SideKind::Target(Target::Module { game, .. } | Target::Reference { game, .. }) => {
-                Ok(*game)
+        let revision;
+        let target = match &self.kind {
+            SideKind::Target(target) => target,
+            SideKind::Revision { project, .. } => {
+                revision = Target::of_dir(project);
+                &revision
             }
-            SideKind::Target(Target::Script { lang, path, game }) => {
+        };
+        match target {
+            Target::Project { dir, .. } => Ok(BotProject::load(dir)?.game),
+            Target::Module { game, .. } | Target::Reference { game, .. } => Ok(*game),
+            Target::Script { lang, path, game } => {
                 Ok(crate::pipeline::folder_game(*lang, path, *game)?)
             }
         }
@@ -479,8 +485,8 @@ pub fn common_game(a: &Side, b: &Side) -> Result<GameKind, CompareError> {
     Ok(game_a)
 }
 
-/// Builds or loads one side with `options`; a revision is checked out, built in its project's
-/// shared revisions target directory and loaded, and its checkout removed.
+/// Builds or loads one side with `options`; a revision is checked out, built (a Cargo project in
+/// its project's shared revisions target directory) and loaded, and its checkout removed.
 pub fn prepare_side(
     sandbox: &Sandbox,
     side: &Side,
@@ -497,13 +503,20 @@ pub fn prepare_side(
             Ok(PreparedSide { label, suite: prepared.suite, commit: None })
         }
         SideKind::Revision { project, rev } => {
-            let root = BotProject::load(project)?.root;
             let checkout = Checkout::new(project, rev)?;
-            let options = RunOptions {
-                cargo_target_dir: Some(revision::target_dir(&root)),
-                ..options.clone()
+            // The revision's own files say what it is, whatever the working tree holds now.
+            let target = Target::of_dir(&checkout.project);
+            let options = match target {
+                Target::Project { .. } => {
+                    let root =
+                        BotProject::load(project).map_or_else(|_| project.clone(), |p| p.root);
+                    RunOptions {
+                        cargo_target_dir: Some(revision::target_dir(&root)),
+                        ..options.clone()
+                    }
+                }
+                _ => options.clone(),
             };
-            let target = Target::project(&checkout.project);
             let prepared = pipeline::prepare(sandbox, &target, &options, &progress, cancel)
                 .map_err(|error| match error {
                     RunError::Cancelled => CompareError::Cancelled,
@@ -541,7 +554,11 @@ fn same_bot(a: &Contender, b: &Contender) -> Option<String> {
         (Contender::Reference(x), Contender::Reference(y)) if x == y => {
             Some(format!("the reference player `{x}`"))
         }
-        (Contender::Wasm(x), Contender::Wasm(y)) if x.module.sha256() == y.module.sha256() => {
+        // A JavaScript bot is the runner's module and its source, the payload.
+        (Contender::Wasm(x), Contender::Wasm(y))
+            if x.module.sha256() == y.module.sha256()
+                && x.module.payload() == y.module.payload() =>
+        {
             let sha = x.module.sha256();
             Some(format!("one module, sha256 {}…", &sha[..sha.len().min(16)]))
         }

@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use botlens_engine::text::printable;
 use botlens_engine::{FailureKind, SourceLocation};
 use botlens_games::{GameVisitor, Scored};
 use botlens_sandbox::{FuelProfile, ProfileFrame};
@@ -90,19 +91,21 @@ pub struct GrowthSite {
 impl Eq for GrowthSite {}
 
 impl GrowthSite {
-    /// `file:line` with the file relative to `base`.
+    /// `file:line` with the file relative to `base`, printable (the file is the bot's text).
     pub fn place(&self, base: &Path) -> String {
-        SourceLocation { file: relative(&self.file, base), line: self.line, column: 0 }.to_string()
+        place(&self.file, self.line, base)
     }
 }
 
-/// Growth sites as text, one each: `93.8 %  +1,024 KiB  src/lib.rs:14  in hoard ← play`.
+/// Growth sites as text, one each: `93.8 %  +1,024 KiB  src/lib.rs:14  in hoard ← play`. Names
+/// and files come from the bot's debug info or source map, so each is [`printable`].
 pub fn render_growth(sites: &[GrowthSite], base: &Path) -> Vec<String> {
     sites
         .iter()
         .map(|site| {
             let kib = botlens_engine::stack::thousands(site.bytes / 1024);
-            let chain = site.callers.iter().rev().cloned().collect::<Vec<_>>().join(" ← ");
+            let callers = site.callers.iter().rev().map(|caller| printable(caller));
+            let chain = callers.collect::<Vec<_>>().join(" ← ");
             format!("{:5.1} %  +{kib} KiB  {}  in {chain}", site.percent, site.place(base))
         })
         .collect()
@@ -415,19 +418,28 @@ pub(crate) fn relative(file: &str, base: &Path) -> String {
         .map_or_else(|_| file.to_owned(), |relative| relative.display().to_string())
 }
 
+/// `file:line` with the file relative to `base`, [`printable`]: a file name from a bot's debug
+/// info or source map may hold a newline or a terminal escape.
+fn place(file: &str, line: u32, base: &Path) -> String {
+    let location = SourceLocation { file: relative(file, base), line, column: 0 };
+    printable(&location.to_string()).into_owned()
+}
+
 impl LineCost {
-    /// `file:line` with the file relative to `base`.
+    /// `file:line` with the file relative to `base`, printable (the file is the bot's text).
     pub fn place(&self, base: &Path) -> String {
-        SourceLocation { file: relative(&self.file, base), line: self.line, column: 0 }.to_string()
+        place(&self.file, self.line, base)
     }
 }
 
 /// Lines as text, one each, files relative to `base`: `97.1 %  src/lib.rs:20  in my_bot::spin`.
+/// Names and files come from the bot's debug info or source map, so each is [`printable`].
 pub fn render_lines(lines: &[LineCost], base: &Path) -> Vec<String> {
     lines
         .iter()
         .map(|line| {
-            format!("{:5.1} %  {}  in {}", line.self_percent, line.place(base), line.function)
+            let function = printable(&line.function);
+            format!("{:5.1} %  {}  in {function}", line.self_percent, line.place(base))
         })
         .collect()
 }

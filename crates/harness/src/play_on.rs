@@ -8,6 +8,11 @@
 //! The game is then checked to have gone through the stored position; if the opponent no longer
 //! plays as it did (another botlens version), that is an error, never a silently different game.
 //!
+//! A trace may come from anyone, and the paths it records are theirs: nothing a trace names is
+//! built or loaded. The bot that plays on is the one the user names (`--with`); a reference
+//! player is taken by its name alone; an opponent module is the file the user names
+//! (`--opponent`).
+//!
 //! Not for: the mechanics of the opening (see `botlens_engine::opening`) or showing the game
 //! (see `botlens-replay`).
 
@@ -31,9 +36,12 @@ pub struct Request<'a> {
     /// The seat to take over; by default the stored game's only bot (seat 0 if both seats are
     /// reference players).
     pub seat: Option<Seat>,
-    /// The bot to take over with, as the command line names one; by default the stored game's
-    /// own bot, built again from where the trace says it came from.
+    /// The bot to take over with, as the command line names one; needed unless the seat was a
+    /// reference player's (the trace's own record of a bot's source is never built).
     pub with: Option<&'a str>,
+    /// The opponent module, as the command line names one, when the stored game's opponent was
+    /// a module (the trace's own record of its path is never loaded).
+    pub opponent: Option<&'a str>,
 }
 
 /// A game played on from a stored position.
@@ -73,11 +81,19 @@ pub enum PlayOnError {
         "both seats of the stored game are bots: say which one to take over with --seat 0 or --seat 1"
     )]
     WhichSeat,
-    /// No bot named, and the trace does not say where its bot came from.
+    /// No bot named for a seat that was a bot's: a trace's record of its source is not built.
     #[error(
-        "the trace does not say where the bot in seat {0} came from: name the bot to play on with, --with DIR"
+        "name the bot to play on with in seat {0}: --with BOT (a project directory, a bot folder or source file, a .wasm module or a reference player); botlens builds nothing a trace names"
     )]
     NoBot(Seat),
+    /// The stored opponent was a module and none was named: a trace's paths are not loaded.
+    #[error(
+        "the stored game's opponent `{0}` is a module: name its file with --opponent FILE; botlens loads nothing a trace names"
+    )]
+    NoOpponent(String),
+    /// A module was named for an opponent that was not one.
+    #[error("the stored game's opponent `{0}` is not a module: play on without --opponent")]
+    NotAModule(String),
     /// The opponent cannot be set up again.
     #[error(
         "the opponent `{0}` cannot be set up again: only reference players and .wasm modules can"
@@ -109,13 +125,13 @@ pub fn play_on(
         .ok_or_else(|| PlayOnError::UnknownGame(stored.game.clone()))?;
     let seat = seat_of(stored, request.seat)?;
     let player = &stored.players[seat];
-    let with = match request.with {
-        Some(with) => with.to_owned(),
-        None if player.kind == "reference" => player.name.clone(),
-        None => player.source.clone().ok_or(PlayOnError::NoBot(seat))?,
+    let target = match request.with {
+        Some(with) => Target::parse(with, Some(game.name()))?,
+        // By its name alone: a reference target never reads a file.
+        None if player.kind == "reference" => Target::Reference { name: player.name.clone(), game },
+        None => return Err(PlayOnError::NoBot(seat)),
     };
-    let target = Target::parse(&with, Some(game.name()))?;
-    let opponent = opponent_of(stored, game, seat)?;
+    let opponent = opponent_of(stored, game, seat, request.opponent)?;
     let max_turns = stored.limits.pointer("/engine/max_turns").and_then(serde_json::Value::as_u64);
     let options = RunOptions {
         paired: seat == 1,
@@ -152,21 +168,42 @@ fn seat_of(stored: &Trace, asked: Option<Seat>) -> Result<Seat, PlayOnError> {
     }
 }
 
-/// The name the suite gives the other seat: a reference player or module as stored, or, in a
-/// puzzle, the board (a bundled board by its name, else `generated`; the stored config is played
-/// either way).
-fn opponent_of(stored: &Trace, game: GameKind, seat: Seat) -> Result<String, PlayOnError> {
+/// Whether the trace's opponent `name` is a reference player of `game`: a name, never a file
+/// (an opponent's name ending in `.wasm` would be loaded as a module).
+fn is_reference(game: GameKind, name: &str) -> bool {
+    !is_module_path(name) && suite::check_references(game, &[name.to_owned()]).is_ok()
+}
+
+/// The name the suite gives the other seat: a reference player as stored, the module the user
+/// named for a stored module (`named`, made absolute: the suite reads opponents' paths from the
+/// bot's directory), or, in a puzzle, the board (a bundled board by its name, else `generated`;
+/// the stored config is played either way).
+fn opponent_of(
+    stored: &Trace,
+    game: GameKind,
+    seat: Seat,
+    named: Option<&str>,
+) -> Result<String, PlayOnError> {
     if suite::is_puzzle(game) {
+        if named.is_some() {
+            return Err(PlayOnError::NotAModule(stored.players[seat].name.clone()));
+        }
         let name = stored.config.get("name").and_then(serde_json::Value::as_str);
         let bundled =
             name.filter(|name| suite::check_references(game, &[(*name).to_owned()]).is_ok());
         return Ok(bundled.unwrap_or("generated").to_owned());
     }
     let other = &stored.players[1 - seat];
-    match (other.kind.as_str(), &other.source) {
-        ("reference", _) => Ok(other.name.clone()),
-        (_, Some(source)) if is_module_path(source) => Ok(source.clone()),
-        _ => Err(PlayOnError::Opponent(other.name.clone())),
+    let module = other.kind != "reference" && other.source.as_deref().is_some_and(is_module_path);
+    match named {
+        None if other.kind == "reference" && is_reference(game, &other.name) => {
+            Ok(other.name.clone())
+        }
+        None if module => Err(PlayOnError::NoOpponent(other.name.clone())),
+        Some(file) if module => Ok(std::path::absolute(file)
+            .map_or_else(|_| file.to_owned(), |path| path.display().to_string())),
+        Some(_) => Err(PlayOnError::NotAModule(other.name.clone())),
+        None => Err(PlayOnError::Opponent(other.name.clone())),
     }
 }
 
@@ -203,7 +240,8 @@ mod tests {
             .map(|seed| stored("random", "perfect", seed))
             .find(|trace| trace.outcome.winner == Some(1) && trace.moves.len() >= 5)
             .expect("random loses to perfect on some seed");
-        let request = Request { stored: &lost, moves: 2, seat: None, with: Some("perfect") };
+        let request =
+            Request { stored: &lost, moves: 2, seat: None, with: Some("perfect"), opponent: None };
         let played = play(&request).unwrap();
         assert_eq!(played.seat, 0);
         assert_eq!(played.trace.moves[..2], lost.moves[..2]);
@@ -215,7 +253,8 @@ mod tests {
     #[test]
     fn the_same_player_from_the_start_replays_the_stored_game() {
         let game = stored("random", "perfect", 3);
-        let request = Request { stored: &game, moves: 0, seat: None, with: None };
+        let request =
+            Request { stored: &game, moves: 0, seat: Some(0), with: None, opponent: None };
         let played = play(&request).unwrap();
         assert_eq!(played.trace.moves, game.moves);
         assert_eq!(played.trace.outcome, game.outcome);
@@ -225,7 +264,8 @@ mod tests {
     fn a_puzzle_is_played_on_on_its_stored_board() {
         for board in ["generated", "横刀立马"] {
             let solved = stored_of("klotski", "optimal", board, 5);
-            let request = Request { stored: &solved, moves: 3, seat: None, with: None };
+            let request =
+                Request { stored: &solved, moves: 3, seat: None, with: None, opponent: None };
             let played = play(&request).unwrap();
             assert_eq!(played.trace.config, solved.config, "{board}");
             assert_eq!(played.trace.moves, solved.moves, "optimal plays on as it played");
@@ -236,21 +276,82 @@ mod tests {
     #[test]
     fn bad_requests_say_what_is_wrong() {
         let game = stored("random", "perfect", 3);
-        let past = Request { stored: &game, moves: game.moves.len(), seat: None, with: None };
+        let past = Request {
+            stored: &game,
+            moves: game.moves.len(),
+            seat: None,
+            with: None,
+            opponent: None,
+        };
         let message = play(&past).unwrap_err().to_string();
         assert!(message.contains("can be played on from move 0 to"), "{message}");
-        let seat = Request { stored: &game, moves: 1, seat: Some(2), with: None };
+        let seat = Request { stored: &game, moves: 1, seat: Some(2), with: None, opponent: None };
         assert_eq!(
             play(&seat).unwrap_err().to_string(),
             "the game has 2 seat(s); there is no seat 2"
         );
         let mut unknown = game.clone();
         unknown.game = "chess".into();
-        let request = Request { stored: &unknown, moves: 1, seat: None, with: None };
+        let request =
+            Request { stored: &unknown, moves: 1, seat: None, with: None, opponent: None };
         assert!(matches!(play(&request), Err(PlayOnError::UnknownGame(name)) if name == "chess"));
         let mut edited = game.clone();
         edited.players[1].name = "nobody".into();
-        let request = Request { stored: &edited, moves: 1, seat: None, with: None };
+        let request = Request { stored: &edited, moves: 1, seat: None, with: None, opponent: None };
         assert!(play(&request).unwrap_err().to_string().contains("nobody"));
+    }
+
+    #[test]
+    fn nothing_a_trace_names_is_built_or_loaded() {
+        let game = stored("random", "perfect", 3);
+        fn request(stored: &Trace) -> Request<'_> {
+            Request { stored, moves: 1, seat: None, with: None, opponent: None }
+        }
+        // A bot's recorded source: a project directory here, never built.
+        let project = std::env::current_dir().unwrap().display().to_string();
+        let mut bot = game.clone();
+        bot.players[0].kind = "wasm".into();
+        bot.players[0].source = Some(project.clone());
+        let error = play(&request(&bot)).unwrap_err();
+        assert!(matches!(error, PlayOnError::NoBot(0)), "{error}");
+        assert_eq!(
+            error.to_string(),
+            "name the bot to play on with in seat 0: --with BOT (a project directory, a bot folder or source file, a .wasm module or a reference player); botlens builds nothing a trace names"
+        );
+        // A "reference player" whose name is a directory or a module file: not a player.
+        for name in [project.as_str(), "../../x.wasm", "bot.wat"] {
+            let mut named = game.clone();
+            named.players[0].name = name.into();
+            let error = play(&request(&named)).unwrap_err();
+            let unknown = format!("tictactoe has no reference player `{name}`");
+            assert!(error.to_string().contains(&unknown), "{error}");
+            let mut opponent = game.clone();
+            opponent.players[1].name = name.into();
+            let error = play(&request(&opponent)).unwrap_err();
+            assert!(matches!(&error, PlayOnError::Opponent(n) if n == name), "{error}");
+        }
+    }
+
+    #[test]
+    fn a_stored_module_opponent_is_the_file_the_user_names() {
+        let floor = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/src/floor_bot.wat");
+        let game = stored_of("battleships", "random", floor, 2);
+        assert_eq!(game.players[1].source.as_deref(), Some(floor));
+        let request =
+            Request { stored: &game, moves: 0, seat: Some(0), with: None, opponent: None };
+        let error = play(&request).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the stored game's opponent `floor_bot` is a module: name its file with --opponent FILE; botlens loads nothing a trace names"
+        );
+        let named = Request { opponent: Some(floor), ..request.clone() };
+        let played = play(&named).unwrap();
+        assert_eq!(played.trace.moves, game.moves, "random plays on as it played");
+        let reference = stored("random", "perfect", 3);
+        let wrong = Request { stored: &reference, opponent: Some(floor), ..request };
+        assert_eq!(
+            play(&wrong).unwrap_err().to_string(),
+            "the stored game's opponent `perfect` is not a module: play on without --opponent"
+        );
     }
 }

@@ -35,6 +35,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use botlens_engine::stack::thousands;
+use botlens_engine::text::printable;
 use botlens_games::{GameVisitor, Scored};
 use botlens_sandbox::{ProfileFrame, Sandbox};
 use serde::Serialize;
@@ -297,16 +298,18 @@ impl Sources {
 
 impl Profile {
     /// The table for a terminal: the top `top` functions and lines, and the turns that ran out
-    /// of fuel; files relative to `base`.
+    /// of fuel; files relative to `base`. Names of functions, files, the bot and its opponents
+    /// are the bot's text (its debug info, source map, folder), each shown [`printable`].
     pub fn render(&self, base: &Path, top: usize) -> String {
         let mut out = String::new();
+        let opponents: Vec<_> = self.opponents.iter().map(|name| printable(name)).collect();
         let _ = writeln!(
             out,
             "{} ({}): {} games vs {}, seeds {}: {} fuel, sampled every {} epoch checks",
-            self.bot,
+            printable(&self.bot),
             self.game,
             self.games,
-            self.opponents.join(", "),
+            opponents.join(", "),
             self.seeds,
             thousands(self.fuel),
             thousands(self.interval),
@@ -326,12 +329,14 @@ impl Profile {
                     parts.reverse();
                     format!("…/{}", parts.join("/"))
                 };
-                format!("  ({shown})")
+                format!("  ({})", printable(&shown))
             });
             let _ = writeln!(
                 out,
                 "{:>6.1} % {:>6.1} % {mark}{}{file}",
-                f.self_percent, f.total_percent, f.function
+                f.self_percent,
+                f.total_percent,
+                printable(&f.function)
             );
         }
         if self.functions.len() > top {
@@ -346,7 +351,9 @@ impl Profile {
             let _ = writeln!(
                 out,
                 "{:>6.1} % {:>6.1} %  {}",
-                f.own_percent, f.total_percent, f.function
+                f.own_percent,
+                f.total_percent,
+                printable(&f.function)
             );
         }
         let _ = writeln!(out, "\nLines of the bot by self fuel:");
@@ -378,7 +385,7 @@ impl Profile {
                 let _ = writeln!(
                     out,
                     "  vs {} seed {}, the bot's turn {} ({} fuel):",
-                    turn.opponent,
+                    printable(&turn.opponent),
                     turn.seed,
                     turn.turn,
                     thousands(turn.fuel)
@@ -470,5 +477,59 @@ mod tests {
         assert_eq!(file["profiles"][0]["samples"], json!([[0], [1, 1]]));
         assert_eq!(file["profiles"][0]["weights"], json!([3, 7]));
         assert_eq!(file["profiles"][0]["endValue"], json!(10));
+    }
+
+    #[test]
+    fn names_from_the_bots_debug_info_are_shown_printable() {
+        let evil = "evil\u{1b}[2J\n  9.9 %   9.9 % *fake";
+        let mut play = frame(evil, Some(10), true);
+        play.location.as_mut().unwrap().file = "src/\u{1b}]0;owned\u{7}lib.rs\nx.rs".into();
+        let stacks = stacks(&[(&[play], 10)]);
+        let (lines, outside_bot_fuel) = stacks.lines();
+        let profile = Profile {
+            bot: "bot\u{1b}[31m".into(),
+            game: "tictactoe".into(),
+            seeds: "0..=1".into(),
+            opponents: vec!["random".into()],
+            games: 2,
+            interval: 1,
+            fuel: 10,
+            functions: stacks.functions(),
+            lines: lines.clone(),
+            outside_bot_fuel,
+            out_of_fuel: vec![FailingTurn {
+                opponent: "random\n".into(),
+                seed: 1,
+                turn: 2,
+                fuel: 10,
+                lines,
+            }],
+            stacks: stacks.0,
+        };
+        let name = r"evil\u{1b}[2J\u{a}  9.9 %   9.9 % *fake";
+        let file = r"src/\u{1b}]0;owned\u{7}lib.rs\u{a}x.rs";
+        assert_eq!(
+            profile.render(Path::new(""), 5),
+            format!(
+                "bot\\u{{1b}}[31m (tictactoe): 2 games vs random, seeds 0..=1: 10 fuel, sampled every 1 epoch checks
+
+Functions by self fuel (* the bot's own code):
+    self    total  function
+ 100.0 %  100.0 % *{name}  ({file})
+
+The bot's functions by own fuel (their self fuel and the std and SDK code they called):
+     own    total  function
+ 100.0 %  100.0 %  {name}
+
+Lines of the bot by self fuel:
+    self    total  line
+ 100.0 %  100.0 %  {file}:10  
+
+Turns that ran out of fuel:
+  vs random\\u{{a}} seed 1, the bot's turn 2 (10 fuel):
+    100.0 %  {file}:10  in {name}
+"
+            )
+        );
     }
 }

@@ -1,19 +1,25 @@
-//! A bot project at a git revision, `PROJECT@REV`: that revision of the project, checked out
-//! in a temporary `git worktree` of the repository containing the project and removed again
-//! when done.
+//! A bot at a git revision, `DIR@REV`: that revision of the bot's directory (a project, or a
+//! bot folder in any language), checked out in a temporary `git worktree` of the repository
+//! containing it and removed again when done.
 //!
-//! The checkout goes to a fresh directory under the system's temporary directory; the project
-//! is at the same place inside it as in the repository. Builds of every revision share one
-//! cargo target directory, `<project>/target/botlens/revisions/` ([`target_dir`]), so the
-//! dependencies compiled for one revision serve the next. Only committed files are in a
-//! revision: the working tree's changes are not.
+//! The checkout goes to a private directory (mode 0700, created exclusively under a random name
+//! in the system's temporary directory), so no other user can plant a file in it or predict
+//! where it will be; the bot is at the same place inside it as in the repository. Every git
+//! command goes through one function, `git`, which runs it with nothing of the repository's
+//! configuration that starts a program: no hooks, no fsmonitor, no fetching; filter drivers are
+//! turned off for the checkout, and every revision argument follows `--end-of-options`. Builds
+//! of every revision of a project share one cargo target directory,
+//! `<project>/target/botlens/revisions/` ([`target_dir`]), so the dependencies compiled for one
+//! revision serve the next. Only committed files are in a revision: the working tree's changes
+//! are not.
 //!
 //! Not for: building or playing the checkout (see [`crate::pipeline`], given
 //! [`crate::RunOptions::cargo_target_dir`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicU64, Ordering};
+
+use tempfile::TempDir;
 
 /// Why a revision could not be checked out.
 #[derive(Debug, thiserror::Error)]
@@ -34,6 +40,9 @@ pub enum RevisionError {
         /// The revision asked for.
         rev: String,
     },
+    /// No private directory could be made for the checkout.
+    #[error("cannot make a private directory for the checkout: {0}")]
+    Directory(std::io::Error),
     /// The revision names no commit of the repository.
     #[error("`{rev}` is not a revision of the repository at {}: {message}", .repo.display())]
     BadRevision {
@@ -68,12 +77,38 @@ pub fn target_dir(project_root: &Path) -> PathBuf {
     project_root.join("target").join("botlens").join("revisions")
 }
 
-/// Runs git in `dir` with `args`; its standard output, trimmed, or why it failed.
+/// The configuration every git command runs with, over the repository's own: a repository is
+/// not trusted to start programs. No hooks (`post-checkout` runs on `worktree add`), no
+/// filesystem monitor, no bare repository found by walking up from the project (its
+/// configuration would apply), no transport (a partial clone would fetch missing objects, with
+/// a configured `core.sshCommand`), no submodules, no signature checks (`gpg.program`), no
+/// automatic garbage collection. Filter drivers are named in a repository's configuration, so
+/// [`Checkout::new`] turns off each one it finds.
+const SAFE_CONFIG: [&str; 8] = [
+    "core.hooksPath=/dev/null",
+    "core.fsmonitor=false",
+    "safe.bareRepository=explicit",
+    "protocol.allow=never",
+    "submodule.recurse=false",
+    "log.showSignature=false",
+    "gc.auto=0",
+    "maintenance.auto=false",
+];
+
+/// Runs git in `dir` with `args` (and [`SAFE_CONFIG`]); its standard output, trimmed, or why it
+/// failed. Every git command botlens runs goes through here.
 fn git(dir: &Path, args: &[&str]) -> Result<String, RevisionError> {
-    let output = Command::new("git")
+    let mut command = Command::new("git");
+    command.arg("--no-pager");
+    for setting in SAFE_CONFIG {
+        command.args(["-c", setting]);
+    }
+    let output = command
         .arg("-C")
         .arg(dir)
         .args(args)
+        // Never fetch an object a partial clone lacks.
+        .env("GIT_NO_LAZY_FETCH", "1")
         .output()
         .map_err(|e| RevisionError::Git { args: args.join(" "), message: e.to_string() })?;
     if output.status.success() {
@@ -104,16 +139,23 @@ impl Repository {
         Ok(Repository { top: top.into(), prefix: prefix.into() })
     }
 
-    /// The full hash of the commit `rev` names.
+    /// The full hash of the commit `rev` names; a revision starting with `-` is refused.
     pub fn commit(&self, rev: &str) -> Result<String, RevisionError> {
+        let bad = |message: &str| RevisionError::BadRevision {
+            rev: rev.to_owned(),
+            repo: self.top.clone(),
+            message: message.to_owned(),
+        };
+        if rev.starts_with('-') {
+            return Err(bad("a revision does not start with `-`"));
+        }
         let spec = format!("{rev}^{{commit}}");
         git(&self.top, &["rev-parse", "--verify", "--end-of-options", &spec]).map_err(|error| {
             let message = match error {
                 RevisionError::Git { message, .. } => message,
                 other => other.to_string(),
             };
-            let message = message.lines().next().unwrap_or("unknown revision").to_owned();
-            RevisionError::BadRevision { rev: rev.to_owned(), repo: self.top.clone(), message }
+            bad(message.lines().next().unwrap_or("unknown revision"))
         })
     }
 
@@ -121,14 +163,68 @@ impl Repository {
     /// line from `bad` (`git rev-list --first-parent --reverse good..bad`).
     pub fn commits_between(&self, good: &str, bad: &str) -> Result<Vec<String>, RevisionError> {
         let range = format!("{good}..{bad}");
-        let list = git(&self.top, &["rev-list", "--first-parent", "--reverse", &range])?;
+        let list = git(
+            &self.top,
+            &["rev-list", "--first-parent", "--reverse", "--end-of-options", &range, "--"],
+        )?;
         Ok(list.lines().map(str::to_owned).collect())
     }
 
     /// The subject line of `commit`.
     pub fn subject(&self, commit: &str) -> Result<String, RevisionError> {
-        git(&self.top, &["log", "-1", "--format=%s", commit])
+        git(&self.top, &["log", "-1", "--format=%s", "--end-of-options", commit, "--"])
     }
+
+    /// `-c` settings that turn off every filter driver the repository's configuration defines
+    /// (`filter.<driver>.smudge` would run a program on each file checked out): an empty
+    /// command is no filter, and no driver is required. A driver whose name holds `=` cannot be
+    /// named in a `-c` setting, so it is refused.
+    fn filters_off(&self) -> Result<Vec<String>, RevisionError> {
+        let names = git(&self.top, &["config", "-z", "--name-only", "--get-regexp", r"^filter\."])
+            .or_else(|error| match error {
+                // Status 1: no such setting.
+                RevisionError::Git { ref message, .. } if message.is_empty() => Ok(String::new()),
+                error => Err(error),
+            })?;
+        let mut drivers: Vec<&str> = names
+            .split('\0')
+            .filter_map(|name| name.strip_prefix("filter.")?.rsplit_once('.'))
+            .map(|(driver, _)| driver)
+            .collect();
+        drivers.sort_unstable();
+        drivers.dedup();
+        let mut settings = Vec::new();
+        for driver in drivers {
+            if driver.contains('=') {
+                return Err(RevisionError::Git {
+                    args: "config".into(),
+                    message: format!(
+                        "the filter driver `{driver}` has `=` in its name, so botlens cannot turn it off for the checkout; rename or remove it"
+                    ),
+                });
+            }
+            for (key, value) in
+                [("smudge", ""), ("clean", ""), ("process", ""), ("required", "false")]
+            {
+                settings.push("-c".to_owned());
+                settings.push(format!("filter.{driver}.{key}={value}"));
+            }
+        }
+        Ok(settings)
+    }
+}
+
+/// A new private directory for a checkout: a random name under the system's temporary
+/// directory, created exclusively (never one that already exists), mode 0700 on Unix.
+fn private_directory() -> Result<TempDir, RevisionError> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix("botlens-revision-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o700));
+    }
+    builder.tempdir().map_err(RevisionError::Directory)
 }
 
 /// A revision checked out in a temporary worktree; dropping it removes the worktree.
@@ -140,29 +236,34 @@ pub struct Checkout {
     pub commit: String,
     repository: PathBuf,
     worktree: PathBuf,
+    /// The private directory holding the worktree, removed after it (fields drop after
+    /// [`Drop::drop`]).
+    _private: TempDir,
 }
 
 impl Checkout {
     /// Checks out revision `rev` of the repository containing the project in `project_dir`.
     pub fn new(project_dir: &Path, rev: &str) -> Result<Checkout, RevisionError> {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
         let repository = Repository::of(project_dir, rev)?;
         let commit = repository.commit(rev)?;
-        let worktree = std::env::temp_dir().join(format!(
-            "botlens-revision-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
+        let private = private_directory()?;
+        // Named after the repository, for paths in messages; git makes it, inside the private
+        // directory, so nothing was there before.
+        let name = repository.top.file_name().map(|name| name.to_string_lossy().into_owned());
+        let worktree = private.path().join(name.as_deref().unwrap_or("checkout"));
         let path = worktree.to_string_lossy().into_owned();
-        git(
-            &repository.top,
-            &["worktree", "add", "--detach", "--force", "--quiet", &path, &commit],
-        )?;
+        let mut args = repository.filters_off()?;
+        args.extend(
+            ["worktree", "add", "--detach", "--quiet", "--end-of-options", &path, &commit]
+                .map(str::to_owned),
+        );
+        git(&repository.top, &args.iter().map(String::as_str).collect::<Vec<_>>())?;
         Ok(Checkout {
             project: worktree.join(&repository.prefix),
             commit,
             repository: repository.top,
             worktree,
+            _private: private,
         })
     }
 
@@ -175,7 +276,10 @@ impl Checkout {
 impl Drop for Checkout {
     fn drop(&mut self) {
         let path = self.worktree.to_string_lossy().into_owned();
-        if git(&self.repository, &["worktree", "remove", "--force", &path]).is_err() {
+        // `--force`: the build may have left untracked files (a `Cargo.lock`) in it.
+        if git(&self.repository, &["worktree", "remove", "--force", "--end-of-options", &path])
+            .is_err()
+        {
             let _ = std::fs::remove_dir_all(&self.worktree);
             let _ = git(&self.repository, &["worktree", "prune"]);
         }
@@ -230,11 +334,111 @@ mod tests {
         let text = error.to_string();
         assert!(matches!(error, RevisionError::BadRevision { .. }), "{text}");
         assert!(text.starts_with("`no-such-branch` is not a revision of the repository"), "{text}");
-        let flag = Checkout::new(&repo.path().join("bot"), "--output=x").unwrap_err();
-        assert!(matches!(flag, RevisionError::BadRevision { .. }), "{flag}");
+        for flag in ["--output=x", "-h", "--all"] {
+            let error = Checkout::new(&repo.path().join("bot"), flag).unwrap_err();
+            assert!(matches!(error, RevisionError::BadRevision { .. }), "{error}");
+            let said = format!(
+                "`{flag}` is not a revision of the repository at {}: a revision does not start with `-`",
+                repo.path().display()
+            );
+            assert_eq!(error.to_string(), said);
+        }
         let outside = tempfile::tempdir().unwrap();
         let error = Checkout::new(outside.path(), "HEAD").unwrap_err().to_string();
         assert!(error.contains("is not inside a git repository"), "{error}");
         assert_eq!(split("nowhere@HEAD"), None, "not a directory");
+    }
+
+    /// Makes `file` executable.
+    #[cfg(unix)]
+    fn executable(file: &Path) {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_checkout_runs_no_hook_filter_or_monitor_the_repository_configures() {
+        let repo = repository();
+        let marks = tempfile::tempdir().unwrap();
+        let mark = |name: &str| marks.path().join(name);
+        let hook = repo.path().join(".git/hooks/post-checkout");
+        std::fs::write(&hook, format!("#!/bin/sh\ntouch '{}'\n", mark("hook").display())).unwrap();
+        executable(&hook);
+        let monitor = repo.path().join("monitor.sh");
+        std::fs::write(&monitor, format!("#!/bin/sh\ntouch '{}'\n", mark("monitor").display()))
+            .unwrap();
+        executable(&monitor);
+        std::fs::write(repo.path().join("bot/.gitattributes"), "* filter=evil\n").unwrap();
+        let commit = ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit"];
+        git(repo.path(), &["add", "."]).unwrap();
+        git(repo.path(), &[&commit[..], &["--quiet", "-m", "attributes"]].concat()).unwrap();
+        let smudge = format!("touch '{}'; cat", mark("smudge").display());
+        let process = format!("touch '{}'", mark("process").display());
+        for (key, value) in [
+            ("filter.evil.smudge", smudge.as_str()),
+            ("filter.evil.process", &process),
+            ("filter.evil.required", "true"),
+            ("core.fsmonitor", &monitor.display().to_string()),
+        ] {
+            // Written by git itself, bypassing the configuration `git()` adds.
+            let status = Command::new("git")
+                .arg("-C")
+                .arg(repo.path())
+                .args(["config", key, value])
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+        let checkout = Checkout::new(&repo.path().join("bot"), "HEAD~1").unwrap();
+        assert_eq!(std::fs::read_to_string(checkout.project.join("file")).unwrap(), "two");
+        let latest = Checkout::new(&repo.path().join("bot"), "HEAD").unwrap();
+        let attributes = std::fs::read_to_string(latest.project.join(".gitattributes")).unwrap();
+        assert_eq!(attributes, "* filter=evil\n", "checked out as committed, unfiltered");
+        drop((checkout, latest));
+        let status = Command::new("git")
+            .arg("-C")
+            .arg(repo.path())
+            .args(["config", "filter.a=b.smudge", &smudge])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let error = Checkout::new(&repo.path().join("bot"), "HEAD").unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "git config: the filter driver `a=b` has `=` in its name, so botlens cannot turn it off for the checkout; rename or remove it"
+        );
+        let ran: Vec<_> =
+            std::fs::read_dir(marks.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(ran.is_empty(), "the repository ran {ran:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_worktree_is_in_a_new_private_directory_of_an_unpredictable_name() {
+        use std::os::unix::fs::PermissionsExt;
+        let repo = repository();
+        // What an earlier botlens would have used; another user may have made it.
+        let predictable = |n: u32| {
+            std::env::temp_dir().join(format!("botlens-revision-{}-{n}", std::process::id()))
+        };
+        let planted = predictable(0);
+        let _ = std::fs::create_dir(&planted);
+        let first = Checkout::new(&repo.path().join("bot"), "HEAD").unwrap();
+        let second = Checkout::new(&repo.path().join("bot"), "HEAD").unwrap();
+        let _ = std::fs::remove_dir(&planted);
+        let private = first.worktree.parent().unwrap().to_owned();
+        assert_ne!(Some(private.as_path()), second.worktree.parent());
+        for n in 0..2 {
+            assert_ne!(private, predictable(n));
+        }
+        let mode = std::fs::metadata(&private).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700, "{}", private.display());
+        let name = private.file_name().unwrap().to_string_lossy().into_owned();
+        let random = name.strip_prefix("botlens-revision-").unwrap();
+        assert!(random.len() >= 6 && !random.contains('-'), "{name}");
+        assert_eq!(first.worktree.file_name(), repo.path().file_name());
+        drop(first);
+        assert!(!private.exists(), "the private directory goes with the worktree");
     }
 }

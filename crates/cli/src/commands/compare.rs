@@ -17,9 +17,10 @@ use super::run::INSTALLING;
 #[derive(Debug, Args)]
 #[command(
     after_help = "A and B are each anything `botlens run` takes (a project directory, a .wasm
-module or a reference player, the last two with --game), or PROJECT@REV: that git revision of
-the project, built in a temporary worktree (its dependencies' builds kept in
-<project>/target/botlens/revisions/).
+module or a reference player, the last two with --game), or DIR@REV: that git revision of the
+bot in DIR (a project, or a bot folder in any language), checked out into a private temporary
+worktree with the repository's hooks and filters off, and built (a project's dependencies'
+builds kept in <project>/target/botlens/revisions/).
 
 Without --vs, A plays B head to head, each seed twice with the seats swapped. With --vs, A and B
 each play those opponents on the same seeds (both seats), and each (opponent, seed) counts A's

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use anyhow::{Context, bail};
+use botlens_engine::text::printable;
 use botlens_engine::{Fault, Trace};
 use botlens_harness::build::DebugInfo;
 use botlens_harness::folder::Lang;
@@ -137,18 +138,23 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
             "botlens: note: this game did not fail with the unoptimised build; if it fails in `botlens run`, try --optimized"
         );
     }
+    let failing_line = game.fault.as_ref().and_then(|fault| failing_line(fault, &target));
+    let stop = Stop { turn, why, failing_line, example: example_file(&target) };
+    // What the bot's failure and files say is printed here, never handed to the debugger: its
+    // commands are botlens's own words alone ([`Stop`]).
+    for line in stop.banner(args.debugger) {
+        eprintln!("{}", printable(&line));
+    }
     eprintln!("botlens: starting {}…", args.debugger.program());
     let dir = tempfile::tempdir().context("a directory for the debugger's commands")?;
     let script = dir.path().join("commands");
-    let failing_line = game.fault.as_ref().and_then(|fault| failing_line(fault, &target));
-    let stop = Stop { why, failing_line, example: example_file(&target) };
     let commands = match args.debugger {
-        Debugger::Gdb => gdb_commands(&stop, args.batch.as_deref()),
-        Debugger::Lldb => lldb_commands(&stop, args.batch.as_deref()),
+        Debugger::Gdb => gdb_commands(&stop),
+        Debugger::Lldb => lldb_commands(&stop),
     };
     std::fs::write(&script, commands).context("writing the debugger's commands")?;
     let status = Command::new(debugger)
-        .args(debugger_args(args.debugger, &script, args.batch.is_some()))
+        .args(debugger_args(args.debugger, &script, args.batch.as_deref()))
         .arg(std::env::current_exe().context("the path of this botlens")?)
         .args(debuggee_args(&args, &chosen, turn))
         .status()
@@ -329,7 +335,7 @@ fn play_under_debugger(
         Some(turn) => turn,
         None => {
             let (turn, why) = stop_turn(&play(prepared.clone(), target)?, None)?;
-            eprintln!("botlens: {why}");
+            eprintln!("botlens: {}", printable(&why));
             turn
         }
     };
@@ -341,54 +347,79 @@ fn play_under_debugger(
         || format!("{:?}", played.result).to_lowercase(),
         |fault| format!("lost: {}", fault.failure),
     );
-    eprintln!("botlens: the game is over after the bot's {} turns: {ending}", played.bot_turns);
+    eprintln!(
+        "botlens: the game is over after the bot's {} turns: {}",
+        played.bot_turns,
+        printable(&ending)
+    );
     std::io::stderr().flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// The arguments of this command again, for the process under the debugger.
+/// The arguments of this command again, for the process under the debugger: values joined to
+/// their flags and the bot after `--`, so that no name (an opponent from a trace) reads as a
+/// flag.
 fn debuggee_args(args: &DebugArgs, game: &OneGame, turn: u32) -> Vec<OsString> {
-    let mut words: Vec<OsString> = vec!["debug".into(), args.target.clone().into()];
+    let mut words: Vec<OsString> = vec!["debug".into()];
     if let Some(kind) = &args.game {
-        words.extend(["--game".into(), kind.into()]);
+        words.push(format!("--game={kind}").into());
     }
     words.extend([
-        "--vs".into(),
-        game.vs.clone().into(),
-        "--seed".into(),
-        game.seed.to_string().into(),
-        "--turn".into(),
-        turn.to_string().into(),
+        format!("--vs={}", game.vs).into(),
+        format!("--seed={}", game.seed).into(),
+        format!("--turn={turn}").into(),
         "--debuggee".into(),
+        "--".into(),
+        args.target.clone().into(),
     ]);
     words
 }
 
-/// The debugger's own arguments up to the program it runs.
-fn debugger_args(debugger: Debugger, script: &Path, batch: bool) -> Vec<OsString> {
+/// The debugger's own arguments up to the program it runs: botlens's `script`, then the user's
+/// `batch` file as a file of its own (its name never enters a command). gdb starts the program
+/// without a shell and loads no script a program or directory brings; lldb loads none from
+/// symbol files.
+fn debugger_args(debugger: Debugger, script: &Path, batch: Option<&Path>) -> Vec<OsString> {
     let mut words: Vec<OsString> = Vec::new();
     match debugger {
         Debugger::Gdb => {
-            words.extend(["-q", "-iex", "set auto-load python-scripts off"].map(OsString::from));
-            if batch {
+            words.push("-q".into());
+            for setting in [
+                "set auto-load python-scripts off",
+                "set auto-load gdb-scripts off",
+                "set auto-load local-gdbinit off",
+                "set startup-with-shell off",
+            ] {
+                words.extend(["-iex".into(), setting.into()]);
+            }
+            if batch.is_some() {
                 words.push("-batch".into());
             }
-            words.extend(["-x".into(), script.into(), "--args".into()]);
+            words.extend(["-x".into(), script.into()]);
+            if let Some(file) = batch {
+                words.extend(["-x".into(), file.into()]);
+            }
+            words.push("--args".into());
         }
         Debugger::Lldb => {
-            if batch {
+            if batch.is_some() {
                 words.push("--batch".into());
             }
-            words.extend(["-s".into(), script.into(), "--".into()]);
+            let symbols = "settings set target.load-script-from-symbol-file false";
+            words.extend(["-O".into(), symbols.into(), "-s".into(), script.into()]);
+            if let Some(file) = batch {
+                words.extend(["-s".into(), file.into()]);
+            }
+            words.push("--".into());
         }
     }
     words
 }
 
-/// The failing line as a breakpoint spec, `/home/me/bot/src/lib.rs:85`: a relative file is
-/// made absolute from the bot's directory when it is there, so the breakpoint is not set in
-/// every dependency's `src/lib.rs` as well.
-fn failing_line(fault: &Fault, target: &Target) -> Option<String> {
+/// The failing line, `/home/me/bot/src/lib.rs` and 85: a relative file is made absolute from
+/// the bot's directory when it is there, so the breakpoint is not set in every dependency's
+/// `src/lib.rs` as well.
+fn failing_line(fault: &Fault, target: &Target) -> Option<(String, u32)> {
     let location = fault.failure.location.as_ref()?;
     let dir = match target {
         Target::Module { path, .. } => path.parent(),
@@ -399,7 +430,29 @@ fn failing_line(fault: &Fault, target: &Target) -> Option<String> {
         .filter(|file| file.is_file())
         .and_then(|file| std::path::absolute(file).ok())
         .map_or_else(|| location.file.clone(), |file| file.display().to_string());
-    Some(format!("{file}:{}", location.line))
+    Some((file, location.line))
+}
+
+/// The longest file name a breakpoint is set in (Linux's `PATH_MAX`).
+const MAX_BREAKPOINT_FILE: usize = 4096;
+
+/// Why the file name `file` cannot be written into a debugger's command, if it cannot: it
+/// comes from the bot (its debug info, a C `#line`), and a line break would start a command of
+/// its own (`shell …`), while quotes, backslashes, backticks (lldb evaluates them) and `$`
+/// are the debuggers' syntax. Spaces are fine: the name is quoted.
+fn unfit_for_a_command(file: &str) -> Option<&'static str> {
+    if file.len() > MAX_BREAKPOINT_FILE {
+        return Some("is longer than a file name can be");
+    }
+    if file.starts_with('-') {
+        return Some("starts with `-`");
+    }
+    file.chars().find_map(|c| match c {
+        '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}' => Some("holds a line break"),
+        c if c.is_control() => Some("holds a control character"),
+        '"' | '\'' | '`' | '\\' | '$' => Some("holds a quote, a backtick, a backslash or `$`"),
+        _ => None,
+    })
 }
 
 /// A file of the bot's own, for the hint to set breakpoints when no line failed: a C or Zig
@@ -420,73 +473,101 @@ fn example_file(target: &Target) -> String {
 
 /// Where and why the debugger stops.
 struct Stop {
-    /// Why this turn, in words.
+    /// The bot's turn it stops at.
+    turn: u32,
+    /// Why this turn, in words (the failure's message: the bot's text).
     why: String,
-    /// The failing line as a breakpoint spec ([`failing_line`]).
-    failing_line: Option<String>,
+    /// The failing line ([`failing_line`]); its file is the bot's text.
+    failing_line: Option<(String, u32)>,
     /// A file of the bot's for the hint when no line failed ([`example_file`]).
     example: String,
 }
 
 impl Stop {
-    /// What the user reads at the stop, as lines.
-    fn banner(&self, locals: &str) -> Vec<String> {
+    /// The breakpoint on the failing line, if there is one and its file name is fit for a
+    /// debugger's command ([`unfit_for_a_command`]).
+    fn breakpoint(&self) -> Option<(&str, u32)> {
+        let (file, line) = self.failing_line.as_ref()?;
+        unfit_for_a_command(file).is_none().then_some((file.as_str(), *line))
+    }
+
+    /// What botlens says before it starts `debugger`, as lines: the bot's text is in them, so
+    /// they are printed through `printable` and never reach the debugger.
+    fn banner(&self, debugger: Debugger) -> Vec<String> {
         let mut lines = vec![format!("botlens: {}.", self.why)];
         match &self.failing_line {
-            Some(line) => lines.push(format!(
-                "botlens: a breakpoint is on the failing line {line}: `continue` to reach it."
-            )),
+            Some((file, line)) => match unfit_for_a_command(file) {
+                None => lines.push(format!(
+                    "botlens: a breakpoint is on the failing line {file}:{line}: `continue` to reach it."
+                )),
+                Some(why) => lines.push(format!(
+                    "botlens: no breakpoint is set on the failing line {file}:{line}: its file name {why}, which a debugger would read as part of a command."
+                )),
+            },
             None => lines.push(format!(
                 "botlens: set breakpoints on the bot's lines (`break {}:42`), then `continue`.",
                 self.example
             )),
         }
+        let locals = match debugger {
+            Debugger::Gdb => "info locals",
+            Debugger::Lldb => "frame variable",
+        };
         lines.push(format!(
             "botlens: then `bt`, `{locals}`, `print NAME`, `next`, `step`; `quit` to leave."
         ));
         lines
     }
+
+    /// What the debugger says at the stop, as lines: botlens's own words and numbers alone.
+    fn at_the_stop(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "botlens: stopped as the bot begins its turn {} (why: above).",
+            self.turn
+        )];
+        if self.breakpoint().is_some() {
+            lines.push("botlens: continue to reach the breakpoint on the failing line.".to_owned());
+        }
+        lines
+    }
 }
 
 /// A gdb script: pending breakpoints allowed (the bot's code is registered as it is compiled),
-/// a stop at the hook, the banner, a breakpoint on the failing line, then `batch`'s commands.
-fn gdb_commands(stop: &Stop, batch: Option<&Path>) -> String {
+/// a stop at the hook, botlens's words at the stop, a breakpoint on the failing line. No
+/// untrusted text: the words are botlens's own, the breakpoint's file name is checked
+/// ([`unfit_for_a_command`]) and quoted.
+fn gdb_commands(stop: &Stop) -> String {
     let mut script = String::from(
         "set breakpoint pending on\nset pagination off\nset confirm off\n\
          set print thread-events off\nset print inferior-events off\n",
     );
     let _ = writeln!(script, "break {HOOK}\nrun");
-    for line in stop.banner("info locals") {
+    for line in stop.at_the_stop() {
         let _ = writeln!(script, "echo {}\\n", gdb_escape(&line));
     }
-    if let Some(line) = &stop.failing_line {
-        let _ = writeln!(script, "break {line}");
-    }
-    if let Some(file) = batch {
-        let _ = writeln!(script, "source {}", file.display());
+    if let Some((file, line)) = stop.breakpoint() {
+        let _ = writeln!(script, "break \"{file}\":{line}");
     }
     script
 }
 
-/// `text` for gdb's `echo`, which reads backslash escapes.
+/// `text` for gdb's `echo`, which reads backslash escapes: on one line, each control
+/// character a visible escape, each backslash doubled.
 fn gdb_escape(text: &str) -> String {
-    text.replace('\\', "\\\\")
+    printable(text).replace('\\', "\\\\")
 }
 
-/// An lldb script: the JIT loader on, a stop at the hook, the banner, a breakpoint on the
-/// failing line, then `batch`'s commands.
-fn lldb_commands(stop: &Stop, batch: Option<&Path>) -> String {
+/// An lldb script: the JIT loader on, a stop at the hook, botlens's words at the stop (as
+/// comments, which lldb echoes: its one way to print text, `script`, needs its Python and
+/// evaluates backticks), a breakpoint on the failing line; as checked as gdb's.
+fn lldb_commands(stop: &Stop) -> String {
     let mut script = String::from("settings set plugin.jit-loader.gdb.enable on\n");
     let _ = writeln!(script, "breakpoint set --name {HOOK} --skip-prologue false\nprocess launch");
-    for line in stop.banner("frame variable") {
-        let _ = writeln!(script, "script print({line:?})");
+    for line in stop.at_the_stop() {
+        let _ = writeln!(script, "# {}", printable(&line).replace('`', "'"));
     }
-    if let Some(line) = &stop.failing_line {
-        let (file, number) = line.rsplit_once(':').unwrap_or((line, "0"));
-        let _ = writeln!(script, "breakpoint set --file {file} --line {number}");
-    }
-    if let Some(file) = batch {
-        let _ = writeln!(script, "command source {}", file.display());
+    if let Some((file, line)) = stop.breakpoint() {
+        let _ = writeln!(script, "breakpoint set --file \"{file}\" --line {line}");
     }
     script
 }
@@ -505,30 +586,161 @@ mod tests {
         failure.location = Some(SourceLocation { file: "src/lib.rs".into(), line: 85, column: 9 });
         let fault = Fault { seat: 0, turn: 7, failure };
         let project = Target::project(dir.path());
-        let absolute = format!("{}:85", dir.path().join("src/lib.rs").display());
-        assert_eq!(failing_line(&fault, &project), Some(absolute));
+        let absolute = dir.path().join("src/lib.rs").display().to_string();
+        assert_eq!(failing_line(&fault, &project), Some((absolute, 85)));
         let elsewhere = Target::project(dir.path().join("src"));
-        assert_eq!(failing_line(&fault, &elsewhere).as_deref(), Some("src/lib.rs:85"));
+        assert_eq!(failing_line(&fault, &elsewhere), Some(("src/lib.rs".to_owned(), 85)));
+    }
+
+    /// A stop at turn 3 for `why`, failing at `file`:85 if given.
+    fn stop(why: &str, file: Option<&str>) -> Stop {
+        let failing_line = file.map(|file| (file.to_owned(), 85));
+        Stop { turn: 3, why: why.into(), failing_line, example: "bot.c".into() }
     }
 
     #[test]
-    fn scripts_stop_at_the_hook_then_break_on_the_failing_line_and_run_the_batch() {
-        let failing_line = Some("src/lib.rs:85".to_owned());
-        let stop = Stop { why: "the bot failed".into(), failing_line, example: "x".into() };
-        let gdb = gdb_commands(&stop, Some(Path::new("more.gdb")));
-        let hook = gdb.find("break botlens_turn_begins\nrun\n").unwrap();
-        let line = gdb.find("break src/lib.rs:85\n").unwrap();
-        let batch = gdb.find("source more.gdb\n").unwrap();
-        assert!(hook < line && line < batch, "{gdb}");
-        assert!(gdb.starts_with("set breakpoint pending on\n"));
-        let lldb = lldb_commands(&stop, None);
-        assert!(lldb.contains("breakpoint set --file src/lib.rs --line 85\n"), "{lldb}");
-        assert!(!lldb.contains("command source"));
-        let example = "bot.zig".to_owned();
-        let none = Stop { why: "no failure".into(), failing_line: None, example };
-        let plain = gdb_commands(&none, None);
-        assert!(!plain.lines().any(|line| line.starts_with("break src/")), "{plain}");
-        assert!(plain.contains("(`break bot.zig:42`)"), "{plain}");
+    fn scripts_stop_at_the_hook_say_so_and_break_on_the_failing_line() {
+        let stop = stop("the bot failed", Some("/home/me/my bots/src/lib.rs"));
+        assert_eq!(
+            gdb_commands(&stop),
+            "set breakpoint pending on\nset pagination off\nset confirm off\n\
+             set print thread-events off\nset print inferior-events off\n\
+             break botlens_turn_begins\nrun\n\
+             echo botlens: stopped as the bot begins its turn 3 (why: above).\\n\n\
+             echo botlens: continue to reach the breakpoint on the failing line.\\n\n\
+             break \"/home/me/my bots/src/lib.rs\":85\n"
+        );
+        assert_eq!(
+            lldb_commands(&stop),
+            "settings set plugin.jit-loader.gdb.enable on\n\
+             breakpoint set --name botlens_turn_begins --skip-prologue false\nprocess launch\n\
+             # botlens: stopped as the bot begins its turn 3 (why: above).\n\
+             # botlens: continue to reach the breakpoint on the failing line.\n\
+             breakpoint set --file \"/home/me/my bots/src/lib.rs\" --line 85\n"
+        );
+        let none = Stop { failing_line: None, ..stop };
+        let plain = gdb_commands(&none);
+        assert!(
+            plain.ends_with(
+                "\nrun\necho botlens: stopped as the bot begins its turn 3 (why: above).\\n\n"
+            ),
+            "{plain}"
+        );
+        assert_eq!(
+            none.banner(Debugger::Lldb),
+            [
+                "botlens: the bot failed.",
+                "botlens: set breakpoints on the bot's lines (`break bot.c:42`), then `continue`.",
+                "botlens: then `bt`, `frame variable`, `print NAME`, `next`, `step`; `quit` to leave.",
+            ]
+        );
+    }
+
+    /// Failure messages a bot may write, and file names its debug info may hold.
+    const HOSTILE: [&str; 7] = [
+        "x\nshell touch /tmp/botlens-owned",
+        "x\r\nshell touch /tmp/botlens-owned",
+        "`platform shell touch /tmp/botlens-owned`",
+        "$(touch /tmp/botlens-owned)",
+        "\u{1b}]0;title\u{7}\u{1b}[2J\u{0}\u{85}\u{2028}",
+        "x\\nshell touch /tmp/botlens-owned\\",
+        "\"; shell touch /tmp/botlens-owned; echo \"",
+    ];
+
+    #[test]
+    fn no_text_of_the_bots_reaches_a_debuggers_commands() {
+        let long = format!("{}\nshell touch /tmp/botlens-owned", "a".repeat(100_000));
+        for why in HOSTILE.iter().copied().chain([long.as_str()]) {
+            for debugger in [Debugger::Gdb, Debugger::Lldb] {
+                let script = |stop: &Stop| match debugger {
+                    Debugger::Gdb => gdb_commands(stop),
+                    Debugger::Lldb => lldb_commands(stop),
+                };
+                // The message: the very script of a plain one.
+                let hostile = stop(why, Some("/bot/src/lib.rs"));
+                assert_eq!(script(&hostile), script(&stop("plain", Some("/bot/src/lib.rs"))));
+                // A file name (`#line "x.c\nshell …"`): no breakpoint, and the script of none.
+                let file = format!("/bot/{why}.c");
+                let named = stop("plain", Some(&file));
+                assert_eq!(named.breakpoint(), None, "{file:?}");
+                assert_eq!(script(&named), script(&stop("plain", None)), "{file:?}");
+                // What botlens prints instead is one printable line each.
+                for line in named.banner(debugger) {
+                    let shown = printable(&line);
+                    assert!(!shown.chars().any(char::is_control), "{shown:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_file_name_a_debugger_would_parse_gets_no_breakpoint_and_the_banner_says_why() {
+        let why = |file: &str| unfit_for_a_command(file);
+        assert_eq!(why("/home/me/my bots/bot.c"), None, "spaces are quoted");
+        assert_eq!(why("/home/me/bots/héllo/华容道.c"), None);
+        assert_eq!(why("x.c\nshell id"), Some("holds a line break"));
+        assert_eq!(why("x.c\u{2028}shell id"), Some("holds a line break"));
+        assert_eq!(why("x\u{1b}[2J.c"), Some("holds a control character"));
+        assert_eq!(why("x\t.c"), Some("holds a control character"));
+        for file in ["a\"b.c", "a'b.c", "a`id`.c", "a\\b.c", "$HOME/x.c"] {
+            assert_eq!(why(file), Some("holds a quote, a backtick, a backslash or `$`"), "{file}");
+        }
+        assert_eq!(why("-x.c"), Some("starts with `-`"));
+        assert_eq!(
+            why(&"a".repeat(MAX_BREAKPOINT_FILE + 1)),
+            Some("is longer than a file name can be")
+        );
+        assert_eq!(why(&"a".repeat(MAX_BREAKPOINT_FILE)), None);
+        let stop = stop("the bot failed", Some("x.c\nshell touch /tmp/owned"));
+        let said = stop.banner(Debugger::Gdb);
+        assert_eq!(
+            printable(&said[1]),
+            "botlens: no breakpoint is set on the failing line x.c\\u{a}shell touch /tmp/owned:85: its file name holds a line break, which a debugger would read as part of a command."
+        );
+    }
+
+    #[test]
+    fn the_batch_file_is_a_file_of_its_own_and_gdb_starts_the_bot_without_a_shell() {
+        let words = |debugger, batch| {
+            let args = debugger_args(debugger, Path::new("/tmp/s"), batch);
+            args.iter().map(|w| w.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" | ")
+        };
+        let batch = Some(Path::new("my\ncommands.gdb"));
+        assert_eq!(
+            words(Debugger::Gdb, batch),
+            "-q | -iex | set auto-load python-scripts off | -iex | set auto-load gdb-scripts off | \
+             -iex | set auto-load local-gdbinit off | -iex | set startup-with-shell off | -batch | \
+             -x | /tmp/s | -x | my\ncommands.gdb | --args"
+        );
+        assert_eq!(
+            words(Debugger::Lldb, batch),
+            "--batch | -O | settings set target.load-script-from-symbol-file false | -s | /tmp/s | \
+             -s | my\ncommands.gdb | --"
+        );
+        assert_eq!(
+            words(Debugger::Lldb, None),
+            "-O | settings set target.load-script-from-symbol-file false | -s | /tmp/s | --"
+        );
+    }
+
+    #[test]
+    fn the_debuggee_reads_back_an_opponent_and_a_bot_that_look_like_flags() {
+        use clap::{Args as _, FromArgMatches as _};
+        let command = DebugArgs::augment_args(clap::Command::new("debug"));
+        let parse = |words: Vec<OsString>| {
+            let matches = command.clone().try_get_matches_from(words).unwrap();
+            DebugArgs::from_arg_matches(&matches).unwrap()
+        };
+        let mut asked = parse(vec!["debug".into(), "--vs=x".into(), "--seed=1".into()]);
+        asked.target = "--debugger=lldb".into();
+        asked.game = Some("tictactoe".into());
+        let game = OneGame { vs: "--batch=/tmp/x\nshell id".into(), seed: 9 };
+        let again = parse(debuggee_args(&asked, &game, 4));
+        assert_eq!(again.target, "--debugger=lldb");
+        assert_eq!(again.vs.as_deref(), Some("--batch=/tmp/x\nshell id"));
+        assert_eq!((again.seed, again.turn, again.debuggee), (Some(9), Some(4), true));
+        assert_eq!(again.game.as_deref(), Some("tictactoe"));
+        assert_eq!(again.batch, None);
     }
 
     #[test]

@@ -14,6 +14,7 @@ use botlens_engine::{SeatResult, Trace};
 use botlens_harness::baseline;
 use botlens_harness::pipeline::{self, RunOptions, Stage};
 use botlens_harness::play_on::{self, PlayedOn};
+use botlens_harness::target::is_module_path;
 use botlens_harness::{BotProject, CancelToken, Target};
 use botlens_replay::{Output, ShowOptions};
 use clap::Args;
@@ -29,11 +30,14 @@ use super::run::INSTALLING;
   botlens replay samples/battleships-offbyone --vs hunter --seed 4 --check traces/hunter-seed4.json
   botlens replay --game tictactoe perfect --vs random --seed 3 --plain
   botlens replay traces/hunter-seed4.json --from 40 --with samples/battleships-hunter
-  botlens replay traces/hunter-seed4.json --from 40 --json --save continued.json
+  botlens replay traces/hunter-seed4.json --from 40 --with my-bot --json --save continued.json
+
+Nothing a trace names is built or loaded: --from plays on with the bot of --with (a reference
+player's seat needs none), against a stored .wasm opponent named with --opponent.
 
 Keys in the full-screen view: → l n next, ← h p previous, Home/End, f failure, g N Enter go to
-move N, space autoplay, s speed, o the bot's own moves only, c play on from this move with the
-bot's build (or --with), ? help, q quit.")]
+move N, space autoplay, s speed, o the bot's own moves only, c play on from this move with
+--with (or a re-played game's own bot), ? help, q quit.")]
 pub struct ReplayArgs {
     /// A trace file (JSON, as `botlens run --trace-dir` writes them); or — with --vs and --seed —
     /// a bot project directory, a .wasm module or a reference player to re-play; or a bot
@@ -64,10 +68,15 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "N", conflicts_with_all = ["vs", "check"])]
     from: Option<usize>,
     /// The bot that plays on, from --from or from the full-screen view's `c` key: a project
-    /// directory, a .wasm module, a JavaScript bot or a reference player [default: the game's
-    /// own bot, built again from the source its trace names].
+    /// directory, a bot folder or source file, a .wasm module or a reference player [default:
+    /// a re-played game's own bot; the stored game's reference player]. A trace's record of
+    /// where its bot came from is never built: name the bot.
     #[arg(long, value_name = "BOT")]
     with: Option<String>,
+    /// With --from, when the stored game's opponent was a .wasm module: its file (a trace's
+    /// record of the path is never loaded).
+    #[arg(long, value_name = "FILE")]
+    opponent: Option<String>,
     /// With --from: print how the game played on ended as JSON instead of showing it.
     #[arg(long, requires = "from", conflicts_with_all = ["plain", "html", "at"])]
     json: bool,
@@ -98,11 +107,18 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     }
     let seat = args.seat.map(usize::from);
     let mut start = 0;
+    // The bot's seat in a game re-played here.
+    let mut replayed_seat = None;
     let (trace, source_root) = match (&args.vs, args.seed, args.from) {
         (_, _, Some(moves)) => {
             let stored = botlens_replay::load(Path::new(&args.target))?;
-            let request =
-                play_on::Request { stored: &stored, moves, seat, with: args.with.as_deref() };
+            let request = play_on::Request {
+                stored: &stored,
+                moves,
+                seat,
+                with: args.with.as_deref(),
+                opponent: args.opponent.as_deref(),
+            };
             let played =
                 play_on::play_on(&super::sandbox()?, &request, &progress(), &CancelToken::new())?;
             if let Some(path) = &args.save {
@@ -119,14 +135,16 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             let root = args.source_root.clone().or_else(|| target_dir(&played.target));
             (played.trace, root)
         }
-        (Some(opponent), Some(seed), None) => {
+        (Some(vs), Some(seed), None) => {
             let target = Target::parse(&args.target, args.game.as_deref())?;
-            replayed(&args, &target, opponent, seed, seat.unwrap_or(0))?
+            let bot_seat = *replayed_seat.insert(seat.unwrap_or(0));
+            replayed(&args, &target, vs, seed, bot_seat)?
         }
         (None, None, None) if Path::new(&args.target).is_dir() => {
             let target = Target::parse(&args.target, args.game.as_deref())?;
-            let (opponent, seed, worst_seat) = worst_failure(&target, &args.target)?;
-            replayed(&args, &target, &opponent, seed, seat.unwrap_or(worst_seat))?
+            let (vs, seed, worst_seat) = worst_failure(&target, &args.target)?;
+            let bot_seat = *replayed_seat.insert(seat.unwrap_or(worst_seat));
+            replayed(&args, &target, &vs, seed, bot_seat)?
         }
         _ => (botlens_replay::load(Path::new(&args.target))?, args.source_root.clone()),
     };
@@ -135,10 +153,17 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         (None, true) => Output::Plain,
         (None, false) => Output::Auto,
     };
-    let with = args.with.clone();
+    let (with, opponent) = play_on_with(&args, &trace, replayed_seat);
+    let seat = seat.or(replayed_seat);
     let play_on_root = args.source_root.clone();
     let play_on = move |shown: &Trace, moves: usize| -> Result<botlens_replay::PlayedOn, String> {
-        let request = play_on::Request { stored: shown, moves, seat, with: with.as_deref() };
+        let request = play_on::Request {
+            stored: shown,
+            moves,
+            seat,
+            with: with.as_deref(),
+            opponent: opponent.as_deref(),
+        };
         let sandbox = pipeline::sandbox().map_err(|error| error.to_string())?;
         // Quiet: the full-screen view owns the terminal while the bot builds.
         let played = play_on::play_on(&sandbox, &request, &|_| {}, &CancelToken::new())
@@ -155,6 +180,25 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
         writeln!(std::io::stderr(), "botlens: wrote {}", path.display())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `c` plays on with in `shown`: the bot and opponent module the user named (--with,
+/// --opponent), else, in a game re-played here with the bot in `replayed_seat`, that bot and
+/// its opponent module as this process resolved it; never what a stored trace names.
+fn play_on_with(
+    args: &ReplayArgs,
+    shown: &Trace,
+    replayed_seat: Option<usize>,
+) -> (Option<String>, Option<String>) {
+    let Some(seat) = replayed_seat else {
+        return (args.with.clone(), args.opponent.clone());
+    };
+    let module = shown
+        .players
+        .get(1 - seat.min(1))
+        .and_then(|player| player.source.clone())
+        .filter(|source| is_module_path(source));
+    (args.with.clone().or_else(|| Some(args.target.clone())), args.opponent.clone().or(module))
 }
 
 /// One game re-played (and checked against `--check`), with the directory its sources may be
