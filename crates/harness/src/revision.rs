@@ -17,7 +17,6 @@
 //! [`crate::RunOptions::cargo_target_dir`]).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use tempfile::TempDir;
 
@@ -96,27 +95,74 @@ const SAFE_CONFIG: [&str; 8] = [
 ];
 
 /// Runs git in `dir` with `args` (and [`SAFE_CONFIG`]); its standard output, trimmed, or why it
-/// failed. Every git command botlens runs goes through here.
+/// failed. Every git command botlens runs goes through here, confined ([`crate::tools`]): it
+/// reads the repository around `dir` and writes its git directories, nothing else.
 fn git(dir: &Path, args: &[&str]) -> Result<String, RevisionError> {
-    let mut command = Command::new("git");
+    git_writing(dir, args, &[])
+}
+
+/// [`git`], also writing beneath `writes` (a worktree's private directory).
+fn git_writing(dir: &Path, args: &[&str], writes: &[&Path]) -> Result<String, RevisionError> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut command = crate::tools::system("git", &path);
     command.arg("--no-pager");
     for setting in SAFE_CONFIG {
         command.args(["-c", setting]);
     }
-    let output = command
+    command
         .arg("-C")
         .arg(dir)
         .args(args)
-        // Never fetch an object a partial clone lacks.
+        // Never fetch an object a partial clone lacks; no system-wide configuration either (the
+        // user's own is not read: git's home is private).
         .env("GIT_NO_LAZY_FETCH", "1")
-        .output()
-        .map_err(|e| RevisionError::Git { args: args.join(" "), message: e.to_string() })?;
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .read(dir)
+        .limits(crate::tools::build_limits(GIT_TIMEOUT));
+    let (top, git_dirs) = repository_around(dir);
+    if let Some(top) = top {
+        command.read(top);
+    }
+    for writable in git_dirs.iter().map(PathBuf::as_path).chain(writes.iter().copied()) {
+        command.write(writable);
+    }
+    let failed = |message: String| RevisionError::Git { args: args.join(" "), message };
+    let output = crate::tools::run(&command, &crate::CancelToken::new())
+        .map_err(|error| failed(error.to_string()))?;
     if output.status.success() {
         Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
     } else {
-        let message = String::from_utf8_lossy(&output.stderr).trim().to_owned();
-        Err(RevisionError::Git { args: args.join(" "), message })
+        Err(failed(String::from_utf8_lossy(&output.stderr).trim().to_owned()))
     }
+}
+
+/// How long one git command may take.
+const GIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// The repository around `dir`: the directory holding the nearest `.git` above it (or at it),
+/// and its git directories — `.git` itself, or for a linked worktree (a `.git` file) the
+/// directory it names and the common one. `(None, [])` outside any repository.
+fn repository_around(dir: &Path) -> (Option<PathBuf>, Vec<PathBuf>) {
+    let Ok(dir) = dir.canonicalize() else { return (None, Vec::new()) };
+    let Some(top) = dir.ancestors().find(|above| above.join(".git").exists()) else {
+        return (None, Vec::new());
+    };
+    let dot_git = top.join(".git");
+    if dot_git.is_dir() {
+        return (Some(top.to_owned()), vec![dot_git]);
+    }
+    let named = |file: &Path, relative_to: &Path| {
+        let text = std::fs::read_to_string(file).ok()?;
+        let line = text.lines().next()?.trim();
+        let named = line.strip_prefix("gitdir:").map_or(line, str::trim);
+        relative_to.join(named).canonicalize().ok()
+    };
+    let mut git_dirs = Vec::new();
+    if let Some(git_dir) = named(&dot_git, top) {
+        git_dirs.extend(named(&git_dir.join("commondir"), &git_dir));
+        git_dirs.push(git_dir);
+    }
+    (Some(top.to_owned()), git_dirs)
 }
 
 /// A project's repository: its top directory and where the project sits in it.
@@ -257,7 +303,8 @@ impl Checkout {
             ["worktree", "add", "--detach", "--quiet", "--end-of-options", &path, &commit]
                 .map(str::to_owned),
         );
-        git(&repository.top, &args.iter().map(String::as_str).collect::<Vec<_>>())?;
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        git_writing(&repository.top, &args, &[private.path()])?;
         Ok(Checkout {
             project: worktree.join(&repository.prefix),
             commit,
@@ -277,9 +324,9 @@ impl Drop for Checkout {
     fn drop(&mut self) {
         let path = self.worktree.to_string_lossy().into_owned();
         // `--force`: the build may have left untracked files (a `Cargo.lock`) in it.
-        if git(&self.repository, &["worktree", "remove", "--force", "--end-of-options", &path])
-            .is_err()
-        {
+        let remove = ["worktree", "remove", "--force", "--end-of-options", &path];
+        let private = self.worktree.parent().unwrap_or(&self.worktree);
+        if git_writing(&self.repository, &remove, &[private]).is_err() {
             let _ = std::fs::remove_dir_all(&self.worktree);
             let _ = git(&self.repository, &["worktree", "prune"]);
         }
@@ -289,15 +336,19 @@ impl Drop for Checkout {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::Command;
+
+    /// Runs the test's own git (not botlens's confined one, which only reads) in `dir`.
+    fn setup(dir: &Path, args: &[&str]) {
+        let identity = ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-C"];
+        let status = Command::new("git").args(identity).arg(dir).args(args).status().unwrap();
+        assert!(status.success(), "git {args:?}");
+    }
 
     /// A repository with two commits of `file`: "one", then "two"; its top directory.
     fn repository() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
-        let run = |args: &[&str]| {
-            let mut all = vec!["-c", "user.name=t", "-c", "user.email=t@example.invalid"];
-            all.extend_from_slice(args);
-            git(dir.path(), &all).unwrap();
-        };
+        let run = |args: &[&str]| setup(dir.path(), args);
         run(&["init", "--quiet"]);
         std::fs::create_dir(dir.path().join("bot")).unwrap();
         for text in ["one", "two"] {
@@ -370,9 +421,8 @@ mod tests {
             .unwrap();
         executable(&monitor);
         std::fs::write(repo.path().join("bot/.gitattributes"), "* filter=evil\n").unwrap();
-        let commit = ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit"];
-        git(repo.path(), &["add", "."]).unwrap();
-        git(repo.path(), &[&commit[..], &["--quiet", "-m", "attributes"]].concat()).unwrap();
+        setup(repo.path(), &["add", "."]);
+        setup(repo.path(), &["commit", "--quiet", "-m", "attributes"]);
         let smudge = format!("touch '{}'; cat", mark("smudge").display());
         let process = format!("touch '{}'", mark("process").display());
         for (key, value) in [
