@@ -847,3 +847,73 @@ fn a_javascript_bots_wasted_moves_are_warnings_at_its_line_with_its_callers() {
     assert_eq!(called_from["location"]["range"]["start"]["line"], json!(call - 1), "{related:#?}");
     lsp.stop();
 }
+
+/// The pids of the running processes whose command line holds `marker` (zombies are not).
+fn processes_with(marker: &str) -> Vec<u32> {
+    let entries = std::fs::read_dir("/proc").expect("/proc");
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            let zombie = stat.rsplit(')').next()?.trim_start().starts_with('Z');
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            (!zombie && cmdline.contains(marker)).then_some(pid)
+        })
+        .collect()
+}
+
+/// Waits up to `limit` for `done` to hold of the processes with `marker`; whether it did.
+fn within(limit: Duration, marker: &str, done: impl Fn(&[u32]) -> bool) -> bool {
+    let deadline = Instant::now() + limit;
+    while !done(&processes_with(marker)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    done(&processes_with(marker))
+}
+
+#[test]
+fn a_superseded_build_is_stopped_before_the_next_starts_and_shutdown_stops_the_last() {
+    let (workspace, bot) = panicky_workspace("lsp-e2e-superseded", false);
+    // A build that never ends: its script waits for a `sleep` of hours.
+    let marker = format!("{}.75", 60_000 + std::process::id() % 10_000);
+    let script = format!(
+        "fn main() {{ let _ = std::process::Command::new(\"sleep\").arg(\"{marker}\").status(); }}\n"
+    );
+    std::fs::write(bot.join("build.rs"), script).expect("build script");
+    let lib = bot.join("src/lib.rs");
+    let mut lsp = Lsp::start();
+    lsp.initialize(workspace.path());
+    lsp.save(&lib);
+    assert!(within(FIRST_RUN, &marker, |p| p.len() == 1), "the first build's script started");
+    let first = processes_with(&marker);
+    let sampling = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let sampler = {
+        let (sampling, marker) = (sampling.clone(), marker.clone());
+        std::thread::spawn(move || {
+            let mut most = 0;
+            while sampling.load(std::sync::atomic::Ordering::Relaxed) {
+                most = most.max(processes_with(&marker).len());
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            most
+        })
+    };
+    for edit in 1..=3 {
+        let mut source = std::fs::read_to_string(&lib).expect("source");
+        source.push_str(&format!("// edit {edit}\n"));
+        std::fs::write(&lib, source).expect("edited");
+        lsp.save(&lib);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    assert!(
+        within(FIRST_RUN, &marker, |p| p.len() == 1 && p != first),
+        "the newest build runs: {:?} (the first was {first:?})",
+        processes_with(&marker)
+    );
+    sampling.store(false, std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(sampler.join().unwrap(), 1, "one build at a time");
+    lsp.stop();
+    assert!(within(Duration::from_secs(5), &marker, <[u32]>::is_empty), "shutdown stopped it");
+}

@@ -332,8 +332,7 @@ impl Confined {
         let path = self.path.clone().or_else(|| std::env::var_os("PATH")).unwrap_or_default();
         let program = find_program(&self.program, &path)
             .ok_or_else(|| RunError::NotFound { program: name.clone() })?;
-        let private =
-            tempfile::Builder::new().prefix("botlens-run-").tempdir().map_err(spawn_error)?;
+        let private = private_dir("botlens-run-", None).map_err(spawn_error)?;
         for dir in &self.write {
             std::fs::create_dir_all(dir).map_err(spawn_error)?;
         }
@@ -367,9 +366,9 @@ impl Confined {
             linux::spawn(&mut command, &policy).map_err(spawn_error)?
         };
         #[cfg(not(target_os = "linux"))]
-        let mut child = command.spawn().map_err(spawn_error)?;
-        let mut group = Group(&mut child);
-        let streams = output::Streams::read(group.0, self.limits.output);
+        let mut child = (command.spawn().map_err(spawn_error)?, false);
+        let mut group = Group { child: &mut child.0, supervised: child.1 };
+        let streams = output::Streams::read(group.child, self.limits.output);
         let status = loop {
             if cancelled() {
                 group.stop();
@@ -379,7 +378,7 @@ impl Confined {
                 group.stop();
                 return Err(RunError::TimedOut { program: name, limit: self.limits.wall });
             }
-            match group.0.try_wait() {
+            match group.child.try_wait() {
                 Ok(Some(status)) => break status,
                 Ok(None) => std::thread::sleep(Duration::from_millis(5)),
                 Err(source) => return Err(spawn_error(source)),
@@ -409,14 +408,37 @@ fn network_env() -> impl Iterator<Item = (&'static str, OsString)> {
 }
 
 /// A started run's process group, killed when dropped (an early return, a panic).
-struct Group<'a>(&'a mut Child);
+struct Group<'a> {
+    /// The process botlens started: the namespaces' supervisor, or the program itself.
+    child: &'a mut Child,
+    /// Whether `child` supervises namespaces of the run's own.
+    supervised: bool,
+}
 
 impl Group<'_> {
-    /// Kills every process of the group (and so, through its first process, its PID
-    /// namespace), then reaps the child.
+    /// How long a supervisor may take to end its namespace when asked.
+    const GRACE: Duration = Duration::from_secs(2);
+
+    /// Ends the run: a supervisor is asked to end its namespace and waited for (so that when
+    /// this returns, no process of the namespace is left), then every process of the group is
+    /// killed and the child reaped.
     fn stop(&mut self) {
         #[cfg(unix)]
-        if let Ok(pid) = i32::try_from(self.0.id()) {
+        if self.supervised
+            && matches!(self.child.try_wait(), Ok(None))
+            && let Ok(pid) = i32::try_from(self.child.id())
+        {
+            // SAFETY: `kill` takes plain integers; `pid` is our unreaped child's.
+            unsafe {
+                libc::kill(pid, libc::SIGTERM);
+            }
+            let asked = Instant::now();
+            while matches!(self.child.try_wait(), Ok(None)) && asked.elapsed() < Self::GRACE {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(self.child.id()) {
             // SAFETY: `kill` takes plain integers and touches no memory of ours; `-pid` names the
             // process group the child was put at the head of (`process_group(0)`), which only
             // the run's processes share.
@@ -424,16 +446,33 @@ impl Group<'_> {
                 libc::kill(-pid, libc::SIGKILL);
             }
         }
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
 impl Drop for Group<'_> {
     fn drop(&mut self) {
-        if matches!(self.0.try_wait(), Ok(None)) {
+        if matches!(self.child.try_wait(), Ok(None)) {
             self.stop();
         }
+    }
+}
+
+/// A new directory only this user may enter (0700), of an unpredictable name starting with
+/// `prefix`, created exclusively in `parent` (else the system's temporary directory); removed
+/// when dropped.
+pub fn private_dir(prefix: &str, parent: Option<&Path>) -> io::Result<tempfile::TempDir> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(prefix);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o700));
+    }
+    match parent {
+        Some(parent) => builder.tempdir_in(parent),
+        None => builder.tempdir(),
     }
 }
 

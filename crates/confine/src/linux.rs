@@ -13,6 +13,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
+use std::sync::atomic::{AtomicI32, Ordering};
 
 use landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, Ruleset, RulesetAttr, RulesetCreatedAttr, Scope,
@@ -43,12 +44,9 @@ const ISOLATED: u8 = b'n';
 const NOT_ISOLATED: u8 = b'-';
 
 /// Prepares `command` to start confined by `policy`, and starts it; also says whether the
-/// child got namespaces of its own.
-pub(crate) fn spawn(command: &mut Command, policy: &Policy) -> io::Result<Child> {
-    spawn_reporting(command, policy).map(|(child, _)| child)
-}
-
-fn spawn_reporting(command: &mut Command, policy: &Policy) -> io::Result<(Child, bool)> {
+/// child got namespaces of its own (then the child is their supervisor, which `SIGTERM` asks
+/// to end them and wait for them).
+pub(crate) fn spawn(command: &mut Command, policy: &Policy) -> io::Result<(Child, bool)> {
     let ruleset = ruleset(policy)?;
     let (report_read, report_write) = pipe()?;
     let plan = Plan {
@@ -261,27 +259,67 @@ fn decimal(mut n: u32, out: &mut [u8]) -> usize {
     count
 }
 
+/// The namespace's first process, as the supervisor knows it (0: none, or already reaped). A
+/// static of the supervisor's own copy of memory: its signal handler reads it.
+static FIRST: AtomicI32 = AtomicI32::new(0);
+
+/// The supervisor's `SIGTERM` handler: kills the namespace's first process, and so the whole
+/// namespace, which the supervisor then waits for.
+extern "C" fn stop_namespace(_: libc::c_int) {
+    let first = FIRST.load(Ordering::SeqCst);
+    if first > 0 {
+        // SAFETY: `kill` is async-signal-safe; `first` is the supervisor's child, not yet
+        // reaped (it is set to 0, with this signal blocked, before the child is reaped), so its
+        // pid names no other process.
+        unsafe {
+            libc::kill(first, libc::SIGKILL);
+        }
+    }
+}
+
 /// The supervisor: lets go of every descriptor but the standard three (so botlens's `spawn`
 /// returns once the namespace's first process has started the program), waits for that
-/// process, and ends as it ended. Never returns.
+/// process, and ends as it ended. Asked to stop with `SIGTERM`, it kills that process and still
+/// waits, so that when it has ended, everything of the namespace has ended (the kernel ends a
+/// PID namespace's other processes before its first). Never returns.
 unsafe fn supervise(first: libc::pid_t) -> ! {
-    // SAFETY: plain system calls; `status` lives on this stack.
+    // SAFETY: plain system calls on integers and on structures that live on this stack.
     unsafe {
         libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32);
-        let mut status = 0;
-        loop {
-            if libc::waitpid(first, &mut status, 0) == first {
-                break;
-            }
+        FIRST.store(first, Ordering::SeqCst);
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = stop_namespace as *const () as libc::sighandler_t;
+        libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut());
+        let mut term: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut term);
+        libc::sigaddset(&mut term, libc::SIGTERM);
+        libc::sigprocmask(libc::SIG_UNBLOCK, &term, std::ptr::null_mut());
+        // Wait for it to end without reaping it, then forget its pid (no signal in between),
+        // then reap it.
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        while libc::waitid(
+            libc::P_PID,
+            first as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOWAIT,
+        ) != 0
+        {
             if *libc::__errno_location() != libc::EINTR {
                 libc::_exit(127);
             }
         }
+        libc::sigprocmask(libc::SIG_BLOCK, &term, std::ptr::null_mut());
+        FIRST.store(0, Ordering::SeqCst);
+        let mut status = 0;
+        libc::waitpid(first, &mut status, 0);
         if libc::WIFEXITED(status) {
             libc::_exit(libc::WEXITSTATUS(status));
         }
         let signal = libc::WTERMSIG(status);
         libc::signal(signal, libc::SIG_DFL);
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::sigprocmask(libc::SIG_UNBLOCK, &all, std::ptr::null_mut());
         libc::kill(libc::getpid(), signal);
         libc::_exit(128 + signal)
     }
@@ -301,7 +339,7 @@ pub(crate) fn support() -> Support {
             let mut command = Command::new(program);
             command.env_clear();
             std::os::unix::process::CommandExt::process_group(&mut command, 0);
-            let (mut child, isolated) = spawn_reporting(&mut command, &policy).ok()?;
+            let (mut child, isolated) = spawn(&mut command, &policy).ok()?;
             let _ = child.wait();
             Some(isolated)
         })

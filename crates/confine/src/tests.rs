@@ -70,8 +70,10 @@ fn it_gets_a_cleared_environment_with_a_private_home() {
         .filter(|name| !["PWD", "SHLVL", "_", "OLDPWD"].contains(&name.as_str()))
         .collect();
     assert_eq!(names, ["GIVEN", "HOME", "PATH", "TMPDIR"]);
-    let home = bash("echo $HOME", dir.path()).run(&|| false).unwrap();
+    let home = bash("stat -c %a $HOME; echo $HOME", dir.path()).run(&|| false).unwrap();
     let home = text(&home.stdout);
+    let (mode, home) = home.split_once('\n').unwrap();
+    assert_eq!(mode, "700", "only this user may enter it");
     assert!(home.contains("botlens-run-"), "{home}");
     assert!(!Path::new(&home).exists(), "the private directory is removed after the run");
 }
@@ -113,6 +115,8 @@ fn a_cancelled_or_timed_out_run_is_stopped_with_everything_it_started() {
     let cancel_after = |seconds: f32| move || started.elapsed().as_secs_f32() > seconds;
     let error = bash(&script, dir.path()).run(&cancel_after(0.3)).unwrap_err();
     assert!(matches!(error, RunError::Cancelled { .. }), "{error}");
+    // Ended by the time `run` returns, not some time after.
+    assert!(!running(&first) || !support().namespaces, "a process outlived the cancelled run");
     assert!(gone(&first));
     let mut timed = bash(&format!("sleep {second}"), dir.path());
     timed.limits(Limits { wall: Duration::from_millis(300), ..Limits::default() });

@@ -263,14 +263,7 @@ impl Repository {
 /// A new private directory for a checkout: a random name under the system's temporary
 /// directory, created exclusively (never one that already exists), mode 0700 on Unix.
 fn private_directory() -> Result<TempDir, RevisionError> {
-    let mut builder = tempfile::Builder::new();
-    builder.prefix("botlens-revision-");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o700));
-    }
-    builder.tempdir().map_err(RevisionError::Directory)
+    botlens_confine::private_dir("botlens-revision-", None).map_err(RevisionError::Directory)
 }
 
 /// A revision checked out in a temporary worktree; dropping it removes the worktree.

@@ -95,7 +95,7 @@ pub(crate) fn build_limits(wall: Duration) -> Limits {
 /// `dir`, so it cannot touch what other builds left in `dir`; the caller moves the result.
 pub(crate) fn output_dir(dir: &Path) -> std::io::Result<tempfile::TempDir> {
     std::fs::create_dir_all(dir)?;
-    tempfile::Builder::new().prefix(".build-").tempdir_in(dir)
+    botlens_confine::private_dir(".build-", Some(dir))
 }
 
 /// The directories of an installed program's own files, for runs that need more of it than

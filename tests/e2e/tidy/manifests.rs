@@ -67,6 +67,12 @@ const RULES: &[Rule] = &[
         says: "the only one on `tower-lsp-server` and `tokio`",
     },
     Rule {
+        crates: Only(&["confine"]),
+        forbidden: AnyBut(&["libc", "landlock", "tempfile", "thiserror"]),
+        of: "crates/confine",
+        says: "it depends on libc, the `landlock` crate, `tempfile` and `thiserror` alone",
+    },
+    Rule {
         crates: Only(&["protocol"]),
         forbidden: AnyBut(&["serde"]),
         of: "crates/protocol",
