@@ -108,7 +108,7 @@ fn stepping_through_a_failed_sample_game_in_a_terminal() {
     let binary = env!("CARGO_BIN_EXE_botlens");
     let session = Session::start(
         "botlens-e2e-replay",
-        &format!("{binary} replay {}", trace.display()),
+        &format!("{binary} replay {} --with samples/tictactoe-panicky", trace.display()),
         (120, 40),
     );
     session.wait_for("botlens replay");
@@ -119,7 +119,8 @@ fn stepping_through_a_failed_sample_game_in_a_terminal() {
     let line = format!("lib.rs:{}", failure["line"]);
     assert!(screen.contains(&line), "the failure's source location {line}:\n{screen}");
     assert!(screen.contains("expect("), "the source line itself:\n{screen}");
-    // `c` one move before the failure plays the game on from there with the bot's own build.
+    // `c` one move before the failure plays the game on from there with the bot named by
+    // `--with` (a trace's record of its bot is never built).
     session.keys("Left");
     session.keys("c");
     let played_on = session.wait_for("played on from move");

@@ -287,19 +287,21 @@ impl Confined {
     /// The directory it runs in (which it may read only if given with [`Confined::read`] or
     /// [`Confined::write`]); by default its private temporary directory.
     pub fn current_dir(&mut self, dir: impl AsRef<Path>) -> &mut Confined {
-        self.dir = Some(dir.as_ref().to_owned());
+        self.dir = Some(absolute(dir.as_ref()));
         self
     }
 
-    /// Lets it read (and execute) the file or directory tree `path`.
+    /// Lets it read (and execute) the file or directory tree `path` (a relative path is
+    /// botlens's, not the program's: it runs elsewhere).
     pub fn read(&mut self, path: impl AsRef<Path>) -> &mut Confined {
-        self.read.push(path.as_ref().to_owned());
+        self.read.push(absolute(path.as_ref()));
         self
     }
 
-    /// Lets it read, write, create, remove and execute beneath `path` (created if missing).
+    /// Lets it read, write, create, remove and execute beneath `path` (created if missing; a
+    /// relative path is botlens's).
     pub fn write(&mut self, path: impl AsRef<Path>) -> &mut Confined {
-        self.write.push(path.as_ref().to_owned());
+        self.write.push(absolute(path.as_ref()));
         self
     }
 
@@ -457,6 +459,11 @@ impl Drop for Group<'_> {
             self.stop();
         }
     }
+}
+
+/// `path` made absolute against botlens's working directory (as it is when that fails).
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_owned())
 }
 
 /// A new directory only this user may enter (0700), of an unpredictable name starting with

@@ -308,8 +308,11 @@ impl CargoBuild<'_> {
 /// environment (the user's own), else the project's `target/`, which must be a directory of
 /// the project's (not a link leading elsewhere, which would let the build write there).
 fn build_target_dir(project: &BotProject, target_dir: Option<&Path>) -> Result<PathBuf, Stopped> {
+    // cargo runs in a directory of its own: a relative directory is botlens's.
+    let absolute =
+        |dir: &Path| std::path::absolute(dir).map_err(|e| BuildError::Tool(e.to_string()));
     if let Some(dir) = target_dir {
-        return Ok(dir.to_owned());
+        return Ok(absolute(dir)?);
     }
     if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").filter(|dir| !dir.is_empty()) {
         return Ok(

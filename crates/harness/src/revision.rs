@@ -104,6 +104,8 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, RevisionError> {
 /// [`git`], also writing beneath `writes` (a worktree's private directory).
 fn git_writing(dir: &Path, args: &[&str], writes: &[&Path]) -> Result<String, RevisionError> {
     let path = std::env::var_os("PATH").unwrap_or_default();
+    // git runs in a directory of its own: `dir` as botlens sees it.
+    let dir = &std::path::absolute(dir).unwrap_or_else(|_| dir.to_owned());
     let mut command = crate::tools::system("git", &path);
     command.arg("--no-pager");
     for setting in SAFE_CONFIG {
