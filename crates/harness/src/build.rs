@@ -3,8 +3,8 @@
 //! The build is `cargo build --release --target wasm32-wasip1 --message-format=json` in the
 //! project's directory, with line tables forced on (or all debug info, for a debugger) and
 //! stripping off so failures can be located in the bot's source. Cargo's JSON messages are parsed: errors and warnings come back as
-//! [`CompilerMessage`]s with file, line and column; the `.wasm` artifact path comes from the
-//! artifact message. A missing `wasm32-wasip1` target is installed with rustup (said on the way).
+//! [`CompilerMessage`]s with file, line and column (quoting nothing of files outside the
+//! package, [`crate::shown`]); the `.wasm` artifact path comes from the artifact message. A missing `wasm32-wasip1` target is installed with rustup (said on the way).
 //!
 //! Not for: running the module (`botlens-sandbox`) or deciding when to build (watch, LSP).
 
@@ -333,13 +333,15 @@ fn parse_cargo_messages(reader: impl BufRead) -> ParsedOutput {
     ParsedOutput { messages, wasm }
 }
 
+/// A rustc diagnostic of the package whose directory is `root` as a [`CompilerMessage`],
+/// quoting nothing of files outside that directory ([`crate::shown`]).
 fn compiler_message(diagnostic: RustcDiagnostic, root: Option<&Path>) -> CompilerMessage {
     let primary = diagnostic.spans.iter().find(|s| s.is_primary);
     let file = primary.map(|span| match root {
         Some(root) if span.file_name.is_relative() => root.join(&span.file_name),
         _ => span.file_name.clone(),
     });
-    CompilerMessage {
+    let message = CompilerMessage {
         level: diagnostic.level,
         rendered: diagnostic.rendered.unwrap_or_else(|| diagnostic.message.clone()),
         message: diagnostic.message,
@@ -349,7 +351,11 @@ fn compiler_message(diagnostic: RustcDiagnostic, root: Option<&Path>) -> Compile
         column: primary.map_or(0, |s| s.column_start),
         end_line: primary.map_or(0, |s| s.line_end),
         end_column: primary.map_or(0, |s| s.column_end),
-    }
+    };
+    let Some(root) = root else { return message };
+    let shown = crate::shown::Shown::new(root, &[]);
+    let rendered = crate::shown::rustc_rendered(&message.rendered, &shown);
+    shown.message(CompilerMessage { rendered, ..message })
 }
 
 #[cfg(test)]

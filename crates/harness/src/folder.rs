@@ -34,6 +34,7 @@ use botlens_sandbox::SandboxLimits;
 use serde::Deserialize;
 
 use crate::build::CompilerMessage;
+use crate::own_files::{Budget, FileError};
 use crate::settings::SuiteSettings;
 
 /// The name of a bot folder's settings file.
@@ -103,7 +104,8 @@ impl Lang {
         if dir.join("Cargo.toml").exists() {
             return None;
         }
-        let named = std::fs::read_to_string(dir.join(CONFIG_FILE))
+        let limit = crate::own_files::MAX_SETTINGS_BYTES;
+        let named = crate::own_files::read_text(dir, Path::new(CONFIG_FILE), limit)
             .ok()
             .and_then(|text| toml::from_str::<toml::Table>(&text).ok())
             .and_then(|table| Some(table.get("lang")?.as_str()?.to_owned()));
@@ -256,6 +258,10 @@ pub enum FolderError {
     /// A bundled file could not be unpacked.
     #[error(transparent)]
     Bundle(#[from] crate::bundled::BundleError),
+    /// One of the bot's own files could not be read: missing, outside its folder, not a
+    /// regular file, or too large ([`crate::own_files`]).
+    #[error(transparent)]
+    File(#[from] FileError),
 }
 
 impl Folder {
@@ -337,6 +343,9 @@ impl BotPath {
             return Err(FolderError::Read { path: path.to_owned(), source });
         }
         let root = absolute.parent().map_or_else(|| PathBuf::from("/"), Path::to_owned);
+        // A file that is a link out of its folder is not the folder's bot (`own_files`).
+        botlens_files::inside(&root, &absolute)
+            .map_err(|error| FileError::Read { path: absolute.clone(), error })?;
         Ok(BotPath { root, file: Some(absolute) })
     }
 
@@ -354,7 +363,8 @@ impl BotPath {
 /// `botlens.toml` of the folder `root`, or the defaults when it has none.
 pub fn read_config(root: &Path) -> Result<FolderConfig, FolderError> {
     let config_file = root.join(CONFIG_FILE);
-    match std::fs::read_to_string(&config_file) {
+    let limit = crate::own_files::MAX_SETTINGS_BYTES;
+    match crate::own_files::read_text(root, Path::new(CONFIG_FILE), limit) {
         Ok(text) => {
             let bad = |error: toml::de::Error| FolderError::Config {
                 path: config_file.clone(),
@@ -364,20 +374,15 @@ pub fn read_config(root: &Path) -> Result<FolderConfig, FolderError> {
             crate::settings::check_keys::<FolderConfig, _>(document).map_err(bad)?;
             toml::from_str::<FolderConfig>(&text).map_err(bad)
         }
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(FolderConfig::default()),
-        Err(source) => Err(FolderError::Read { path: config_file, source }),
+        Err(error) if error.is_not_found() => Ok(FolderConfig::default()),
+        Err(error) => Err(error.into()),
     }
 }
 
-/// The folder's source files of `lang`, sorted.
+/// The folder's source files of `lang`, sorted; a file that leads outside the folder (a
+/// symbolic link to `/etc/shadow`) is none ([`crate::own_files::listed`]).
 pub fn sources(dir: &Path, lang: Lang) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|entry| Some(entry.ok()?.path()))
-        .filter(|path| path.is_file() && path.extension().is_some_and(|e| e == lang.extension()))
-        .collect();
-    files.sort();
-    files
+    crate::own_files::listed(dir, lang.extension())
 }
 
 /// The bot `path` names in a language whose bot is one root file (Zig, AssemblyScript), `game`
@@ -414,10 +419,11 @@ fn root_file(root: &Path, lang: Lang, none: String) -> Result<PathBuf, FolderErr
     }
 }
 
-/// The contents of the source `file`, refused at its first bad byte when it is not UTF-8.
-pub fn read_source(file: &Path, lang: Lang) -> Result<Vec<u8>, FolderError> {
-    let bytes = std::fs::read(file)
-        .map_err(|source| FolderError::Read { path: file.to_owned(), source })?;
+/// The contents of the bot's source `file`, read within `budget` (inside the bot's folder, a
+/// regular file, bounded: [`crate::own_files`]), refused at its first bad byte when it is not
+/// UTF-8.
+pub fn read_source(budget: &mut Budget, file: &Path, lang: Lang) -> Result<Vec<u8>, FolderError> {
+    let bytes = budget.read(file)?;
     if let Err(error) = std::str::from_utf8(&bytes) {
         let before = &bytes[..error.valid_up_to()];
         let line = before.iter().filter(|b| **b == b'\n').count() as u32 + 1;
@@ -560,7 +566,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("bot.c");
         std::fs::write(&file, b"int x;\n/* \xff */\n").unwrap();
-        let error = read_source(&file, Lang::C).unwrap_err().to_string();
+        let error =
+            read_source(&mut Budget::new(dir.path()), &file, Lang::C).unwrap_err().to_string();
         assert!(
             error.ends_with("bot.c:2:4: the file is not UTF-8 text (C sources must be UTF-8)"),
             "{error}"

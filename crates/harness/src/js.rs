@@ -16,6 +16,7 @@ use std::sync::Mutex;
 
 use botlens_engine::runner::{self, MatchLimits};
 use botlens_engine::{Failure, FailureKind, SeedRng, Stream};
+use botlens_files::ReadError;
 use botlens_games::{GameKind, GameVisitor, Scored};
 use botlens_sandbox::{BotModule, SandboxLimits};
 
@@ -62,7 +63,8 @@ impl JsBot {
 
     /// What the runner is given: the game's name, the file name failures carry, the source.
     pub fn payload(&self) -> Result<Vec<u8>, FolderError> {
-        let bytes = crate::folder::read_source(&self.file, Lang::JavaScript)?;
+        let mut budget = crate::own_files::Budget::new(&self.folder.root);
+        let bytes = crate::folder::read_source(&mut budget, &self.file, Lang::JavaScript)?;
         let mut payload =
             format!("{}\n{}\n", self.folder.game.name(), self.file.display()).into_bytes();
         payload.extend_from_slice(&bytes);
@@ -70,10 +72,23 @@ impl JsBot {
     }
 }
 
-/// The folder's bot file: `bot = …` of `botlens.toml`, else its only `.js` file.
+/// The folder's bot file: `bot = …` of `botlens.toml`, else its only `.js` file. `bot` may
+/// name only a file of the folder: an absolute path, a `..` or a symbolic link leading out of
+/// it is refused.
 fn bot_file(root: &Path, named: Option<&str>) -> Result<PathBuf, FolderError> {
     if let Some(named) = named {
-        return Ok(root.join(named));
+        return match botlens_files::inside(root, Path::new(named)) {
+            Err(ReadError::Outside { .. }) => Err(FolderError::Config {
+                path: root.join(CONFIG_FILE),
+                message: format!(
+                    "bot = \"{}\" leads outside the bot's folder (by an absolute path, `..` or a \
+                     symbolic link): name a .js file inside it",
+                    botlens_engine::text::clipped(named, 80)
+                ),
+            }),
+            // A missing file is said by the caller, with the path.
+            _ => Ok(root.join(named)),
+        };
     }
     let no_bot = |message: String| FolderError::NoBot { dir: root.to_owned(), message };
     match crate::folder::sources(root, Lang::JavaScript).as_slice() {
@@ -280,5 +295,47 @@ mod tests {
         std::fs::write(&file, "function Bot() {}").unwrap();
         let payload = String::from_utf8(bot.payload().unwrap()).unwrap();
         assert_eq!(payload, format!("tictactoe\n{}\nfunction Bot() {{}}", file.display()));
+    }
+
+    #[test]
+    fn a_folder_may_not_name_or_link_a_bot_outside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("bot");
+        std::fs::create_dir(&root).unwrap();
+        std::fs::write(dir.path().join("elsewhere.js"), "function Bot() {}").unwrap();
+        let config = root.join(CONFIG_FILE);
+        for named in ["/etc/hostname", "../elsewhere.js", "sub/../../elsewhere.js"] {
+            std::fs::write(&config, format!("game = \"tictactoe\"\nbot = \"{named}\"\n")).unwrap();
+            let error = JsBot::load(&root, None).unwrap_err().to_string();
+            assert_eq!(
+                error,
+                format!(
+                    "{}: bot = \"{named}\" leads outside the bot's folder (by an absolute path, `..` \
+                     or a symbolic link): name a .js file inside it",
+                    config.display()
+                )
+            );
+        }
+        // A link leading out of the folder is no source of it, named or found.
+        std::os::unix::fs::symlink("/etc/hostname", root.join("host.js")).unwrap();
+        std::fs::write(&config, "game = \"tictactoe\"\nbot = \"host.js\"\n").unwrap();
+        let error = JsBot::load(&root, None).unwrap_err().to_string();
+        assert!(error.contains("bot = \"host.js\" leads outside the bot's folder"), "{error}");
+        std::fs::write(&config, "game = \"tictactoe\"\n").unwrap();
+        let error = JsBot::load(&root, None).unwrap_err().to_string();
+        assert!(
+            error.ends_with(
+                "no .js file here: a JavaScript bot is a .js file in the arena's format"
+            ),
+            "{error}"
+        );
+        let error = JsBot::load(&root.join("host.js"), None).unwrap_err().to_string();
+        assert!(error.contains("host.js: it leads outside"), "{error}");
+        // A link inside the folder is followed.
+        std::fs::write(root.join("real.js"), "function Bot() {}").unwrap();
+        std::os::unix::fs::symlink(root.join("real.js"), root.join("alias.js")).unwrap();
+        std::fs::write(&config, "game = \"tictactoe\"\nbot = \"alias.js\"\n").unwrap();
+        let bot = JsBot::load(&root, None).unwrap();
+        assert!(bot.payload().unwrap().ends_with(b"function Bot() {}"));
     }
 }

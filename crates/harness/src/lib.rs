@@ -24,8 +24,10 @@
 //! - [`traces`]: traces written atomically for `botlens replay`;
 //! - [`bundled`]: the SDK and the bench's samples, carried in the binary and unpacked on demand;
 //! - [`folder`]: bot folders in a language botlens builds itself, and their `botlens.toml`;
+//! - [`own_files`]: a project's own files as botlens reads them: inside it, regular, bounded;
 //! - [`js`]: JavaScript bots in the arena's format, run by the bundled JavaScript runner;
 //! - [`c`]: C bots with the bundled `botlens.h`, built with clang;
+//! - [`shown`]: what of a compiler's messages is shown: nothing of files outside the project;
 //! - [`zig`]: Zig bots with the bundled `botlens.zig`, built with zig.
 //!
 //! This crate knows nothing of the terminal or of LSP: the CLI and the language server present
@@ -44,6 +46,7 @@ pub mod folder;
 pub mod fuel;
 pub mod js;
 pub mod outcomes;
+pub mod own_files;
 pub mod pipeline;
 pub mod play_on;
 pub mod profile;
@@ -53,6 +56,7 @@ pub mod revision;
 pub mod scaffold;
 mod seeds;
 pub mod settings;
+pub mod shown;
 pub mod suite;
 pub mod tally;
 pub mod target;

@@ -457,11 +457,18 @@ impl Defaults {
         suite::check_turn_cap(defaults.max_turns)?;
         suite::check_turn_cap(options.max_turns)?;
         check_opponents(folder.game, &opponent_names(&defaults, options))?;
+        let config = folder.root.join(crate::folder::CONFIG_FILE);
+        check_inside(&folder.root, &folder.config.suite.opponents)
+            .map_err(|error| RunError::Load(format!("{}: {error}", config.display())))?;
         Ok(defaults)
     }
 
     fn of_project(project: &BotProject) -> Result<Defaults, RunError> {
         let config = &project.config.suite;
+        check_inside(&project.root, &config.opponents).map_err(|error| {
+            let manifest = project.root.join("Cargo.toml");
+            RunError::Load(format!("{}: [package.metadata.botlens]: {error}", manifest.display()))
+        })?;
         Ok(Defaults {
             opponents: config.opponents_of(project.game),
             seeds: config.seeds,
@@ -474,6 +481,24 @@ impl Defaults {
 
 fn opponent_names(defaults: &Defaults, options: &RunOptions) -> Vec<String> {
     options.opponents.clone().unwrap_or_else(|| defaults.opponents.clone())
+}
+
+/// Refuses an opponent module a project's settings name (`opponents`) outside the project's
+/// directory `root` (an absolute path, `..`, a symbolic link leading out): a project names only
+/// files of its own. A module that does not exist is said when it is loaded.
+fn check_inside(root: &Path, opponents: &[String]) -> Result<(), String> {
+    for name in opponents.iter().filter(|name| is_module_path(name)) {
+        if let Err(botlens_files::ReadError::Outside { .. }) =
+            botlens_files::inside(root, Path::new(name))
+        {
+            return Err(format!(
+                "opponents: `{}` leads outside the project (by an absolute path, `..` or a \
+                 symbolic link): a project names only modules inside it (name others with --vs)",
+                botlens_engine::text::clipped(name, 80)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses unknown reference opponents and boards (modules are checked when loaded).

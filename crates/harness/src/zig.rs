@@ -25,7 +25,8 @@
 //! Zig has no syntax for custom sections, so [`build`] appends them to the built module: the
 //! ABI version, the compact encoding, and in `botlens_sdk` the SDK's file and Zig's `std.zig`
 //! (so the locator skips both directories). Diagnostics, the cache and errors are as for C
-//! ([`crate::c`]).
+//! ([`crate::c`]), and show nothing of a file outside the bot's folder, the SDK and Zig's std
+//! ([`crate::shown`]).
 //!
 //! Not for: playing (see [`crate::pipeline`]).
 
@@ -37,6 +38,7 @@ use botlens_games::GameKind;
 
 use crate::compiled::{Built, Fnv};
 use crate::folder::{Folder, FolderError, Lang, on_path};
+use crate::shown::Shown;
 
 /// The SDK's module file.
 pub const MODULE: &str = "botlens.zig";
@@ -147,9 +149,10 @@ fn build_with(
     for flag in FLAGS.iter().chain([&TO_BITCODE]).chain(&CODEGEN) {
         hash.add(flag.as_bytes());
     }
+    let mut budget = crate::own_files::Budget::new(&bot.folder.root);
     for file in crate::folder::sources(&bot.folder.root, Lang::Zig) {
         hash.add(file.as_os_str().as_encoded_bytes());
-        hash.add(&crate::folder::read_source(&file, Lang::Zig)?);
+        hash.add(&crate::folder::read_source(&mut budget, &file, Lang::Zig)?);
     }
     let modules = cache.join("zig-bots");
     let wasm = modules.join(format!("{}-{:016x}.wasm", bot.name, hash.0));
@@ -158,6 +161,10 @@ fn build_with(
     }
     let partial = wasm.with_extension(format!("{}.tmp", std::process::id()));
     let bitcode = wasm.with_extension(format!("{}.bc", std::process::id()));
+    let std_lib = std_dir(&mut zig_command(path)?);
+    // Nothing of a file outside the bot's folder, the SDK and Zig's std reaches a message.
+    let toolchain: Vec<&Path> = std::iter::once(sdk_dir).chain(std_lib.as_deref()).collect();
+    let shown = Shown::new(&bot.folder.root, &toolchain);
     step(&mut zig, bot, cache, path)
         .args(["--dep", "bot", "--dep", "botlens"])
         .arg(format!("-Mroot={}", root.display()))
@@ -166,18 +173,18 @@ fn build_with(
         .arg(format!("-Mbotlens={}", sdk.display()))
         .arg(TO_BITCODE)
         .arg(format!("-femit-llvm-bc={}", bitcode.display()));
-    let first = compile(&mut zig, &bitcode)?;
+    let first = compile(&mut zig, &bitcode, &shown)?;
     let mut codegen = zig_command(path)?;
     step(&mut codegen, bot, cache, path)
         .args(CODEGEN)
         .arg(&bitcode)
         .arg(format!("-femit-bin={}", partial.display()));
-    let second = compile(&mut codegen, &partial);
+    let second = compile(&mut codegen, &partial, &shown);
     let _ = std::fs::remove_file(&bitcode);
     let second = second?;
     let stderr = format!("{}{}", first.stderr, second.stderr);
     let duration = first.duration + second.duration;
-    let std_file = std_dir(&mut zig_command(path)?).map(|dir| dir.join("std.zig"));
+    let std_file = std_lib.map(|dir| dir.join("std.zig"));
     let mut files = sdk.display().to_string();
     if let Some(std_file) = std_file {
         files = format!("{files}\n{}", std_file.display());
@@ -201,9 +208,15 @@ fn step<'a>(zig: &'a mut Command, bot: &ZigBot, cache: &Path, path: &OsStr) -> &
         .env("PATH", path)
 }
 
-/// Runs a build step writing `output`: its errors, if it fails, as [`FolderError::Compile`].
-fn compile(zig: &mut Command, output: &Path) -> Result<crate::compiled::Compiled, FolderError> {
-    let run = crate::compiled::run(zig, output, BUILDING, "a zig", INSTALL)?;
+/// Runs a build step writing `output`: its errors, if it fails, as [`FolderError::Compile`];
+/// its output without the text of files outside `shown` ([`crate::shown::clang_output`]).
+fn compile(
+    zig: &mut Command,
+    output: &Path,
+    shown: &Shown,
+) -> Result<crate::compiled::Compiled, FolderError> {
+    let mut run = crate::compiled::run(zig, output, BUILDING, "a zig", INSTALL)?;
+    run.stderr = crate::shown::clang_output(&run.stderr, shown);
     if !run.success {
         return Err(FolderError::Compile(crate::c::errors(&run.stderr)));
     }
