@@ -12,6 +12,7 @@ mod help;
 mod install;
 mod javascript;
 mod klotski;
+mod limits;
 mod lsp;
 mod profile;
 mod replay;

@@ -34,6 +34,7 @@ use botlens_sandbox::SandboxLimits;
 use serde::Deserialize;
 
 use crate::build::CompilerMessage;
+use crate::caps::LimitCaps;
 use crate::own_files::{Budget, FileError};
 use crate::settings::SuiteSettings;
 
@@ -299,19 +300,13 @@ impl Folder {
         Ok(Folder { root: root.to_owned(), config, game })
     }
 
-    /// The bot's sandbox limits: the defaults overridden by `[limits]` of `botlens.toml`.
-    pub fn limits(&self) -> Result<SandboxLimits, FolderError> {
-        let path = self.root.join(CONFIG_FILE);
-        let bad = |message: String| FolderError::Config { path: path.clone(), message };
-        let limits: SandboxLimits = self
-            .config
-            .suite
-            .limits
-            .clone()
-            .try_into()
-            .map_err(|e: toml::de::Error| bad(format!("[limits]: {}", e.message())))?;
-        limits.check().map_err(|message| bad(format!("[limits]: {message}")))?;
-        Ok(limits)
+    /// The bot's sandbox limits: the defaults overridden by `[limits]` of `botlens.toml`, within
+    /// the user's `caps`.
+    pub fn limits(&self, caps: &LimitCaps) -> Result<SandboxLimits, FolderError> {
+        caps.limits(&self.config.suite.limits).map_err(|message| FolderError::Config {
+            path: self.root.join(CONFIG_FILE),
+            message: format!("[limits]: {message}"),
+        })
     }
 
     /// The opponents to play by default: `opponents` of `botlens.toml`, else the game's.

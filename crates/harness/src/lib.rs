@@ -9,6 +9,7 @@
 //!   ([`fuel`]: the profiles merged and summed up);
 //! - [`project`]: a bot project is a Cargo package with `[package.metadata.botlens]`;
 //! - [`build`]: cargo builds it for `wasm32-wasip1`, compiler errors come back as data;
+//! - [`caps`]: the caps the user sets on the limits a project may ask for;
 //! - [`suite`]: the bot plays its opponents over a range of seeds, in parallel (paired: each
 //!   seed with the bot in both seats);
 //! - [`compare`]: two bots on the same seeds, head to head or through the same opponents, with
@@ -39,6 +40,7 @@ pub mod bisect;
 pub mod build;
 pub mod bundled;
 pub mod c;
+pub mod caps;
 pub mod compare;
 mod compiled;
 pub mod diff;

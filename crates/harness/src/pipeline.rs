@@ -28,6 +28,7 @@ use botlens_games::GameKind;
 use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
 use crate::build::{self, BuildError, CompilerMessage};
+use crate::caps::LimitCaps;
 use crate::folder::{Folder, FolderError, Lang};
 use crate::report::SuiteReport;
 use crate::suite::{self, Contender, KeepTraces, PlayOn, Suite, SuiteError, SuiteResults, WasmBot};
@@ -60,6 +61,8 @@ pub struct RunOptions {
     pub only: Option<Vec<(usize, u64)>>,
     /// How much DWARF a project's build puts in the module (all of it for a debugger).
     pub debug_info: build::DebugInfo,
+    /// The user's caps on the limits and the build timeout the project may ask for.
+    pub caps: LimitCaps,
 }
 
 impl RunOptions {
@@ -255,17 +258,22 @@ fn prepare_project(
     progress: &(dyn Fn(Stage) + Sync),
     cancel: &CancelToken,
 ) -> Result<Prepared, RunError> {
-    let project = BotProject::load(dir)?;
+    let mut project = BotProject::load(dir)?;
     if let Some(asked) = game.filter(|asked| *asked != project.game) {
         return Err(RunError::WrongGame { dir: dir.to_owned(), plays: project.game, asked });
     }
     // The project's own settings are checked before the (long) build, naming the file they are
     // in; the command line's, without one.
-    let defaults = Defaults::of_project(&project)?;
-    let in_manifest = |error: SuiteError| {
-        let table = "[package.metadata.botlens]";
-        RunError::Load(format!("{}: {table}: {error}", project.root.join("Cargo.toml").display()))
+    let defaults = Defaults::of_project(&project, &options.caps)?;
+    let manifest = project.root.join("Cargo.toml");
+    let in_table = |table: &str, error: &dyn std::fmt::Display| {
+        RunError::Load(format!("{}: {table}: {error}", manifest.display()))
     };
+    let in_manifest = |error: SuiteError| in_table("[package.metadata.botlens]", &error);
+    // The build runs as long as the project asks, within the user's cap.
+    let timeout = options.caps.build_timeout(project.config.build_timeout_secs);
+    project.config.build_timeout_secs =
+        Some(timeout.map_err(|error| in_table("[package.metadata.botlens]", &error))?);
     suite::check_turn_cap(defaults.max_turns).map_err(in_manifest)?;
     suite::check_turn_cap(options.max_turns)?;
     suite::check_paired(project.game, options.paired)?;
@@ -451,7 +459,7 @@ impl Defaults {
             opponents: folder.opponents(),
             seeds: folder.config.suite.seeds,
             max_turns: folder.config.suite.max_turns,
-            limits: folder.limits().map_err(folder_error)?,
+            limits: folder.limits(&options.caps).map_err(folder_error)?,
             base: folder.root.clone(),
         };
         suite::check_turn_cap(defaults.max_turns)?;
@@ -463,7 +471,7 @@ impl Defaults {
         Ok(defaults)
     }
 
-    fn of_project(project: &BotProject) -> Result<Defaults, RunError> {
+    fn of_project(project: &BotProject, caps: &LimitCaps) -> Result<Defaults, RunError> {
         let config = &project.config.suite;
         check_inside(&project.root, &config.opponents).map_err(|error| {
             let manifest = project.root.join("Cargo.toml");
@@ -473,7 +481,7 @@ impl Defaults {
             opponents: config.opponents_of(project.game),
             seeds: config.seeds,
             max_turns: config.max_turns,
-            limits: sandbox_limits(project)?,
+            limits: sandbox_limits(project, caps)?,
             base: project.root.clone(),
         })
     }
@@ -534,18 +542,13 @@ fn suite_of(
     })
 }
 
-/// The project's sandbox limits: defaults overridden by `[package.metadata.botlens.limits]`.
-fn sandbox_limits(project: &BotProject) -> Result<SandboxLimits, RunError> {
+/// The project's sandbox limits: defaults overridden by `[package.metadata.botlens.limits]`,
+/// within the user's `caps`.
+fn sandbox_limits(project: &BotProject, caps: &LimitCaps) -> Result<SandboxLimits, RunError> {
     let manifest = project.root.join("Cargo.toml");
     let table = "[package.metadata.botlens.limits]";
-    let limits: SandboxLimits =
-        project.config.suite.limits.clone().try_into().map_err(|e: toml::de::Error| {
-            RunError::Load(format!("{}: {table}: {}", manifest.display(), e.message()))
-        })?;
-    limits
-        .check()
-        .map_err(|message| RunError::Load(format!("{}: {table}: {message}", manifest.display())))?;
-    Ok(limits)
+    caps.limits(&project.config.suite.limits)
+        .map_err(|message| RunError::Load(format!("{}: {table}: {message}", manifest.display())))
 }
 
 /// Loads a `.wasm` (or `.wat`) file as a contender named `name`, recording `source` in traces.
