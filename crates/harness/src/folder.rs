@@ -170,6 +170,10 @@ pub struct FolderConfig {
 
 impl crate::settings::SettingsTable for FolderConfig {
     const OWN_KEYS: &'static [&'static str] = &["game", "lang", "bot"];
+
+    fn check_own<'de, D: serde::Deserializer<'de>>(_: &str, value: D) -> Result<(), D::Error> {
+        String::deserialize(value).map(drop)
+    }
 }
 
 /// A bot folder's settings, read and checked: the game decided, the limits parsed.
@@ -531,6 +535,12 @@ mod tests {
         std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\nseeds = [\n").unwrap();
         let error = read_config(dir.path()).unwrap_err().to_string();
         assert!(error.contains("TOML parse error at line 2"), "{error}");
+        // A value out of its type's range, in the flattened settings: at the value, not at 1:1.
+        let text = "game = \"tictactoe\"\nseeds = \"0..2\"\nmax_turns = 99999999999\n";
+        std::fs::write(dir.path().join(CONFIG_FILE), text).unwrap();
+        let error = read_config(dir.path()).unwrap_err().to_string();
+        assert!(error.contains("TOML parse error at line 3, column 13"), "{error}");
+        assert!(error.ends_with("invalid value: integer `99999999999`, expected u32"), "{error}");
     }
 
     #[test]

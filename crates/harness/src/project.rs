@@ -42,6 +42,13 @@ pub struct BotConfig {
 
 impl crate::settings::SettingsTable for BotConfig {
     const OWN_KEYS: &'static [&'static str] = &["game", "build_timeout_secs"];
+
+    fn check_own<'de, D: serde::Deserializer<'de>>(key: &str, value: D) -> Result<(), D::Error> {
+        match key {
+            "build_timeout_secs" => u64::deserialize(value).map(drop),
+            _ => String::deserialize(value).map(drop),
+        }
+    }
 }
 
 /// A bot project on disk.
