@@ -314,6 +314,8 @@ fn prepare_script(
 ) -> Result<Prepared, RunError> {
     let bot = js::JsBot::load(path, game).map_err(folder_error)?;
     let defaults = Defaults::of_folder(&bot.folder, options)?;
+    // The source is read and checked (its bounds, a raw NUL) before the runner's first build.
+    let payload = bot.payload().map_err(folder_error)?;
     let started = Instant::now();
     ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
     let wasm = js::runner(&mut || progress(Stage::BuildingRunner)).map_err(folder_error)?;
@@ -322,7 +324,7 @@ fn prepare_script(
     let started = Instant::now();
     let runner =
         sandbox.load_file(&wasm).map_err(|e| RunError::Load(format!("{}: {e}", wasm.display())))?;
-    let module = js::module(&runner, &bot).map_err(folder_error)?;
+    let module = runner.with_payload(payload);
     if let Some(message) = js::check(&bot, &module, &defaults.limits) {
         return Err(RunError::Build(BuildError::Compile(vec![message])));
     }
