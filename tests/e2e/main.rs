@@ -9,6 +9,7 @@ mod c;
 mod compare;
 mod debug;
 mod help;
+mod host_files;
 mod install;
 mod javascript;
 mod klotski;

@@ -491,4 +491,45 @@ mod tests {
         assert_eq!(file["profiles"][0]["weights"], json!([3, 7]));
         assert_eq!(file["profiles"][0]["endValue"], json!(10));
     }
+
+    #[test]
+    fn the_table_shows_source_lines_of_the_bots_own_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let own = dir.path().join("bot.c");
+        std::fs::write(&own, "int x;\n  x = x + 1; /* hot */\n").unwrap();
+        let line = |file: &str, line: u32| LineCost {
+            file: file.to_owned(),
+            line,
+            function: "play".into(),
+            self_fuel: 5,
+            total_fuel: 5,
+            self_percent: 50.0,
+            total_percent: 50.0,
+        };
+        let profile = Profile {
+            bot: "b".into(),
+            game: "tictactoe".into(),
+            seeds: "0..=0".into(),
+            opponents: vec!["random".into()],
+            games: 1,
+            interval: 1,
+            fuel: 10,
+            functions: Vec::new(),
+            lines: vec![line(&own.display().to_string(), 2), line("/etc/passwd", 1)],
+            outside_bot_fuel: 0,
+            out_of_fuel: Vec::new(),
+            stacks: BTreeMap::new(),
+            source_root: Some(dir.path().to_owned()),
+        };
+        let table = profile.render(dir.path(), 10);
+        let rows: Vec<&str> =
+            table.lines().filter(|l| l.contains("bot.c:") || l.contains("passwd")).collect();
+        assert_eq!(
+            rows,
+            [
+                "  50.0 %   50.0 %  bot.c:2  x = x + 1; /* hot */",
+                "  50.0 %   50.0 %  /etc/passwd:1  "
+            ]
+        );
+    }
 }
