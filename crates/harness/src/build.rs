@@ -354,8 +354,23 @@ fn compiler_message(diagnostic: RustcDiagnostic, root: Option<&Path>) -> Compile
     };
     let Some(root) = root else { return message };
     let shown = crate::shown::Shown::new(root, &[]);
-    let rendered = crate::shown::rustc_rendered(&message.rendered, &shown);
-    shown.message(CompilerMessage { rendered, ..message })
+    match &message.file {
+        // Located outside the package: its place alone (its text may quote the file).
+        Some(file) if !shown.shows(file) => CompilerMessage {
+            rendered: crate::shown::hidden_rendered(
+                file,
+                message.line,
+                message.column,
+                &message.level,
+            ),
+            message: crate::shown::MESSAGE_NOT_SHOWN.to_owned(),
+            ..message
+        },
+        _ => CompilerMessage {
+            rendered: crate::shown::rustc_rendered(&message.rendered, &shown),
+            ..message
+        },
+    }
 }
 
 #[cfg(test)]
@@ -411,5 +426,32 @@ not json at all
         assert_eq!(message.file, Some(PathBuf::from("/bot/src/lib.rs")));
         assert_eq!((message.line, message.column, message.end_column), (7, 9, 10));
         assert_eq!(message.code.as_deref(), Some("E0425"));
+    }
+
+    #[test]
+    fn a_message_located_outside_the_package_keeps_its_place_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/lib.rs"), "include!(\"/etc/passwd\");\n").unwrap();
+        let manifest = dir.path().join("Cargo.toml").display().to_string();
+        let line = |file: &str, rendered: &str| {
+            serde_json::json!({"reason": "compiler-message", "manifest_path": manifest, "message": {
+                "message": "expected item, found `root`", "level": "error",
+                "spans": [{"file_name": file, "is_primary": true, "line_start": 1, "column_start": 1, "line_end": 1, "column_end": 5}],
+                "rendered": rendered}})
+            .to_string()
+        };
+        let quoting = "error: expected item, found `root`\n --> /etc/passwd:1:1\n  |\n1 | root:x:0:0:root:/root:/bin/bash\n  | ^^^^\n";
+        let output = format!("{}\n{}\n", line("/etc/passwd", quoting), line("src/lib.rs", quoting));
+        let parsed = parse_cargo_messages(output.as_bytes());
+        let [outside, inside] = parsed.messages.as_slice() else { panic!("{:?}", parsed.messages) };
+        assert_eq!(outside.message, crate::shown::MESSAGE_NOT_SHOWN);
+        assert_eq!(
+            outside.rendered,
+            crate::shown::hidden_rendered(Path::new("/etc/passwd"), 1, 1, "error")
+        );
+        assert_eq!((outside.line, outside.column, outside.end_column), (1, 1, 5));
+        assert!(!inside.rendered.contains("root:x"), "{}", inside.rendered);
+        assert!(inside.rendered.contains(crate::shown::EXCERPT_NOT_SHOWN), "{}", inside.rendered);
     }
 }

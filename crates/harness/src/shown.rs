@@ -12,13 +12,11 @@
 //!
 //! Each toolchain's output is filtered where it is parsed: clang's and zig's as text
 //! ([`clang_output`], before it is parsed or cached), asc's and rustc's message by message
-//! ([`Shown::message`], [`rustc_rendered`]).
+//! ([`Shown::shows`], [`rustc_rendered`], [`hidden_rendered`]).
 //!
 //! Not for: what the compiler may read in the first place (the build's confinement).
 
 use std::path::{Path, PathBuf};
-
-use crate::build::CompilerMessage;
 
 /// The text of a message located in a file outside the project.
 pub const MESSAGE_NOT_SHOWN: &str = "(message not shown: it is about a file outside the project)";
@@ -57,25 +55,15 @@ impl Shown {
             .chain(&self.toolchain)
             .any(|dir| botlens_files::inside(dir, &file).is_ok())
     }
+}
 
-    /// `message` as shown: a message located in a file outside keeps its place, its text and
-    /// rendering replaced ([`MESSAGE_NOT_SHOWN`], [`EXCERPT_NOT_SHOWN`]).
-    pub fn message(&self, message: CompilerMessage) -> CompilerMessage {
-        match &message.file {
-            Some(file) if !self.shows(file) => {
-                let place = format!("{}:{}:{}", file.display(), message.line, message.column);
-                CompilerMessage {
-                    rendered: format!(
-                        "{place}: {}: {MESSAGE_NOT_SHOWN}\n    {EXCERPT_NOT_SHOWN}\n",
-                        message.level
-                    ),
-                    message: MESSAGE_NOT_SHOWN.to_owned(),
-                    ..message
-                }
-            }
-            _ => message,
-        }
-    }
+/// The rendering of a message (rustc's, clang's) located in a file outside the project, at
+/// `file:line:column`: its place and `level`, [`MESSAGE_NOT_SHOWN`] and [`EXCERPT_NOT_SHOWN`].
+pub fn hidden_rendered(file: &Path, line: u32, column: u32, level: &str) -> String {
+    format!(
+        "{}:{line}:{column}: {level}: {MESSAGE_NOT_SHOWN}\n    {EXCERPT_NOT_SHOWN}\n",
+        file.display()
+    )
 }
 
 /// One `file:line:column: level: message` line of clang's or zig's, any level (notes too):
@@ -242,7 +230,7 @@ mod tests {
     }
 
     #[test]
-    fn rustcs_excerpts_of_files_outside_are_dropped_and_a_message_located_outside_says_nothing() {
+    fn rustcs_excerpts_of_files_outside_are_dropped_and_a_hidden_message_keeps_its_place_alone() {
         let (dir, shown) = project();
         let rendered = "error: expected item, found `root`\n \
             --> /etc/passwd:1:1\n  |\n1 | root:x:0:0:root:/root:/bin/bash\n  | ^^^^ expected item\n  |\n  \
@@ -259,23 +247,9 @@ mod tests {
         std::fs::create_dir(dir.path().join("bot/src")).unwrap();
         std::fs::write(dir.path().join("bot/src/lib.rs"), "").unwrap();
         assert_eq!(rustc_rendered(rendered, &shown), expected);
-        let message = CompilerMessage {
-            level: "error".into(),
-            message: "expected item, found `root`".into(),
-            code: None,
-            rendered: rendered.into(),
-            file: Some("/etc/passwd".into()),
-            line: 1,
-            column: 1,
-            end_line: 1,
-            end_column: 5,
-        };
-        let hidden = shown.message(message);
-        assert_eq!(hidden.message, MESSAGE_NOT_SHOWN);
         assert_eq!(
-            hidden.rendered,
+            hidden_rendered(Path::new("/etc/passwd"), 1, 1, "error"),
             format!("/etc/passwd:1:1: error: {MESSAGE_NOT_SHOWN}\n    {EXCERPT_NOT_SHOWN}\n")
         );
-        assert_eq!((hidden.line, hidden.column, hidden.end_column), (1, 1, 5));
     }
 }
