@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::support::{Output, botlens_with_input};
+use crate::support::{Output, botlens_with_input, repo_root};
 
 /// Long enough for a C bot's build on a busy machine; far shorter than reading `/dev/zero`.
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -28,10 +28,18 @@ fn c_bot(extra: &str) -> String {
     )
 }
 
-/// `botlens run <dir> --vs random --seeds 0..2 --json` of a Tic-tac-toe bot folder `dir`.
+/// The folder `dir` named relative to where botlens runs (the repository), as a user in
+/// another folder names it.
+fn relative(dir: &Path) -> String {
+    let up = "../".repeat(repo_root().components().count() - 1);
+    format!("{up}{}", dir.strip_prefix("/").expect("an absolute folder").display())
+}
+
+/// `botlens run <dir> --vs random --seeds 0..2 --json` of a Tic-tac-toe bot folder `dir`, named
+/// [`relative`]ly.
 fn run(dir: &Path) -> Output {
     std::fs::write(dir.join("botlens.toml"), "game = \"tictactoe\"\n").expect("its settings");
-    let dir = dir.display().to_string();
+    let dir = relative(dir);
     botlens_with_input(&["run", &dir, "--vs", "random", "--seeds", "0..2", "--json"], "", DEADLINE)
 }
 
@@ -78,8 +86,9 @@ fn headers_that_are_links_out_fifos_or_devices_are_not_read_and_a_huge_source_is
     assert!(started.elapsed() < Duration::from_secs(60), "took {:?}", started.elapsed());
 
     let huge = tempfile::tempdir().unwrap();
-    let file = huge.path().join("bot.c");
-    std::fs::File::create(&file).and_then(|f| f.set_len(4 << 30)).expect("a sparse 4 GB file");
+    std::fs::File::create(huge.path().join("bot.c"))
+        .and_then(|f| f.set_len(4 << 30))
+        .expect("a sparse 4 GB file");
     let started = Instant::now();
     let out = run(huge.path());
     assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
@@ -87,8 +96,9 @@ fn headers_that_are_links_out_fifos_or_devices_are_not_read_and_a_huge_source_is
     assert_eq!(
         out.stderr,
         format!(
-            "botlens: error: cannot read {}: larger than 4 MiB, the most botlens reads of it\n",
-            file.display()
+            "botlens: error: cannot read {}/{}/bot.c: larger than 4 MiB, the most botlens reads of it\n",
+            repo_root().display(),
+            relative(huge.path())
         )
     );
 }

@@ -98,24 +98,26 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
     String::from_utf8(read_bytes(path, limit)?).map_err(|_| ReadError::NotText)
 }
 
-/// `path` (relative paths taken from `root`) with its symlinks resolved, when it stays inside
-/// `root` (also resolved); else [`ReadError::Outside`], or [`ReadError::Io`] when it does not
-/// exist. `..` is taken lexically first, so a path that climbs out is refused without looking
-/// whether it exists.
+/// `path` with its symlinks resolved, when it stays inside the directory `root` (also
+/// resolved); else [`ReadError::Outside`], or [`ReadError::Io`] when it does not exist. Both
+/// are paths as the system takes them (a relative one from the current directory: a file
+/// named relative to `root` is `root.join(name)`). `..` is taken lexically first, so a path
+/// that climbs out is refused without looking whether it exists.
 ///
 /// ```
 /// let dir = std::env::temp_dir();
-/// let outside = botlens_files::inside(&dir, std::path::Path::new("../etc/passwd"));
+/// let outside = botlens_files::inside(&dir, &dir.join("../etc/passwd"));
 /// assert!(matches!(outside, Err(botlens_files::ReadError::Outside { .. })));
 /// ```
 pub fn inside(root: &Path, path: &Path) -> Result<PathBuf, ReadError> {
-    let joined = root.join(path);
     let outside = || ReadError::Outside { root: root.to_owned() };
-    if !lexical(&joined).starts_with(lexical(root)) {
+    let absolute = |path: &Path| std::path::absolute(path).map(|path| lexical(&path));
+    let (lexical_root, lexical_path) = (absolute(root), absolute(path));
+    if !lexical_path.map_err(ReadError::Io)?.starts_with(lexical_root.map_err(ReadError::Io)?) {
         return Err(outside());
     }
     let real_root = root.canonicalize().map_err(ReadError::Io)?;
-    let real = joined.canonicalize().map_err(ReadError::Io)?;
+    let real = path.canonicalize().map_err(ReadError::Io)?;
     if real.starts_with(&real_root) { Ok(real) } else { Err(outside()) }
 }
 
@@ -265,15 +267,15 @@ mod tests {
         std::fs::write(root.join("src/bot.c"), "int x;").expect("write");
         std::fs::write(dir.path().join("secret"), "s").expect("write");
         let real = |path: &str| root.join(path).canonicalize().expect("exists");
-        assert_eq!(inside(&root, Path::new("src/bot.c")).expect("inside"), real("src/bot.c"));
+        assert_eq!(inside(&root, &root.join("src/bot.c")).expect("inside"), real("src/bot.c"));
         assert_eq!(
-            inside(&root, Path::new("src/../src/bot.c")).expect("inside"),
+            inside(&root, &root.join("src/../src/bot.c")).expect("inside"),
             real("src/bot.c")
         );
         let absolute = root.join("src/bot.c");
         assert_eq!(inside(&root, &absolute).expect("inside"), real("src/bot.c"));
         for escape in ["../secret", "/etc/passwd", "src/../../secret"] {
-            let err = inside(&root, Path::new(escape)).unwrap_err();
+            let err = inside(&root, &root.join(escape)).unwrap_err();
             assert!(
                 matches!(&err, ReadError::Outside { root: r } if *r == root),
                 "{escape}: {err}"
@@ -283,7 +285,7 @@ mod tests {
             .expect("link");
         std::os::unix::fs::symlink("/etc", root.join("etc")).expect("link");
         for link in ["notes.txt", "etc/passwd"] {
-            let err = inside(&root, Path::new(link)).unwrap_err();
+            let err = inside(&root, &root.join(link)).unwrap_err();
             assert_eq!(
                 err.to_string(),
                 format!(
@@ -292,7 +294,7 @@ mod tests {
                 )
             );
         }
-        let missing = inside(&root, Path::new("gone.c")).unwrap_err();
+        let missing = inside(&root, &root.join("gone.c")).unwrap_err();
         assert!(matches!(&missing, ReadError::Io(io) if io.kind() == io::ErrorKind::NotFound));
     }
 

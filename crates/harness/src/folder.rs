@@ -106,7 +106,7 @@ impl Lang {
             return None;
         }
         let limit = crate::own_files::MAX_SETTINGS_BYTES;
-        let named = crate::own_files::read_text(dir, Path::new(CONFIG_FILE), limit)
+        let named = crate::own_files::read_text(dir, &dir.join(CONFIG_FILE), limit)
             .ok()
             .and_then(|text| toml::from_str::<toml::Table>(&text).ok())
             .and_then(|table| Some(table.get("lang")?.as_str()?.to_owned()));
@@ -338,6 +338,12 @@ impl BotPath {
             return Ok(BotPath { root: absolute, file: None });
         }
         if !absolute.is_file() {
+            // A FIFO or a device is named as what it is (opened without blocking, nothing read).
+            if let Err(error @ botlens_files::ReadError::NotRegular(_)) =
+                botlens_files::read_prefix(&absolute, 0)
+            {
+                return Err(FileError::Read { path: path.to_owned(), error }.into());
+            }
             let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
             return Err(FolderError::Read { path: path.to_owned(), source });
         }
@@ -363,7 +369,7 @@ impl BotPath {
 pub fn read_config(root: &Path) -> Result<FolderConfig, FolderError> {
     let config_file = root.join(CONFIG_FILE);
     let limit = crate::own_files::MAX_SETTINGS_BYTES;
-    match crate::own_files::read_text(root, Path::new(CONFIG_FILE), limit) {
+    match crate::own_files::read_text(root, &config_file, limit) {
         Ok(text) => {
             let bad = |error: toml::de::Error| FolderError::Config {
                 path: config_file.clone(),
@@ -560,6 +566,9 @@ mod tests {
         assert_eq!(named.name(Some(&folder.join("bot.zig"))), "sinker");
         let error = BotPath::of(&folder.join("gone.c")).unwrap_err().to_string();
         assert!(error.ends_with("gone.c: no such file"), "{error}");
+        let fifo = botlens_files::testing::fifo(&folder, "pipe.js");
+        let error = BotPath::of(&fifo).unwrap_err().to_string();
+        assert!(error.ends_with("pipe.js: not a regular file (it is a named pipe)"), "{error}");
         assert_eq!(Lang::of_file("a/mine.ts"), Some(Lang::AssemblyScript));
         assert_eq!(Lang::of_file("bot.zig"), Some(Lang::Zig));
         assert_eq!(Lang::of_file("bot.py"), None);

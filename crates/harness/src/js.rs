@@ -115,7 +115,7 @@ impl JsBot {
 /// it is refused.
 fn bot_file(root: &Path, named: Option<&str>) -> Result<PathBuf, FolderError> {
     if let Some(named) = named {
-        return match botlens_files::inside(root, Path::new(named)) {
+        return match botlens_files::inside(root, &root.join(named)) {
             Err(ReadError::Outside { .. }) => Err(FolderError::Config {
                 path: root.join(CONFIG_FILE),
                 message: format!(

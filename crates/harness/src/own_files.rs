@@ -72,10 +72,11 @@ impl FileError {
     }
 }
 
-/// The contents of `file` (relative paths from `root`), one of the project's own files: inside
+/// The contents of `file`, one of the project's own files: inside the project's directory
 /// `root` once `..` and symbolic links are resolved, a regular file, at most `limit` bytes.
+/// Both are paths as the system takes them (a file of the project is `root.join(name)`).
 pub fn read(root: &Path, file: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
-    let failed = |error| FileError::Read { path: root.join(file), error };
+    let failed = |error| FileError::Read { path: file.to_owned(), error };
     let real = botlens_files::inside(root, file).map_err(failed)?;
     botlens_files::read_bytes(&real, limit).map_err(failed)
 }
@@ -83,7 +84,7 @@ pub fn read(root: &Path, file: &Path, limit: u64) -> Result<Vec<u8>, FileError> 
 /// [`read`] as UTF-8 text.
 pub fn read_text(root: &Path, file: &Path, limit: u64) -> Result<String, FileError> {
     String::from_utf8(read(root, file, limit)?)
-        .map_err(|_| FileError::Read { path: root.join(file), error: ReadError::NotText })
+        .map_err(|_| FileError::Read { path: file.to_owned(), error: ReadError::NotText })
 }
 
 /// The files directly in `dir` whose name ends in `.extension`, sorted; a file that leads
@@ -136,7 +137,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         std::fs::write(root.join("bot.c"), "int x;\n").unwrap();
-        assert_eq!(read(root, Path::new("bot.c"), 100).unwrap(), b"int x;\n");
+        assert_eq!(read(root, &root.join("bot.c"), 100).unwrap(), b"int x;\n");
         std::os::unix::fs::symlink("/dev/zero", root.join("zero.h")).unwrap();
         std::os::unix::fs::symlink("/etc/hostname", root.join("notes.txt")).unwrap();
         botlens_files::testing::fifo(root, "pipe.h");
@@ -144,7 +145,7 @@ mod tests {
         std::fs::File::create(&sparse).unwrap().set_len(4 << 30).unwrap();
         let started = Instant::now();
         let refusals = ["zero.h", "notes.txt", "pipe.h", "bot.js", "../x", "gone.h"]
-            .map(|name| read(root, Path::new(name), MAX_SOURCE_BYTES).unwrap_err().to_string());
+            .map(|name| read(root, &root.join(name), MAX_SOURCE_BYTES).unwrap_err().to_string());
         assert!(started.elapsed() < Duration::from_secs(1), "took {:?}", started.elapsed());
         let at = |name: &str| format!("cannot read {}: ", root.join(name).display());
         let outside = format!(
@@ -162,7 +163,7 @@ mod tests {
                 format!("{}No such file or directory (os error 2)", at("gone.h")),
             ]
         );
-        assert!(read(root, Path::new("gone.h"), 1).unwrap_err().is_not_found());
+        assert!(read(root, &root.join("gone.h"), 1).unwrap_err().is_not_found());
     }
 
     #[test]

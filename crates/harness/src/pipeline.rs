@@ -499,7 +499,7 @@ fn opponent_names(defaults: &Defaults, options: &RunOptions) -> Vec<String> {
 fn check_inside(root: &Path, opponents: &[String]) -> Result<(), String> {
     for name in opponents.iter().filter(|name| is_module_path(name)) {
         if let Err(botlens_files::ReadError::Outside { .. }) =
-            botlens_files::inside(root, Path::new(name))
+            botlens_files::inside(root, &root.join(name))
         {
             return Err(format!(
                 "opponents: `{}` leads outside the project (by an absolute path, `..` or a \
@@ -554,12 +554,19 @@ fn sandbox_limits(project: &BotProject, caps: &LimitCaps) -> Result<SandboxLimit
 }
 
 /// Loads a `.wasm` (or `.wat`) file as a contender named `name`, recording `source` in traces.
+/// A FIFO or a device is refused first (opened without blocking, nothing read): the sandbox's
+/// read would wait on a FIFO for a writer.
 fn load_wasm(
     sandbox: &Sandbox,
     path: &Path,
     name: &str,
     source: &str,
 ) -> Result<WasmBot, RunError> {
+    if let Err(error @ botlens_files::ReadError::NotRegular(_)) =
+        botlens_files::read_prefix(path, 0)
+    {
+        return Err(RunError::Load(format!("{}: {error}", path.display())));
+    }
     let module =
         sandbox.load_file(path).map_err(|e| RunError::Load(format!("{}: {e}", path.display())))?;
     Ok(WasmBot { name: name.to_owned(), module, source: source.to_owned() })
@@ -619,5 +626,21 @@ mod tests {
         cancel.cancel();
         let error = run(&sandbox, &target, &RunOptions::default(), &|_| {}, &cancel).unwrap_err();
         assert!(matches!(error, RunError::Cancelled), "{error}");
+    }
+
+    #[test]
+    fn a_module_that_is_a_fifo_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = botlens_files::testing::fifo(dir.path(), "bot.wasm");
+        let target = Target::parse(&fifo.display().to_string(), Some("tictactoe")).unwrap();
+        let started = Instant::now();
+        let error =
+            run(&sandbox().unwrap(), &target, &RunOptions::default(), &|_| {}, &CancelToken::new())
+                .unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+        assert_eq!(
+            error.to_string(),
+            format!("{}: not a regular file (it is a named pipe)", fifo.display())
+        );
     }
 }

@@ -298,7 +298,9 @@ impl Sources {
         let root = self.root.as_deref();
         let lines = self.read.entry(file.to_owned()).or_insert_with(|| {
             let limit = crate::own_files::MAX_SOURCE_BYTES;
-            let text = crate::own_files::read_text(root?, Path::new(file), limit).ok()?;
+            // A file the line tables name relative to the project is the project's.
+            let root = root?;
+            let text = crate::own_files::read_text(root, &root.join(file), limit).ok()?;
             Some(text.lines().map(str::to_owned).collect())
         });
         let Some(text) = lines.as_ref().and_then(|l| l.get(line as usize - 1)) else {

@@ -149,7 +149,7 @@ impl BotProject {
             .map_err(|source| ProjectError::Read { path: root.into(), source })?;
         let path = root.join("Cargo.toml");
         let limit = crate::own_files::MAX_SETTINGS_BYTES;
-        let text = crate::own_files::read_text(root, Path::new("Cargo.toml"), limit)?;
+        let text = crate::own_files::read_text(root, &path, limit)?;
         Self::parse(root, &path, &text)
     }
 
