@@ -3,9 +3,9 @@
 //! `Cargo.toml`, the reports saved in it, and the source lines a profile shows. A project may be
 //! anyone's (an opponent's, a revision, a folder opened in the editor), so each is read through
 //! [`read`]: the file must stay inside the project's directory once `..` and symbolic links are
-//! resolved (`notes.txt -> /etc/shadow` is refused), be a regular file (a FIFO is refused at
-//! once, never waited on; `zero.h -> /dev/zero` is a device), and hold at most a stated number
-//! of bytes, checked before any of it is read and bounded while reading:
+//! resolved (`notes.txt -> /etc/shadow` and `zero.h -> /dev/zero` are refused), be a regular
+//! file (a FIFO is refused at once, never waited on), and hold at most a stated number of
+//! bytes, checked before any of it is read and bounded while reading:
 //!
 //! | what | at most |
 //! |---|---|
@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use botlens_files::{ReadError, size};
 
 /// The most bytes of one source or header of a bot botlens reads: 4 MiB, far above any bot
-/// (the bundled samples are under 20 KiB).
+/// (the largest bundled sample's source is 12 KB).
 pub const MAX_SOURCE_BYTES: u64 = 4 << 20;
 
 /// The most bytes of all of one bot's sources and headers together: 32 MiB.
