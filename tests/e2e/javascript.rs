@@ -268,3 +268,95 @@ fn wasted_and_losing_moves_are_located_with_the_javascript_stack() {
     assert_eq!(stack.len(), 2, "{failure:#}");
     assert_eq!((&stack[0].0[..], stack[0].1, stack[1].1), ("again", shot, call), "{failure:#}");
 }
+
+/// A Tic-tac-toe bot that marks the first empty square, `before` run first in its `play`.
+fn marking_bot(before: &str) -> String {
+    format!(
+        "function Bot() {{}}\n\
+         Bot.prototype.play = function (turn) {{\n\
+         \x20 {before}\n\
+         \x20 for (var i = 0; i < 9; i++) {{\n\
+         \x20   if (turn.grid[Math.floor(i / 3)][i % 3] === '') return turn.mark(i % 3, Math.floor(i / 3));\n\
+         \x20 }}\n\
+         }};\n"
+    )
+}
+
+#[test]
+fn a_lone_surrogate_is_logged_as_a_replacement_character() {
+    let dir = tempfile::tempdir().unwrap();
+    let traces = dir.path().join("traces");
+    let bot = js_folder(dir.path(), &marking_bot("console.log('half \\ud800 of a pair');"));
+    let traces_arg = traces.display().to_string();
+    let args = ["run", &bot, "--seeds", "0..1", "--trace-dir", &traces_arg, "--json"];
+    let out = botlens_with_input(&args, "", DEADLINE);
+    assert_eq!(out.code, Some(0), "the log loses nothing: {}\n{}", out.stdout, out.stderr);
+    let trace = std::fs::read_dir(&traces).unwrap().next().unwrap().unwrap().path();
+    let trace: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(trace).unwrap()).unwrap();
+    let logs: Vec<&str> = trace["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["logs"].as_array())
+        .flatten()
+        .filter_map(|line| line.as_str())
+        .collect();
+    assert_eq!(logs.first(), Some(&"half \u{fffd} of a pair"), "{trace:#}");
+}
+
+#[test]
+fn a_raw_nul_in_the_source_is_a_compile_error_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = marking_bot("var s = 'a\0b';");
+    let out = run_js(dir.path(), source.as_bytes());
+    assert_eq!(out.code, Some(2), "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stderr.contains("a raw NUL character (U+0000) in the source"), "{}", out.stderr);
+    assert!(out.stderr.contains("bot.js:3:13"), "{}", out.stderr);
+    assert!(out.stdout.trim().is_empty(), "no game was played: {}", out.stdout);
+}
+
+#[test]
+fn an_async_play_is_told_that_the_format_is_synchronous() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = js_folder(
+        dir.path(),
+        "function Bot() {}\n\
+         // botlens reports the async play on the next line\n\
+         Bot.prototype.play = async function (turn) {\n\
+         \x20 await null;\n\
+         \x20 turn.mark(0, 0);\n\
+         };\n",
+    );
+    let out = botlens_with_input(&["run", &bot, "--json"], "", DEADLINE);
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    let failure = only_failure(&out);
+    assert_eq!(failure["kind"], "panic", "{failure:#}");
+    assert_eq!(
+        failure["message"],
+        "`play` returned a Promise (is it `async`?) without making a move: the arena's format is \
+         synchronous, so the move must be made before `play` returns; make `play` a plain \
+         function (no `async`, no `await`)",
+        "{failure:#}"
+    );
+    let line = marked(dir.path(), "botlens reports the async play on the next line");
+    assert_eq!(failure["line"], line, "{failure:#}");
+}
+
+#[test]
+fn a_newline_in_the_bots_path_runs_none_of_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let evil = dir.path().join("x\nthrow new Error('the path ran');//");
+    std::fs::create_dir(&evil).unwrap();
+    let out = run_js(&evil, marking_bot("").as_bytes());
+    assert_eq!(out.code, Some(2), "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.trim().is_empty(), "no game was played: {}", out.stdout);
+    assert!(
+        out.stderr.ends_with(
+            "the bot's path has a control character (\\u{a}); the runner names the bot's file \
+             in its stacks and messages, one per line: rename the file or its folders\n"
+        ),
+        "{}",
+        out.stderr
+    );
+}

@@ -55,6 +55,23 @@ pub fn printable_lines(text: &str) -> Cow<'_, str> {
     escape(text, |c| c == '\n' || c == '\t')
 }
 
+/// At most `max` characters of `text` as one printable line ([`printable`]), with `…` after
+/// them when there were more: for echoing a name or a token someone else chose (a 100 KB layout
+/// name, a path) in a message.
+///
+/// ```
+/// use botlens_engine::text::clipped;
+///
+/// assert_eq!(clipped("hengdaolima", 24), "hengdaolima");
+/// assert_eq!(clipped("\u{1b}[2Jabcdef", 4), "\\u{1b}[2J…");
+/// ```
+pub fn clipped(text: &str, max: usize) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(max).collect();
+    let head = printable(&head).into_owned();
+    if chars.next().is_some() { format!("{head}…") } else { head }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,5 +85,12 @@ mod tests {
         assert_eq!(printable("abc\u{202e}fed"), "abc\\u{202e}fed");
         assert_eq!(printable("\u{7f}"), "\\u{7f}");
         assert_eq!(printable_lines("one\ntwo\r\n"), "one\ntwo\\u{d}\n");
+    }
+
+    #[test]
+    fn a_clipped_text_keeps_its_first_characters_escaped_and_says_there_was_more() {
+        assert_eq!(clipped(&"é".repeat(100_000), 3), "ééé…");
+        assert_eq!(clipped("ab\ncd", 4), "ab\\u{a}c…");
+        assert_eq!(clipped("abc", 3), "abc");
     }
 }

@@ -28,6 +28,7 @@ use crate::CancelToken;
 use crate::build::CompilerMessage;
 use crate::compiled::{self, Built, Fnv};
 use crate::folder::{Folder, FolderError, Lang, on_path};
+use crate::shown::{EXCERPT_NOT_SHOWN, MESSAGE_NOT_SHOWN, Shown};
 
 /// The version of the `assemblyscript` package botlens installs and builds with.
 pub const VERSION: &str = "0.28.20";
@@ -212,9 +213,10 @@ fn build_with(
         hash.add(flag.as_bytes());
     }
     hash.add(bot.file.as_os_str().as_encoded_bytes());
+    let mut budget = crate::own_files::Budget::new(&bot.folder.root);
     for file in crate::folder::sources(&bot.folder.root, Lang::AssemblyScript) {
         hash.add(file.as_os_str().as_encoded_bytes());
-        hash.add(&crate::folder::read_source(&file, Lang::AssemblyScript)?);
+        hash.add(&crate::folder::read_source(&mut budget, &file, Lang::AssemblyScript)?);
     }
     let wasm = cache.join(format!("{}-{:016x}.wasm", bot.name, hash.0));
     if let Some(built) = crate::compiled::cached(&wasm, cache, diagnostics)? {
@@ -241,9 +243,11 @@ fn build_with(
         node.read(packages);
     }
     let run = crate::compiled::run(&node, BUILDING, "a node", INSTALL_NODE, cancel)?;
+    // Nothing of a file outside the bot's folder reaches a message (asc's own are `~lib/…`).
+    let shown = Shown::new(&bot.folder.root, &[]);
     let map_file = PathBuf::from(format!("{}.map", partial.display()));
     if !run.success {
-        return Err(FolderError::Compile(errors(&run.stderr, &bot.folder.root)));
+        return Err(FolderError::Compile(errors(&run.stderr, &shown)));
     }
     let map = std::fs::read(&map_file)
         .map_err(|source| FolderError::Read { path: map_file.clone(), source })?;
@@ -258,7 +262,7 @@ fn build_with(
         ("botlens_source_map", map.as_bytes()),
     ];
     crate::compiled::append_sections(&partial, &sections)?;
-    let stderr = absolute_paths(&run.stderr, &bot.folder.root);
+    let stderr = absolute_paths(&run.stderr, &shown);
     crate::compiled::store(&partial, wasm, &stderr, run.duration, diagnostics)
 }
 
@@ -294,15 +298,15 @@ fn rooted(map: &[u8], root: &Path) -> Result<String, String> {
 }
 
 /// asc's output with the files of its diagnostics (`in bot.ts(3,5)`) made absolute under
-/// `root`, as the cache keeps it.
-fn absolute_paths(stderr: &str, root: &Path) -> String {
-    diagnostics_in(stderr, Some(root)).iter().map(|m| m.rendered.as_str()).collect()
+/// the bot's folder and nothing of files outside `shown`, as the cache keeps it.
+fn absolute_paths(stderr: &str, shown: &Shown) -> String {
+    diagnostics_in(stderr, Some(shown)).iter().map(|m| m.rendered.as_str()).collect()
 }
 
-/// The errors of a failed build's output: its diagnostics that are errors (files under
-/// `root`), else all of it as one.
-fn errors(stderr: &str, root: &Path) -> Vec<CompilerMessage> {
-    let mut messages: Vec<CompilerMessage> = diagnostics_in(stderr, Some(root))
+/// The errors of a failed build's output: its diagnostics that are errors (files under the
+/// bot's folder, nothing of files outside `shown`), else all of it as one.
+fn errors(stderr: &str, shown: &Shown) -> Vec<CompilerMessage> {
+    let mut messages: Vec<CompilerMessage> = diagnostics_in(stderr, Some(shown))
         .into_iter()
         .filter(|m| m.level == "error")
         .map(headed)
@@ -338,9 +342,12 @@ fn headed(mut message: CompilerMessage) -> CompilerMessage {
 }
 
 /// asc's diagnostics: `ERROR TS2304: message` or `WARNING AS235: message`, the lines after it
-/// until the next as its rendering, located by its last line `└─ in bot.ts(12,3)` (relative
-/// files joined to `root` when given). The summary (`FAILURE 1 compile error(s)`) is dropped.
-fn diagnostics_in(stderr: &str, root: Option<&Path>) -> Vec<CompilerMessage> {
+/// until the next as its rendering, located by its last line `└─ in bot.ts(12,3)`. With
+/// `shown`, relative files are joined to the bot's folder, and a message located in a file
+/// outside it (but asc's own, `~lib/…`) keeps its place alone ([`hidden`]). The summary
+/// (`FAILURE 1 compile error(s)`) is dropped.
+fn diagnostics_in(stderr: &str, shown: Option<&Shown>) -> Vec<CompilerMessage> {
+    let root = shown.map(Shown::root);
     let mut messages: Vec<CompilerMessage> = Vec::new();
     for line in stderr.lines() {
         let head = [("ERROR ", "error"), ("WARNING ", "warning")]
@@ -372,7 +379,28 @@ fn diagnostics_in(stderr: &str, root: Option<&Path>) -> Vec<CompilerMessage> {
             last.rendered.push('\n');
         }
     }
+    let Some(shown) = shown else { return messages };
+    let outside = |file: &Path| !file.starts_with("~lib/") && !shown.shows(file);
     messages
+        .into_iter()
+        .map(|m| if m.file.as_deref().is_some_and(outside) { hidden(m) } else { m })
+        .collect()
+}
+
+/// A message located in a file outside the bot's folder, as asc writes one, saying nothing of
+/// the file but where ([`crate::shown`]).
+fn hidden(message: CompilerMessage) -> CompilerMessage {
+    let head = if message.level == "warning" { "WARNING" } else { "ERROR" };
+    let code = message.code.as_deref().unwrap_or_default();
+    let file = message.file.as_deref().unwrap_or(Path::new("")).display();
+    CompilerMessage {
+        rendered: format!(
+            "{head} {code}: {MESSAGE_NOT_SHOWN}\n    {EXCERPT_NOT_SHOWN}\n    └─ in {file}({},{})\n",
+            message.line, message.column
+        ),
+        message: MESSAGE_NOT_SHOWN.to_owned(),
+        ..message
+    }
 }
 
 /// The file, line and column of a diagnostic's last line, `└─ in bot.ts(12,3)`.
@@ -411,7 +439,12 @@ FAILURE 2 compile error(s)
 
     #[test]
     fn ascs_diagnostics_are_located_under_the_bots_folder() {
-        let messages = diagnostics_in(OUTPUT, Some(Path::new("/bots/mine")));
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("bot.ts"), "").unwrap();
+        let bot = root.join("bot.ts");
+        let shown = Shown::new(&root, &[]);
+        let messages = diagnostics_in(OUTPUT, Some(&shown));
         let found: Vec<_> = messages
             .iter()
             .map(|m| (m.level.as_str(), m.code.as_deref(), m.file.as_deref(), m.line, m.column))
@@ -419,7 +452,7 @@ FAILURE 2 compile error(s)
         assert_eq!(
             found,
             [
-                ("error", Some("TS2322"), Some(Path::new("/bots/mine/bot.ts")), 17, 21),
+                ("error", Some("TS2322"), Some(bot.as_path()), 17, 21),
                 ("warning", Some("AS235"), Some(Path::new("~lib/botlens/index.ts")), 2, 1),
                 ("error", Some("AS111"), None, 0, 0),
             ]
@@ -428,27 +461,40 @@ FAILURE 2 compile error(s)
             messages[0].message,
             "Type 'i32' is not assignable to type '~lib/string/String'."
         );
-        assert!(
-            messages[0].rendered.ends_with("└─ in /bots/mine/bot.ts(17,21)\n"),
-            "{}",
-            messages[0].rendered
-        );
-        let failed = super::errors(OUTPUT, Path::new("/bots/mine"));
-        assert!(
-            failed[0].rendered.starts_with("/bots/mine/bot.ts:17:21: error TS2322: Type 'i32'"),
-            "{}",
-            failed[0].rendered
-        );
-        assert!(failed[0].rendered.ends_with("└─ in /bots/mine/bot.ts(17,21)\n"));
+        let located = format!("└─ in {}(17,21)\n", bot.display());
+        assert!(messages[0].rendered.ends_with(&located), "{}", messages[0].rendered);
+        let failed = super::errors(OUTPUT, &shown);
+        let head = format!("{}:17:21: error TS2322: Type 'i32'", bot.display());
+        assert!(failed[0].rendered.starts_with(&head), "{}", failed[0].rendered);
+        assert!(failed[0].rendered.ends_with(&located));
         // Stored with absolute paths, the output reads back the same.
-        let stored = absolute_paths(OUTPUT, Path::new("/bots/mine"));
+        let stored = absolute_paths(OUTPUT, &shown);
         let again = diagnostics(&stored);
         assert_eq!(again.len(), 3);
-        assert_eq!(again[0].file.as_deref(), Some(Path::new("/bots/mine/bot.ts")));
-        let errors = errors(OUTPUT, Path::new("/bots/mine"));
+        assert_eq!(again[0].file.as_deref(), Some(bot.as_path()));
+        let errors = errors(OUTPUT, &shown);
         assert_eq!(errors.len(), 2);
-        let nothing = super::errors("Killed\n", Path::new("/b"));
+        let nothing = super::errors("Killed\n", &shown);
         assert_eq!((nothing[0].message.as_str(), nothing[0].file.as_ref()), ("Killed", None));
+    }
+
+    #[test]
+    fn a_message_about_a_file_outside_the_folder_keeps_its_place_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", root.join("notes.ts")).unwrap();
+        let output = "ERROR TS1005: ';' expected.\n    :\n  1 │ root:x:0:0:root:/root:/bin/bash\n    \
+            │     ~\n    └─ in notes.ts(1,5)\n\nFAILURE 1 compile error(s)\n";
+        let shown = Shown::new(&root, &[]);
+        let expected = format!(
+            "ERROR TS1005: {MESSAGE_NOT_SHOWN}\n    {EXCERPT_NOT_SHOWN}\n    └─ in {}(1,5)\n",
+            root.join("notes.ts").display()
+        );
+        assert_eq!(absolute_paths(output, &shown), expected);
+        let [error] = errors(output, &shown).try_into().unwrap();
+        assert_eq!((error.message.as_str(), error.line, error.column), (MESSAGE_NOT_SHOWN, 1, 5));
+        assert!(!error.rendered.contains("root:"), "{}", error.rendered);
+        assert_eq!(diagnostics(&expected)[0].message, MESSAGE_NOT_SHOWN, "as the cache reads it");
     }
 
     #[test]

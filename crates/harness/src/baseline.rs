@@ -79,6 +79,10 @@ pub enum BaselineError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// The file is a link out of the project, not a regular file, or too large
+    /// ([`crate::own_files`]).
+    #[error(transparent)]
+    File(#[from] crate::own_files::FileError),
     /// The file is not a saved report.
     #[error("{}: not a botlens baseline: {message}", .path.display())]
     Malformed {
@@ -146,10 +150,12 @@ fn write_report(path: &Path, report: &SuiteReport) -> Result<(), BaselineError> 
     written.map_err(io(path))
 }
 
-/// Reads a saved report.
-fn read_report(path: &Path) -> Result<SuiteReport, BaselineError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| BaselineError::Io { path: path.to_path_buf(), source })?;
+/// Reads a saved report: a regular file of at most
+/// [`MAX_REPORT_BYTES`](crate::own_files::MAX_REPORT_BYTES), inside the project's directory
+/// `root` (a project may be anyone's: its `target/botlens/last-run.json` may be a link to
+/// `/dev/zero`).
+fn read_report(root: &Path, path: &Path) -> Result<SuiteReport, BaselineError> {
+    let text = crate::own_files::read_text(root, path, crate::own_files::MAX_REPORT_BYTES)?;
     serde_json::from_str(&text)
         .map_err(|e| BaselineError::Malformed { path: path.to_path_buf(), message: e.to_string() })
 }
@@ -174,7 +180,7 @@ pub fn load_last_run(project_root: &Path) -> Result<Option<SuiteReport>, Baselin
     if !path.exists() {
         return Ok(None);
     }
-    read_report(&path).map(Some)
+    read_report(project_root, &path).map(Some)
 }
 
 /// The games a report lost by a bot fault, as a suite plays them again (`botlens run --failed`).
@@ -233,7 +239,7 @@ pub fn load(project_root: &Path, name: &str) -> Result<SuiteReport, BaselineErro
             saved: list(project_root),
         });
     }
-    read_report(&path)
+    read_report(project_root, &path)
 }
 
 /// The names of the saved baselines, sorted.

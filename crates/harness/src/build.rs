@@ -5,8 +5,8 @@
 //! its target directory written, no network; dependencies fetched first when missing), with
 //! line tables forced on (or all debug info, for a debugger) and
 //! stripping off so failures can be located in the bot's source. Cargo's JSON messages are parsed: errors and warnings come back as
-//! [`CompilerMessage`]s with file, line and column; the `.wasm` artifact path comes from the
-//! artifact message. A missing `wasm32-wasip1` target is installed with rustup (said on the way).
+//! [`CompilerMessage`]s with file, line and column (quoting nothing of files outside the
+//! package, [`crate::shown`]); the `.wasm` artifact path comes from the artifact message. A missing `wasm32-wasip1` target is installed with rustup (said on the way).
 //!
 //! Not for: running the module (`botlens-sandbox`) or deciding when to build (watch, LSP).
 
@@ -535,13 +535,15 @@ fn parse_cargo_messages(reader: impl BufRead) -> ParsedOutput {
     ParsedOutput { messages, wasm }
 }
 
+/// A rustc diagnostic of the package whose directory is `root` as a [`CompilerMessage`],
+/// quoting nothing of files outside that directory ([`crate::shown`]).
 fn compiler_message(diagnostic: RustcDiagnostic, root: Option<&Path>) -> CompilerMessage {
     let primary = diagnostic.spans.iter().find(|s| s.is_primary);
     let file = primary.map(|span| match root {
         Some(root) if span.file_name.is_relative() => root.join(&span.file_name),
         _ => span.file_name.clone(),
     });
-    CompilerMessage {
+    let message = CompilerMessage {
         level: diagnostic.level,
         rendered: diagnostic.rendered.unwrap_or_else(|| diagnostic.message.clone()),
         message: diagnostic.message,
@@ -551,6 +553,25 @@ fn compiler_message(diagnostic: RustcDiagnostic, root: Option<&Path>) -> Compile
         column: primary.map_or(0, |s| s.column_start),
         end_line: primary.map_or(0, |s| s.line_end),
         end_column: primary.map_or(0, |s| s.column_end),
+    };
+    let Some(root) = root else { return message };
+    let shown = crate::shown::Shown::new(root, &[]);
+    match &message.file {
+        // Located outside the package: its place alone (its text may quote the file).
+        Some(file) if !shown.shows(file) => CompilerMessage {
+            rendered: crate::shown::hidden_rendered(
+                file,
+                message.line,
+                message.column,
+                &message.level,
+            ),
+            message: crate::shown::MESSAGE_NOT_SHOWN.to_owned(),
+            ..message
+        },
+        _ => CompilerMessage {
+            rendered: crate::shown::rustc_rendered(&message.rendered, &shown),
+            ..message
+        },
     }
 }
 
@@ -622,5 +643,32 @@ not json at all
         assert_eq!(message.file, Some(PathBuf::from("/bot/src/lib.rs")));
         assert_eq!((message.line, message.column, message.end_column), (7, 9, 10));
         assert_eq!(message.code.as_deref(), Some("E0425"));
+    }
+
+    #[test]
+    fn a_message_located_outside_the_package_keeps_its_place_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/lib.rs"), "include!(\"/etc/passwd\");\n").unwrap();
+        let manifest = dir.path().join("Cargo.toml").display().to_string();
+        let line = |file: &str, rendered: &str| {
+            serde_json::json!({"reason": "compiler-message", "manifest_path": manifest, "message": {
+                "message": "expected item, found `root`", "level": "error",
+                "spans": [{"file_name": file, "is_primary": true, "line_start": 1, "column_start": 1, "line_end": 1, "column_end": 5}],
+                "rendered": rendered}})
+            .to_string()
+        };
+        let quoting = "error: expected item, found `root`\n --> /etc/passwd:1:1\n  |\n1 | root:x:0:0:root:/root:/bin/bash\n  | ^^^^\n";
+        let output = format!("{}\n{}\n", line("/etc/passwd", quoting), line("src/lib.rs", quoting));
+        let parsed = parse_cargo_messages(output.as_bytes());
+        let [outside, inside] = parsed.messages.as_slice() else { panic!("{:?}", parsed.messages) };
+        assert_eq!(outside.message, crate::shown::MESSAGE_NOT_SHOWN);
+        assert_eq!(
+            outside.rendered,
+            crate::shown::hidden_rendered(Path::new("/etc/passwd"), 1, 1, "error")
+        );
+        assert_eq!((outside.line, outside.column, outside.end_column), (1, 1, 5));
+        assert!(!inside.rendered.contains("root:x"), "{}", inside.rendered);
+        assert!(inside.rendered.contains(crate::shown::EXCERPT_NOT_SHOWN), "{}", inside.rendered);
     }
 }

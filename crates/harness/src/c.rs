@@ -8,7 +8,7 @@
 //! ```
 //!
 //! [`build`] runs it, turns clang's diagnostics into located [`CompilerMessage`]s (the editor
-//! shows them like rustc's), names the Debian package of a missing tool, and caches the module
+//! shows them like rustc's; nothing of a file outside the bot's folder: [`crate::shown`]), names the Debian package of a missing tool, and caches the module
 //! by a hash of the sources, the header and the flags, so an unchanged bot is not rebuilt.
 //!
 //! Not for: playing (see [`crate::pipeline`]).
@@ -22,6 +22,7 @@ use crate::build::CompilerMessage;
 pub use crate::compiled::Built;
 use crate::compiled::{Fnv, cached, store, unlocated};
 use crate::folder::{Folder, FolderError, Lang, missing_clang_tools};
+use crate::shown::Shown;
 
 /// Where Debian's wasi-libc puts its headers.
 pub(crate) const WASI_INCLUDE: &str = "/usr/include/wasm32-wasi";
@@ -114,14 +115,11 @@ fn build_with(
     for flag in FLAGS {
         hash.add(flag.as_bytes());
     }
-    let headers = std::fs::read_dir(&bot.folder.root)
-        .map_err(|source| FolderError::Read { path: bot.folder.root.clone(), source })?
-        .filter_map(|entry| Some(entry.ok()?.path()))
-        .filter(|file| file.extension().is_some_and(|ext| ext == "h"));
-    let mut headers: Vec<PathBuf> = headers.collect();
-    headers.sort();
+    // The folder's own headers (a link leading out of it is not one: `own_files::listed`).
+    let headers = crate::own_files::listed(&bot.folder.root, "h");
+    let mut budget = crate::own_files::Budget::new(&bot.folder.root);
     for file in bot.sources.iter().chain(&headers) {
-        let text = crate::folder::read_source(file, Lang::C)?;
+        let text = crate::folder::read_source(&mut budget, file, Lang::C)?;
         includes_header |= file.extension().is_some_and(|ext| ext == "c")
             && String::from_utf8_lossy(&text).contains(HEADER);
         hash.add(file.as_os_str().as_encoded_bytes());
@@ -150,7 +148,9 @@ fn build_with(
     let install = crate::folder::apt_install();
     let missing = "a clang (package clang)";
     let run = crate::compiled::run(&clang, BUILDING, missing, &install, cancel)?;
-    let stderr = run.stderr;
+    // Nothing of a file outside the bot's folder, the SDK and wasi-libc reaches a message.
+    let shown = Shown::new(&bot.folder.root, &[header_dir, wasi_include]);
+    let stderr = crate::shown::clang_output(&run.stderr, &shown);
     if !run.success {
         if stderr.contains("libclang_rt.builtins") {
             let missing = "compiler-rt for wasm32 (package libclang-rt-dev-wasm32)".to_owned();

@@ -53,6 +53,7 @@ use botlens_stats::{
 };
 use serde::Serialize;
 
+use crate::caps::LimitCaps;
 use crate::folder::FolderError;
 use crate::pipeline::{self, RunError, RunOptions, Stage};
 use crate::revision::{self, Checkout, RevisionError};
@@ -191,6 +192,8 @@ pub struct CompareOptions {
     pub sprt: Option<Sprt>,
     /// The most games to play in all ([`DEFAULT_SPRT_MAX_GAMES`] with an SPRT).
     pub max_games: Option<u64>,
+    /// The user's caps on the limits the sides' projects may ask for.
+    pub caps: LimitCaps,
 }
 
 impl CompareOptions {
@@ -203,6 +206,7 @@ impl CompareOptions {
             max_turns: self.max_turns,
             jobs: self.jobs,
             paired: self.opponents.is_some() && !suite::is_puzzle(game),
+            caps: self.caps.clone(),
             ..RunOptions::default()
         }
     }

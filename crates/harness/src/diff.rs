@@ -43,6 +43,7 @@ use botlens_sandbox::Sandbox;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::caps::LimitCaps;
 use crate::compare::{self, CompareError, Event, PreparedSide, Side};
 use crate::pipeline::RunOptions;
 use crate::suite::{self, KeepTraces, Suite, SuiteError};
@@ -70,6 +71,8 @@ pub struct DiffOptions {
     pub max_turns: Option<u32>,
     /// Worker threads; 0 means one per core.
     pub jobs: usize,
+    /// The user's caps on the limits the builds' projects may ask for.
+    pub caps: LimitCaps,
 }
 
 /// Why two builds could not be diffed.
@@ -262,6 +265,7 @@ fn prepare(
         max_turns: options.max_turns,
         jobs: options.jobs,
         paired: options.seat == 1,
+        caps: options.caps.clone(),
         ..RunOptions::default()
     };
     let prepared_a = compare::prepare_side(sandbox, a, &run, events, cancel)?;
@@ -608,6 +612,7 @@ mod tests {
             seat,
             max_turns: None,
             jobs: 2,
+            caps: LimitCaps::default(),
         }
     }
 

@@ -34,6 +34,8 @@ use botlens_sandbox::SandboxLimits;
 use serde::Deserialize;
 
 use crate::build::CompilerMessage;
+use crate::caps::LimitCaps;
+use crate::own_files::{Budget, FileError};
 use crate::settings::SuiteSettings;
 
 /// The name of a bot folder's settings file.
@@ -103,7 +105,8 @@ impl Lang {
         if dir.join("Cargo.toml").exists() {
             return None;
         }
-        let named = std::fs::read_to_string(dir.join(CONFIG_FILE))
+        let limit = crate::own_files::MAX_SETTINGS_BYTES;
+        let named = crate::own_files::read_text(dir, &dir.join(CONFIG_FILE), limit)
             .ok()
             .and_then(|text| toml::from_str::<toml::Table>(&text).ok())
             .and_then(|table| Some(table.get("lang")?.as_str()?.to_owned()));
@@ -167,6 +170,10 @@ pub struct FolderConfig {
 
 impl crate::settings::SettingsTable for FolderConfig {
     const OWN_KEYS: &'static [&'static str] = &["game", "lang", "bot"];
+
+    fn check_own<'de, D: serde::Deserializer<'de>>(_: &str, value: D) -> Result<(), D::Error> {
+        String::deserialize(value).map(drop)
+    }
 }
 
 /// A bot folder's settings, read and checked: the game decided, the limits parsed.
@@ -263,6 +270,10 @@ pub enum FolderError {
     /// The build took longer than its limit (seconds) and was stopped with what it started.
     #[error("the build took longer than {0} s and was stopped")]
     Timeout(u64),
+    /// One of the bot's own files could not be read: missing, outside its folder, not a
+    /// regular file, or too large ([`crate::own_files`]).
+    #[error(transparent)]
+    File(#[from] FileError),
 }
 
 impl Folder {
@@ -300,19 +311,13 @@ impl Folder {
         Ok(Folder { root: root.to_owned(), config, game })
     }
 
-    /// The bot's sandbox limits: the defaults overridden by `[limits]` of `botlens.toml`.
-    pub fn limits(&self) -> Result<SandboxLimits, FolderError> {
-        let path = self.root.join(CONFIG_FILE);
-        let bad = |message: String| FolderError::Config { path: path.clone(), message };
-        let limits: SandboxLimits = self
-            .config
-            .suite
-            .limits
-            .clone()
-            .try_into()
-            .map_err(|e: toml::de::Error| bad(format!("[limits]: {}", e.message())))?;
-        limits.check().map_err(|message| bad(format!("[limits]: {message}")))?;
-        Ok(limits)
+    /// The bot's sandbox limits: the defaults overridden by `[limits]` of `botlens.toml`, within
+    /// the user's `caps`.
+    pub fn limits(&self, caps: &LimitCaps) -> Result<SandboxLimits, FolderError> {
+        caps.limits(&self.config.suite.limits).map_err(|message| FolderError::Config {
+            path: self.root.join(CONFIG_FILE),
+            message: format!("[limits]: {message}"),
+        })
     }
 
     /// The opponents to play by default: `opponents` of `botlens.toml`, else the game's.
@@ -340,10 +345,19 @@ impl BotPath {
             return Ok(BotPath { root: absolute, file: None });
         }
         if !absolute.is_file() {
+            // A FIFO or a device is named as what it is (opened without blocking, nothing read).
+            if let Err(error @ botlens_files::ReadError::NotRegular(_)) =
+                botlens_files::read_prefix(&absolute, 0)
+            {
+                return Err(FileError::Read { path: path.to_owned(), error }.into());
+            }
             let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
             return Err(FolderError::Read { path: path.to_owned(), source });
         }
         let root = absolute.parent().map_or_else(|| PathBuf::from("/"), Path::to_owned);
+        // A file that is a link out of its folder is not the folder's bot (`own_files`).
+        botlens_files::inside(&root, &absolute)
+            .map_err(|error| FileError::Read { path: absolute.clone(), error })?;
         Ok(BotPath { root, file: Some(absolute) })
     }
 
@@ -361,7 +375,8 @@ impl BotPath {
 /// `botlens.toml` of the folder `root`, or the defaults when it has none.
 pub fn read_config(root: &Path) -> Result<FolderConfig, FolderError> {
     let config_file = root.join(CONFIG_FILE);
-    match std::fs::read_to_string(&config_file) {
+    let limit = crate::own_files::MAX_SETTINGS_BYTES;
+    match crate::own_files::read_text(root, &config_file, limit) {
         Ok(text) => {
             let bad = |error: toml::de::Error| FolderError::Config {
                 path: config_file.clone(),
@@ -371,20 +386,15 @@ pub fn read_config(root: &Path) -> Result<FolderConfig, FolderError> {
             crate::settings::check_keys::<FolderConfig, _>(document).map_err(bad)?;
             toml::from_str::<FolderConfig>(&text).map_err(bad)
         }
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(FolderConfig::default()),
-        Err(source) => Err(FolderError::Read { path: config_file, source }),
+        Err(error) if error.is_not_found() => Ok(FolderConfig::default()),
+        Err(error) => Err(error.into()),
     }
 }
 
-/// The folder's source files of `lang`, sorted.
+/// The folder's source files of `lang`, sorted; a file that leads outside the folder (a
+/// symbolic link to `/etc/shadow`) is none ([`crate::own_files::listed`]).
 pub fn sources(dir: &Path, lang: Lang) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|entry| Some(entry.ok()?.path()))
-        .filter(|path| path.is_file() && path.extension().is_some_and(|e| e == lang.extension()))
-        .collect();
-    files.sort();
-    files
+    crate::own_files::listed(dir, lang.extension())
 }
 
 /// The bot `path` names in a language whose bot is one root file (Zig, AssemblyScript), `game`
@@ -421,10 +431,11 @@ fn root_file(root: &Path, lang: Lang, none: String) -> Result<PathBuf, FolderErr
     }
 }
 
-/// The contents of the source `file`, refused at its first bad byte when it is not UTF-8.
-pub fn read_source(file: &Path, lang: Lang) -> Result<Vec<u8>, FolderError> {
-    let bytes = std::fs::read(file)
-        .map_err(|source| FolderError::Read { path: file.to_owned(), source })?;
+/// The contents of the bot's source `file`, read within `budget` (inside the bot's folder, a
+/// regular file, bounded: [`crate::own_files`]), refused at its first bad byte when it is not
+/// UTF-8.
+pub fn read_source(budget: &mut Budget, file: &Path, lang: Lang) -> Result<Vec<u8>, FolderError> {
+    let bytes = budget.read(file)?;
     if let Err(error) = std::str::from_utf8(&bytes) {
         let before = &bytes[..error.valid_up_to()];
         let line = before.iter().filter(|b| **b == b'\n').count() as u32 + 1;
@@ -537,6 +548,12 @@ mod tests {
         std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\nseeds = [\n").unwrap();
         let error = read_config(dir.path()).unwrap_err().to_string();
         assert!(error.contains("TOML parse error at line 2"), "{error}");
+        // A value out of its type's range, in the flattened settings: at the value, not at 1:1.
+        let text = "game = \"tictactoe\"\nseeds = \"0..2\"\nmax_turns = 99999999999\n";
+        std::fs::write(dir.path().join(CONFIG_FILE), text).unwrap();
+        let error = read_config(dir.path()).unwrap_err().to_string();
+        assert!(error.contains("TOML parse error at line 3, column 13"), "{error}");
+        assert!(error.ends_with("invalid value: integer `99999999999`, expected u32"), "{error}");
     }
 
     #[test]
@@ -556,6 +573,9 @@ mod tests {
         assert_eq!(named.name(Some(&folder.join("bot.zig"))), "sinker");
         let error = BotPath::of(&folder.join("gone.c")).unwrap_err().to_string();
         assert!(error.ends_with("gone.c: no such file"), "{error}");
+        let fifo = botlens_files::testing::fifo(&folder, "pipe.js");
+        let error = BotPath::of(&fifo).unwrap_err().to_string();
+        assert!(error.ends_with("pipe.js: not a regular file (it is a named pipe)"), "{error}");
         assert_eq!(Lang::of_file("a/mine.ts"), Some(Lang::AssemblyScript));
         assert_eq!(Lang::of_file("bot.zig"), Some(Lang::Zig));
         assert_eq!(Lang::of_file("bot.py"), None);
@@ -567,7 +587,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("bot.c");
         std::fs::write(&file, b"int x;\n/* \xff */\n").unwrap();
-        let error = read_source(&file, Lang::C).unwrap_err().to_string();
+        let error =
+            read_source(&mut Budget::new(dir.path()), &file, Lang::C).unwrap_err().to_string();
         assert!(
             error.ends_with("bot.c:2:4: the file is not UTF-8 text (C sources must be UTF-8)"),
             "{error}"

@@ -15,6 +15,7 @@ use std::sync::Mutex;
 
 use botlens_engine::runner::{self, MatchLimits};
 use botlens_engine::{Failure, FailureKind, SeedRng, Stream};
+use botlens_files::ReadError;
 use botlens_games::{GameKind, GameVisitor, Scored};
 use botlens_sandbox::{BotModule, SandboxLimits};
 
@@ -50,6 +51,14 @@ impl JsBot {
             Some(file) => file.clone(),
             None => bot_file(root, config.bot.as_deref())?,
         };
+        if let Some(c) = file.to_string_lossy().chars().find(|c| c.is_control()) {
+            let message = format!(
+                "the bot's path has a control character ({}); the runner names the bot's file in \
+                 its stacks and messages, one per line: rename the file or its folders",
+                c.escape_unicode()
+            );
+            return Err(FolderError::NoBot { dir: root.clone(), message });
+        }
         if !file.is_file() {
             let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
             return Err(FolderError::Read { path: file, source });
@@ -59,20 +68,64 @@ impl JsBot {
         Ok(JsBot { file, name, folder })
     }
 
-    /// What the runner is given: the game's name, the file name failures carry, the source.
+    /// What the runner is given (`crates/js-runner`): the game's name and a newline, the length
+    /// in bytes of the file name failures carry and a newline, that file name, then the source.
+    /// The file name is counted, not ended by a newline, so no name can end early and have the
+    /// rest of it read as JavaScript.
     pub fn payload(&self) -> Result<Vec<u8>, FolderError> {
-        let bytes = crate::folder::read_source(&self.file, Lang::JavaScript)?;
+        let mut budget = crate::own_files::Budget::new(&self.folder.root);
+        let bytes = crate::folder::read_source(&mut budget, &self.file, Lang::JavaScript)?;
+        if let Some(at) = bytes.iter().position(|b| *b == 0) {
+            return Err(FolderError::Compile(vec![self.raw_nul(&bytes[..at])]));
+        }
+        let file = self.file.display().to_string();
         let mut payload =
-            format!("{}\n{}\n", self.folder.game.name(), self.file.display()).into_bytes();
+            format!("{}\n{}\n{file}", self.folder.game.name(), file.len()).into_bytes();
         payload.extend_from_slice(&bytes);
         Ok(payload)
     }
+
+    /// The compile error of a raw NUL character after `before` in the source: JavaScript allows
+    /// one in a string literal, but the engine reads the source as a C string, which would end
+    /// there.
+    fn raw_nul(&self, before: &[u8]) -> CompilerMessage {
+        let line = before.iter().filter(|b| **b == b'\n').count() as u32 + 1;
+        let start = before.iter().rposition(|b| *b == b'\n').map_or(0, |at| at + 1);
+        let column = String::from_utf8_lossy(&before[start..]).chars().count() as u32 + 1;
+        let message = "SyntaxError: a raw NUL character (U+0000) in the source, which botlens's \
+            JavaScript engine cannot read: write it as `\\0` (in a string literal) or remove it"
+            .to_owned();
+        CompilerMessage {
+            level: "error".into(),
+            rendered: format!("error: {message}\n  --> {}:{line}:{column}\n", self.file.display()),
+            message,
+            code: None,
+            file: Some(self.file.clone()),
+            line,
+            column,
+            end_line: line,
+            end_column: column + 1,
+        }
+    }
 }
 
-/// The folder's bot file: `bot = …` of `botlens.toml`, else its only `.js` file.
+/// The folder's bot file: `bot = …` of `botlens.toml`, else its only `.js` file. `bot` may
+/// name only a file of the folder: an absolute path, a `..` or a symbolic link leading out of
+/// it is refused.
 fn bot_file(root: &Path, named: Option<&str>) -> Result<PathBuf, FolderError> {
     if let Some(named) = named {
-        return Ok(root.join(named));
+        return match botlens_files::inside(root, &root.join(named)) {
+            Err(ReadError::Outside { .. }) => Err(FolderError::Config {
+                path: root.join(CONFIG_FILE),
+                message: format!(
+                    "bot = \"{}\" leads outside the bot's folder (by an absolute path, `..` or a \
+                     symbolic link): name a .js file inside it",
+                    botlens_engine::text::clipped(named, 80)
+                ),
+            }),
+            // A missing file is said by the caller, with the path.
+            _ => Ok(root.join(named)),
+        };
     }
     let no_bot = |message: String| FolderError::NoBot { dir: root.to_owned(), message };
     match crate::folder::sources(root, Lang::JavaScript).as_slice() {
@@ -182,11 +235,6 @@ fn sysroot(dir: &Path) -> Result<PathBuf, FolderError> {
     Ok(root)
 }
 
-/// The runner with `bot`'s source attached.
-pub fn module(runner: &BotModule, bot: &JsBot) -> Result<BotModule, FolderError> {
-    Ok(runner.with_payload(bot.payload()?))
-}
-
 /// A syntax error in the bot's source, as a compiler message (the editor shows it like one),
 /// found by starting one game before any is played.
 pub fn check(bot: &JsBot, module: &BotModule, limits: &SandboxLimits) -> Option<CompilerMessage> {
@@ -292,6 +340,84 @@ mod tests {
         );
         std::fs::write(&file, "function Bot() {}").unwrap();
         let payload = String::from_utf8(bot.payload().unwrap()).unwrap();
-        assert_eq!(payload, format!("tictactoe\n{}\nfunction Bot() {{}}", file.display()));
+        let name = file.display().to_string();
+        assert_eq!(payload, format!("tictactoe\n{}\n{name}function Bot() {{}}", name.len()));
+    }
+
+    #[test]
+    fn a_folder_may_not_name_or_link_a_bot_outside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("bot");
+        std::fs::create_dir(&root).unwrap();
+        std::fs::write(dir.path().join("elsewhere.js"), "function Bot() {}").unwrap();
+        let config = root.join(CONFIG_FILE);
+        for named in ["/etc/hostname", "../elsewhere.js", "sub/../../elsewhere.js"] {
+            std::fs::write(&config, format!("game = \"tictactoe\"\nbot = \"{named}\"\n")).unwrap();
+            let error = JsBot::load(&root, None).unwrap_err().to_string();
+            assert_eq!(
+                error,
+                format!(
+                    "{}: bot = \"{named}\" leads outside the bot's folder (by an absolute path, `..` \
+                     or a symbolic link): name a .js file inside it",
+                    config.display()
+                )
+            );
+        }
+        // A link leading out of the folder is no source of it, named or found.
+        std::os::unix::fs::symlink("/etc/hostname", root.join("host.js")).unwrap();
+        std::fs::write(&config, "game = \"tictactoe\"\nbot = \"host.js\"\n").unwrap();
+        let error = JsBot::load(&root, None).unwrap_err().to_string();
+        assert!(error.contains("bot = \"host.js\" leads outside the bot's folder"), "{error}");
+        std::fs::write(&config, "game = \"tictactoe\"\n").unwrap();
+        let error = JsBot::load(&root, None).unwrap_err().to_string();
+        assert!(
+            error.ends_with(
+                "no .js file here: a JavaScript bot is a .js file in the arena's format"
+            ),
+            "{error}"
+        );
+        let error = JsBot::load(&root.join("host.js"), None).unwrap_err().to_string();
+        assert!(error.contains("host.js: it leads outside"), "{error}");
+        // A link inside the folder is followed.
+        std::fs::write(root.join("real.js"), "function Bot() {}").unwrap();
+        std::os::unix::fs::symlink(root.join("real.js"), root.join("alias.js")).unwrap();
+        std::fs::write(&config, "game = \"tictactoe\"\nbot = \"alias.js\"\n").unwrap();
+        let bot = JsBot::load(&root, None).unwrap();
+        assert!(bot.payload().unwrap().ends_with(b"function Bot() {}"));
+    }
+
+    #[test]
+    fn a_path_with_a_newline_is_refused_before_it_reaches_the_runner() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("x\nthrow 1;//");
+        std::fs::create_dir(&root).unwrap();
+        std::fs::write(root.join("bot.js"), "function Bot() {}").unwrap();
+        let error = JsBot::load(&root, Some(GameKind::TicTacToe)).unwrap_err().to_string();
+        assert!(
+            error.ends_with(
+                "the bot's path has a control character (\\u{a}); the runner names the bot's file \
+                 in its stacks and messages, one per line: rename the file or its folders"
+            ),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_raw_nul_in_the_source_is_a_compile_error_at_its_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("bot.js");
+        std::fs::write(&file, "function Bot() {}\nvar s = 'é\0';\n").unwrap();
+        let bot = JsBot::load(&file, Some(GameKind::TicTacToe)).unwrap();
+        let FolderError::Compile(messages) = bot.payload().unwrap_err() else { panic!() };
+        let [message] = messages.as_slice() else { panic!("{messages:?}") };
+        assert_eq!((message.line, message.column, message.file.as_ref()), (2, 11, Some(&file)));
+        assert_eq!(
+            message.rendered,
+            format!(
+                "error: SyntaxError: a raw NUL character (U+0000) in the source, which botlens's \
+                 JavaScript engine cannot read: write it as `\\0` (in a string literal) or remove it\n  --> {}:2:11\n",
+                file.display()
+            )
+        );
     }
 }

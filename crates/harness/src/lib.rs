@@ -9,6 +9,7 @@
 //!   ([`fuel`]: the profiles merged and summed up);
 //! - [`project`]: a bot project is a Cargo package with `[package.metadata.botlens]`;
 //! - [`build`]: cargo builds it for `wasm32-wasip1`, compiler errors come back as data;
+//! - [`caps`]: the caps the user sets on the limits a project may ask for;
 //! - [`suite`]: the bot plays its opponents over a range of seeds, in parallel (paired: each
 //!   seed with the bot in both seats);
 //! - [`compare`]: two bots on the same seeds, head to head or through the same opponents, with
@@ -24,8 +25,10 @@
 //! - [`traces`]: traces written atomically for `botlens replay`;
 //! - [`bundled`]: the SDK and the bench's samples, carried in the binary and unpacked on demand;
 //! - [`folder`]: bot folders in a language botlens builds itself, and their `botlens.toml`;
+//! - [`own_files`]: a project's own files as botlens reads them: inside it, regular, bounded;
 //! - [`js`]: JavaScript bots in the arena's format, run by the bundled JavaScript runner;
 //! - [`c`]: C bots with the bundled `botlens.h`, built with clang;
+//! - [`shown`]: what of a compiler's messages is shown: nothing of files outside the project;
 //! - [`zig`]: Zig bots with the bundled `botlens.zig`, built with zig;
 //! - `tools`: every program botlens starts (rustup, cargo, clang, zig, node, npm, git), each
 //!   confined by `botlens-confine`.
@@ -39,6 +42,7 @@ pub mod bisect;
 pub mod build;
 pub mod bundled;
 pub mod c;
+pub mod caps;
 pub mod compare;
 mod compiled;
 pub mod diff;
@@ -46,6 +50,7 @@ pub mod folder;
 pub mod fuel;
 pub mod js;
 pub mod outcomes;
+pub mod own_files;
 pub mod pipeline;
 pub mod play_on;
 pub mod profile;
@@ -55,6 +60,7 @@ pub mod revision;
 pub mod scaffold;
 mod seeds;
 pub mod settings;
+pub mod shown;
 pub mod suite;
 pub mod tally;
 pub mod target;

@@ -28,6 +28,7 @@ use botlens_games::GameKind;
 use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
 use crate::build::{self, BuildError, CompilerMessage};
+use crate::caps::LimitCaps;
 use crate::folder::{Folder, FolderError, Lang};
 use crate::report::SuiteReport;
 use crate::suite::{self, Contender, KeepTraces, PlayOn, Suite, SuiteError, SuiteResults, WasmBot};
@@ -60,6 +61,8 @@ pub struct RunOptions {
     pub only: Option<Vec<(usize, u64)>>,
     /// How much DWARF a project's build puts in the module (all of it for a debugger).
     pub debug_info: build::DebugInfo,
+    /// The user's caps on the limits and the build timeout the project may ask for.
+    pub caps: LimitCaps,
 }
 
 impl RunOptions {
@@ -255,17 +258,22 @@ fn prepare_project(
     progress: &(dyn Fn(Stage) + Sync),
     cancel: &CancelToken,
 ) -> Result<Prepared, RunError> {
-    let project = BotProject::load(dir)?;
+    let mut project = BotProject::load(dir)?;
     if let Some(asked) = game.filter(|asked| *asked != project.game) {
         return Err(RunError::WrongGame { dir: dir.to_owned(), plays: project.game, asked });
     }
     // The project's own settings are checked before the (long) build, naming the file they are
     // in; the command line's, without one.
-    let defaults = Defaults::of_project(&project)?;
-    let in_manifest = |error: SuiteError| {
-        let table = "[package.metadata.botlens]";
-        RunError::Load(format!("{}: {table}: {error}", project.root.join("Cargo.toml").display()))
+    let defaults = Defaults::of_project(&project, &options.caps)?;
+    let manifest = project.root.join("Cargo.toml");
+    let in_table = |table: &str, error: &dyn std::fmt::Display| {
+        RunError::Load(format!("{}: {table}: {error}", manifest.display()))
     };
+    let in_manifest = |error: SuiteError| in_table("[package.metadata.botlens]", &error);
+    // The build runs as long as the project asks, within the user's cap.
+    let timeout = options.caps.build_timeout(project.config.build_timeout_secs);
+    project.config.build_timeout_secs =
+        Some(timeout.map_err(|error| in_table("[package.metadata.botlens]", &error))?);
     suite::check_turn_cap(defaults.max_turns).map_err(in_manifest)?;
     suite::check_turn_cap(options.max_turns)?;
     suite::check_paired(project.game, options.paired)?;
@@ -306,6 +314,8 @@ fn prepare_script(
 ) -> Result<Prepared, RunError> {
     let bot = js::JsBot::load(path, game).map_err(folder_error)?;
     let defaults = Defaults::of_folder(&bot.folder, options)?;
+    // The source is read and checked (its bounds, a raw NUL) before the runner's first build.
+    let payload = bot.payload().map_err(folder_error)?;
     let started = Instant::now();
     ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
     let wasm = js::runner(&mut || progress(Stage::BuildingRunner)).map_err(folder_error)?;
@@ -314,7 +324,7 @@ fn prepare_script(
     let started = Instant::now();
     let runner =
         sandbox.load_file(&wasm).map_err(|e| RunError::Load(format!("{}: {e}", wasm.display())))?;
-    let module = js::module(&runner, &bot).map_err(folder_error)?;
+    let module = runner.with_payload(payload);
     if let Some(message) = js::check(&bot, &module, &defaults.limits) {
         return Err(RunError::Build(BuildError::Compile(vec![message])));
     }
@@ -454,22 +464,29 @@ impl Defaults {
             opponents: folder.opponents(),
             seeds: folder.config.suite.seeds,
             max_turns: folder.config.suite.max_turns,
-            limits: folder.limits().map_err(folder_error)?,
+            limits: folder.limits(&options.caps).map_err(folder_error)?,
             base: folder.root.clone(),
         };
         suite::check_turn_cap(defaults.max_turns)?;
         suite::check_turn_cap(options.max_turns)?;
         check_opponents(folder.game, &opponent_names(&defaults, options))?;
+        let config = folder.root.join(crate::folder::CONFIG_FILE);
+        check_inside(&folder.root, &folder.config.suite.opponents)
+            .map_err(|error| RunError::Load(format!("{}: {error}", config.display())))?;
         Ok(defaults)
     }
 
-    fn of_project(project: &BotProject) -> Result<Defaults, RunError> {
+    fn of_project(project: &BotProject, caps: &LimitCaps) -> Result<Defaults, RunError> {
         let config = &project.config.suite;
+        check_inside(&project.root, &config.opponents).map_err(|error| {
+            let manifest = project.root.join("Cargo.toml");
+            RunError::Load(format!("{}: [package.metadata.botlens]: {error}", manifest.display()))
+        })?;
         Ok(Defaults {
             opponents: config.opponents_of(project.game),
             seeds: config.seeds,
             max_turns: config.max_turns,
-            limits: sandbox_limits(project)?,
+            limits: sandbox_limits(project, caps)?,
             base: project.root.clone(),
         })
     }
@@ -477,6 +494,24 @@ impl Defaults {
 
 fn opponent_names(defaults: &Defaults, options: &RunOptions) -> Vec<String> {
     options.opponents.clone().unwrap_or_else(|| defaults.opponents.clone())
+}
+
+/// Refuses an opponent module a project's settings name (`opponents`) outside the project's
+/// directory `root` (an absolute path, `..`, a symbolic link leading out): a project names only
+/// files of its own. A module that does not exist is said when it is loaded.
+fn check_inside(root: &Path, opponents: &[String]) -> Result<(), String> {
+    for name in opponents.iter().filter(|name| is_module_path(name)) {
+        if let Err(botlens_files::ReadError::Outside { .. }) =
+            botlens_files::inside(root, &root.join(name))
+        {
+            return Err(format!(
+                "opponents: `{}` leads outside the project (by an absolute path, `..` or a \
+                 symbolic link): a project names only modules inside it (name others with --vs)",
+                botlens_engine::text::clipped(name, 80)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses unknown reference opponents and boards (modules are checked when loaded).
@@ -512,27 +547,29 @@ fn suite_of(
     })
 }
 
-/// The project's sandbox limits: defaults overridden by `[package.metadata.botlens.limits]`.
-fn sandbox_limits(project: &BotProject) -> Result<SandboxLimits, RunError> {
+/// The project's sandbox limits: defaults overridden by `[package.metadata.botlens.limits]`,
+/// within the user's `caps`.
+fn sandbox_limits(project: &BotProject, caps: &LimitCaps) -> Result<SandboxLimits, RunError> {
     let manifest = project.root.join("Cargo.toml");
     let table = "[package.metadata.botlens.limits]";
-    let limits: SandboxLimits =
-        project.config.suite.limits.clone().try_into().map_err(|e: toml::de::Error| {
-            RunError::Load(format!("{}: {table}: {}", manifest.display(), e.message()))
-        })?;
-    limits
-        .check()
-        .map_err(|message| RunError::Load(format!("{}: {table}: {message}", manifest.display())))?;
-    Ok(limits)
+    caps.limits(&project.config.suite.limits)
+        .map_err(|message| RunError::Load(format!("{}: {table}: {message}", manifest.display())))
 }
 
 /// Loads a `.wasm` (or `.wat`) file as a contender named `name`, recording `source` in traces.
+/// A FIFO or a device is refused first (opened without blocking, nothing read): the sandbox's
+/// read would wait on a FIFO for a writer.
 fn load_wasm(
     sandbox: &Sandbox,
     path: &Path,
     name: &str,
     source: &str,
 ) -> Result<WasmBot, RunError> {
+    if let Err(error @ botlens_files::ReadError::NotRegular(_)) =
+        botlens_files::read_prefix(path, 0)
+    {
+        return Err(RunError::Load(format!("{}: {error}", path.display())));
+    }
     let module =
         sandbox.load_file(path).map_err(|e| RunError::Load(format!("{}: {e}", path.display())))?;
     Ok(WasmBot { name: name.to_owned(), module, source: source.to_owned() })
@@ -592,5 +629,21 @@ mod tests {
         cancel.cancel();
         let error = run(&sandbox, &target, &RunOptions::default(), &|_| {}, &cancel).unwrap_err();
         assert!(matches!(error, RunError::Cancelled), "{error}");
+    }
+
+    #[test]
+    fn a_module_that_is_a_fifo_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = botlens_files::testing::fifo(dir.path(), "bot.wasm");
+        let target = Target::parse(&fifo.display().to_string(), Some("tictactoe")).unwrap();
+        let started = Instant::now();
+        let error =
+            run(&sandbox().unwrap(), &target, &RunOptions::default(), &|_| {}, &CancelToken::new())
+                .unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+        assert_eq!(
+            error.to_string(),
+            format!("{}: not a regular file (it is a named pipe)", fifo.display())
+        );
     }
 }

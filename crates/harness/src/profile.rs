@@ -30,7 +30,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -132,6 +132,11 @@ pub struct Profile {
     /// Fuel per call stack (outermost frame first), for flame graphs.
     #[serde(skip)]
     pub stacks: BTreeMap<Vec<ProfileFrame>, u64>,
+    /// The directory the table's source lines are read from: the bot's project or folder, or
+    /// a module's directory. The module's line tables name the files, and a module may be
+    /// anyone's: a file outside this directory is not read ([`crate::own_files`]).
+    #[serde(skip)]
+    pub source_root: Option<PathBuf>,
 }
 
 /// Profiles `target` over its suite (with `options`' overrides): every game played with the
@@ -174,7 +179,14 @@ pub fn profile(
     if cancel.is_cancelled() {
         return Err(RunError::Cancelled.into());
     }
-    Ok(summarize(&suite, options.interval, &played))
+    let mut profile = summarize(&suite, options.interval, &played);
+    profile.source_root = match target {
+        Target::Module { path, .. } => {
+            std::path::absolute(path).ok().and_then(|path| path.parent().map(Path::to_path_buf))
+        }
+        other => other.project_dir().map(Path::to_path_buf),
+    };
+    Ok(profile)
 }
 
 struct PlayProfiled<'a> {
@@ -269,18 +281,27 @@ fn summarize(suite: &Suite, interval: u64, played: &[Played]) -> Profile {
         outside_bot_fuel,
         out_of_fuel,
         stacks: stacks.0,
+        source_root: None,
     }
 }
 
-/// Source lines read once per file, for showing a line's text.
-#[derive(Default)]
-struct Sources(HashMap<String, Option<Vec<String>>>);
+/// Source lines read once per file, for showing a line's text: only files inside `root`
+/// ([`crate::own_files`]).
+struct Sources {
+    root: Option<PathBuf>,
+    read: HashMap<String, Option<Vec<String>>>,
+}
 
 impl Sources {
-    /// The trimmed text of `line` in `file`, cut to `width` characters; empty when unreadable.
+    /// The trimmed text of `line` in `file`, cut to `width` characters; empty when unreadable
+    /// (outside the root too).
     fn text(&mut self, file: &str, line: u32, width: usize) -> String {
-        let lines = self.0.entry(file.to_owned()).or_insert_with(|| {
-            let text = std::fs::read_to_string(file).ok()?;
+        let root = self.root.as_deref();
+        let lines = self.read.entry(file.to_owned()).or_insert_with(|| {
+            let limit = crate::own_files::MAX_SOURCE_BYTES;
+            // A file the line tables name relative to the project is the project's.
+            let root = root?;
+            let text = crate::own_files::read_text(root, &root.join(file), limit).ok()?;
             Some(text.lines().map(str::to_owned).collect())
         });
         let Some(text) = lines.as_ref().and_then(|l| l.get(line as usize - 1)) else {
@@ -360,7 +381,7 @@ impl Profile {
         if self.lines.is_empty() {
             let _ = writeln!(out, "  (none: the module has no line tables of the bot's code)");
         }
-        let mut sources = Sources::default();
+        let mut sources = Sources { root: self.source_root.clone(), read: HashMap::new() };
         let _ = writeln!(out, "{:>8} {:>8}  line", "self", "total");
         for line in self.lines.iter().take(top) {
             let text = sources.text(&line.file, line.line, 60);
@@ -468,6 +489,7 @@ mod tests {
             outside_bot_fuel: 0,
             out_of_fuel: Vec::new(),
             stacks: stacks(&[(&[play.clone(), frame("play", Some(11), true)], 7), (&[], 3)]).0,
+            source_root: None,
         };
         let file = profile.speedscope();
         assert_eq!(
@@ -505,6 +527,7 @@ mod tests {
                 lines,
             }],
             stacks: stacks.0,
+            source_root: None,
         };
         let name = r"evil\u{1b}[2J\u{a}  9.9 %   9.9 % *fake";
         let file = r"src/\u{1b}]0;owned\u{7}lib.rs\u{a}x.rs";
@@ -530,6 +553,47 @@ Turns that ran out of fuel:
     100.0 %  {file}:10  in {name}
 "
             )
+        );
+    }
+
+    #[test]
+    fn the_table_shows_source_lines_of_the_bots_own_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let own = dir.path().join("bot.c");
+        std::fs::write(&own, "int x;\n  x = x + 1; /* hot */\n").unwrap();
+        let line = |file: &str, line: u32| LineCost {
+            file: file.to_owned(),
+            line,
+            function: "play".into(),
+            self_fuel: 5,
+            total_fuel: 5,
+            self_percent: 50.0,
+            total_percent: 50.0,
+        };
+        let profile = Profile {
+            bot: "b".into(),
+            game: "tictactoe".into(),
+            seeds: "0..=0".into(),
+            opponents: vec!["random".into()],
+            games: 1,
+            interval: 1,
+            fuel: 10,
+            functions: Vec::new(),
+            lines: vec![line(&own.display().to_string(), 2), line("/etc/passwd", 1)],
+            outside_bot_fuel: 0,
+            out_of_fuel: Vec::new(),
+            stacks: BTreeMap::new(),
+            source_root: Some(dir.path().to_owned()),
+        };
+        let table = profile.render(dir.path(), 10);
+        let rows: Vec<&str> =
+            table.lines().filter(|l| l.contains("bot.c:") || l.contains("passwd")).collect();
+        assert_eq!(
+            rows,
+            [
+                "  50.0 %   50.0 %  bot.c:2  x = x + 1; /* hot */",
+                "  50.0 %   50.0 %  /etc/passwd:1  "
+            ]
         );
     }
 }

@@ -42,6 +42,13 @@ pub struct BotConfig {
 
 impl crate::settings::SettingsTable for BotConfig {
     const OWN_KEYS: &'static [&'static str] = &["game", "build_timeout_secs"];
+
+    fn check_own<'de, D: serde::Deserializer<'de>>(key: &str, value: D) -> Result<(), D::Error> {
+        match key {
+            "build_timeout_secs" => u64::deserialize(value).map(drop),
+            _ => String::deserialize(value).map(drop),
+        }
+    }
 }
 
 /// A bot project on disk.
@@ -81,6 +88,10 @@ pub enum ProjectError {
         /// What is wrong, with line and column when known.
         message: String,
     },
+    /// `Cargo.toml` is a link out of the project, not a regular file, or too large
+    /// ([`crate::own_files`]).
+    #[error(transparent)]
+    File(#[from] crate::own_files::FileError),
     /// A Cargo package without botlens metadata.
     #[error(
         "{0} has no [package.metadata.botlens] table; add one naming the game, e.g.\n\n[package.metadata.botlens]\ngame = \"battleships\""
@@ -137,8 +148,8 @@ impl BotProject {
             .canonicalize()
             .map_err(|source| ProjectError::Read { path: root.into(), source })?;
         let path = root.join("Cargo.toml");
-        let text = std::fs::read_to_string(&path)
-            .map_err(|source| ProjectError::Read { path: path.clone(), source })?;
+        let limit = crate::own_files::MAX_SETTINGS_BYTES;
+        let text = crate::own_files::read_text(root, &path, limit)?;
         Self::parse(root, &path, &text)
     }
 

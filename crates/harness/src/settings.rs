@@ -41,14 +41,20 @@ impl SuiteSettings {
 
 /// A settings table that flattens [`SuiteSettings`] into its own keys (`OWN_KEYS`). serde
 /// refuses unknown keys of such a table without saying where they are or which keys there
-/// are, so [`check_keys`] refuses them first.
+/// are, and reports a bad value of a flattened table at its first line (`max_turns =
+/// 99999999999` at 1:1), so [`check_keys`] checks them first, each where it is.
 pub(crate) trait SettingsTable {
     /// The table's keys besides [`SuiteSettings::KEYS`].
     const OWN_KEYS: &'static [&'static str];
+
+    /// Checks the value of the table's own key `key` (one of `OWN_KEYS`) as its type.
+    fn check_own<'de, D: serde::Deserializer<'de>>(key: &str, value: D) -> Result<(), D::Error>;
 }
 
 /// Refuses a key of the table `deserializer` reads that `T` does not have, naming the keys it
-/// has; the error is raised at the key's value, so a deserializer of text locates it there.
+/// has, and a value of the wrong type or out of its type's range (`max_turns = 99999999999`,
+/// `fuel_per_turn = -5` under `limits`); each error is raised at the value, so a deserializer of
+/// text locates it there.
 pub(crate) fn check_keys<'de, T: SettingsTable, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<(), D::Error> {
@@ -69,7 +75,7 @@ impl<'de, T: SettingsTable> serde::de::Visitor<'de> for KeyCheck<T> {
         let known = || T::OWN_KEYS.iter().chain(&SuiteSettings::KEYS);
         while let Some(key) = map.next_key::<String>()? {
             if known().any(|k| *k == key) {
-                map.next_value::<serde::de::IgnoredAny>()?;
+                map.next_value_seed(Typed::<T>(&key, std::marker::PhantomData))?;
             } else {
                 let expected: Vec<String> = known().map(|k| format!("`{k}`")).collect();
                 let message =
@@ -78,6 +84,23 @@ impl<'de, T: SettingsTable> serde::de::Visitor<'de> for KeyCheck<T> {
             }
         }
         Ok(())
+    }
+}
+
+/// The value of the known key `.0`, checked as its type.
+struct Typed<'a, T>(&'a str, std::marker::PhantomData<T>);
+
+impl<'de, T: SettingsTable> serde::de::DeserializeSeed<'de> for Typed<'_, T> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, value: D) -> Result<(), D::Error> {
+        match self.0 {
+            "opponents" => Vec::<String>::deserialize(value).map(drop),
+            "seeds" => SeedRange::deserialize(value).map(drop),
+            "max_turns" => u32::deserialize(value).map(drop),
+            "limits" => botlens_sandbox::SandboxLimits::deserialize(value).map(drop),
+            own => T::check_own(own, value),
+        }
     }
 }
 
@@ -100,12 +123,16 @@ mod tests {
 
     impl SettingsTable for Table {
         const OWN_KEYS: &'static [&'static str] = &["game"];
+
+        fn check_own<'de, D: serde::Deserializer<'de>>(_: &str, value: D) -> Result<(), D::Error> {
+            u8::deserialize(value).map(drop)
+        }
     }
 
     #[test]
     fn a_key_of_neither_kind_is_refused_naming_every_known_key() {
         let check = |text: &str| check_keys::<Table, _>(text.parse::<toml::Table>().unwrap());
-        assert!(check("game = 1\nseeds = \"x\"\n[limits]\nanything = 2\n").is_ok());
+        assert!(check("game = 1\nseeds = \"0..3\"\n[limits]\nfuel_per_turn = 20000\n").is_ok());
         let error = check("game = 1\nturns = 3\n").unwrap_err();
         assert_eq!(
             error.message(),
@@ -116,5 +143,22 @@ mod tests {
             defaults.opponents_of(GameKind::TicTacToe),
             GameKind::TicTacToe.default_opponents()
         );
+    }
+
+    #[test]
+    fn a_value_out_of_its_range_is_refused_where_it_is() {
+        let check = |text: &str| {
+            let document = toml::de::Deserializer::parse(text).unwrap();
+            check_keys::<Table, _>(document).unwrap_err().to_string()
+        };
+        let turns = check("game = 1\nseeds = \"0..3\"\nmax_turns = 99999999999\n");
+        assert!(turns.starts_with("TOML parse error at line 3, column 13"), "{turns}");
+        assert!(turns.ends_with("invalid value: integer `99999999999`, expected u32\n"), "{turns}");
+        let fuel = check("game = 1\n\n[limits]\nfuel_per_turn = -5\n");
+        assert!(fuel.starts_with("TOML parse error at line 4, column 17"), "{fuel}");
+        let own = check("game = 300\n");
+        assert!(own.starts_with("TOML parse error at line 1, column 8"), "{own}");
+        let unknown = check("game = 1\n\n[limits]\nfuel = 5\n");
+        assert!(unknown.starts_with("TOML parse error at line 4, column 1"), "{unknown}");
     }
 }

@@ -39,6 +39,7 @@ use botlens_stats::{
 };
 use serde::Serialize;
 
+use crate::caps::LimitCaps;
 use crate::compare::{self, CompareError, CompareOptions, Figures, PreparedSide, Side};
 use crate::{CancelToken, SeedRange, suite};
 
@@ -46,7 +47,7 @@ use crate::{CancelToken, SeedRange, suite};
 pub const VIRTUAL_DRAWS: f64 = 1.0;
 
 /// What a tournament is asked to do.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct TournamentOptions {
     /// Seeds instead of the first side's project's.
     pub seeds: Option<SeedRange>,
@@ -54,6 +55,8 @@ pub struct TournamentOptions {
     pub max_turns: Option<u32>,
     /// Worker threads; 0 means one per core.
     pub jobs: usize,
+    /// The user's caps on the limits the sides' projects may ask for.
+    pub caps: LimitCaps,
 }
 
 /// What a tournament reports on the way.
@@ -194,6 +197,7 @@ pub fn tournament(
         seeds: options.seeds,
         max_turns: options.max_turns,
         jobs: options.jobs,
+        caps: options.caps.clone(),
         ..CompareOptions::default()
     };
     let mut run = compare_options.run_options(game);

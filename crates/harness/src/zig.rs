@@ -25,7 +25,8 @@
 //! Zig has no syntax for custom sections, so [`build`] appends them to the built module: the
 //! ABI version, the compact encoding, and in `botlens_sdk` the SDK's file and Zig's `std.zig`
 //! (so the locator skips both directories). Diagnostics, the cache and errors are as for C
-//! ([`crate::c`]).
+//! ([`crate::c`]), and show nothing of a file outside the bot's folder, the SDK and Zig's std
+//! ([`crate::shown`]).
 //!
 //! Not for: playing (see [`crate::pipeline`]).
 
@@ -39,6 +40,7 @@ use botlens_games::GameKind;
 use crate::CancelToken;
 use crate::compiled::{Built, Fnv};
 use crate::folder::{Folder, FolderError, Lang};
+use crate::shown::Shown;
 
 /// The SDK's module file.
 pub const MODULE: &str = "botlens.zig";
@@ -192,9 +194,10 @@ fn build_with(
     for flag in FLAGS.iter().chain([&TO_BITCODE]).chain(&CODEGEN) {
         hash.add(flag.as_bytes());
     }
+    let mut budget = crate::own_files::Budget::new(&bot.folder.root);
     for file in crate::folder::sources(&bot.folder.root, Lang::Zig) {
         hash.add(file.as_os_str().as_encoded_bytes());
-        hash.add(&crate::folder::read_source(&file, Lang::Zig)?);
+        hash.add(&crate::folder::read_source(&mut budget, &file, Lang::Zig)?);
     }
     let modules = cache.join("zig-bots");
     let wasm = modules.join(format!("{}-{:016x}.wasm", bot.name, hash.0));
@@ -209,6 +212,9 @@ fn build_with(
     let mut folder = Fnv::default();
     folder.add(bot.folder.root.as_os_str().as_encoded_bytes());
     let caches = cache.join("zig-cache").join(format!("{:016x}", folder.0));
+    // Nothing of a file outside the bot's folder, the SDK and Zig's std reaches a message.
+    let toolchain: Vec<&Path> = std::iter::once(sdk_dir).chain(zig.std_dir.as_deref()).collect();
+    let shown = Shown::new(&bot.folder.root, &toolchain);
     let mut first = zig.command(path);
     step(&mut first, bot, &caches, sdk_dir, output.path())
         .args(["--dep", "bot", "--dep", "botlens"])
@@ -218,13 +224,13 @@ fn build_with(
         .arg(format!("-Mbotlens={}", sdk.display()))
         .arg(TO_BITCODE)
         .arg(format!("-femit-llvm-bc={}", bitcode.display()));
-    let first = compile(&first, cancel)?;
+    let first = compile(&first, &shown, cancel)?;
     let mut codegen = zig.command(path);
     step(&mut codegen, bot, &caches, sdk_dir, output.path())
         .args(CODEGEN)
         .arg(&bitcode)
         .arg(format!("-femit-bin={}", partial.display()));
-    let second = compile(&codegen, cancel)?;
+    let second = compile(&codegen, &shown, cancel)?;
     let stderr = format!("{}{}", first.stderr, second.stderr);
     let duration = first.duration + second.duration;
     let mut files = sdk.display().to_string();
@@ -262,9 +268,15 @@ fn step<'a>(
         .limits(crate::compiled::limits())
 }
 
-/// Runs a build step: its errors, if it fails, as [`FolderError::Compile`].
-fn compile(zig: &Confined, cancel: &CancelToken) -> Result<crate::compiled::Compiled, FolderError> {
-    let run = crate::compiled::run(zig, BUILDING, "a zig", INSTALL, cancel)?;
+/// Runs a build step: its errors, if it fails, as [`FolderError::Compile`]; its output without
+/// the text of files outside `shown` ([`crate::shown::clang_output`]).
+fn compile(
+    zig: &Confined,
+    shown: &Shown,
+    cancel: &CancelToken,
+) -> Result<crate::compiled::Compiled, FolderError> {
+    let mut run = crate::compiled::run(zig, BUILDING, "a zig", INSTALL, cancel)?;
+    run.stderr = crate::shown::clang_output(&run.stderr, shown);
     if !run.success {
         return Err(FolderError::Compile(crate::c::errors(&run.stderr)));
     }

@@ -9,8 +9,9 @@
 //!
 //! The bot's source is not part of this module: the host attaches it when it loads the runner
 //! and the runner copies it in with `botlens.source` when a game starts, so one compiled runner
-//! serves every JavaScript bot. The payload is three parts separated by newlines: the game's
-//! name, the bot's file name (as failures name it) and the source.
+//! serves every JavaScript bot. The payload is the game's name and a newline, the length in
+//! bytes of the bot's file name (as failures name it) and a newline, that file name, and the
+//! source ([`split_payload`]).
 //!
 //! The module says `botlens_runner` (docs/abi.md): its locations come from the JavaScript
 //! engine, not from DWARF. A losing move makes `act` return `-2`; the runner then states the
@@ -22,7 +23,8 @@
 //! message, its JavaScript stack (stated as well) and its position.
 //!
 //! A `play` that returns without a move states where that `play` function is defined (the
-//! `no_move` is located there). A long turn is watched: QuickJS's interrupt handler, once the
+//! `no_move` is located there); one that returned a promise without a move (an `async play`)
+//! fails there with a message saying the arena's format is synchronous. A long turn is watched: QuickJS's interrupt handler, once the
 //! turn has burnt [`WATCH_AFTER`] units of fuel (the sandbox's clock counts them), states the
 //! bot's stack every so often, so that the fuel trap of an endless loop is located where the bot
 //! last was.
@@ -482,19 +484,22 @@ fn send<'js>(ctx: &Ctx<'js>, message: &[u8]) -> rquickjs::Result<Value<'js>> {
     Ok(answer.unwrap_or_else(|| js_string(ctx, b"")))
 }
 
-/// States where `play`, the bot's `play` function, is defined (QuickJS's `fileName`,
-/// `lineNumber` and `columnNumber` of a function) when that is in the bot's file: a `play` that
-/// returned without a move loses with `no_move` there.
-fn state_definition(play: &Value<'_>) {
-    let Some(play) = play.as_object() else { return };
+/// Where `play`, the bot's `play` function, is defined (QuickJS's `fileName`, `lineNumber` and
+/// `columnNumber` of a function), when that is in the bot's file: a `play` that returned
+/// without a move loses with `no_move` there (stated), an `async` one with [`ASYNC_PLAY`].
+fn definition(play: &Value<'_>) -> Option<Position> {
+    let play = play.as_object()?;
     let number = |key: &str| play.get::<_, i32>(key).ok().and_then(|n| u32::try_from(n).ok());
-    let Ok(file) = play.get::<_, String>("fileName") else { return };
-    if let Some(line) = number("lineNumber").filter(|line| *line > 0)
-        && file == FILE.with_borrow(Clone::clone)
-    {
-        state(&Position { file, line, column: number("columnNumber").unwrap_or(0) });
-    }
+    let file = play.get::<_, String>("fileName").ok()?;
+    let line = number("lineNumber").filter(|line| *line > 0)?;
+    (file == FILE.with_borrow(Clone::clone))
+        .then(|| Position { file, line, column: number("columnNumber").unwrap_or(0) })
 }
+
+/// Why a `play` that returned a promise without a move loses.
+const ASYNC_PLAY: &str = "`play` returned a Promise (is it `async`?) without making a move: the \
+    arena's format is synchronous, so the move must be made before `play` returns; make `play` a \
+    plain function (no `async`, no `await`)";
 
 /// The runner's native functions, handed to the prelude as `__botlens_host`.
 fn host_functions<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
@@ -536,11 +541,21 @@ fn payload() -> (String, String, String) {
         fail("no JavaScript source is attached to the runner (load it through botlens)", None)
     };
     let Ok(text) = String::from_utf8(bytes) else { fail("the bot's source is not UTF-8", None) };
-    let mut parts = text.splitn(3, '\n');
-    let game = parts.next().unwrap_or_default().to_owned();
-    let file = parts.next().unwrap_or_default().to_owned();
-    let source = parts.next().unwrap_or_default().to_owned();
-    (game, file, source)
+    match split_payload(&text) {
+        Some((game, file, source)) => (game.to_owned(), file.to_owned(), source.to_owned()),
+        None => fail("the attached payload is not `game`, `file name length`, file name, source", None),
+    }
+}
+
+/// The parts of a payload (docs/javascript.md): the game's name and a newline, the file name's
+/// length in bytes and a newline, the file name, the source. The name is counted, not ended by
+/// a newline, so no file name can end early and have the rest of it read as JavaScript.
+fn split_payload(text: &str) -> Option<(&str, &str, &str)> {
+    let (game, rest) = text.split_once('\n')?;
+    let (length, rest) = rest.split_once('\n')?;
+    let length: usize = length.parse().ok()?;
+    let file = rest.get(..length)?;
+    Some((game, file, &rest[length..]))
 }
 
 /// Starts the engine and evaluates the prelude: everything a game needs before the bot's source.
@@ -608,11 +623,19 @@ pub extern "C" fn botlens_play() {
     watch_turn();
     with_engine(|engine, ctx| {
         MOVED.set(false);
-        // It returns the bot's `play` function, for a turn without a move.
+        // It returns the bot's `play` function, for a turn without a move (in an array when
+        // `play` returned a promise).
         let played = engine.play.clone().restore(&ctx).and_then(|play| play.call::<_, Value>(()));
         match played.catch(&ctx) {
             Err(caught) => fail_with(&ctx, caught, false),
-            Ok(play) if !MOVED.get() => state_definition(&play),
+            Ok(returned) if !MOVED.get() => match returned.as_array() {
+                Some(promised) => fail(ASYNC_PLAY, promised.get(0).ok().and_then(|p| definition(&p))),
+                None => {
+                    if let Some(at) = definition(&returned) {
+                        state(&at);
+                    }
+                }
+            },
             Ok(_) => {}
         }
     });

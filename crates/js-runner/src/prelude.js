@@ -11,7 +11,8 @@
     }
     return String(value);
   };
-  const print = (...values) => host.log(values.map(show).join(' '));
+  // A lone surrogate (half of a UTF-16 pair, `'\ud800'`) has no UTF-8 form: logged as U+FFFD.
+  const print = (...values) => host.log(values.map(show).join(' ').toWellFormed());
   globalThis.console = { log: print, info: print, warn: print, error: print, debug: print };
   Math.random = host.random;
 
@@ -110,9 +111,11 @@
     }
   };
   // The runner keeps this function from the start, so a bot that replaces the global does not
-  // replace the turn. It returns the bot's `play`, for a turn without a move.
+  // replace the turn. It returns the bot's `play`, for a turn without a move; in an array when
+  // `play` returned a promise (an `async play`), which the runner refuses if it made no move.
   globalThis.__botlens_play = function () {
-    bot.play(new Turn(host.view()));
+    const result = bot.play(new Turn(host.view()));
+    if (result !== undefined && result !== null && typeof result.then === 'function') return [bot.play];
     return bot.play;
   };
 })(globalThis.__botlens_host);

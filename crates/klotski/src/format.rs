@@ -22,7 +22,9 @@
 
 use std::collections::HashMap;
 
-use crate::layout::{Goal, Layout, LayoutError, MAX_SIDE, Piece, Subject, TextPos};
+use botlens_engine::text::clipped;
+
+use crate::layout::{ECHOED_CHARS, Goal, Layout, LayoutError, MAX_SIDE, Piece, Subject, TextPos};
 
 /// The keys a header line may start with.
 const KEYS: [&str; 4] = ["name", "board", "legend", "goal"];
@@ -252,7 +254,10 @@ fn parse(text: &str) -> Result<Layout, LayoutError> {
         return Err(error(
             goal.line,
             goal.code.1,
-            format!("the goal names `{}`, which is not a code in the legend", goal.code.0),
+            format!(
+                "the goal names `{}`, which is not a code in the legend",
+                clipped(&goal.code.0, ECHOED_CHARS)
+            ),
         ));
     }
 
@@ -294,7 +299,10 @@ fn coordinate(token: &(String, usize), line: usize, axis: &str) -> Result<u32, L
         error(
             line,
             token.1,
-            format!("expected the goal's {axis} as a number from 0, found `{}`", token.0),
+            format!(
+                "expected the goal's {axis} as a number from 0, found `{}`",
+                clipped(&token.0, ECHOED_CHARS)
+            ),
         )
     })
 }
@@ -675,6 +683,54 @@ goal: big 1 1
         // Only at the start: elsewhere it is an ordinary character.
         let inner = SMALL.replace("  ..c", "  .\u{feff}c");
         assert!(parse_err(&inner).starts_with("5:4: piece character `\u{feff}`"));
+    }
+
+    #[test]
+    fn a_name_is_as_long_as_the_characters_a_person_sees() {
+        // `é` written as `e` and a combining acute accent: one character, two code points.
+        let accented = "e\u{301}";
+        let sixteen = SMALL.replace("c s2 兵", &format!("c s2 {}", accented.repeat(16)));
+        let layout = parse(&sixteen).unwrap();
+        assert_eq!(layout.pieces()[2].name, accented.repeat(16));
+        let seventeen = SMALL.replace("c s2 兵", &format!("c s2 {}", accented.repeat(17)));
+        assert_eq!(
+            parse_err(&seventeen),
+            format!(
+                "9:8: piece name `{}` is longer than 16 characters (it has 17)",
+                accented.repeat(17)
+            )
+        );
+        let stacked = SMALL.replace("c s2 兵", &format!("c s2 a{}", "\u{301}".repeat(64)));
+        assert_eq!(
+            parse_err(&stacked),
+            format!(
+                "9:8: piece name `a{}` has 65 code points, more than 64 (16 characters of at most 4: a letter and its accents)",
+                "\u{301}".repeat(64)
+            )
+        );
+    }
+
+    #[test]
+    fn a_huge_name_or_token_is_echoed_only_in_part() {
+        let huge = "x".repeat(100_000);
+        let name = SMALL.replace("name: tiny", &format!("name: {huge}"));
+        let shown = format!("{}…", "x".repeat(80));
+        assert_eq!(
+            parse_err(&name),
+            format!("2:7: layout name `{shown}` is longer than 64 characters (it has 100000)")
+        );
+        let goal = SMALL.replace("goal: big 1 1", &format!("goal: {huge} 1 1"));
+        assert_eq!(
+            parse_err(&goal),
+            format!("10:7: the goal names `{shown}`, which is not a code in the legend")
+        );
+        let x = SMALL.replace("goal: big 1 1", &format!("goal: big {huge} 1"));
+        assert_eq!(
+            parse_err(&x),
+            format!("10:11: expected the goal's x as a number from 0, found `{shown}`")
+        );
+        let code = SMALL.replace("c s2 兵", &format!("c {huge} 兵"));
+        assert!(parse_err(&code).starts_with(&format!("9:5: code `{shown}` is not valid")));
     }
 
     #[test]

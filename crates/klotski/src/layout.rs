@@ -7,18 +7,26 @@
 
 use std::fmt;
 
-use botlens_engine::text::printable;
+use botlens_engine::text::{clipped, printable};
 use botlens_protocol::klotski::{Dir, KlotskiView, PieceView};
 use serde::{Deserialize, Serialize};
+use unicode_segmentation::UnicodeSegmentation as _;
 
 /// The largest board side, in cells (so a board has at most 256 cells).
 pub const MAX_SIDE: u32 = 16;
 /// The longest piece code, in characters.
 pub const MAX_CODE_LEN: usize = 8;
-/// The longest display name, in characters.
+/// The longest display name, in characters as a person sees them (`é` is one, written as one
+/// code point or as `e` and a combining accent).
 pub const MAX_NAME_CHARS: usize = 16;
-/// The longest layout name, in characters.
+/// The longest layout name, in characters as a person sees them.
 pub const MAX_LAYOUT_NAME_CHARS: usize = 64;
+/// The most code points a name may spend on each character it may have (a letter and its
+/// accents): a name of 16 characters has at most 64.
+pub const CODE_POINTS_PER_CHAR: usize = 4;
+/// The most characters of a name or code a message repeats (a layout file may hold a name of
+/// 100 KB).
+pub(crate) const ECHOED_CHARS: usize = 80;
 
 /// Words a piece code may not be, because `botlens play klotski` reads them as commands or
 /// directions.
@@ -491,14 +499,15 @@ impl Layout {
 /// Checks a piece code: 1–8 characters of `a-z`, `0-9`, `-`, `_`, and not a reserved word.
 pub(crate) fn check_code(code: &str) -> Result<(), String> {
     let valid = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_';
+    let echoed = clipped(code, ECHOED_CHARS);
     if code.is_empty() || code.chars().count() > MAX_CODE_LEN || !code.chars().all(valid) {
         return Err(format!(
-            "code `{code}` is not valid: expected 1 to {MAX_CODE_LEN} characters of a-z, 0-9, - or _"
+            "code `{echoed}` is not valid: expected 1 to {MAX_CODE_LEN} characters of a-z, 0-9, - or _"
         ));
     }
     if RESERVED_CODES.contains(&code) {
         return Err(format!(
-            "code `{code}` is reserved for a play command or direction; choose another"
+            "code `{echoed}` is reserved for a play command or direction; choose another"
         ));
     }
     Ok(())
@@ -507,21 +516,35 @@ pub(crate) fn check_code(code: &str) -> Result<(), String> {
 /// Checks a piece's display name: 1–16 characters, no control or bidirectional formatting
 /// characters, no surrounding spaces.
 fn check_piece_name(name: &str) -> Result<(), String> {
-    check_text(name, MAX_NAME_CHARS).map_err(|why| format!("piece name `{name}` {why}"))
+    check_text(name, MAX_NAME_CHARS)
+        .map_err(|why| format!("piece name `{}` {why}", clipped(name, ECHOED_CHARS)))
 }
 
 /// Checks a layout name: 1–64 characters, no control or bidirectional formatting characters, no
 /// surrounding spaces.
 fn check_layout_name(name: &str) -> Result<(), String> {
-    check_text(name, MAX_LAYOUT_NAME_CHARS).map_err(|why| format!("layout name `{name}` {why}"))
+    check_text(name, MAX_LAYOUT_NAME_CHARS)
+        .map_err(|why| format!("layout name `{}` {why}", clipped(name, ECHOED_CHARS)))
 }
 
+/// Checks a name: 1 to `max` characters as a person sees them (grapheme clusters: `é` is one,
+/// however it is written), at most [`CODE_POINTS_PER_CHAR`] code points each on average, and
+/// printable.
 fn check_text(text: &str, max: usize) -> Result<(), String> {
     if text.is_empty() {
         return Err("is empty".into());
     }
-    if text.chars().count() > max {
-        return Err(format!("is longer than {max} characters"));
+    let shown = text.graphemes(true).count();
+    if shown > max {
+        return Err(format!("is longer than {max} characters (it has {shown})"));
+    }
+    let code_points = text.chars().count();
+    if code_points > max * CODE_POINTS_PER_CHAR {
+        return Err(format!(
+            "has {code_points} code points, more than {} ({max} characters of at most \
+             {CODE_POINTS_PER_CHAR}: a letter and its accents)",
+            max * CODE_POINTS_PER_CHAR
+        ));
     }
     // Whatever a terminal would not show as it is (an escape sequence, a right-to-left
     // override): names are printed on boards and in messages.

@@ -7,8 +7,6 @@
 //! `undo`, `hint`, `show`, `reset`, `help`, `quit`. Anything else gets a short message and
 //! changes nothing.
 
-use botlens_engine::text::printable;
-
 use crate::game::{parse_dir, plural};
 use crate::layout::Labels;
 use crate::solver::{Count, SolveError, solve_from};
@@ -262,10 +260,7 @@ impl PlaySession {
 /// At most 24 characters of something the user typed, for echoing it back, printable (an
 /// arrow key arrives as `ESC[A`; it is echoed as `\u{1b}[A`, not sent back to the terminal).
 fn clip(text: &str) -> String {
-    let mut chars = text.chars();
-    let head: String = chars.by_ref().take(24).collect();
-    let head = printable(&head).into_owned();
-    if chars.next().is_some() { format!("{head}…") } else { head }
+    botlens_engine::text::clipped(text, 24)
 }
 
 #[cfg(test)]

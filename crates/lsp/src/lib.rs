@@ -19,7 +19,8 @@
 //! ```no_run
 //! // What `botlens lsp` does: serve the editor over standard input and output.
 //! // Exit 0 after `shutdown`, else 1, as the protocol asks.
-//! let ending = botlens_lsp::serve_stdio()?;
+//! let caps = botlens_harness::caps::LimitCaps::default();
+//! let ending = botlens_lsp::serve_stdio(caps)?;
 //! std::process::exit(if ending == botlens_lsp::Ending::ShutDown { 0 } else { 1 });
 //! # Ok::<(), std::io::Error>(())
 //! ```
@@ -40,6 +41,7 @@ pub mod settings;
 
 use std::time::Duration;
 
+use botlens_harness::caps::LimitCaps;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tower_lsp_server::{LspService, Server};
@@ -66,17 +68,17 @@ pub enum Ending {
 }
 
 /// Serves one client over `input` and `output` until it sends `exit` or closes `input` (used
-/// by tests over pipes).
+/// by tests over pipes), the projects' limits within the user's `caps`.
 ///
 /// Malformed messages are answered with an error and skipped; they never end the connection
 /// (see `framing`). Once the input is over the server gets a second to finish before it is
 /// dropped, requests of its own the client never answered included.
-pub async fn serve<I, O>(input: I, output: O) -> Ending
+pub async fn serve<I, O>(input: I, output: O, caps: LimitCaps) -> Ending
 where
     I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite + Unpin + Send + 'static,
 {
-    let (service, socket) = LspService::build(Backend::new)
+    let (service, socket) = LspService::build(move |client| Backend::new(client, caps))
         .custom_method(framing::MALFORMED, Backend::malformed_message)
         .finish();
     let session = service.inner().session();
@@ -99,13 +101,14 @@ where
     if session.state().shut_down { Ending::ShutDown } else { Ending::Abandoned }
 }
 
-/// Serves one client over standard input and output on a fresh runtime, until it exits.
+/// Serves one client over standard input and output on a fresh runtime, until it exits, the
+/// projects' limits within the user's `caps`.
 ///
 /// On exit the runtime is dropped without waiting: a read of standard input blocks a thread
 /// until the client closes it, and a cancelled build may still be winding down.
-pub fn serve_stdio() -> std::io::Result<Ending> {
+pub fn serve_stdio(caps: LimitCaps) -> std::io::Result<Ending> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let ending = runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    let ending = runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout(), caps));
     runtime.shutdown_background();
     Ok(ending)
 }
@@ -127,7 +130,7 @@ mod tests {
     async fn session(messages: &[Value]) -> (Ending, String) {
         let (mut client, server_input) = tokio::io::duplex(PIPE);
         let (server_output, mut written) = tokio::io::duplex(PIPE);
-        let serving = tokio::spawn(serve(server_input, server_output));
+        let serving = tokio::spawn(serve(server_input, server_output, LimitCaps::default()));
         let mut output = Vec::new();
         for message in messages {
             client.write_all(&frame(message)).await.unwrap();

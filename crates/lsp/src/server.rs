@@ -11,6 +11,8 @@ use tower_lsp_server::ls_types::{
 };
 use tower_lsp_server::{Client, LanguageServer, jsonrpc};
 
+use botlens_harness::caps::LimitCaps;
+
 use crate::handlers::{guard, guard_notification, hover, lens, lifecycle, run};
 use crate::session::ServerSession;
 
@@ -20,9 +22,9 @@ pub struct Backend {
 }
 
 impl Backend {
-    /// A server talking to `client`.
-    pub fn new(client: Client) -> Backend {
-        Backend { session: ServerSession::new(client) }
+    /// A server talking to `client`, within the user's `caps`.
+    pub fn new(client: Client, caps: LimitCaps) -> Backend {
+        Backend { session: ServerSession::new(client, caps) }
     }
 
     /// The session this server serves (to read how the connection ended).

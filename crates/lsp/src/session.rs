@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use botlens_harness::caps::LimitCaps;
 use botlens_harness::profile::LineCost;
 use botlens_harness::report::SuiteReport;
 use botlens_harness::{BotProject, CancelToken};
@@ -22,6 +23,9 @@ use crate::settings::Settings;
 pub struct ServerSession {
     /// Sends notifications and requests to the client.
     pub client: Client,
+    /// The user's caps on the limits a project may ask for (`botlens lsp`'s flags and the
+    /// user's config file; never the client's settings, which a workspace may carry).
+    pub caps: LimitCaps,
     /// Held while a run publishes, so two runs' diagnostics never interleave.
     pub publishing: tokio::sync::Mutex<()>,
     state: Mutex<State>,
@@ -100,10 +104,11 @@ pub enum LatestRun {
 }
 
 impl ServerSession {
-    /// A fresh session talking to `client`.
-    pub fn new(client: Client) -> Arc<ServerSession> {
+    /// A fresh session talking to `client`, within the user's `caps`.
+    pub fn new(client: Client, caps: LimitCaps) -> Arc<ServerSession> {
         Arc::new(ServerSession {
             client,
+            caps,
             publishing: tokio::sync::Mutex::new(()),
             state: Mutex::new(State::default()),
         })

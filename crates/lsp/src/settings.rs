@@ -1,7 +1,9 @@
 //! Settings: what the client may override, from `initializationOptions` and
 //! `workspace/didChangeConfiguration`.
 //!
-//! Layers, later ones winning: the project's `[package.metadata.botlens]` → these settings.
+//! Layers, later ones winning: the project's `[package.metadata.botlens]` → these settings. The
+//! caps on a project's limits are not among them: a workspace may carry its editor's settings,
+//! so they come from `botlens lsp`'s flags and the user's config file alone.
 //! Every field is optional; by default the project's own opponents, seeds and turn cap are used
 //! and build errors are published. The JSON accepts camelCase (`maxTurns`, `publishBuildErrors`)
 //! or snake_case names, either at the top level or under a `botlens` key (how VS Code sends a
@@ -11,6 +13,7 @@
 //! { "botlens": { "opponents": ["hunter"], "seeds": "0..20", "maxTurns": 200, "publishBuildErrors": false } }
 //! ```
 
+use botlens_harness::caps::LimitCaps;
 use botlens_harness::{RunOptions, SeedRange};
 use serde::Deserialize;
 use serde_json::Value;
@@ -89,12 +92,14 @@ impl Settings {
         })
     }
 
-    /// The harness options these settings ask for (one worker per core, failed traces kept).
-    pub fn run_options(&self) -> RunOptions {
+    /// The harness options these settings ask for (one worker per core, failed traces kept),
+    /// the project's limits within the user's `caps`.
+    pub fn run_options(&self, caps: &LimitCaps) -> RunOptions {
         RunOptions {
             opponents: self.opponents.clone(),
             seeds: self.seeds,
             max_turns: self.max_turns,
+            caps: caps.clone(),
             ..RunOptions::default()
         }
     }

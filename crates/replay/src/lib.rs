@@ -32,7 +32,6 @@
 //!
 //! Not for: playing games (the engine and harness do that) or reading traces of unknown games.
 
-mod file;
 mod html;
 mod model;
 mod source;
@@ -48,7 +47,7 @@ use std::path::{Path, PathBuf};
 
 use botlens_engine::{Trace, TraceError};
 
-pub use file::{ReadError, read_text};
+pub use botlens_files::{ReadError, read_text};
 pub use html::page as html_page;
 pub use model::{Drawing, DrawnBlock, DrawnGrid, FailurePanel, Frame, MoveEntry, Replay};
 pub use source::SourceLine;
@@ -267,7 +266,7 @@ mod tests {
     #[test]
     fn a_fifo_a_device_or_a_huge_file_is_refused_at_once() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let fifo = crate::file::tests::fifo(dir.path(), "trace.json");
+        let fifo = botlens_files::testing::fifo(dir.path(), "trace.json");
         let huge = dir.path().join("huge.json");
         std::fs::File::create(&huge)
             .and_then(|file| file.set_len(TRACE_LIMIT + 1))

@@ -24,13 +24,13 @@
 //! so that a FIFO cannot block); and only its first [`SOURCE_LIMIT`] bytes. Anything else is
 //! shown as the location without its text, saying why.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use botlens_engine::text::printable;
 use botlens_engine::{PlayerInfo, SourceLocation};
 use serde::Serialize;
 
-use crate::file::{self, ReadError};
+use botlens_files::ReadError;
 
 /// Tabs in source lines are shown as this many spaces, so the caret under the column lines up.
 const TAB_WIDTH: usize = 4;
@@ -162,21 +162,6 @@ fn is_project(dir: &Path) -> bool {
     dir.join("Cargo.toml").is_file()
 }
 
-/// `path` with `.` dropped and `..` taken lexically (a `..` at the top stays at the top).
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 /// A path for messages, escaped.
 fn shown(path: &Path) -> String {
     printable(&path.display().to_string()).into_owned()
@@ -199,18 +184,12 @@ impl SourceLine {
             path: shown_path.clone(),
             reason: format!("outside the bot's project directory {}", shown(dir)),
         };
-        // Lexically first, so a path outside is refused without even looking whether it exists.
-        if !lexical(&path).starts_with(dir) {
-            return outside();
-        }
-        let real = match path.canonicalize() {
+        let real = match botlens_files::inside(dir, &path) {
             Ok(real) => real,
+            Err(ReadError::Outside { .. }) => return outside(),
             Err(err) => return SourceLine::Missing { path: shown_path, reason: err.to_string() },
         };
-        if !real.starts_with(dir) {
-            return outside();
-        }
-        let prefix = match file::read_prefix(&real, SOURCE_LIMIT) {
+        let prefix = match botlens_files::read_prefix(&real, SOURCE_LIMIT) {
             Ok(prefix) => prefix,
             Err(ReadError::Io(err)) => {
                 return SourceLine::Missing { path: shown_path, reason: err.to_string() };
@@ -301,7 +280,7 @@ mod tests {
     use std::time::{Duration, Instant};
 
     use super::*;
-    use crate::file::tests::fifo;
+    use botlens_files::testing::fifo;
 
     fn at(file: &str, line: u32, column: u32) -> SourceLocation {
         SourceLocation { file: file.into(), line, column }

@@ -109,6 +109,12 @@ const RULES: &[Rule] = &[
         says: "depends on the protocol crate alone",
     },
     Rule {
+        crates: Only(&["files"]),
+        forbidden: Any(&["botlens-*"]),
+        of: "crates/files",
+        says: "no other botlens crate",
+    },
+    Rule {
         crates: Only(&["stats"]),
         forbidden: AnyBut(&["serde"]),
         of: "crates/stats",

@@ -10,6 +10,7 @@ use botlens_harness::compare::{self, CompareOptions, Event, Side};
 use botlens_harness::pipeline::{self, Stage};
 use clap::Args;
 
+use super::caps_args::CapArgs;
 use super::print_report;
 use super::run::INSTALLING;
 
@@ -74,8 +75,8 @@ pub struct GamesArgs {
     play: PlayLimits,
 }
 
-/// The turn cap and worker threads of commands that play many games (`compare`, `bisect`,
-/// `diff`, `tournament`).
+/// The turn cap, worker threads and caps on the projects' limits of commands that play many
+/// games (`compare`, `bisect`, `diff`, `tournament`).
 #[derive(Debug, Args)]
 pub struct PlayLimits {
     /// Turn cap per game, 1 to 100000 [default: the projects', else the game's own].
@@ -84,6 +85,8 @@ pub struct PlayLimits {
     /// Worker threads [default: one per core]; the figures do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     jobs: Option<u16>,
+    #[command(flatten)]
+    pub caps: CapArgs,
 }
 
 impl PlayLimits {
@@ -109,6 +112,7 @@ impl GamesArgs {
             jobs: self.play.jobs(),
             sprt,
             max_games: self.max_games,
+            caps: self.play.caps.caps()?,
         })
     }
 }

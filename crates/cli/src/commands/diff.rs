@@ -72,6 +72,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
         seat: usize::from(args.seat),
         max_turns: args.play.max_turns,
         jobs: args.play.jobs(),
+        caps: args.play.caps.caps()?,
     };
     let sandbox = pipeline::sandbox()?;
     let cancel = CancelToken::new();

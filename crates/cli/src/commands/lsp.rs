@@ -8,7 +8,10 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::Args;
 
-/// Arguments of `botlens lsp` (none: editors pass settings as `initializationOptions`).
+use super::caps_args::CapArgs;
+
+/// Arguments of `botlens lsp`: the caps on the projects' limits (editors pass their settings as
+/// `initializationOptions`; caps are not among them, a workspace may carry its editor's settings).
 #[derive(Debug, Args)]
 #[command(after_help = format!("{}
 
@@ -18,12 +21,16 @@ Examples (editors start it themselves: editors/ has VS Code, Neovim and Helix se
 
 Exit status: 0 after the client's shutdown, 1 when it exits or hangs up without one.",
     botlens_lsp::settings::SETTINGS_HELP))]
-pub struct LspArgs {}
+pub struct LspArgs {
+    #[command(flatten)]
+    caps: CapArgs,
+}
 
 /// Serves one editor over stdio until it exits: status 0 after `shutdown`, else 1 (as the
 /// protocol asks of `exit` without `shutdown`; the same when the editor just goes away).
-pub fn run(_args: LspArgs) -> anyhow::Result<ExitCode> {
-    let ending = botlens_lsp::serve_stdio().context("cannot start the language server")?;
+pub fn run(args: LspArgs) -> anyhow::Result<ExitCode> {
+    let caps = args.caps.caps()?;
+    let ending = botlens_lsp::serve_stdio(caps).context("cannot start the language server")?;
     Ok(match ending {
         botlens_lsp::Ending::ShutDown => ExitCode::SUCCESS,
         botlens_lsp::Ending::Abandoned => ExitCode::FAILURE,

@@ -2,6 +2,7 @@
 
 mod bench;
 mod bisect;
+mod caps_args;
 mod compare;
 mod debug;
 mod diff;

@@ -62,7 +62,7 @@ pub struct ProfileArgs {
 /// Runs `botlens profile`.
 pub fn run(args: ProfileArgs) -> anyhow::Result<ExitCode> {
     let target = Target::parse(&args.bot, args.game.as_deref())?;
-    let options = ProfileOptions { run: args.suite.options(), interval: args.interval };
+    let options = ProfileOptions { run: args.suite.options()?, interval: args.interval };
     let sandbox = super::sandbox()?;
     let profile = StageProgress::around(args.json, |progress| {
         profile::profile(&sandbox, &target, &options, progress, &CancelToken::new())

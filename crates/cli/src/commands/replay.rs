@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use botlens_engine::{SeatResult, Trace};
 use botlens_harness::baseline;
+use botlens_harness::caps::{CapOverrides, LimitCaps};
 use botlens_harness::pipeline::{self, RunOptions, Stage};
 use botlens_harness::play_on::{self, PlayedOn};
 use botlens_harness::target::is_module_path;
@@ -271,12 +272,14 @@ fn target_dir(target: &Target) -> Option<PathBuf> {
     }
 }
 
-/// Plays one game again, deterministically, the bot in `seat`, and returns its trace.
+/// Plays one game again, deterministically, the bot in `seat`, and returns its trace; the
+/// project's limits within the user's caps (their config file's).
 fn replay_game(target: &Target, opponent: &str, seed: u64, seat: usize) -> anyhow::Result<Trace> {
+    let caps = LimitCaps::for_user(&CapOverrides::default())?;
     let run = pipeline::run(
         &super::sandbox()?,
         target,
-        &RunOptions { paired: seat == 1, ..RunOptions::one_game(opponent, seed) },
+        &RunOptions { paired: seat == 1, caps, ..RunOptions::one_game(opponent, seed) },
         &progress(),
         &CancelToken::new(),
     )?;

@@ -93,7 +93,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let mut options = RunOptions {
         trace_dir: args.trace_dir.clone(),
         paired: args.paired,
-        ..args.suite.options()
+        ..args.suite.options()?
     };
     if args.failed {
         let Some(failed) = failed_games(project_root, &args.bot)? else {

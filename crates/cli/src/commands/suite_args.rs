@@ -1,9 +1,12 @@
-//! The suite flags `run` and `watch` share: which opponents, which seeds, how long, how many
-//! threads. Each overrides the project's `[package.metadata.botlens]`.
+//! The suite flags `run`, `watch` and `profile` share: which opponents, which seeds, how long,
+//! how many threads, and the caps on the project's limits. Each overrides the project's
+//! `[package.metadata.botlens]` (a cap bounds it).
 
 use botlens_harness::SeedRange;
 use botlens_harness::pipeline::RunOptions;
 use clap::Args;
+
+use super::caps_args::CapArgs;
 
 /// Overrides of a project's suite.
 #[derive(Debug, Args)]
@@ -21,6 +24,8 @@ pub struct SuiteArgs {
     /// Worker threads, 1 to 256 [default: one per core].
     #[arg(long, value_parser = jobs)]
     pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub caps: CapArgs,
 }
 
 /// Parses `--jobs`: a whole number from 1 to the harness's limit.
@@ -33,14 +38,16 @@ fn jobs(text: &str) -> Result<usize, String> {
 }
 
 impl SuiteArgs {
-    /// The harness options these flags ask for (the traces of failed games kept in memory).
-    pub fn options(&self) -> RunOptions {
-        RunOptions {
+    /// The harness options these flags ask for (the traces of failed games kept in memory);
+    /// the caps' config file may be malformed.
+    pub fn options(&self) -> anyhow::Result<RunOptions> {
+        Ok(RunOptions {
             opponents: (!self.vs.is_empty()).then(|| self.vs.clone()),
             seeds: self.seeds,
             max_turns: self.max_turns,
             jobs: self.jobs.unwrap_or(0),
+            caps: self.caps.caps()?,
             ..RunOptions::default()
-        }
+        })
     }
 }

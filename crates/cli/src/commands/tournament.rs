@@ -62,6 +62,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         seeds: args.seeds,
         max_turns: args.play.max_turns,
         jobs: args.play.jobs(),
+        caps: args.play.caps.caps()?,
     };
     let report = tournament::tournament(
         &super::sandbox()?,

@@ -40,7 +40,7 @@ pub struct WatchArgs {
 /// Runs `botlens watch` until Ctrl-C.
 pub fn run(args: WatchArgs) -> anyhow::Result<ExitCode> {
     let options =
-        WatchOptions { run: args.suite.options(), debounce: Duration::from_millis(args.debounce) };
+        WatchOptions { run: args.suite.options()?, debounce: Duration::from_millis(args.debounce) };
     botlens_harness::pipeline::ensure_wasm_target(&mut || eprintln!("{INSTALLING}"))?;
     // The watch plays in the process's sandbox: made (and any note about it said) here first.
     super::sandbox()?;

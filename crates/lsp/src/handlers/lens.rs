@@ -64,7 +64,11 @@ pub async fn code_lens(
         (root, project.latest.clone(), verdict, running, hot.unwrap_or_default())
     };
     let entry = (path == canonical(&root.join("src").join("lib.rs")))
-        .then(|| std::fs::read_to_string(&path).ok().as_deref().and_then(entry_line))
+        .then(|| {
+            let limit = botlens_harness::own_files::MAX_SOURCE_BYTES;
+            let text = botlens_harness::own_files::read_text(&root, &path, limit).ok();
+            text.as_deref().and_then(entry_line)
+        })
         .flatten();
     let Some(line) = entry else {
         return Ok((!hot.is_empty()).then_some(hot));

@@ -30,7 +30,8 @@ pub async fn run(session: Arc<ServerSession>, root: PathBuf) -> jsonrpc::Result<
         (state.settings.clone(), state.client.code_lens_refresh)
     };
     let target = Target::project(&root);
-    let options = ProfileOptions { run: settings.run_options(), interval: DEFAULT_INTERVAL };
+    let run = settings.run_options(&session.caps);
+    let options = ProfileOptions { run, interval: DEFAULT_INTERVAL };
     let work = tokio::task::spawn_blocking(move || {
         let sandbox = pipeline::sandbox().map_err(|e| e.to_string())?;
         profile::profile(&sandbox, &target, &options, &|_| {}, &CancelToken::new())

@@ -14,7 +14,9 @@ use std::time::Duration;
 
 use botlens_harness::build::BuildError;
 use botlens_harness::report::FailureGroup;
-use botlens_harness::{BotProject, CancelToken, RunError, Stage, SuiteRun, Target, pipeline};
+use botlens_harness::{
+    BotProject, CancelToken, RunError, RunOptions, Stage, SuiteRun, Target, pipeline,
+};
 use botlens_replay::Replay;
 use tokio::sync::mpsc;
 use tower_lsp_server::ls_types::notification::Progress;
@@ -27,7 +29,6 @@ use tower_lsp_server::ls_types::{
 use super::diagnostics;
 use crate::position::PositionEncoding;
 use crate::session::{LatestRun, ServerSession, uri_path};
-use crate::settings::Settings;
 
 /// How long a save waits for more saves before the run starts.
 pub const DEBOUNCE: Duration = Duration::from_millis(150);
@@ -139,6 +140,7 @@ async fn run(session: Arc<ServerSession>, root: PathBuf, generation: u64, cancel
             return;
         }
     };
+    let caps = session.caps.clone();
     let (settings, encoding, uris, progress_supported, previous, building) = {
         let state = session.state();
         let known = state.projects.get(&root);
@@ -163,7 +165,11 @@ async fn run(session: Arc<ServerSession>, root: PathBuf, generation: u64, cancel
         if cancel.is_cancelled() {
             return None;
         }
-        play(&project, &settings, encoding, &uris, previous.as_deref(), &report, &cancel)
+        let asked = Asked {
+            options: settings.run_options(&caps),
+            publish_build_errors: settings.publish_build_errors,
+        };
+        play(&project, &asked, encoding, &uris, previous.as_deref(), &report, &cancel)
     });
     let mut last = None;
     while let Some(stage) = stages.recv().await {
@@ -193,11 +199,18 @@ async fn run(session: Arc<ServerSession>, root: PathBuf, generation: u64, cancel
     progress.end(&summary).await;
 }
 
+/// What a run is asked to do: the client's settings as the harness's options (within the
+/// user's caps), and whether compiler errors become diagnostics.
+struct Asked {
+    options: RunOptions,
+    publish_build_errors: bool,
+}
+
 /// Builds and plays on the blocking thread, in the process's one sandbox (so modules compiled
 /// for an earlier save stay compiled); `None` when cancelled.
 fn play(
     project: &BotProject,
-    settings: &Settings,
+    asked: &Asked,
     encoding: PositionEncoding,
     uris: &BTreeMap<PathBuf, tower_lsp_server::ls_types::Uri>,
     previous: Option<&LatestRun>,
@@ -205,9 +218,8 @@ fn play(
     cancel: &CancelToken,
 ) -> Option<Finished> {
     let target = Target::of_dir(&project.root);
-    let result = pipeline::sandbox().and_then(|sandbox| {
-        pipeline::run(&sandbox, &target, &settings.run_options(), progress, cancel)
-    });
+    let result = pipeline::sandbox()
+        .and_then(|sandbox| pipeline::run(&sandbox, &target, &asked.options, progress, cancel));
     let failed = |files, problem: String| {
         Some(Finished {
             files,
@@ -221,7 +233,7 @@ fn play(
         Err(RunError::Cancelled) => None,
         Err(RunError::Build(BuildError::Compile(messages))) => {
             let errors = messages.iter().filter(|m| m.level == "error").count();
-            let files = if settings.publish_build_errors {
+            let files = if asked.publish_build_errors {
                 diagnostics::build_diagnostics(&messages, encoding)
             } else {
                 BTreeMap::new()
