@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::support::{Output, botlens_with_env, line_after_marker, only_failure, repo_root};
+use crate::support::{
+    Output, Tool, botlens_with_env, line_after_marker, only_failure, repo_root, require,
+};
 
 /// Deadline for a run that builds an AssemblyScript bot (the first installs the compiler).
 const DEADLINE: Duration = Duration::from_secs(300);
@@ -62,6 +64,9 @@ fn run_json(bot: &str, args: &[&str], code: i32) -> Output {
 
 #[test]
 fn new_assemblyscript_bots_build_and_play_clean() {
+    if !require(&[Tool::Node]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     for game in ["tictactoe", "battleships"] {
         let bot = new_bot(game, dir.path());
@@ -72,6 +77,9 @@ fn new_assemblyscript_bots_build_and_play_clean() {
 
 #[test]
 fn planted_bugs_in_the_bots_own_function_are_located_at_their_lines() {
+    if !require(&[Tool::Node]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let bot = new_bot("tictactoe", dir.path());
     let file = Path::new(&bot).join("bot.ts");
@@ -137,6 +145,9 @@ fn without_node_the_packages_to_install_are_named() {
 
 #[test]
 fn a_lone_ts_file_is_a_bot() {
+    if !require(&[Tool::Node]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let made = new_bot("tictactoe", dir.path());
     let lone = dir.path().join("lone");
@@ -183,6 +194,9 @@ fn bot_with_helper(dir: &Path, helper: &str, call: &str) -> (String, PathBuf) {
 
 #[test]
 fn an_illegal_move_from_a_helper_is_located_at_its_mark() {
+    if !require(&[Tool::Node]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let helper = "function markTaken(board: string): void {\n  const x = board.indexOf(\"X\");\n  \
         const taken = x >= 0 ? x : board.indexOf(\"O\");\n  // ILLEGAL\n  \
@@ -198,6 +212,9 @@ fn an_illegal_move_from_a_helper_is_located_at_its_mark() {
 
 #[test]
 fn profile_names_the_bots_own_functions_and_lines_in_bot_ts() {
+    if !require(&[Tool::Node]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let helper = "function spin(turn: i32): i32 {\n  let total = 0;\n  // HOT\n  \
         for (let i = 0; i < 20000; i++) {\n    total += i ^ turn;\n  }\n  return total;\n}\n";

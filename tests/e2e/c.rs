@@ -10,7 +10,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::support::{Output, botlens_with_env, line_after_marker, only_failure, repo_root};
+use crate::support::{
+    Output, Tool, botlens_with_env, line_after_marker, only_failure, repo_root, require,
+};
 
 /// Deadline for a run that builds a C bot.
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -46,6 +48,9 @@ fn line_of(source: &str, marker: &str) -> u64 {
 
 #[test]
 fn new_c_bots_build_and_play_clean() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     for game in ["tictactoe", "battleships", "klotski"] {
         crate::support::new_bot_plays_clean(|args| botlens_env(args, &[]), "c", game, dir.path());
@@ -54,6 +59,9 @@ fn new_c_bots_build_and_play_clean() {
 
 #[test]
 fn a_klotski_bots_bad_slide_fails_at_its_line() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     // On 横刀立马 曹操 (cc), the goal piece, starts on the top row, as does the first piece.
     let cases = [
@@ -80,6 +88,9 @@ fn a_klotski_bots_bad_slide_fails_at_its_line() {
 
 #[test]
 fn compile_errors_are_located_in_the_bots_file() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let out = run_c(
         dir.path(),
@@ -131,6 +142,9 @@ fn without_clang_the_packages_to_install_are_named() {
 
 #[test]
 fn a_file_that_is_not_utf8_is_refused_at_its_first_bad_byte() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let out = run_c(dir.path(), b"#include \"botlens.h\"\n/* \xff */\nvoid bot_play(void) {}\n");
     assert_eq!(out.code, Some(2), "{}", out.stderr);
@@ -143,6 +157,9 @@ fn a_file_that_is_not_utf8_is_refused_at_its_first_bad_byte() {
 
 #[test]
 fn bad_bots_fail_located_in_their_own_file() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let cases = [
         ("botlens_mark(1, 1); /* here */", "illegal_move", "illegal move mark(1, 1)"),
@@ -177,6 +194,9 @@ fn bad_bots_fail_located_in_their_own_file() {
 
 #[test]
 fn replay_shows_the_samples_failure_at_its_marked_line() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let sample = repo_root().join("samples/c-tictactoe-edgeless");
     let line =
         line_after_marker(&sample.join("bot.c"), "botlens reports the panic on the next line");
@@ -190,6 +210,9 @@ fn replay_shows_the_samples_failure_at_its_marked_line() {
 
 #[test]
 fn a_lone_c_file_is_a_bot_and_its_planted_bug_is_located_at_its_line() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let made = dir.path().join("made");
     let made_text = made.display().to_string();

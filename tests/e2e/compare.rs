@@ -1,7 +1,7 @@
 //! "Is the new build better?": paired runs (`run --paired`), `compare`, the verdict of
 //! `run --baseline`, `diff` and `bisect`, driven through the real binary.
 
-use crate::support::{botlens, botlens_building};
+use crate::support::{Tool, botlens, botlens_building, require};
 
 #[test]
 fn a_paired_run_scores_pairs_and_its_seat_1_failures_replay() {
@@ -311,6 +311,9 @@ fn a_revision_is_built_in_a_worktree_that_is_removed_after() {
 
 #[test]
 fn a_revision_of_a_javascript_bot_folder_is_built_as_its_language() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let repo = tempfile::tempdir().unwrap();
     let bot = repo.path().join("bot");
     std::fs::create_dir(&bot).unwrap();

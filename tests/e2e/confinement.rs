@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{BUILD_DEADLINE, Output, botlens_with_env, repo_root};
+use crate::support::{BUILD_DEADLINE, Output, Tool, botlens_with_env, repo_root, require};
 
 /// What lies outside the bot's project: a secret to read, a place to plant a file in, a port
 /// listening for a connection.
@@ -162,6 +162,9 @@ fn a_rust_build_script_reaches_nothing_outside_its_project_and_the_bot_still_pla
 
 #[test]
 fn an_assemblyscript_transform_reaches_nothing_outside_its_folder() {
+    if !require(&[Tool::Node]) {
+        return;
+    }
     let outside = Outside::new();
     let dir = tempfile::tempdir().unwrap();
     let name = dir.path().join("as-bot").display().to_string();
@@ -219,6 +222,9 @@ module.exports = class {{ afterParse() {{ throw new Error(`probe read ${{read}} 
 
 #[test]
 fn a_c_bot_cannot_pull_a_file_from_outside_its_folder_into_its_module() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let outside = Outside::new();
     let dir = tempfile::tempdir().unwrap();
     let secret = outside.secret().display().to_string();

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::support::{Output, botlens, line_after_marker, repo_root};
+use crate::support::{Output, Tool, botlens, line_after_marker, repo_root, require};
 
 /// The panicking sample: it fails on its first turn, seed 47 vs random, as O against X's
 /// opening in the centre (its README).
@@ -30,6 +30,9 @@ fn debug_with_path(args: &[&str], path: &Path) -> Output {
 
 #[test]
 fn gdb_stops_at_the_failing_turn_and_breaks_on_the_bots_line_with_its_locals() {
+    if !require(&[Tool::Gdb]) {
+        return;
+    }
     let source = repo_root().join(PANICKY).join("src/lib.rs");
     let line = line_after_marker(&source, "botlens reports the panic on the next line");
     let dir = tempfile::tempdir().unwrap();
@@ -87,6 +90,9 @@ fn a_turn_past_the_bots_last_says_how_many_it_played() {
 
 #[test]
 fn reference_players_javascript_bots_and_modules_without_debug_info_are_refused() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let reference =
         botlens(&["debug", "perfect", "--game", "tictactoe", "--vs", "random", "--seed", "1"]);
     assert_eq!(reference.code, Some(2), "{}", reference.stderr);
@@ -137,6 +143,9 @@ fn a_trace_of_another_game_or_a_newer_format_is_refused() {
 
 #[test]
 fn a_c_bot_stops_at_its_failing_turn_and_reaches_its_line_in_bot_c() {
+    if !require(&[Tool::Clang, Tool::Gdb]) {
+        return;
+    }
     let sample = repo_root().join("samples/c-tictactoe-edgeless/bot.c");
     let line = line_after_marker(&sample, "botlens reports the panic on the next line");
     let dir = tempfile::tempdir().unwrap();
@@ -156,6 +165,9 @@ fn a_c_bot_stops_at_its_failing_turn_and_reaches_its_line_in_bot_c() {
 
 #[test]
 fn lldb_stops_at_a_c_bots_failing_turn_and_reaches_its_line_in_bot_c() {
+    if !require(&[Tool::Clang, Tool::Lldb]) {
+        return;
+    }
     let sample = repo_root().join("samples/c-tictactoe-edgeless/bot.c");
     let line = line_after_marker(&sample, "botlens reports the panic on the next line");
     let dir = tempfile::tempdir().unwrap();
@@ -250,12 +262,18 @@ fn debug_the_hostile_bot(debugger: &str, batch: &str) -> String {
 
 #[test]
 fn gdb_runs_no_command_a_bots_panic_message_or_file_name_holds() {
+    if !require(&[Tool::Clang, Tool::Gdb]) {
+        return;
+    }
     let all = debug_the_hostile_bot("gdb", "continue\n");
     assert!(all.contains("botlens: stopped as the bot begins its turn 1 (why: above)."), "{all}");
 }
 
 #[test]
 fn lldb_runs_no_command_a_bots_panic_message_or_file_name_holds() {
+    if !require(&[Tool::Clang, Tool::Lldb]) {
+        return;
+    }
     let all = debug_the_hostile_bot("lldb", "continue\n");
     assert!(all.contains("# botlens: stopped as the bot begins its turn 1 (why: above)."), "{all}");
 }

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::support::{Output, botlens_with_input, repo_root};
+use crate::support::{Output, Tool, botlens_with_input, repo_root, require};
 
 /// Long enough for a C bot's build on a busy machine; far shorter than reading `/dev/zero`.
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -56,6 +56,9 @@ fn quotes_passwd(text: &str) -> Option<String> {
 
 #[test]
 fn a_c_bot_including_a_host_file_gets_a_message_that_quotes_none_of_it() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink("/etc/passwd", dir.path().join("notes.h")).unwrap();
     for include in [
@@ -75,6 +78,9 @@ fn a_c_bot_including_a_host_file_gets_a_message_that_quotes_none_of_it() {
 
 #[test]
 fn headers_that_are_links_out_fifos_or_devices_are_not_read_and_a_huge_source_is_refused() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("bot.c"), c_bot("")).unwrap();
     std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.h")).unwrap();

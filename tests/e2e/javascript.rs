@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::support::{Output, botlens_with_input, line_after_marker, only_failure};
+use crate::support::{Output, Tool, botlens_with_input, line_after_marker, only_failure, require};
 
 /// Long enough for the runner's first build on a busy machine.
 const DEADLINE: Duration = Duration::from_secs(900);
@@ -25,6 +25,9 @@ fn run_js(dir: &Path, source: &[u8]) -> Output {
 
 #[test]
 fn a_syntax_error_is_reported_at_its_line_and_column_before_any_game() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let out = run_js(
         dir.path(),
@@ -38,6 +41,9 @@ fn a_syntax_error_is_reported_at_its_line_and_column_before_any_game() {
 
 #[test]
 fn a_file_that_is_not_utf8_is_refused_at_its_first_bad_byte() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let out = run_js(dir.path(), b"function Bot() {}\n// \xff\n");
     assert_eq!(out.code, Some(2), "{}", out.stderr);
@@ -46,6 +52,9 @@ fn a_file_that_is_not_utf8_is_refused_at_its_first_bad_byte() {
 
 #[test]
 fn bad_bots_fail_located_in_their_own_file() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let cases: [(&[u8], &str, &str, u64); 5] = [
         (b"function Robot() {}\n", "panic", "does not define `function Bot()", 1),
@@ -91,6 +100,9 @@ fn marked(dir: &Path, marker: &str) -> u64 {
 
 #[test]
 fn a_play_that_returns_without_a_move_is_located_at_its_definition() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let bot = js_folder(
         dir.path(),
@@ -114,6 +126,9 @@ fn a_play_that_returns_without_a_move_is_located_at_its_definition() {
 
 #[test]
 fn an_endless_loop_is_located_in_the_bot_and_a_long_turn_still_finishes() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     // `while (true) {}` makes no call: QuickJS records no line in `spin` for it, so the
     // innermost line it names is the call of `spin`.
@@ -202,6 +217,9 @@ fn an_endless_loop_is_located_in_the_bot_and_a_long_turn_still_finishes() {
 
 #[test]
 fn new_javascript_bots_play_clean() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     for game in ["tictactoe", "battleships", "klotski"] {
         let botlens = |args: &[&str]| botlens_with_input(args, "", DEADLINE);
@@ -221,6 +239,9 @@ fn frames(stack: &serde_json::Value) -> Vec<(String, u64)> {
 
 #[test]
 fn wasted_and_losing_moves_are_located_with_the_javascript_stack() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     // Every tenth turn re-attacks the square of the first: legal, wasted, a warning at its line
     // with the stack that led there.
     let dir = tempfile::tempdir().unwrap();
@@ -284,6 +305,9 @@ fn marking_bot(before: &str) -> String {
 
 #[test]
 fn a_lone_surrogate_is_logged_as_a_replacement_character() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let traces = dir.path().join("traces");
     let bot = js_folder(dir.path(), &marking_bot("console.log('half \\ud800 of a pair');"));
@@ -307,6 +331,9 @@ fn a_lone_surrogate_is_logged_as_a_replacement_character() {
 
 #[test]
 fn a_raw_nul_in_the_source_is_a_compile_error_at_its_place() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let source = marking_bot("var s = 'a\0b';");
     let out = run_js(dir.path(), source.as_bytes());
@@ -318,6 +345,9 @@ fn a_raw_nul_in_the_source_is_a_compile_error_at_its_place() {
 
 #[test]
 fn an_async_play_is_told_that_the_format_is_synchronous() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let bot = js_folder(
         dir.path(),
@@ -345,6 +375,9 @@ fn an_async_play_is_told_that_the_format_is_synchronous() {
 
 #[test]
 fn a_newline_in_the_bots_path_runs_none_of_the_path() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let evil = dir.path().join("x\nthrow new Error('the path ran');//");
     std::fs::create_dir(&evil).unwrap();

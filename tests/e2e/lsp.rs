@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::repo_root;
+use crate::support::{Tool, repo_root, require};
 
 /// The first build of a bot compiles its dependencies: allow it minutes.
 const FIRST_RUN: Duration = Duration::from_secs(480);
@@ -657,10 +657,9 @@ vim.cmd('qall!')
 
 #[test]
 fn headless_neovim_shows_the_failure_at_its_line() {
-    assert!(
-        Command::new("nvim").arg("--version").output().is_ok(),
-        "nvim is not installed: `apt-get install neovim` (CI does this)"
-    );
+    if !require(&[Tool::Neovim]) {
+        return;
+    }
     let (workspace, bot) = panicky_workspace("lsp-e2e-neovim", false);
     let lib = bot.join("src/lib.rs");
     let script = workspace.path().join("attach.lua");
@@ -722,10 +721,9 @@ vim.cmd('qall!')
 
 #[test]
 fn the_neovim_module_shows_the_scores_as_soon_as_a_run_ends() {
-    assert!(
-        Command::new("nvim").arg("--version").output().is_ok(),
-        "nvim is not installed: `apt-get install neovim` (CI does this)"
-    );
+    if !require(&[Tool::Neovim]) {
+        return;
+    }
     let (workspace, bot) = panicky_workspace("lsp-e2e-neovim-lens", false);
     let script = workspace.path().join("module.lua");
     let out = workspace.path().join("lenses.txt");
@@ -754,6 +752,9 @@ fn the_neovim_module_shows_the_scores_as_soon_as_a_run_ends() {
 
 #[test]
 fn a_c_bots_failure_is_published_at_its_line_in_bot_c() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let workspace = tempfile::tempdir().expect("temp dir");
     let sample = repo_root().join("samples/c-tictactoe-edgeless");
     let bot = workspace.path().join("bots/edgeless");
@@ -822,6 +823,9 @@ fn wasted_moves_are_published_as_warnings_at_the_line_that_made_them() {
 
 #[test]
 fn a_javascript_bots_wasted_moves_are_warnings_at_its_line_with_its_callers() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let workspace = tempfile::tempdir().expect("temp dir");
     let dir = workspace.path().join("sweeper");
     std::fs::create_dir(&dir).expect("the bot's folder");

@@ -13,7 +13,7 @@ use std::path::Path;
 use botlens_games::GameKind;
 use serde_json::Value;
 
-use crate::support::{botlens_building, line_after_marker, repo_root};
+use crate::support::{Tool, botlens_building, line_after_marker, repo_root, require};
 
 /// `botlens run <project> --json`: the exit code and the report.
 fn run_project(project: &str) -> (Option<i32>, Value) {
@@ -162,6 +162,9 @@ fn tictactoe_forgetful_makes_no_move_when_it_faces_a_fork() {
 
 #[test]
 fn js_tictactoe_sloppy_marks_a_taken_corner_on_some_seeds() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     fails_only_as(Bug {
         sample: "js-tictactoe-sloppy",
         file: "bot.js",
@@ -172,6 +175,9 @@ fn js_tictactoe_sloppy_marks_a_taken_corner_on_some_seeds() {
 
 #[test]
 fn js_battleships_edgy_throws_on_a_hit_in_the_top_row() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     fails_only_as(Bug {
         sample: "js-battleships-edgy",
         file: "bot.js",
@@ -182,6 +188,9 @@ fn js_battleships_edgy_throws_on_a_hit_in_the_top_row() {
 
 #[test]
 fn c_tictactoe_edgeless_fails_its_assert_when_only_the_forgotten_edge_is_free() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     fails_only_as(Bug {
         sample: "c-tictactoe-edgeless",
         file: "bot.c",
@@ -192,6 +201,9 @@ fn c_tictactoe_edgeless_fails_its_assert_when_only_the_forgotten_edge_is_free() 
 
 #[test]
 fn js_battleships_hunter_plays_clean_and_beats_random_most_of_the_time() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let report = plays_clean("js-battleships-hunter");
     let random = rows(&report).iter().find(|row| row["name"] == "random").expect("vs random");
     let (wins, games) = (random["wins"].as_u64().unwrap(), random["games"].as_u64().unwrap());

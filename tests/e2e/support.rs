@@ -234,3 +234,156 @@ pub fn new_bot_plays_clean(
     assert_played_clean(&out.stdout, starter_games(game));
     bot
 }
+
+/// An optional tool some tests need. Without it a test skips, saying what to install, and the
+/// run ends with the count of what was skipped and why; with [`REQUIRE_TOOLS`] set (as `.ci/run`
+/// sets it), a missing tool fails the test instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// tmux: the full-screen replayer driven in a real terminal.
+    Tmux,
+    /// Neovim: the editor client of the language server.
+    Neovim,
+    /// Chromium: the HTML replay page, rendered headless.
+    Chromium,
+    /// gdb: `botlens debug`.
+    Gdb,
+    /// lldb: `botlens debug --debugger lldb`.
+    Lldb,
+    /// Node.js and npm: AssemblyScript bots and the VS Code extension.
+    Node,
+    /// clang for WebAssembly with wasi-libc: C bots, and the JavaScript runner every JavaScript
+    /// bot plays in.
+    Clang,
+    /// zig (on `PATH`, or Python's `ziglang` package): Zig bots.
+    Zig,
+}
+
+/// The variable that turns every skip for want of a tool into a failure (`.ci/run` sets it).
+pub const REQUIRE_TOOLS: &str = "BOTLENS_TESTS_REQUIRE_TOOLS";
+
+impl Tool {
+    fn name(self) -> &'static str {
+        match self {
+            Tool::Tmux => "tmux",
+            Tool::Neovim => "nvim",
+            Tool::Chromium => "chromium",
+            Tool::Gdb => "gdb",
+            Tool::Lldb => "lldb",
+            Tool::Node => "node and npm",
+            Tool::Clang => "clang for WebAssembly",
+            Tool::Zig => "zig",
+        }
+    }
+
+    fn install(self) -> &'static str {
+        match self {
+            Tool::Tmux => "apt-get install tmux",
+            Tool::Neovim => "apt-get install neovim",
+            Tool::Chromium => "apt-get install chromium",
+            Tool::Gdb => "apt-get install gdb",
+            Tool::Lldb => "apt-get install lldb",
+            Tool::Node => "apt-get install nodejs npm",
+            Tool::Clang => "apt-get install clang lld wasi-libc libclang-rt-dev-wasm32",
+            Tool::Zig => "pip install ziglang",
+        }
+    }
+
+    /// Whether the tool runs here (asked once per process).
+    fn present(self) -> bool {
+        static FOUND: std::sync::Mutex<Vec<(Tool, bool)>> = std::sync::Mutex::new(Vec::new());
+        let mut found = FOUND.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((_, present)) = found.iter().find(|(tool, _)| *tool == self) {
+            return *present;
+        }
+        let runs = |program: &str, args: &[&str]| {
+            Command::new(program)
+                .args(args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|status| status.success())
+        };
+        let present = match self {
+            Tool::Tmux => runs("tmux", &["-V"]),
+            Tool::Neovim => runs("nvim", &["--version"]),
+            Tool::Chromium => runs("chromium", &["--version"]),
+            Tool::Gdb => runs("gdb", &["--version"]),
+            Tool::Lldb => runs("lldb", &["--version"]),
+            Tool::Node => runs("node", &["--version"]) && runs("npm", &["--version"]),
+            Tool::Clang => {
+                let builtins = std::fs::read_dir("/usr/lib").ok().is_some_and(|entries| {
+                    entries.filter_map(Result::ok).any(|entry| {
+                        let clang = entry.path().join("lib/clang");
+                        std::fs::read_dir(clang).ok().is_some_and(|versions| {
+                            versions.filter_map(Result::ok).any(|version| {
+                                let wasi = version.path().join("lib/wasi");
+                                wasi.join("libclang_rt.builtins-wasm32.a").is_file()
+                            })
+                        })
+                    })
+                });
+                runs("clang", &["--version"])
+                    && runs("wasm-ld", &["--version"])
+                    && Path::new("/usr/include/wasm32-wasi/stdlib.h").is_file()
+                    && builtins
+            }
+            Tool::Zig => {
+                runs("zig", &["version"]) || runs("python3", &["-m", "ziglang", "version"])
+            }
+        };
+        found.push((self, present));
+        present
+    }
+}
+
+/// Whether the calling test can run: every tool in `tools` is here. Otherwise it says on
+/// stderr what it skips and what to install, records the skip for the summary printed when the
+/// test binary exits, and returns `false` (the test returns, passing) — or, with
+/// [`REQUIRE_TOOLS`] set, fails the test.
+pub fn require(tools: &[Tool]) -> bool {
+    let missing: Vec<Tool> = tools.iter().copied().filter(|tool| !tool.present()).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let why: Vec<String> = missing
+        .iter()
+        .map(|tool| format!("{} not installed ({})", tool.name(), tool.install()))
+        .collect();
+    let why = why.join(", ");
+    let test = std::thread::current().name().unwrap_or("a test").to_owned();
+    if std::env::var_os(REQUIRE_TOOLS).is_some_and(|value| !value.is_empty()) {
+        panic!("{test}: {why}; {REQUIRE_TOOLS} is set, so a missing tool fails the test");
+    }
+    eprintln!("skipped: {test}: {why}");
+    skipped().lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(why);
+    false
+}
+
+/// The reasons of the tests skipped so far; the first skip registers the summary printed at exit.
+fn skipped() -> &'static std::sync::Mutex<Vec<String>> {
+    static SKIPPED: std::sync::OnceLock<std::sync::Mutex<Vec<String>>> = std::sync::OnceLock::new();
+    SKIPPED.get_or_init(|| {
+        extern "C" fn summary() {
+            let Some(skipped) = SKIPPED.get() else { return };
+            let skipped = skipped.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut reasons: Vec<(&String, usize)> = Vec::new();
+            for why in skipped.iter() {
+                match reasons.iter_mut().find(|(reason, _)| *reason == why) {
+                    Some((_, count)) => *count += 1,
+                    None => reasons.push((why, 1)),
+                }
+            }
+            eprintln!("\n{} end-to-end tests skipped for want of optional tools:", skipped.len());
+            for (why, count) in reasons {
+                eprintln!("  {count:>3} skipped: {why}");
+            }
+            eprintln!(
+                "(`.ci/run` installs them all and sets {REQUIRE_TOOLS}, so CI skips nothing)"
+            );
+        }
+        // SAFETY: `atexit` takes a function pointer with the C ABI and no arguments.
+        unsafe { libc::atexit(summary) };
+        std::sync::Mutex::new(Vec::new())
+    })
+}

@@ -11,7 +11,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::support::{line_after_marker, repo_root};
+use crate::support::{Tool, line_after_marker, repo_root, require};
 
 /// The first run builds the SDK and serde for wasm: allow a few minutes on a busy machine.
 const FIRST_RUN: Duration = Duration::from_secs(300);
@@ -286,6 +286,9 @@ fn c_bot_source(square: &str) -> String {
 
 #[test]
 fn a_c_bot_folder_is_watched_and_its_failures_are_located_in_bot_c() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().expect("temp dir");
     let settings = "game = \"tictactoe\"\nopponents = [\"random\"]\nseeds = \"0..20\"\n";
     std::fs::write(dir.path().join("botlens.toml"), settings).expect("write botlens.toml");
@@ -301,6 +304,9 @@ fn a_c_bot_folder_is_watched_and_its_failures_are_located_in_bot_c() {
 
 #[test]
 fn a_lone_c_file_is_watched_alone_with_its_folder() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
     let dir = tempfile::tempdir().expect("temp dir");
     let settings = "game = \"tictactoe\"\nopponents = [\"random\"]\nseeds = \"0..20\"\n";
     std::fs::write(dir.path().join("botlens.toml"), settings).expect("write botlens.toml");

@@ -11,7 +11,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::support::{Output, botlens_with_input, new_bot_plays_clean, only_failure};
+use crate::support::{
+    Output, Tool, botlens_with_input, new_bot_plays_clean, only_failure, require,
+};
 
 /// Deadline for a run that builds a Zig bot (the first builds Zig's compiler-rt).
 const DEADLINE: Duration = Duration::from_secs(300);
@@ -45,6 +47,9 @@ const COUNTED: &str = "    turns += 1;";
 
 #[test]
 fn new_zig_bots_play_clean_and_their_panics_are_located_in_bot_zig_with_zigs_message() {
+    if !require(&[Tool::Zig]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     new_bot_plays_clean(botlens_zig, "zig", "battleships", dir.path());
     let klotski = new_bot_plays_clean(botlens_zig, "zig", "klotski", dir.path());
