@@ -240,10 +240,13 @@ fn profile_names_the_bots_own_functions_and_lines_in_bot_ts() {
 
 /// The Klotski starting bot, on the Klotski API of the package `botlens`.
 mod klotski {
-    use super::{botlens_as, only_failure, run_json};
+    use super::{Tool, botlens_as, only_failure, require, run_json};
 
     #[test]
     fn a_new_assemblyscript_klotski_bot_plays_clean_and_a_bad_slide_is_an_illegal_move() {
+        if !require(&[Tool::Node]) {
+            return;
+        }
         let dir = tempfile::tempdir().unwrap();
         let botlens = |args: &[&str]| botlens_as(args, &[]);
         let bot =

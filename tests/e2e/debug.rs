@@ -79,6 +79,9 @@ fn a_missing_debugger_is_named_with_its_package() {
 
 #[test]
 fn a_turn_past_the_bots_last_says_how_many_it_played() {
+    if !require(&[Tool::Gdb]) {
+        return;
+    }
     let out = botlens(&["debug", PANICKY, "--vs", "random", "--seed", "47", "--turn", "5"]);
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert!(
