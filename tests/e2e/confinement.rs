@@ -290,3 +290,30 @@ fn a_build_stopped_by_ctrl_c_or_a_killed_botlens_leaves_nothing_running() {
         );
     }
 }
+
+#[test]
+fn a_zig_bot_cannot_embed_a_file_through_a_link_leading_out_of_its_folder() {
+    if !require(&[Tool::Zig]) {
+        return;
+    }
+    let outside = Outside::new();
+    let dir = tempfile::tempdir().unwrap();
+    let name = dir.path().join("zig-bot").display().to_string();
+    let made =
+        botlens_with_env(&["new", "tictactoe", &name, "--lang", "zig"], "", BUILD_DEADLINE, &[]);
+    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    let folder = Path::new(&name);
+    std::os::unix::fs::symlink(outside.secret(), folder.join("notes.txt")).unwrap();
+    let bot = folder.join("bot.zig");
+    let mut source = std::fs::read_to_string(&bot).unwrap();
+    source.push_str("\nexport fn leak() usize {\n    return @embedFile(\"notes.txt\").len;\n}\n");
+    std::fs::write(&bot, source).unwrap();
+    let out = botlens_with_env(
+        &["run", &name, "--vs", "random", "--seeds", "0..2"],
+        "",
+        BUILD_DEADLINE,
+        &[],
+    );
+    assert_eq!(out.code, Some(2), "the embed fails the build:\n{}\n{}", out.stdout, out.stderr);
+    outside.assert_untouched(&out);
+}
