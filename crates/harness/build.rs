@@ -1,7 +1,7 @@
 //! Bundles the sources botlens carries in its binary, so it works with no checkout beside it:
 //! the guest SDK and the protocol crate it depends on (for `botlens new`), the JavaScript runner
-//! (built on first use, `src/js.rs`), the C SDK's header (`src/c.rs`), the Zig SDK's module
-//! (`src/zig.rs`), the AssemblyScript SDK's package (`src/assemblyscript.rs`), and the sample bots
+//! (built on first use, `src/toolchain/js.rs`), the C SDK's header (`src/toolchain/c.rs`), the Zig SDK's module
+//! (`src/toolchain/zig.rs`), the AssemblyScript SDK's package (`src/toolchain/assemblyscript.rs`), and the sample bots
 //! `botlens bench` measures. Writes `$OUT_DIR/bundled.rs`: every file as `(path, contents)`,
 //! and a hash of them all that names the unpacked copy (see `src/bundled.rs`).
 //!

@@ -24,7 +24,7 @@
 //! `lang = "js"`). A folder with
 //! a `Cargo.toml` is a Rust project instead ([`crate::project`]).
 //!
-//! Not for: building or running (see [`crate::js`], [`crate::c`] and [`crate::pipeline`]).
+//! Not for: building or running (see [`crate::toolchain::js`], [`crate::toolchain::c`] and [`crate::pipeline`]).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -48,14 +48,14 @@ pub const PACKAGES: &str = "clang lld wasi-libc libclang-rt-dev-wasm32";
 /// A language botlens builds a bot folder in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Lang {
-    /// JavaScript in the old arena's format, run by the bundled runner ([`crate::js`]).
+    /// JavaScript in the old arena's format, run by the bundled runner ([`crate::toolchain::js`]).
     JavaScript,
-    /// C with the bundled `botlens.h`, built with clang ([`crate::c`]).
+    /// C with the bundled `botlens.h`, built with clang ([`crate::toolchain::c`]).
     C,
-    /// Zig with the bundled `botlens.zig`, built with zig ([`crate::zig`]).
+    /// Zig with the bundled `botlens.zig`, built with zig ([`crate::toolchain::zig`]).
     Zig,
     /// AssemblyScript with the bundled `botlens` package, built with asc
-    /// ([`crate::assemblyscript`]).
+    /// ([`crate::toolchain::assemblyscript`]).
     AssemblyScript,
 }
 

@@ -36,19 +36,16 @@
 //! This crate knows nothing of the terminal or of LSP: the CLI and the language server present
 //! what it returns. It reaches games only through `botlens-games`.
 
-pub mod assemblyscript;
 pub mod baseline;
 pub mod bisect;
 pub mod build;
 pub mod bundled;
-pub mod c;
 pub mod caps;
 pub mod compare;
 mod compiled;
 pub mod diff;
 pub mod folder;
 pub mod fuel;
-pub mod js;
 pub mod outcomes;
 pub mod own_files;
 pub mod pipeline;
@@ -64,11 +61,11 @@ pub mod shown;
 pub mod suite;
 pub mod tally;
 pub mod target;
+pub mod toolchain;
 mod tools;
 pub mod tournament;
 pub mod traces;
 pub mod waste;
-pub mod zig;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -33,7 +33,8 @@ use crate::folder::{Folder, FolderError, Lang};
 use crate::report::SuiteReport;
 use crate::suite::{self, Contender, KeepTraces, PlayOn, Suite, SuiteError, SuiteResults, WasmBot};
 use crate::target::{Target, TargetError, is_module_path};
-use crate::{BotProject, CancelToken, ProjectError, SeedRange, assemblyscript, c, js, zig};
+use crate::toolchain::{assemblyscript, c, js, zig};
+use crate::{BotProject, CancelToken, ProjectError, SeedRange};
 
 /// Overrides of the target's suite (the command line's `--vs`, `--seeds`, …).
 #[derive(Debug, Clone, Default)]

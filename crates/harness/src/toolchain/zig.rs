@@ -25,7 +25,7 @@
 //! Zig has no syntax for custom sections, so [`build`] appends them to the built module: the
 //! ABI version, the compact encoding, and in `botlens_sdk` the SDK's file and Zig's `std.zig`
 //! (so the locator skips both directories). Diagnostics, the cache and errors are as for C
-//! ([`crate::c`]), and show nothing of a file outside the bot's folder, the SDK and Zig's std
+//! ([`crate::toolchain::c`]), and show nothing of a file outside the bot's folder, the SDK and Zig's std
 //! ([`crate::shown`]).
 //!
 //! Not for: playing (see [`crate::pipeline`]).
@@ -201,7 +201,8 @@ fn build_with(
     }
     let modules = cache.join("zig-bots");
     let wasm = modules.join(format!("{}-{:016x}.wasm", bot.name, hash.0));
-    if let Some(built) = crate::compiled::cached(&wasm, &modules, crate::c::diagnostics)? {
+    if let Some(built) = crate::compiled::cached(&wasm, &modules, crate::toolchain::c::diagnostics)?
+    {
         return Ok(built);
     }
     let output = crate::tools::output_dir(&modules)
@@ -243,7 +244,7 @@ fn build_with(
         ("botlens_sdk", files.as_bytes()),
     ];
     crate::compiled::append_sections(&partial, &sections)?;
-    crate::compiled::store(&partial, wasm, &stderr, duration, crate::c::diagnostics)
+    crate::compiled::store(&partial, wasm, &stderr, duration, crate::toolchain::c::diagnostics)
 }
 
 /// `zig` with the flags of both build steps and the bot's own `caches`, run in `bot`'s folder,
@@ -278,7 +279,7 @@ fn compile(
     let mut run = crate::compiled::run(zig, BUILDING, "a zig", INSTALL, cancel)?;
     run.stderr = crate::shown::clang_output(&run.stderr, shown);
     if !run.success {
-        return Err(FolderError::Compile(crate::c::errors(&run.stderr)));
+        return Err(FolderError::Compile(crate::toolchain::c::errors(&run.stderr)));
     }
     Ok(run)
 }

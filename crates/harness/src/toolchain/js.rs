@@ -20,8 +20,8 @@ use botlens_games::{GameKind, GameVisitor, Scored};
 use botlens_sandbox::{BotModule, SandboxLimits};
 
 use crate::build::CompilerMessage;
-use crate::c::{WASI_INCLUDE, WASI_LIB};
 use crate::folder::{CONFIG_FILE, Folder, FolderError, Lang, missing_clang_tools, on_path};
+use crate::toolchain::c::{WASI_INCLUDE, WASI_LIB};
 
 /// The start of the message the runner gives a syntax error in the bot's source.
 const SYNTAX_ERROR: &str = "syntax error: ";
