@@ -1,7 +1,7 @@
 //! New bot projects (`botlens new <game> <dir>`): a Cargo package that builds and runs as is,
 //! or with `--lang c|js|zig|assemblyscript` a bot folder in that language ([`scaffold_folder`]:
-//! `botlens.toml`, `bot.c` / `bot.js` / `bot.zig` / `bot.ts` from the games registry's starting
-//! bots, `README.md`).
+//! `botlens.toml`, `bot.c` / `bot.js` / `bot.zig` / `bot.ts`, the starting bots of the languages'
+//! SDKs, `README.md`).
 //!
 //! [`scaffold`] writes into a new or empty directory:
 //!
@@ -13,7 +13,10 @@
 //! - `README.md` (how to run it) and `.gitignore` (`target/`).
 //!
 //! `Cargo.toml` and `README.md` come from the `templates/` directory of this crate, compiled in;
-//! the bot, the game's title and its seeds come from the games registry ([`GameKind::info`]);
+//! the bot is its language's starting bot for the game, from its SDK's folder
+//! (`crates/sdk/starters/<game>.rs`, `crates/sdk-c/starters/<game>.c`, …, bundled:
+//! [`crate::bundled::starter`]); the game's title and its seeds come from the games registry
+//! ([`GameKind::info`]);
 //! `{{name}}` and the other placeholders are filled. The SDK's path is written relative to the
 //! project when both are in the same botlens checkout (the SDK at `<checkout>/crates/sdk`), so
 //! the checkout can move; else absolute.
@@ -70,6 +73,15 @@ pub enum ScaffoldError {
     /// The directory's name gives no crate name (the file-system root).
     #[error("{0} has no name to make a crate name of; give a directory such as `my-bot`")]
     NoName(PathBuf),
+    /// This botlens carries no starting bot for the game in the language (its SDK's folder has
+    /// no `starters/<game>.<extension>`).
+    #[error("botlens has no starting bot for {game} in {folder}/starters")]
+    NoStarter {
+        /// The SDK's folder.
+        folder: String,
+        /// The game.
+        game: GameKind,
+    },
     /// Reading or writing failed.
     #[error("{path}: {source}")]
     Io {
@@ -145,10 +157,10 @@ pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, Scaf
     let fill = |template: &str| {
         fill(template, game, &crate_name).replace("{{sdk}}", &toml_string(&sdk_path))
     };
-    let info = game.info();
+    let starter = starter("sdk", game, "rs")?;
     let files = [
         ("Cargo.toml", fill(CARGO_TOML)),
-        ("src/lib.rs", fill(info.starter_bot)),
+        ("src/lib.rs", fill(starter)),
         ("README.md", fill(README)),
         (".gitignore", GITIGNORE.to_owned()),
     ];
@@ -161,13 +173,13 @@ pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, Scaf
 /// `README.md`. Nothing of the SDK is copied: botlens builds with what it carries (`botlens.h`,
 /// `botlens.zig`, the package `botlens`, the JavaScript runner), which [`Scaffold::sdk`] names.
 pub fn scaffold_folder(lang: Lang, game: GameKind, dir: &Path) -> Result<Scaffold, ScaffoldError> {
-    let info = game.info();
-    let starter = match lang {
-        Lang::C => info.starter_c,
-        Lang::JavaScript => info.starter_js,
-        Lang::Zig => info.starter_zig,
-        Lang::AssemblyScript => info.starter_as,
+    let folder = match lang {
+        Lang::C => "sdk-c",
+        Lang::JavaScript => "js-runner",
+        Lang::Zig => "sdk-zig",
+        Lang::AssemblyScript => "sdk-as",
     };
+    let starter = starter(folder, game, lang.extension())?;
     let (root, name) = new_dir(dir, "")?;
     let file = format!("bot.{}", lang.extension());
     let (about, how, faults, manual, sdk) = match lang {
@@ -217,6 +229,12 @@ pub fn scaffold_folder(lang: Lang, game: GameKind, dir: &Path) -> Result<Scaffol
     ];
     let written = write_files(&root, files)?;
     Ok(Scaffold { root, crate_name: name, game, sdk: sdk.into(), files: written })
+}
+
+/// The starting bot for `game` in the bundled SDK folder `folder`, its files' `extension`.
+fn starter(folder: &str, game: GameKind, extension: &str) -> Result<&'static str, ScaffoldError> {
+    crate::bundled::starter(folder, game.name(), extension)
+        .ok_or_else(|| ScaffoldError::NoStarter { folder: folder.to_owned(), game })
 }
 
 /// `dir` made ready for a new bot: refused if it is a file or not empty, its name turned into

@@ -1,5 +1,5 @@
 //! AssemblyScript bots: a folder with a `bot.ts` that imports the bundled package `botlens`
-//! (`crates/sdk-as`, unpacked by [`crate::bundled::sdk_as`]) and, optionally, a `botlens.toml`
+//! (`crates/sdk-as`, unpacked by [`crate::bundled::folder`]) and, optionally, a `botlens.toml`
 //! with `lang = "assemblyscript"` ([`crate::folder`]). botlens builds them with the
 //! AssemblyScript compiler, which it installs with npm, pinned to [`VERSION`], into its cache
 //! directory on first use ([`compiler`]; `BOTLENS_ASSEMBLYSCRIPT_DIR` names another directory):
@@ -104,7 +104,7 @@ pub fn build(
     cancel: &CancelToken,
 ) -> Result<Built, FolderError> {
     let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
-    let sdk = crate::bundled::sdk_as()?;
+    let sdk = crate::bundled::folder("sdk-as")?;
     let path = std::env::var_os("PATH").unwrap_or_default();
     let dir = std::env::var_os(COMPILER_DIR_VAR)
         .filter(|dir| !dir.is_empty())

@@ -1,5 +1,5 @@
 //! C bots: a folder with `.c` files that include the bundled `botlens.h`
-//! (`crates/sdk-c`, unpacked by [`crate::bundled::sdk_c`]) and, optionally, a `botlens.toml`
+//! (`crates/sdk-c`, unpacked by [`crate::bundled::folder`]) and, optionally, a `botlens.toml`
 //! (the settings every bot folder shares, [`crate::folder`]). botlens builds them itself with
 //! clang and Debian's wasi-libc:
 //!
@@ -85,7 +85,7 @@ impl CBot {
 /// private directory, and is stopped when `cancel` is cancelled.
 pub fn build(bot: &CBot, cancel: &CancelToken) -> Result<Built, FolderError> {
     let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
-    let header = crate::bundled::sdk_c()?;
+    let header = crate::bundled::folder("sdk-c")?;
     let path = std::env::var_os("PATH").unwrap_or_default();
     build_with(bot, &header, &cache.join("c-bots"), &path, Path::new(WASI_INCLUDE), cancel)
 }

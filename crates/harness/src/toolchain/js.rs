@@ -4,7 +4,7 @@
 //! to a WebAssembly bot module, `crates/js-runner`) inside the same sandbox as every other bot.
 //!
 //! The runner is built once per botlens build, from the sources bundled in the binary
-//! ([`crate::bundled::js_runner`]), into botlens's cache directory: [`runner()`]. Every JavaScript
+//! ([`crate::bundled::folder`]), into botlens's cache directory: [`runner()`]. Every JavaScript
 //! bot is that one compiled module with the bot's source attached
 //! ([`botlens_sandbox::BotModule::with_payload`]), so editing a bot needs no build.
 //!
@@ -153,7 +153,7 @@ pub fn runner(building: &mut dyn FnMut()) -> Result<PathBuf, FolderError> {
     // One build at a time in this process; cargo's own lock serialises processes.
     static BUILDING: Mutex<()> = Mutex::new(());
     let _one = BUILDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let dir = crate::bundled::js_runner()?;
+    let dir = crate::bundled::folder("js-runner")?;
     let wasm = dir.join("target/wasm32-wasip1/release/botlens_js_runner.wasm");
     if wasm.is_file() {
         return Ok(wasm);

@@ -1,5 +1,5 @@
 //! Zig bots: a folder with a `bot.zig` that imports the bundled `botlens.zig` as the module
-//! `botlens` (`crates/sdk-zig`, unpacked by [`crate::bundled::sdk_zig`]) and, optionally, a
+//! `botlens` (`crates/sdk-zig`, unpacked by [`crate::bundled::folder`]) and, optionally, a
 //! `botlens.toml` ([`crate::folder`]). botlens builds them with zig (the `ziglang` package on
 //! PyPI, or a `zig` on `PATH`), in two steps: the bot's optimized LLVM module, then its machine
 //! code, from that module, with LLVM's tail merging off:
@@ -104,7 +104,7 @@ impl ZigBot {
 /// when `cancel` is cancelled.
 pub fn build(bot: &ZigBot, cancel: &CancelToken) -> Result<Built, FolderError> {
     let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
-    let sdk = crate::bundled::sdk_zig()?;
+    let sdk = crate::bundled::folder("sdk-zig")?;
     let path = std::env::var_os("PATH").unwrap_or_default();
     build_with(bot, &sdk, &cache, &path, cancel)
 }
