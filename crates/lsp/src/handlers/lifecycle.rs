@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use botlens_harness::BotProject;
+use botlens_harness::{BotProject, toolchain};
 use serde_json::Value;
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{
@@ -116,7 +116,7 @@ pub fn find_projects(root: &Path) -> Vec<BotProject> {
 }
 
 fn visit(dir: &Path, depth: u32, found: &mut Vec<BotProject>) {
-    if let Ok(project) = BotProject::load(dir) {
+    if let Ok(project) = toolchain::load_project(dir) {
         found.push(project);
         return;
     }
@@ -165,12 +165,7 @@ pub async fn initialized(session: Arc<ServerSession>, _params: InitializedParams
         session.client.show_message(MessageType::WARNING, format!("botlens: {warning}")).await;
     }
     if watch {
-        let watchers = ["**/*.rs", "**/Cargo.toml", "**/*.c", "**/*.h", "**/botlens.toml"]
-            .map(|glob| FileSystemWatcher {
-                glob_pattern: GlobPattern::String(glob.into()),
-                kind: None,
-            })
-            .to_vec();
+        let watchers = file_watchers();
         let options = DidChangeWatchedFilesRegistrationOptions { watchers };
         let registration = Registration {
             id: "botlens-watch".into(),
@@ -182,6 +177,18 @@ pub async fn initialized(session: Arc<ServerSession>, _params: InitializedParams
             session.client.log_message(MessageType::WARNING, text).await;
         }
     }
+}
+
+/// The files the client watches for the server: what a bot's build reads in any language
+/// ([`toolchain::watched`]), anywhere in the workspace.
+fn file_watchers() -> Vec<FileSystemWatcher> {
+    toolchain::watched()
+        .into_iter()
+        .map(|glob| FileSystemWatcher {
+            glob_pattern: GlobPattern::String(format!("**/{glob}")),
+            kind: None,
+        })
+        .collect()
 }
 
 /// `shutdown`: cancels runs in flight and notes that the client asked, for the exit status.
