@@ -71,7 +71,7 @@ pub(crate) struct Compiled {
     pub duration: Duration,
 }
 
-/// Runs `compiler` (confined, [`crate::tools`]) until it ends or `cancel` is cancelled; a
+/// Runs `compiler` (confined, `tools`) until it ends or `cancel` is cancelled; a
 /// compiler that does not start is [`FolderError::Toolchain`] with `building`, what is
 /// missing (`missing`, with the error) and `install`.
 pub(crate) fn run(

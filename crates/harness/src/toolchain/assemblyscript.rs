@@ -195,7 +195,7 @@ impl Bot for AsBot {
 /// [`FolderError::Compile`], a missing Node.js or a failed install as
 /// [`FolderError::Toolchain`].
 ///
-/// npm and asc run confined ([`crate::tools`]): npm reaches the network and writes only the
+/// npm and asc run confined (`tools`): npm reaches the network and writes only the
 /// compiler's new directory (with `--ignore-scripts`: no package's install script runs); asc
 /// (with anything a bot's `asconfig.json` makes it load) reads the bot's folder, the SDK and
 /// the compiler, writes a private directory, has no network, and is stopped when `cancel` is

@@ -177,7 +177,7 @@ impl Bot for CBot {
 
 /// Builds `bot` with clang (or finds it built in the cache): compile errors come back as
 /// [`FolderError::Compile`], a missing tool as [`FolderError::Toolchain`] with its package.
-/// clang runs confined ([`crate::tools`]): it reads the bot's folder and the header's, writes a
+/// clang runs confined (`tools`): it reads the bot's folder and the header's, writes a
 /// private directory, and is stopped when `cancel` is cancelled.
 pub fn build(bot: &CBot, cancel: &CancelToken) -> Result<Built, FolderError> {
     let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;

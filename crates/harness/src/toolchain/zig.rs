@@ -189,7 +189,7 @@ impl Bot for ZigBot {
 
 /// Builds `bot` with zig (or finds it built in the cache): compile errors come back as
 /// [`FolderError::Compile`], a missing zig as [`FolderError::Toolchain`] naming `pip install
-/// ziglang`. zig runs confined ([`crate::tools`]): it reads its own installation, the bot's
+/// ziglang`. zig runs confined (`tools`): it reads its own installation, the bot's
 /// folder and the SDK, writes a private directory and the bot's own zig caches, and is stopped
 /// when `cancel` is cancelled.
 pub fn build(bot: &ZigBot, cancel: &CancelToken) -> Result<Built, FolderError> {
