@@ -1,7 +1,8 @@
-//! New bot projects (`botlens new <game> <dir>`): a Cargo package that builds and runs as is,
-//! or with `--lang c|js|zig|assemblyscript` a bot folder in that language ([`scaffold_folder`]:
-//! `botlens.toml`, `bot.c` / `bot.js` / `bot.zig` / `bot.ts`, the starting bots of the languages'
-//! SDKs, `README.md`).
+//! New bot projects (`botlens new <game> <dir>`): a Cargo package that builds and runs as is
+//! ([`scaffold`]), or, with `--lang` another language, a bot folder in it ([`scaffold_folder`]:
+//! `botlens.toml`, `bot.<extension>`, the starting bot of the language's SDK, `README.md`). Each
+//! language's row of the table ([`crate::toolchain::Toolchain::scaffold`]) says which, and with
+//! what words.
 //!
 //! [`scaffold`] writes into a new or empty directory:
 //!

@@ -268,5 +268,29 @@ mod tests {
         bot(single.path(), "solo");
         let names: Vec<String> = find_projects(single.path()).into_iter().map(|p| p.name).collect();
         assert_eq!(names, ["solo"]);
+        // A bot folder of any language is a project too.
+        let folder = single.path().join("in-c");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("botlens.toml"), "game = \"tictactoe\"\n").unwrap();
+        std::fs::write(folder.join("bot.c"), "").unwrap();
+        let names: Vec<String> = find_projects(&folder).into_iter().map(|p| p.name).collect();
+        assert_eq!(names, ["in-c"]);
+    }
+
+    #[test]
+    fn the_client_watches_every_languages_files_anywhere() {
+        let globs: Vec<String> = file_watchers()
+            .into_iter()
+            .map(|watcher| match watcher.glob_pattern {
+                GlobPattern::String(glob) => glob,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        for glob in
+            ["**/*.rs", "**/Cargo.toml", "**/*.c", "**/*.h", "**/*.js", "**/*.zig", "**/*.ts"]
+        {
+            assert!(globs.iter().any(|g| g == glob), "{glob} in {globs:?}");
+        }
+        assert!(globs.iter().any(|g| g == "**/botlens.toml"), "{globs:?}");
     }
 }
