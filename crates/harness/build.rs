@@ -1,9 +1,10 @@
 //! Bundles the sources botlens carries in its binary, so it works with no checkout beside it:
-//! the guest SDK and the protocol crate it depends on (for `botlens new`), the JavaScript runner
-//! (built on first use, `src/js.rs`), the C SDK's header (`src/c.rs`), the Zig SDK's module
-//! (`src/zig.rs`), the AssemblyScript SDK's package (`src/assemblyscript.rs`), and the sample bots
-//! `botlens bench` measures. Writes `$OUT_DIR/bundled.rs`: every file as `(path, contents)`,
-//! and a hash of them all that names the unpacked copy (see `src/bundled.rs`).
+//! the guest SDK and the protocol crate it depends on (for `botlens new`), every folder the
+//! workspace excludes (the other languages' SDKs, `crates/sdk-*`, and the JavaScript runner,
+//! each whole), every language's starting bots (`starters/<game>.<extension>` in its SDK's
+//! folder), and the sample bots `botlens bench` measures. Writes `$OUT_DIR/bundled.rs`: every
+//! file as `(path, contents)`, and a hash of them all that names the unpacked copy (see
+//! `src/bundled.rs`).
 //!
 //! The crates' manifests inherit from the workspace (`version.workspace = true`, …), which
 //! means nothing outside it, so they are bundled resolved: every inherited field and dependency
@@ -14,9 +15,6 @@ use std::path::{Path, PathBuf};
 
 /// The crates bundled for bots, as (directory under `crates/`, name in the bundle).
 const CRATES: [&str; 2] = ["sdk", "protocol"];
-
-/// The JavaScript runner's files (a workspace of its own), built into the cache on first use.
-const RUNNER: [&str; 4] = ["Cargo.toml", "Cargo.lock", "src/lib.rs", "src/prelude.js"];
 
 /// The samples `botlens bench` measures.
 const SAMPLES: [&str; 3] = ["battleships-hunter", "tictactoe-minimax", "klotski-solver"];
@@ -30,19 +28,24 @@ fn main() {
         let dir = repo.join("crates").join(name);
         files.push((format!("{name}/Cargo.toml"), Source::Text(resolved(&dir, &root))));
         sources(&dir, &dir.join("src"), name, &mut files);
+        let starters = dir.join("starters");
+        if starters.is_dir() {
+            every_file(&dir, &starters, name, &mut files);
+        }
     }
-    for file in RUNNER {
-        let path = repo.join("crates/js-runner").join(file);
-        files.push((format!("js-runner/{file}"), Source::File(path)));
+    // The folders outside the workspace: a language's SDK or runner that is no member crate.
+    let excluded = root["workspace"].get("exclude").and_then(toml::Value::as_array);
+    let excluded: Vec<PathBuf> = excluded
+        .into_iter()
+        .flatten()
+        .filter_map(toml::Value::as_str)
+        .map(|d| repo.join(d))
+        .collect();
+    for dir in &excluded {
+        let name = dir.file_name().expect("a folder name").to_string_lossy().into_owned();
+        every_file(dir, dir, &name, &mut files);
+        println!("cargo:rerun-if-changed={}", dir.display());
     }
-    let header = repo.join("crates/sdk-c/botlens.h");
-    files.push(("sdk-c/botlens.h".to_owned(), Source::File(header)));
-    for file in ["botlens.zig", "root.zig"] {
-        let path = repo.join("crates/sdk-zig").join(file);
-        files.push((format!("sdk-zig/{file}"), Source::File(path)));
-    }
-    let package = repo.join("crates/sdk-as/botlens/index.ts");
-    files.push(("sdk-as/botlens/index.ts".to_owned(), Source::File(package)));
     for name in SAMPLES {
         let dir = repo.join("samples").join(name);
         for file in ["Cargo.toml", "Cargo.lock"] {
@@ -80,6 +83,10 @@ fn main() {
         println!("cargo:rerun-if-changed={}", repo.join("crates").join(name).join("src").display());
         println!(
             "cargo:rerun-if-changed={}",
+            repo.join("crates").join(name).join("starters").display()
+        );
+        println!(
+            "cargo:rerun-if-changed={}",
             repo.join("crates").join(name).join("Cargo.toml").display()
         );
     }
@@ -102,6 +109,28 @@ enum Source {
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Every file under `dir` (but build output, `target/`, and hidden files), as
+/// `prefix/<path relative to folder>`.
+fn every_file(folder: &Path, dir: &Path, prefix: &str, files: &mut Vec<(String, Source)>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            name.is_some_and(|name| !name.starts_with('.') && name != "target")
+        })
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            every_file(folder, &path, prefix, files);
+        } else {
+            let relative = path.strip_prefix(folder).expect("under the folder");
+            files.push((format!("{prefix}/{}", relative.display()), Source::File(path)));
+        }
+    }
 }
 
 /// Every `.rs` file under `dir`, as `prefix/<path relative to crate>`.

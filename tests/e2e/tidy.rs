@@ -3,13 +3,14 @@
 //! Here: every Rust file opens with a `//!` comment; no `dbg!`, `todo!`, `unimplemented!` or
 //! ignore attributes anywhere. In the submodules: the dependency invariants of ARCHITECTURE.md
 //! against every crate's manifest (`manifests`), the host imports of docs/abi.md against the
-//! sandbox and the SDK (`abi`), no file naming a document the repository lacks (`links`), and
-//! no cycles among a crate's modules (`cycles`). Each check also runs on planted input, to show
-//! that it fails when it should.
+//! sandbox and the SDK (`abi`), no file naming a document the repository lacks (`links`), no
+//! cycles among a crate's modules (`cycles`), and the languages listed in their table alone
+//! (`languages`). Each check also runs on planted input, to show that it fails when it should.
 
 mod abi;
 mod budgets;
 mod cycles;
+mod languages;
 mod links;
 mod manifests;
 mod source;

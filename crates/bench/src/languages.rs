@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use botlens_games::GameKind;
-use botlens_harness::folder::Lang;
 use botlens_harness::pipeline::{self, RunOptions};
+use botlens_harness::toolchain::{Lang, UnknownLang};
 use botlens_harness::{CancelToken, Contender, KeepTraces, Target, run_suite};
 use botlens_sandbox::Sandbox;
 
@@ -22,36 +22,39 @@ const RANDOM_JS: &str = include_str!("random_bot.js");
 enum Source {
     /// [`RANDOM_JS`].
     RandomJs,
-    /// The starter bot `botlens new <game> --lang <lang>` writes.
-    Starter(Lang),
+    /// The starter bot `botlens new <game> --lang <lang>` writes, in the language of that name
+    /// ([`Lang`]'s table).
+    Starter(&'static str),
 }
 
 /// The bots measured, in the table's order.
 const BOTS: [(GameKind, Source); 7] = [
     (GameKind::Battleships, Source::RandomJs),
-    (GameKind::TicTacToe, Source::Starter(Lang::JavaScript)),
-    (GameKind::Battleships, Source::Starter(Lang::C)),
-    (GameKind::TicTacToe, Source::Starter(Lang::C)),
-    (GameKind::Battleships, Source::Starter(Lang::Zig)),
-    (GameKind::Battleships, Source::Starter(Lang::AssemblyScript)),
-    (GameKind::TicTacToe, Source::Starter(Lang::AssemblyScript)),
+    (GameKind::TicTacToe, Source::Starter("js")),
+    (GameKind::Battleships, Source::Starter("c")),
+    (GameKind::TicTacToe, Source::Starter("c")),
+    (GameKind::Battleships, Source::Starter("zig")),
+    (GameKind::Battleships, Source::Starter("assemblyscript")),
+    (GameKind::TicTacToe, Source::Starter("assemblyscript")),
 ];
 
 /// The opponent of every row.
 const OPPONENT: &str = "random";
 
 impl Source {
-    fn lang(self) -> Lang {
+    /// The bot's language, from the table of languages.
+    fn lang(self) -> Result<Lang, UnknownLang> {
         match self {
-            Source::RandomJs => Lang::JavaScript,
+            Source::RandomJs => "js",
             Source::Starter(lang) => lang,
         }
+        .parse()
     }
 
     fn label(self, game: GameKind) -> String {
         match self {
             Source::RandomJs => "random bot (JavaScript, Battlescripts-style)".to_owned(),
-            Source::Starter(lang) => format!("`botlens new {game} --lang {}`", lang.name()),
+            Source::Starter(lang) => format!("`botlens new {game} --lang {lang}`"),
         }
     }
 
@@ -60,7 +63,7 @@ impl Source {
     fn folder(self, game: GameKind, scratch: &Path) -> anyhow::Result<PathBuf> {
         let name = match self {
             Source::RandomJs => format!("random-js-{game}"),
-            Source::Starter(lang) => format!("starter-{}-{game}", lang.name()),
+            Source::Starter(lang) => format!("starter-{lang}-{game}"),
         };
         let dir = scratch.join(name);
         let staging = tempfile::tempdir()?;
@@ -72,7 +75,7 @@ impl Source {
                 std::fs::write(fresh.join("bot.js"), RANDOM_JS)?;
             }
             Source::Starter(lang) => {
-                botlens_harness::scaffold::scaffold_folder(lang, game, &fresh)?;
+                lang.parse::<Lang>()?.scaffold(game, &fresh, None)?;
             }
         }
         copy_changed(&fresh, &dir)?;
@@ -94,7 +97,7 @@ pub fn speeds(
             say(&format!("building and playing {label}…"));
             let mut row = LangSpeed {
                 game: game.name().to_owned(),
-                lang: source.lang().to_string(),
+                lang: source.lang().map_or_else(|error| error.to_string(), |lang| lang.to_string()),
                 bot: format!("{label} vs {OPPONENT}"),
                 games_per_s: None,
                 fuel_per_turn: None,
@@ -182,6 +185,13 @@ pub fn save_to_diagnostics(sandbox: &Sandbox, scratch: &Path) -> anyhow::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_measured_language_is_in_the_table() {
+        for (_, source) in BOTS {
+            assert!(source.lang().is_ok(), "{source:?}");
+        }
+    }
 
     #[test]
     fn a_skipped_row_says_the_first_line_of_its_error() {

@@ -126,7 +126,7 @@ impl Pairing {
         };
         let prepared = pipeline::prepare(
             sandbox,
-            &Target::project(dir),
+            &Target::of_dir(dir),
             &RunOptions::default(),
             &|_| {},
             &CancelToken::new(),
@@ -353,7 +353,7 @@ fn compile_times(wasm: &Path) -> anyhow::Result<CompileTimes> {
 
 fn suite_scaling(project_dir: &Path, cores: usize) -> anyhow::Result<SuiteScaling> {
     let sandbox = pipeline::sandbox()?;
-    let target = Target::project(project_dir);
+    let target = Target::of_dir(project_dir);
     let run = |jobs: usize| {
         let options = RunOptions { jobs, ..RunOptions::default() };
         pipeline::run(&sandbox, &target, &options, &|_| {}, &CancelToken::new())
@@ -382,7 +382,7 @@ fn suite_scaling(project_dir: &Path, cores: usize) -> anyhow::Result<SuiteScalin
 /// Edits a scratch copy of a sample three times and times each rebuild-and-run.
 fn loop_latency(sample: &Path, scratch: &Path, sdk: &Path) -> anyhow::Result<LoopLatency> {
     let project_dir = scratch_copy(sample, scratch, sdk)?;
-    let target = Target::project(&project_dir);
+    let target = Target::of_dir(&project_dir);
     // A cache of this run's own: every edit below makes a module no earlier run has compiled.
     let cache = tempfile::tempdir()?;
     let sandbox = Sandbox::new(SandboxConfig { cache_dir: Some(cache.path().to_path_buf()) })?;

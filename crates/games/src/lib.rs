@@ -5,9 +5,9 @@
 //! through [`GameKind::visit`], and lists the games with [`GameKind::ALL`] and
 //! [`GameKind::names`], so adding a game means adding it here and nowhere else. This crate holds
 //! no rules and no I/O; it only connects names to types, plus the few per-game facts generic code
-//! needs ([`Scored`], and [`GameInfo`] for code that is not generic): a title for prose, the
-//! seeds and the starting bots of a new bot project (`templates/<game>.rs`, and `.c`, `.js`,
-//! `.zig`, `.ts` for the other languages).
+//! needs ([`Scored`], and [`GameInfo`] for code that is not generic): a title for prose and the
+//! seeds of a new bot project. A new project's starting bot is its language's: each language's
+//! SDK folder holds one per game (`crates/<sdk>/starters/<game>.<extension>`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -37,7 +37,7 @@ pub trait GameVisitor {
 }
 
 /// Per-game facts that generic code needs beyond the rules: for reports (par, moves), for
-/// `--vs` (opponents or boards) and for new bot projects (title, seeds, starting bot).
+/// `--vs` (opponents or boards) and for new bot projects (title, seeds).
 pub trait Scored: Game {
     /// The game's name for prose, e.g. in a new project's README: `Tic-tac-toe`.
     const TITLE: &'static str;
@@ -45,28 +45,6 @@ pub trait Scored: Game {
     /// The seeds a new bot project (`botlens new`) plays by default: few, so its first run is
     /// quick.
     const STARTER_SEEDS: &'static str = "0..20";
-
-    /// The `src/lib.rs` of a new bot project: a simple bot on the botlens SDK that only makes
-    /// legal moves, with comments that teach the SDK; `{{name}}` stands for the crate's name.
-    /// Kept as text (`templates/<game>.rs`): this crate does not depend on the SDK, the new
-    /// project does.
-    const STARTER_BOT: &'static str;
-
-    /// The same starting bot in C (`templates/<game>.c`, for `botlens new --lang c`), on the C
-    /// SDK (`botlens.h`).
-    const STARTER_C: &'static str;
-
-    /// The same starting bot in JavaScript, the old arena's format (`templates/<game>.js`, for
-    /// `botlens new --lang js`).
-    const STARTER_JS: &'static str;
-
-    /// The same starting bot in Zig (`templates/<game>.zig`, for `botlens new --lang zig`), on
-    /// the Zig SDK (`botlens.zig`).
-    const STARTER_ZIG: &'static str;
-
-    /// The same starting bot in AssemblyScript (`templates/<game>.ts`, for `botlens new --lang
-    /// assemblyscript`), on the AssemblyScript SDK (the package `botlens`).
-    const STARTER_AS: &'static str;
 
     /// What `--vs` names for this game: opponents to play, or (puzzles) boards to solve.
     const OPPONENTS_ARE_BOARDS: bool = false;
@@ -95,11 +73,6 @@ pub trait Scored: Game {
 
 impl Scored for Battleships {
     const TITLE: &'static str = "Battleships";
-    const STARTER_BOT: &'static str = include_str!("../templates/battleships.rs");
-    const STARTER_C: &'static str = include_str!("../templates/battleships.c");
-    const STARTER_JS: &'static str = include_str!("../templates/battleships.js");
-    const STARTER_ZIG: &'static str = include_str!("../templates/battleships.zig");
-    const STARTER_AS: &'static str = include_str!("../templates/battleships.ts");
     const WASTED_MOVES: &'static str = "re-attacks";
 
     fn par(_config: &()) -> Option<u32> {
@@ -113,11 +86,6 @@ impl Scored for Battleships {
 
 impl Scored for TicTacToe {
     const TITLE: &'static str = "Tic-tac-toe";
-    const STARTER_BOT: &'static str = include_str!("../templates/tictactoe.rs");
-    const STARTER_C: &'static str = include_str!("../templates/tictactoe.c");
-    const STARTER_JS: &'static str = include_str!("../templates/tictactoe.js");
-    const STARTER_ZIG: &'static str = include_str!("../templates/tictactoe.zig");
-    const STARTER_AS: &'static str = include_str!("../templates/tictactoe.ts");
 
     fn par(_config: &()) -> Option<u32> {
         None
@@ -139,11 +107,6 @@ impl Scored for Klotski {
     /// A Klotski board does not depend on the seed (only the bot's random choices do), so fewer
     /// seeds than a two-player game.
     const STARTER_SEEDS: &'static str = "0..4";
-    const STARTER_BOT: &'static str = include_str!("../templates/klotski.rs");
-    const STARTER_C: &'static str = include_str!("../templates/klotski.c");
-    const STARTER_JS: &'static str = include_str!("../templates/klotski.js");
-    const STARTER_ZIG: &'static str = include_str!("../templates/klotski.zig");
-    const STARTER_AS: &'static str = include_str!("../templates/klotski.ts");
     const OPPONENTS_ARE_BOARDS: bool = true;
     const WASTED_MOVES: &'static str = "slides straight back";
 
@@ -262,16 +225,6 @@ pub struct GameInfo {
     pub title: &'static str,
     /// [`Scored::STARTER_SEEDS`]: `0..20`.
     pub starter_seeds: &'static str,
-    /// [`Scored::STARTER_BOT`]: the source of a new project's `src/lib.rs`.
-    pub starter_bot: &'static str,
-    /// [`Scored::STARTER_C`]: the source of a new C bot's `bot.c`.
-    pub starter_c: &'static str,
-    /// [`Scored::STARTER_JS`]: the source of a new JavaScript bot's `bot.js`.
-    pub starter_js: &'static str,
-    /// [`Scored::STARTER_ZIG`]: the source of a new Zig bot's `bot.zig`.
-    pub starter_zig: &'static str,
-    /// [`Scored::STARTER_AS`]: the source of a new AssemblyScript bot's `bot.ts`.
-    pub starter_as: &'static str,
     /// [`Scored::WASTED_MOVES`]: `re-attacks`.
     pub wasted_moves: &'static str,
 }
@@ -285,11 +238,6 @@ impl GameVisitor for InfoOf {
             name: G::NAME,
             title: G::TITLE,
             starter_seeds: G::STARTER_SEEDS,
-            starter_bot: G::STARTER_BOT,
-            starter_c: G::STARTER_C,
-            starter_js: G::STARTER_JS,
-            starter_zig: G::STARTER_ZIG,
-            starter_as: G::STARTER_AS,
             wasted_moves: G::WASTED_MOVES,
         }
     }
@@ -338,18 +286,8 @@ mod tests {
         assert!(err.contains("hengdaolima"), "{err}");
     }
 
-    /// The last segment of the game type's path: `TicTacToe`, as the SDK names the game too.
-    struct TypeName;
-
-    impl GameVisitor for TypeName {
-        type Output = &'static str;
-        fn visit<G: Scored>(self) -> &'static str {
-            std::any::type_name::<G>().rsplit("::").next().unwrap_or_default()
-        }
-    }
-
     #[test]
-    fn every_game_has_a_title_seeds_and_a_starting_bot_of_its_own() {
+    fn every_game_has_a_title_and_starter_seeds() {
         for kind in GameKind::ALL {
             let info = kind.info();
             assert_eq!(info.name, kind.name());
@@ -358,9 +296,6 @@ mod tests {
             let bounds =
                 range.and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)));
             assert!(bounds.is_some_and(|(a, b)| a < b), "{kind}: seeds `{}`", info.starter_seeds);
-            assert!(info.starter_bot.starts_with("//! {{name}}: "), "{kind}: {}", info.starter_bot);
-            let plays = format!("type Game = {};", kind.visit(TypeName));
-            assert!(info.starter_bot.contains(&plays), "{kind}'s starting bot lacks `{plays}`");
         }
     }
 

@@ -102,7 +102,7 @@ fn render_messages(messages: &[CompilerMessage]) -> String {
 
 /// Makes sure the `wasm32-wasip1` target is installed, installing it with rustup if not;
 /// `installing` is called before a long install, so the user can be told. rustup runs
-/// confined like every tool ([`crate::tools`]): reading its home to list the targets, writing
+/// confined like every tool (`tools`): reading its home to list the targets, writing
 /// it (and reaching the network) only to add one.
 pub fn ensure_wasm_target(installing: &mut dyn FnMut()) -> Result<(), BuildError> {
     let homes = RustHomes::of_user();
@@ -180,7 +180,7 @@ impl DebugInfo {
 
 /// [`build_into`] with `debug_info` DWARF in the module.
 ///
-/// cargo runs confined ([`crate::tools`]): it reads the project and its path dependencies
+/// cargo runs confined (`tools`): it reads the project and its path dependencies
 /// ([`readable_sources`]), writes only its target directory, and has no network, so a build
 /// script or a procedural macro reaches nothing else. Dependencies are fetched first when
 /// the offline build says it lacks them: `cargo fetch` runs no code of the project, and is

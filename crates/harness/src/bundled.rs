@@ -1,6 +1,7 @@
 //! The sources botlens carries in its binary, so an installed `botlens` needs no checkout: the
-//! guest SDK with the protocol crate it depends on, the C SDK's header, the Zig SDK's module, the
-//! AssemblyScript SDK's package, and the sample bots `botlens bench` measures. `build.rs` bundles them (manifests resolved to stand alone).
+//! guest SDK with the protocol crate it depends on, the other languages' SDKs and the JavaScript
+//! runner ([`folder`]), every language's starting bots ([`starter`]), and the sample bots
+//! `botlens bench` measures. `build.rs` bundles them (manifests resolved to stand alone).
 //!
 //! The SDK is unpacked once into botlens's cache directory ([`cache_root`]), under a name made
 //! of botlens's version and a hash of every bundled file: `sdk/0.1.0-1f2e…/{sdk,protocol}/`.
@@ -54,34 +55,20 @@ pub fn sdk() -> Result<PathBuf, BundleError> {
     Ok(unpacked(&root.join("sdk"))?.join("sdk"))
 }
 
-/// The bundled JavaScript runner's directory (a cargo workspace of its own, `crates/js-runner`),
-/// unpacked into the cache first if this build of botlens has not done so before; it is built
-/// there, so its build is cached under the same hash.
-pub fn js_runner() -> Result<PathBuf, BundleError> {
+/// The bundled folder `name` (`crates/<name>` in botlens's sources: a language's SDK, `sdk-c`,
+/// or the JavaScript runner, `js-runner`, a cargo workspace of its own that is built there, so
+/// its build is cached under the same hash), unpacked into the cache first if this build of
+/// botlens has not done so before.
+pub fn folder(name: &str) -> Result<PathBuf, BundleError> {
     let root = cache_root().ok_or(BundleError::NoCacheDir)?;
-    Ok(unpacked(&root.join("sdk"))?.join("js-runner"))
+    Ok(unpacked(&root.join("sdk"))?.join(name))
 }
 
-/// The bundled C SDK's directory (`botlens.h`, `crates/sdk-c`), unpacked into the cache first if
-/// this build of botlens has not done so before: C bots are built with it on the include path.
-pub fn sdk_c() -> Result<PathBuf, BundleError> {
-    let root = cache_root().ok_or(BundleError::NoCacheDir)?;
-    Ok(unpacked(&root.join("sdk"))?.join("sdk-c"))
-}
-
-/// The bundled Zig SDK's directory (`botlens.zig`, `crates/sdk-zig`), unpacked into the cache
-/// first if this build of botlens has not done so before: Zig bots import it as `botlens`.
-pub fn sdk_zig() -> Result<PathBuf, BundleError> {
-    let root = cache_root().ok_or(BundleError::NoCacheDir)?;
-    Ok(unpacked(&root.join("sdk"))?.join("sdk-zig"))
-}
-
-/// The bundled AssemblyScript SDK's directory (the package `botlens`, `crates/sdk-as`), unpacked
-/// into the cache first if this build of botlens has not done so before: AssemblyScript bots are
-/// built with it on the package path.
-pub fn sdk_as() -> Result<PathBuf, BundleError> {
-    let root = cache_root().ok_or(BundleError::NoCacheDir)?;
-    Ok(unpacked(&root.join("sdk"))?.join("sdk-as"))
+/// The starting bot for the game `game` in the bundled folder `name`, the SDK of its language
+/// (`starters/<game>.<extension>`), if it has one.
+pub fn starter(name: &str, game: &str, extension: &str) -> Option<&'static str> {
+    let path = format!("{name}/starters/{game}.{extension}");
+    FILES.iter().find(|(file, _)| *file == path).map(|(_, contents)| *contents)
 }
 
 /// The bundled copy of the sample bot `name` (`battleships-hunter`, …), written into `dir` with
@@ -186,6 +173,9 @@ mod tests {
             "sdk-zig/botlens.zig",
             "sdk-zig/root.zig",
             "sdk-as/botlens/index.ts",
+            "sdk/starters/tictactoe.rs",
+            "sdk-c/starters/klotski.c",
+            "js-runner/starters/battleships.js",
         ] {
             assert!(paths.contains(&needed), "{needed} in {paths:?}");
         }

@@ -60,7 +60,8 @@ use crate::revision::{self, Checkout, RevisionError};
 use crate::suite::{self, Contender, GameResult, KeepTraces, Suite, SuiteError};
 use crate::tally::{Position, points};
 use crate::target::{Target, TargetError};
-use crate::{BotProject, CancelToken, ProjectError, SeedRange};
+use crate::toolchain::LoadError;
+use crate::{CancelToken, ProjectError, SeedRange};
 
 /// Games per batch: the SPRT is looked at after each, and a progress line printed. Fixed, so a
 /// test stops at the same game whatever the number of worker threads.
@@ -155,13 +156,7 @@ impl Side {
                 &revision
             }
         };
-        match target {
-            Target::Project { dir, .. } => Ok(BotProject::load(dir)?.game),
-            Target::Module { game, .. } | Target::Reference { game, .. } => Ok(*game),
-            Target::Script { lang, path, game } => {
-                Ok(crate::pipeline::folder_game(*lang, path, *game)?)
-            }
-        }
+        Ok(target.game()?)
     }
 }
 
@@ -322,6 +317,15 @@ pub enum CompareError {
     /// Cancelled.
     #[error("comparison cancelled")]
     Cancelled,
+}
+
+impl From<LoadError> for CompareError {
+    fn from(error: LoadError) -> CompareError {
+        match error {
+            LoadError::Project(error) => CompareError::Project(error),
+            LoadError::Folder(error) => CompareError::Script(error),
+        }
+    }
 }
 
 /// How a comparison was played.
@@ -510,17 +514,11 @@ pub fn prepare_side(
             let checkout = Checkout::new(project, rev)?;
             // The revision's own files say what it is, whatever the working tree holds now.
             let target = Target::of_dir(&checkout.project);
-            let options = match target {
-                Target::Project { .. } => {
-                    let root =
-                        BotProject::load(project).map_or_else(|_| project.clone(), |p| p.root);
-                    RunOptions {
-                        cargo_target_dir: Some(revision::target_dir(&root)),
-                        ..options.clone()
-                    }
-                }
-                _ => options.clone(),
-            };
+            // A Cargo build of a revision shares a target directory with the project's other
+            // revisions (other toolchains cache their builds themselves).
+            let root = project.canonicalize().unwrap_or_else(|_| project.clone());
+            let target_dir = Some(revision::target_dir(&root));
+            let options = RunOptions { cargo_target_dir: target_dir, ..options.clone() };
             let prepared = pipeline::prepare(sandbox, &target, &options, &progress, cancel)
                 .map_err(|error| match error {
                     RunError::Cancelled => CompareError::Cancelled,

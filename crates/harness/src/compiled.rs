@@ -3,8 +3,8 @@
 //! compiler's output, whose warnings a cached build reports again), running the compiler, and
 //! appending custom sections to a built module for toolchains that cannot declare them.
 //!
-//! Not for: any one language's flags or diagnostics (see [`crate::c`], [`crate::zig`] and
-//! [`crate::assemblyscript`]).
+//! Not for: any one language's flags or diagnostics (see [`crate::toolchain::c`], [`crate::toolchain::zig`] and
+//! [`crate::toolchain::assemblyscript`]).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -71,7 +71,7 @@ pub(crate) struct Compiled {
     pub duration: Duration,
 }
 
-/// Runs `compiler` (confined, [`crate::tools`]) until it ends or `cancel` is cancelled; a
+/// Runs `compiler` (confined, `tools`) until it ends or `cancel` is cancelled; a
 /// compiler that does not start is [`FolderError::Toolchain`] with `building`, what is
 /// missing (`missing`, with the error) and `install`.
 pub(crate) fn run(

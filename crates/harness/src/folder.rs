@@ -1,6 +1,7 @@
-//! Bot folders: a bot in a language botlens builds itself (JavaScript, C, Zig, AssemblyScript), as a folder of
-//! sources with an optional `botlens.toml`, and what every such language shares — the settings
-//! file, the game, the sandbox limits, the sources' UTF-8 check and the errors.
+//! Bot folders: a bot in a language botlens builds from a folder of sources (JavaScript, C, Zig,
+//! AssemblyScript: [`crate::toolchain`]'s folder languages), with an optional `botlens.toml`,
+//! and what every such language shares — the settings file, the game, the sandbox limits, the
+//! sources' UTF-8 check and the errors.
 //!
 //! ```toml
 //! # botlens.toml, beside the bot's sources
@@ -18,15 +19,12 @@
 //! A bot may also be one source file (`bot.c`, `mine.ts`): the bot alone, the `botlens.toml`
 //! of its folder its settings, built and cached as a folder's (`BotPath`).
 //!
-//! A folder is a C bot when `lang = "c"` says so, or, without `lang`, when it has a `.c` file
-//! and no `.js` file; a Zig bot likewise with `.zig` files and neither; an AssemblyScript bot
-//! with `.ts` files and none of those; a JavaScript bot when it has a `.js` file (or
-//! `lang = "js"`). A folder with
-//! a `Cargo.toml` is a Rust project instead ([`crate::project`]).
+//! Which language a folder is, and what its `lang` may name, the table of languages says
+//! ([`crate::toolchain::Lang::detect`]). A folder with a `Cargo.toml` is a Rust project instead
+//! ([`crate::project`]).
 //!
-//! Not for: building or running (see [`crate::js`], [`crate::c`] and [`crate::pipeline`]).
+//! Not for: building or running (see [`crate::toolchain`] and [`crate::pipeline`]).
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use botlens_games::GameKind;
@@ -45,111 +43,6 @@ pub const CONFIG_FILE: &str = "botlens.toml";
 /// runner), as `apt-get install` takes them.
 pub const PACKAGES: &str = "clang lld wasi-libc libclang-rt-dev-wasm32";
 
-/// A language botlens builds a bot folder in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Lang {
-    /// JavaScript in the old arena's format, run by the bundled runner ([`crate::js`]).
-    JavaScript,
-    /// C with the bundled `botlens.h`, built with clang ([`crate::c`]).
-    C,
-    /// Zig with the bundled `botlens.zig`, built with zig ([`crate::zig`]).
-    Zig,
-    /// AssemblyScript with the bundled `botlens` package, built with asc
-    /// ([`crate::assemblyscript`]).
-    AssemblyScript,
-}
-
-impl Lang {
-    /// Every language botlens builds, in the order a folder's sources decide it.
-    pub const ALL: [Lang; 4] = [Lang::JavaScript, Lang::C, Lang::Zig, Lang::AssemblyScript];
-
-    /// The language's name in `lang = "…"` and `--lang`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Lang::JavaScript => "js",
-            Lang::C => "c",
-            Lang::Zig => "zig",
-            Lang::AssemblyScript => "assemblyscript",
-        }
-    }
-
-    /// The extension of its source files.
-    pub fn extension(self) -> &'static str {
-        match self {
-            Lang::JavaScript => "js",
-            Lang::C => "c",
-            Lang::Zig => "zig",
-            Lang::AssemblyScript => "ts",
-        }
-    }
-
-    /// The language of a source file's name (`bot.js`, `bot.c`, `bot.zig`, `bot.ts`), if
-    /// botlens builds it.
-    pub fn of_file(name: &str) -> Option<Lang> {
-        let extension = Path::new(name).extension()?;
-        Lang::ALL.into_iter().find(|lang| extension == lang.extension())
-    }
-
-    /// The extensions of the files botlens builds, for messages: `.js, .c, .zig or .ts`.
-    pub fn extensions() -> String {
-        let all = Lang::ALL.map(|lang| format!(".{}", lang.extension()));
-        let (last, rest) = all.split_last().expect("there are languages");
-        format!("{} or {last}", rest.join(", "))
-    }
-
-    /// The language of the bot folder `dir`, or `None` when it is not one: a `Cargo.toml` makes
-    /// it a Rust project; else `lang` of its `botlens.toml`, else its sources (`.js` first).
-    /// A folder with a `botlens.toml` and no sources is a JavaScript bot, so that the error
-    /// says what is missing.
-    pub fn of_dir(dir: &Path) -> Option<Lang> {
-        if dir.join("Cargo.toml").exists() {
-            return None;
-        }
-        let limit = crate::own_files::MAX_SETTINGS_BYTES;
-        let named = crate::own_files::read_text(dir, &dir.join(CONFIG_FILE), limit)
-            .ok()
-            .and_then(|text| toml::from_str::<toml::Table>(&text).ok())
-            .and_then(|table| Some(table.get("lang")?.as_str()?.to_owned()));
-        if let Some(lang) = named.and_then(|name| name.parse().ok()) {
-            return Some(lang);
-        }
-        Lang::ALL
-            .into_iter()
-            .find(|lang| !sources(dir, *lang).is_empty())
-            .or_else(|| dir.join(CONFIG_FILE).is_file().then_some(Lang::JavaScript))
-    }
-}
-
-impl fmt::Display for Lang {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Lang::JavaScript => "JavaScript",
-            Lang::C => "C",
-            Lang::Zig => "Zig",
-            Lang::AssemblyScript => "AssemblyScript",
-        })
-    }
-}
-
-/// `rust`, `js`, `c`: an unknown name, with the known ones.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown language `{0}` (known: js, c, zig, assemblyscript)")]
-pub struct UnknownLang(pub String);
-
-impl std::str::FromStr for Lang {
-    type Err = UnknownLang;
-
-    fn from_str(name: &str) -> Result<Lang, UnknownLang> {
-        match name {
-            "js" | "javascript" => Ok(Lang::JavaScript),
-            "c" => Ok(Lang::C),
-            "zig" => Ok(Lang::Zig),
-            "assemblyscript" | "as" => Ok(Lang::AssemblyScript),
-            other => Err(UnknownLang(other.to_owned())),
-        }
-    }
-}
-
 /// `botlens.toml`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -157,7 +50,8 @@ pub struct FolderConfig {
     /// The game the bot plays.
     #[serde(default)]
     pub game: Option<String>,
-    /// The bot's language (`js`, `c`, `zig`, `assemblyscript`); by default its sources say.
+    /// The bot's language (`js`, `c`, `zig`, `assemblyscript`: a folder language of
+    /// [`crate::toolchain`], which checks it); by default its sources say.
     #[serde(default)]
     pub lang: Option<String>,
     /// The bot's file, relative to the folder (JavaScript).
@@ -239,8 +133,8 @@ pub enum FolderError {
         line: u32,
         /// Its column (in bytes).
         column: u32,
-        /// The language.
-        lang: Lang,
+        /// The language, by its title (`C`).
+        lang: &'static str,
     },
     /// The tools a build needs are missing.
     #[error("{building} needs {missing}: install it with `{install}`")]
@@ -277,13 +171,10 @@ pub enum FolderError {
 }
 
 impl Folder {
-    /// The settings of the bot folder `root` (absolute); `asked` is `--game`, `path` the file
-    /// or folder the user named (for messages).
-    pub fn load(root: &Path, asked: Option<GameKind>, path: &Path) -> Result<Folder, FolderError> {
-        Folder::with_config(root, read_config(root)?, asked, path)
-    }
-
-    /// [`Folder::load`] with `botlens.toml` already read ([`read_config`]).
+    /// The settings of the bot folder `root` (absolute) with its `botlens.toml` read
+    /// ([`read_config`]; its `lang` is the table of languages' to check,
+    /// [`crate::toolchain::Lang::of_folder_config`]); `asked` is `--game`, `path` the file or
+    /// folder the user named (for messages).
     pub fn with_config(
         root: &Path,
         config: FolderConfig,
@@ -292,9 +183,6 @@ impl Folder {
     ) -> Result<Folder, FolderError> {
         let config_file = root.join(CONFIG_FILE);
         let bad = |message: String| FolderError::Config { path: config_file.clone(), message };
-        if let Some(lang) = &config.lang {
-            lang.parse::<Lang>().map_err(|error| bad(error.to_string()))?;
-        }
         let plays = config
             .game
             .as_deref()
@@ -391,50 +279,20 @@ pub fn read_config(root: &Path) -> Result<FolderConfig, FolderError> {
     }
 }
 
-/// The folder's source files of `lang`, sorted; a file that leads outside the folder (a
-/// symbolic link to `/etc/shadow`) is none ([`crate::own_files::listed`]).
-pub fn sources(dir: &Path, lang: Lang) -> Vec<PathBuf> {
-    crate::own_files::listed(dir, lang.extension())
-}
-
-/// The bot `path` names in a language whose bot is one root file (Zig, AssemblyScript), `game`
-/// being `--game`: its name, the root file (the named file; in a folder `bot.<extension>`, else
-/// its only source of `lang`; absolute) and its settings. `none` says what a bot is when the
-/// folder has no source.
-pub(crate) fn load_rooted(
-    path: &Path,
-    game: Option<GameKind>,
-    lang: Lang,
-    none: String,
-) -> Result<(String, PathBuf, Folder), FolderError> {
-    let named = BotPath::of(path)?;
-    let root = named.root.clone();
-    let folder = Folder::load(&root, game, path)?;
-    let file = match &named.file {
-        Some(file) => file.clone(),
-        None => root_file(&root, lang, none)?,
-    };
-    Ok((named.name(named.file.as_deref()), file, folder))
-}
-
-/// The root file of the folder `root` in `lang`: `bot.<extension>`, else its only source.
-fn root_file(root: &Path, lang: Lang, none: String) -> Result<PathBuf, FolderError> {
-    let no_bot = |message: String| FolderError::NoBot { dir: root.to_owned(), message };
-    let main = format!("bot.{}", lang.extension());
-    match sources(root, lang).as_slice() {
-        [] => Err(no_bot(none)),
-        [one] => Ok(one.clone()),
-        several => several.iter().find(|f| f.ends_with(&main)).cloned().ok_or_else(|| {
-            let ext = lang.extension();
-            no_bot(format!("several .{ext} files and no {main}: name the bot's root file {main}"))
-        }),
-    }
+/// The folder's source files of `extension` (`c`), sorted; a file that leads outside the folder
+/// (a symbolic link to `/etc/shadow`) is none ([`crate::own_files::listed`]).
+pub fn sources(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    crate::own_files::listed(dir, extension)
 }
 
 /// The contents of the bot's source `file`, read within `budget` (inside the bot's folder, a
 /// regular file, bounded: [`crate::own_files`]), refused at its first bad byte when it is not
-/// UTF-8.
-pub fn read_source(budget: &mut Budget, file: &Path, lang: Lang) -> Result<Vec<u8>, FolderError> {
+/// UTF-8 (`lang`, its language's title, says which sources must be).
+pub fn read_source(
+    budget: &mut Budget,
+    file: &Path,
+    lang: &'static str,
+) -> Result<Vec<u8>, FolderError> {
     let bytes = budget.read(file)?;
     if let Err(error) = std::str::from_utf8(&bytes) {
         let before = &bytes[..error.valid_up_to()];
@@ -478,42 +336,17 @@ mod tests {
     use crate::SeedRange;
 
     #[test]
-    fn a_folder_is_c_zig_or_javascript_by_its_sources_or_its_lang_key() {
-        let dir = tempfile::tempdir().unwrap();
-        assert_eq!(Lang::of_dir(dir.path()), None);
-        std::fs::write(dir.path().join("bot.ts"), "").unwrap();
-        assert_eq!(Lang::of_dir(dir.path()), Some(Lang::AssemblyScript));
-        std::fs::write(dir.path().join("bot.zig"), "").unwrap();
-        assert_eq!(Lang::of_dir(dir.path()), Some(Lang::Zig));
-        std::fs::write(dir.path().join("bot.c"), "").unwrap();
-        assert_eq!(Lang::of_dir(dir.path()), Some(Lang::C));
-        std::fs::write(dir.path().join("tool.js"), "").unwrap();
-        assert_eq!(Lang::of_dir(dir.path()), Some(Lang::JavaScript));
-        std::fs::write(dir.path().join(CONFIG_FILE), "lang = \"c\"\n").unwrap();
-        assert_eq!(Lang::of_dir(dir.path()), Some(Lang::C));
-        std::fs::write(dir.path().join("Cargo.toml"), "").unwrap();
-        assert_eq!(Lang::of_dir(dir.path()), None, "a Cargo package is a Rust project");
-        assert_eq!("zig".parse::<Lang>(), Ok(Lang::Zig));
-        assert_eq!("assemblyscript".parse::<Lang>(), Ok(Lang::AssemblyScript));
-        assert_eq!(
-            "go".parse::<Lang>().unwrap_err().to_string(),
-            "unknown language `go` (known: js, c, zig, assemblyscript)"
-        );
-    }
-
-    #[test]
     fn settings_decide_the_game_and_refuse_what_is_wrong() {
         let dir = tempfile::tempdir().unwrap();
-        let load = |asked| Folder::load(dir.path(), asked, dir.path());
+        let load = |asked| {
+            let config = read_config(dir.path())?;
+            Folder::with_config(dir.path(), config, asked, dir.path())
+        };
         assert!(matches!(load(None).unwrap_err(), FolderError::NoGame(_)));
         assert_eq!(load(Some(GameKind::Klotski)).unwrap().game, GameKind::Klotski);
-        std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\nlang = \"cobol\"\n")
-            .unwrap();
+        std::fs::write(dir.path().join(CONFIG_FILE), "game = \"chess\"\n").unwrap();
         let error = load(None).unwrap_err().to_string();
-        assert!(
-            error.ends_with("unknown language `cobol` (known: js, c, zig, assemblyscript)"),
-            "{error}"
-        );
+        assert!(error.ends_with("unknown game `chess` (known: battleships, tictactoe, klotski)"));
         std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\n").unwrap();
         let folder = load(None).unwrap();
         assert_eq!(folder.opponents(), GameKind::TicTacToe.default_opponents());
@@ -576,10 +409,6 @@ mod tests {
         let fifo = botlens_files::testing::fifo(&folder, "pipe.js");
         let error = BotPath::of(&fifo).unwrap_err().to_string();
         assert!(error.ends_with("pipe.js: not a regular file (it is a named pipe)"), "{error}");
-        assert_eq!(Lang::of_file("a/mine.ts"), Some(Lang::AssemblyScript));
-        assert_eq!(Lang::of_file("bot.zig"), Some(Lang::Zig));
-        assert_eq!(Lang::of_file("bot.py"), None);
-        assert_eq!(Lang::extensions(), ".js, .c, .zig or .ts");
     }
 
     #[test]
@@ -587,8 +416,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("bot.c");
         std::fs::write(&file, b"int x;\n/* \xff */\n").unwrap();
-        let error =
-            read_source(&mut Budget::new(dir.path()), &file, Lang::C).unwrap_err().to_string();
+        let error = read_source(&mut Budget::new(dir.path()), &file, "C").unwrap_err().to_string();
         assert!(
             error.ends_with("bot.c:2:4: the file is not UTF-8 text (C sources must be UTF-8)"),
             "{error}"

@@ -1,7 +1,10 @@
 //! Bot projects and suites: everything between a saved file and a report.
 //!
-//! - [`target`]: what the user names as the bot — a project, a module file or a reference
-//!   player — resolved once;
+//! - [`toolchain`]: the languages botlens builds bots in (Rust, JavaScript, C, Zig,
+//!   AssemblyScript), one module each, and the one table that lists them: detecting, naming,
+//!   loading, building, starting and debugging a bot in each;
+//! - [`target`]: what the user names as the bot — a bot in one of those languages, a module file
+//!   or a reference player — resolved once;
 //! - [`pipeline`]: the one road from a target to a report: build or load, play, report, stage
 //!   by stage, cancellable;
 //! - [`play_on`]: a stored game played on from a position by another build;
@@ -24,31 +27,25 @@
 //! - [`revision`]: a project at a git revision, checked out in a temporary worktree;
 //! - [`traces`]: traces written atomically for `botlens replay`;
 //! - [`bundled`]: the SDK and the bench's samples, carried in the binary and unpacked on demand;
-//! - [`folder`]: bot folders in a language botlens builds itself, and their `botlens.toml`;
+//! - [`folder`]: what bot folders share in every folder language, and their `botlens.toml`;
 //! - [`own_files`]: a project's own files as botlens reads them: inside it, regular, bounded;
-//! - [`js`]: JavaScript bots in the arena's format, run by the bundled JavaScript runner;
-//! - [`c`]: C bots with the bundled `botlens.h`, built with clang;
 //! - [`shown`]: what of a compiler's messages is shown: nothing of files outside the project;
-//! - [`zig`]: Zig bots with the bundled `botlens.zig`, built with zig;
 //! - `tools`: every program botlens starts (rustup, cargo, clang, zig, node, npm, git), each
 //!   confined by `botlens-confine`.
 //!
 //! This crate knows nothing of the terminal or of LSP: the CLI and the language server present
 //! what it returns. It reaches games only through `botlens-games`.
 
-pub mod assemblyscript;
 pub mod baseline;
 pub mod bisect;
 pub mod build;
 pub mod bundled;
-pub mod c;
 pub mod caps;
 pub mod compare;
 mod compiled;
 pub mod diff;
 pub mod folder;
 pub mod fuel;
-pub mod js;
 pub mod outcomes;
 pub mod own_files;
 pub mod pipeline;
@@ -64,11 +61,11 @@ pub mod shown;
 pub mod suite;
 pub mod tally;
 pub mod target;
+pub mod toolchain;
 mod tools;
 pub mod tournament;
 pub mod traces;
 pub mod waste;
-pub mod zig;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -29,11 +29,13 @@ use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
 use crate::build::{self, BuildError, CompilerMessage};
 use crate::caps::LimitCaps;
-use crate::folder::{Folder, FolderError, Lang};
+use crate::folder::{Folder, FolderError};
 use crate::report::SuiteReport;
 use crate::suite::{self, Contender, KeepTraces, PlayOn, Suite, SuiteError, SuiteResults, WasmBot};
 use crate::target::{Target, TargetError, is_module_path};
-use crate::{BotProject, CancelToken, ProjectError, SeedRange, assemblyscript, c, js, zig};
+pub use crate::toolchain::Stage;
+use crate::toolchain::{BuildFailure, BuildRequest, Lang, LoadError, Settings};
+use crate::{BotProject, CancelToken, ProjectError, SeedRange};
 
 /// Overrides of the target's suite (the command line's `--vs`, `--seeds`, …).
 #[derive(Debug, Clone, Default)]
@@ -78,32 +80,10 @@ impl RunOptions {
     }
 }
 
-/// Where a run is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stage {
-    /// The `wasm32-wasip1` target is being installed with rustup (once per machine).
-    InstallingTarget,
-    /// cargo is building the bot.
-    Building,
-    /// cargo is building botlens's JavaScript runner (once per botlens build, a minute or two).
-    BuildingRunner,
-    /// npm is installing the AssemblyScript compiler into botlens's cache (once per machine).
-    InstallingCompiler,
-    /// The module is being loaded and compiled (or fetched from the cache).
-    Loading,
-    /// Games are being played: `done` of `total`.
-    Playing {
-        /// Games finished.
-        done: usize,
-        /// Games in the suite.
-        total: usize,
-    },
-}
-
 /// How long each stage took.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Timings {
-    /// cargo build (zero for a module or a reference player).
+    /// Building the bot (zero for a module, a reference player or a bot built before).
     pub build: Duration,
     /// Loading and compiling the module, and resolving the opponents.
     pub load: Duration,
@@ -216,9 +196,6 @@ pub fn prepare(
     cancel: &CancelToken,
 ) -> Result<Prepared, RunError> {
     match target {
-        Target::Project { dir, game } => {
-            prepare_project(sandbox, dir, *game, options, progress, cancel)
-        }
         Target::Module { path, game } => {
             progress(Stage::Loading);
             let started = Instant::now();
@@ -232,14 +209,9 @@ pub fn prepare(
             let timings = Timings { load: started.elapsed(), ..Timings::default() };
             Ok(Prepared { suite, warnings: Vec::new(), wasm: Some(path.clone()), timings })
         }
-        Target::Script { lang: Lang::JavaScript, path, game } => {
-            prepare_script(sandbox, path, *game, options, progress)
+        Target::Bot { lang, path, game } => {
+            prepare_bot(sandbox, *lang, path, *game, options, progress, cancel)
         }
-        Target::Script {
-            lang: lang @ (Lang::C | Lang::Zig | Lang::AssemblyScript),
-            path,
-            game,
-        } => prepare_compiled(sandbox, *lang, path, *game, options, progress, cancel),
         Target::Reference { name, game } => {
             let started = Instant::now();
             let bot = Contender::Reference(name.clone());
@@ -250,157 +222,65 @@ pub fn prepare(
     }
 }
 
-fn prepare_project(
+/// A bot in any language: loaded by its toolchain, its settings checked (before the long
+/// build, naming the file they are in), built and loaded, its suite resolved.
+fn prepare_bot(
     sandbox: &Sandbox,
-    dir: &Path,
+    lang: Lang,
+    path: &Path,
     game: Option<GameKind>,
     options: &RunOptions,
     progress: &(dyn Fn(Stage) + Sync),
     cancel: &CancelToken,
 ) -> Result<Prepared, RunError> {
-    let mut project = BotProject::load(dir)?;
-    if let Some(asked) = game.filter(|asked| *asked != project.game) {
-        return Err(RunError::WrongGame { dir: dir.to_owned(), plays: project.game, asked });
-    }
-    // The project's own settings are checked before the (long) build, naming the file they are
-    // in; the command line's, without one.
-    let defaults = Defaults::of_project(&project, &options.caps)?;
-    let manifest = project.root.join("Cargo.toml");
-    let in_table = |table: &str, error: &dyn std::fmt::Display| {
-        RunError::Load(format!("{}: {table}: {error}", manifest.display()))
-    };
-    let in_manifest = |error: SuiteError| in_table("[package.metadata.botlens]", &error);
-    // The build runs as long as the project asks, within the user's cap.
-    let timeout = options.caps.build_timeout(project.config.build_timeout_secs);
-    project.config.build_timeout_secs =
-        Some(timeout.map_err(|error| in_table("[package.metadata.botlens]", &error))?);
-    suite::check_turn_cap(defaults.max_turns).map_err(in_manifest)?;
-    suite::check_turn_cap(options.max_turns)?;
-    suite::check_paired(project.game, options.paired)?;
-    match &options.opponents {
-        Some(names) => check_opponents(project.game, names)?,
-        None => check_opponents(project.game, &defaults.opponents).map_err(|e| match e {
-            RunError::Suite(error) => in_manifest(error),
-            other => other,
-        })?,
-    }
-    ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
-    progress(Stage::Building);
-    let target_dir = options.cargo_target_dir.as_deref();
-    let built =
-        build::build_with(&project, target_dir, options.debug_info, cancel).map_err(|error| {
-            match error {
-                build::Stopped::Cancelled => RunError::Cancelled,
-                build::Stopped::Failed(error) => RunError::Build(error),
+    let bot = lang.load(path, game).map_err(load_error)?;
+    let (defaults, timeout_secs) = match bot.settings() {
+        Settings::Project(project) => {
+            if let Some(asked) = game.filter(|asked| *asked != project.game) {
+                return Err(RunError::WrongGame {
+                    dir: path.to_owned(),
+                    plays: project.game,
+                    asked,
+                });
             }
-        })?;
-    progress(Stage::Loading);
-    let started = Instant::now();
-    let source = project.root.display().to_string();
-    let bot = Contender::Wasm(load_wasm(sandbox, &built.wasm, &project.name, &source)?);
-    let suite = suite_of(sandbox, project.game, bot, &defaults, options)?;
-    let timings = Timings { build: built.duration, load: started.elapsed(), games: Duration::ZERO };
-    Ok(Prepared { suite, warnings: built.warnings, wasm: Some(built.wasm), timings })
-}
-
-/// A JavaScript bot: its settings read, the runner built (once) and loaded with the bot's source,
-/// the source checked for syntax errors before any game (reported as compile errors).
-fn prepare_script(
-    sandbox: &Sandbox,
-    path: &Path,
-    game: Option<GameKind>,
-    options: &RunOptions,
-    progress: &(dyn Fn(Stage) + Sync),
-) -> Result<Prepared, RunError> {
-    let bot = js::JsBot::load(path, game).map_err(folder_error)?;
-    let defaults = Defaults::of_folder(&bot.folder, options)?;
-    // The source is read and checked (its bounds, a raw NUL) before the runner's first build.
-    let payload = bot.payload().map_err(folder_error)?;
-    let started = Instant::now();
-    ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
-    let wasm = js::runner(&mut || progress(Stage::BuildingRunner)).map_err(folder_error)?;
-    let build = started.elapsed();
-    progress(Stage::Loading);
-    let started = Instant::now();
-    let runner =
-        sandbox.load_file(&wasm).map_err(|e| RunError::Load(format!("{}: {e}", wasm.display())))?;
-    let module = runner.with_payload(payload);
-    if let Some(message) = js::check(&bot, &module, &defaults.limits) {
-        return Err(RunError::Build(BuildError::Compile(vec![message])));
-    }
-    let source = bot.file.display().to_string();
-    let contender = Contender::Wasm(WasmBot { name: bot.name.clone(), module, source });
-    let suite = suite_of(sandbox, bot.folder.game, contender, &defaults, options)?;
-    let timings = Timings { build, load: started.elapsed(), games: Duration::ZERO };
-    Ok(Prepared { suite, warnings: Vec::new(), wasm: Some(wasm), timings })
-}
-
-/// A bot botlens compiles to a module itself.
-enum Compiled {
-    /// With clang.
-    C(c::CBot),
-    /// With zig.
-    Zig(zig::ZigBot),
-    /// With asc.
-    AssemblyScript(assemblyscript::AsBot),
-}
-
-/// A C, Zig or AssemblyScript bot: its settings read, built with clang, zig or asc (or found
-/// built in the cache), loaded.
-fn prepare_compiled(
-    sandbox: &Sandbox,
-    lang: Lang,
-    path: &Path,
-    game: Option<GameKind>,
-    options: &RunOptions,
-    progress: &(dyn Fn(Stage) + Sync),
-    cancel: &CancelToken,
-) -> Result<Prepared, RunError> {
-    let bot = match lang {
-        Lang::Zig => zig::ZigBot::load(path, game).map(Compiled::Zig),
-        Lang::AssemblyScript => {
-            assemblyscript::AsBot::load(path, game).map(Compiled::AssemblyScript)
+            let (defaults, timeout) = Defaults::of_project(project, options)?;
+            (defaults, Some(timeout))
         }
-        _ => c::CBot::load(path, game).map(Compiled::C),
-    }
-    .map_err(folder_error)?;
-    let (name, folder) = match &bot {
-        Compiled::C(bot) => (&bot.name, &bot.folder),
-        Compiled::Zig(bot) => (&bot.name, &bot.folder),
-        Compiled::AssemblyScript(bot) => (&bot.name, &bot.folder),
+        Settings::Folder(folder) => (Defaults::of_folder(folder, options)?, None),
     };
-    let defaults = Defaults::of_folder(folder, options)?;
-    progress(Stage::Building);
-    let built = match &bot {
-        Compiled::C(bot) => c::build(bot, cancel),
-        Compiled::Zig(bot) => zig::build(bot, cancel),
-        Compiled::AssemblyScript(bot) => {
-            assemblyscript::build(bot, &mut || progress(Stage::InstallingCompiler), cancel)
-        }
-    }
-    .map_err(folder_error)?;
-    progress(Stage::Loading);
+    let request = BuildRequest {
+        target_dir: options.cargo_target_dir.as_deref(),
+        debug_info: options.debug_info,
+        timeout_secs,
+        limits: defaults.limits,
+    };
+    let ready = bot.build(sandbox, &request, progress, cancel)?;
     let started = Instant::now();
-    let source = folder.root.display().to_string();
-    let contender = Contender::Wasm(load_wasm(sandbox, &built.wasm, name, &source)?);
-    let suite = suite_of(sandbox, folder.game, contender, &defaults, options)?;
-    let timings = Timings { build: built.duration, load: started.elapsed(), games: Duration::ZERO };
-    Ok(Prepared { suite, warnings: built.warnings, wasm: Some(built.wasm), timings })
+    let source = bot.source().display().to_string();
+    let contender =
+        Contender::Wasm(WasmBot { name: bot.name().to_owned(), module: ready.module, source });
+    let suite = suite_of(sandbox, bot.settings().game(), contender, &defaults, options)?;
+    let load = ready.load + started.elapsed();
+    let timings = Timings { build: ready.build, load, games: Duration::ZERO };
+    Ok(Prepared { suite, warnings: ready.warnings, wasm: Some(ready.wasm), timings })
 }
 
-/// The game of the bot in `lang` that `path` names, `asked` being `--game`: known before
-/// anything is built.
-pub fn folder_game(
-    lang: Lang,
-    path: &Path,
-    asked: Option<GameKind>,
-) -> Result<GameKind, FolderError> {
-    Ok(match lang {
-        Lang::JavaScript => js::JsBot::load(path, asked)?.folder.game,
-        Lang::C => c::CBot::load(path, asked)?.folder.game,
-        Lang::Zig => zig::ZigBot::load(path, asked)?.folder.game,
-        Lang::AssemblyScript => assemblyscript::AsBot::load(path, asked)?.folder.game,
-    })
+/// A bot's loading error as a run's.
+fn load_error(error: LoadError) -> RunError {
+    match error {
+        LoadError::Project(error) => RunError::Project(error),
+        LoadError::Folder(error) => folder_error(error),
+    }
+}
+
+impl From<BuildFailure> for RunError {
+    fn from(failure: BuildFailure) -> RunError {
+        match failure {
+            BuildFailure::Cancelled => RunError::Cancelled,
+            BuildFailure::Build(error) => RunError::Build(error),
+            BuildFailure::Load(message) => RunError::Load(message),
+        }
+    }
 }
 
 /// A bot folder's error as a run's: compile errors as a failed build's, the rest as loading's.
@@ -476,19 +356,40 @@ impl Defaults {
         Ok(defaults)
     }
 
-    fn of_project(project: &BotProject, caps: &LimitCaps) -> Result<Defaults, RunError> {
+    /// A project's settings, checked with the command line's before anything is built, naming
+    /// the manifest they are in; and the seconds its build may take, within the user's cap.
+    fn of_project(project: &BotProject, options: &RunOptions) -> Result<(Defaults, u64), RunError> {
         let config = &project.config.suite;
-        check_inside(&project.root, &config.opponents).map_err(|error| {
-            let manifest = project.root.join("Cargo.toml");
-            RunError::Load(format!("{}: [package.metadata.botlens]: {error}", manifest.display()))
-        })?;
-        Ok(Defaults {
+        let manifest = project.root.join("Cargo.toml");
+        let in_table = |table: &str, error: &dyn std::fmt::Display| {
+            RunError::Load(format!("{}: {table}: {error}", manifest.display()))
+        };
+        let in_manifest = |error: SuiteError| in_table("[package.metadata.botlens]", &error);
+        check_inside(&project.root, &config.opponents)
+            .map_err(|error| in_table("[package.metadata.botlens]", &error))?;
+        let defaults = Defaults {
             opponents: config.opponents_of(project.game),
             seeds: config.seeds,
             max_turns: config.max_turns,
-            limits: sandbox_limits(project, caps)?,
+            limits: sandbox_limits(project, &options.caps)?,
             base: project.root.clone(),
-        })
+        };
+        // The build runs as long as the project asks, within the user's cap.
+        let timeout = options
+            .caps
+            .build_timeout(project.config.build_timeout_secs)
+            .map_err(|error| in_table("[package.metadata.botlens]", &error))?;
+        suite::check_turn_cap(defaults.max_turns).map_err(in_manifest)?;
+        suite::check_turn_cap(options.max_turns)?;
+        suite::check_paired(project.game, options.paired)?;
+        match &options.opponents {
+            Some(names) => check_opponents(project.game, names)?,
+            None => check_opponents(project.game, &defaults.opponents).map_err(|e| match e {
+                RunError::Suite(error) => in_manifest(error),
+                other => other,
+            })?,
+        }
+        Ok((defaults, timeout))
     }
 }
 
@@ -556,22 +457,15 @@ fn sandbox_limits(project: &BotProject, caps: &LimitCaps) -> Result<SandboxLimit
         .map_err(|message| RunError::Load(format!("{}: {table}: {message}", manifest.display())))
 }
 
-/// Loads a `.wasm` (or `.wat`) file as a contender named `name`, recording `source` in traces.
-/// A FIFO or a device is refused first (opened without blocking, nothing read): the sandbox's
-/// read would wait on a FIFO for a writer.
+/// Loads a `.wasm` (or `.wat`) file as a contender named `name`, recording `source` in traces
+/// ([`crate::toolchain::load_module`]: a FIFO or a device is refused first).
 fn load_wasm(
     sandbox: &Sandbox,
     path: &Path,
     name: &str,
     source: &str,
 ) -> Result<WasmBot, RunError> {
-    if let Err(error @ botlens_files::ReadError::NotRegular(_)) =
-        botlens_files::read_prefix(path, 0)
-    {
-        return Err(RunError::Load(format!("{}: {error}", path.display())));
-    }
-    let module =
-        sandbox.load_file(path).map_err(|e| RunError::Load(format!("{}: {e}", path.display())))?;
+    let module = crate::toolchain::load_module(sandbox, path).map_err(RunError::Load)?;
     Ok(WasmBot { name: name.to_owned(), module, source: source.to_owned() })
 }
 
@@ -586,17 +480,12 @@ fn contender(sandbox: &Sandbox, name: &str, base: &Path) -> Result<Contender, Ru
     load_wasm(sandbox, &path, &stem, &path.display().to_string()).map(Contender::Wasm)
 }
 
-/// Makes sure the `wasm32-wasip1` target is installed (once per process: later calls are free);
-/// [`run`] does it before every build, front ends may do it up front.
-/// `installing` is called before a long install, so the user can be told.
+/// Makes sure the `wasm32-wasip1` target is installed (once per process: later calls are free,
+/// [`crate::toolchain::ensure_wasm_target`]); [`run`] does it before every build that needs it,
+/// front ends may do it up front. `installing` is called before a long install, so the user can
+/// be told.
 pub fn ensure_wasm_target(installing: &mut dyn FnMut()) -> Result<(), RunError> {
-    static INSTALLED: OnceLock<()> = OnceLock::new();
-    if INSTALLED.get().is_some() {
-        return Ok(());
-    }
-    build::ensure_wasm_target(installing).map_err(RunError::Build)?;
-    let _ = INSTALLED.set(());
-    Ok(())
+    crate::toolchain::ensure_wasm_target(installing).map_err(RunError::Build)
 }
 
 #[cfg(test)]

@@ -41,7 +41,6 @@ use botlens_sandbox::{ProfileFrame, Sandbox};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::folder::Lang;
 pub use crate::fuel::{DEFAULT_INTERVAL, FAILING_TURN_LINES, FunctionCost, LineCost, render_lines};
 use crate::fuel::{NO_FRAME, Played, Stacks, failing_turn, percent, play_profiled, relative};
 use crate::pipeline::{self, RunError, RunOptions, Stage};
@@ -150,8 +149,8 @@ pub fn profile(
 ) -> Result<Profile, ProfileError> {
     match target {
         Target::Reference { name, .. } => return Err(ProfileError::Reference(name.clone())),
-        Target::Script { lang: Lang::JavaScript, .. } => return Err(ProfileError::Script),
-        Target::Script { .. } | Target::Project { .. } | Target::Module { .. } => {}
+        Target::Bot { lang, .. } if lang.runner() => return Err(ProfileError::Script),
+        Target::Bot { .. } | Target::Module { .. } => {}
     }
     if options.interval == 0 {
         return Err(ProfileError::ZeroInterval);

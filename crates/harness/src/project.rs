@@ -1,6 +1,7 @@
-//! Bot projects: a Cargo package whose `Cargo.toml` has a `[package.metadata.botlens]` table,
-//! or, for the language server, a bot folder with a `botlens.toml` (C, JavaScript:
-//! [`crate::folder`]), its settings read into the same [`BotConfig`].
+//! Bot projects: a Cargo package whose `Cargo.toml` has a `[package.metadata.botlens]` table
+//! (a Rust bot, [`crate::toolchain::rust`]). For the language server a bot folder with a
+//! `botlens.toml` (any other language) is read into the same [`BotProject`] too
+//! ([`crate::toolchain::load_project`]).
 //!
 //! ```toml
 //! [package.metadata.botlens]
@@ -107,12 +108,6 @@ pub enum ProjectError {
     },
 }
 
-/// Whether `dir` is a bot folder with its settings: a `botlens.toml` and C or JavaScript
-/// sources, no `Cargo.toml`.
-fn is_bot_folder(dir: &Path) -> bool {
-    dir.join(crate::folder::CONFIG_FILE).is_file() && crate::folder::Lang::of_dir(dir).is_some()
-}
-
 #[derive(Deserialize)]
 struct Manifest {
     package: Option<Package>,
@@ -133,14 +128,8 @@ struct Metadata {
 impl BotProject {
     /// Reads the project whose `Cargo.toml` is in `root`. The project's root is kept as an
     /// absolute path, so builds, traces and editors agree on file names.
-    /// A bot folder (no `Cargo.toml`, a `botlens.toml` naming the game, C or JavaScript
-    /// sources) loads as a project named after the folder; play it as [`crate::Target::of_dir`]
-    /// names it.
     pub fn load(root: &Path) -> Result<BotProject, ProjectError> {
         let path = root.join("Cargo.toml");
-        if !path.is_file() && is_bot_folder(root) {
-            return Self::load_folder(root);
-        }
         if !path.is_file() {
             return Err(ProjectError::NoManifest(root.to_path_buf()));
         }
@@ -151,42 +140,6 @@ impl BotProject {
         let limit = crate::own_files::MAX_SETTINGS_BYTES;
         let text = crate::own_files::read_text(root, &path, limit)?;
         Self::parse(root, &path, &text)
-    }
-
-    /// Finds the bot project containing `path` (a file or directory), walking up the tree.
-    /// `Ok(None)` when no enclosing Cargo package has botlens metadata.
-    pub fn find(path: &Path) -> Result<Option<BotProject>, ProjectError> {
-        let mut dir = if path.is_dir() { Some(path) } else { path.parent() };
-        while let Some(current) = dir {
-            if current.join("Cargo.toml").is_file() || is_bot_folder(current) {
-                match BotProject::load(current) {
-                    Ok(project) => return Ok(Some(project)),
-                    Err(ProjectError::NotABot(_)) => {}
-                    Err(other) => return Err(other),
-                }
-            }
-            dir = current.parent();
-        }
-        Ok(None)
-    }
-
-    fn load_folder(root: &Path) -> Result<BotProject, ProjectError> {
-        let root = root
-            .canonicalize()
-            .map_err(|source| ProjectError::Read { path: root.into(), source })?;
-        let config_file = root.join(crate::folder::CONFIG_FILE);
-        let malformed = |error: crate::folder::FolderError| ProjectError::Malformed {
-            path: config_file.clone(),
-            message: error.to_string(),
-        };
-        let folder = crate::folder::Folder::load(&root, None, &root).map_err(malformed)?;
-        let name = root.file_name().map_or_else(|| "bot".into(), |n| n.to_string_lossy().into());
-        let config = BotConfig {
-            game: folder.game.name().to_owned(),
-            suite: folder.config.suite,
-            build_timeout_secs: None,
-        };
-        Ok(BotProject { root, name, game: folder.game, config })
     }
 
     fn parse(root: &Path, path: &Path, text: &str) -> Result<BotProject, ProjectError> {

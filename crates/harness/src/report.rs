@@ -800,7 +800,7 @@ mod tests {
             duration: std::time::Duration::ZERO,
             cancelled: false,
         };
-        let report = SuiteReport::new(&suite, &results, &Target::project("bots/x"));
+        let report = SuiteReport::new(&suite, &results, &Target::of_dir("bots/x"));
         let [group] = report.failures.as_slice() else { panic!("{:?}", report.failures) };
         assert_eq!(group.count, 3);
         assert_eq!(group.location.as_ref().map(|l| l.column), Some(5), "the first game's column");

@@ -95,7 +95,7 @@ const SAFE_CONFIG: [&str; 8] = [
 ];
 
 /// Runs git in `dir` with `args` (and [`SAFE_CONFIG`]); its standard output, trimmed, or why it
-/// failed. Every git command botlens runs goes through here, confined ([`crate::tools`]): it
+/// failed. Every git command botlens runs goes through here, confined (`tools`): it
 /// reads the repository around `dir` and writes its git directories, nothing else.
 fn git(dir: &Path, args: &[&str]) -> Result<String, RevisionError> {
     git_writing(dir, args, &[])

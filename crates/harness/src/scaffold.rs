@@ -1,7 +1,8 @@
-//! New bot projects (`botlens new <game> <dir>`): a Cargo package that builds and runs as is,
-//! or with `--lang c|js|zig|assemblyscript` a bot folder in that language ([`scaffold_folder`]:
-//! `botlens.toml`, `bot.c` / `bot.js` / `bot.zig` / `bot.ts` from the games registry's starting
-//! bots, `README.md`).
+//! New bot projects (`botlens new <game> <dir>`): a Cargo package that builds and runs as is
+//! ([`scaffold`]), or, with `--lang` another language, a bot folder in it ([`scaffold_folder`]:
+//! `botlens.toml`, `bot.<extension>`, the starting bot of the language's SDK, `README.md`). Each
+//! language's row of the table ([`crate::toolchain::Toolchain::scaffold`]) says which, and with
+//! what words.
 //!
 //! [`scaffold`] writes into a new or empty directory:
 //!
@@ -13,7 +14,10 @@
 //! - `README.md` (how to run it) and `.gitignore` (`target/`).
 //!
 //! `Cargo.toml` and `README.md` come from the `templates/` directory of this crate, compiled in;
-//! the bot, the game's title and its seeds come from the games registry ([`GameKind::info`]);
+//! the bot is its language's starting bot for the game, from its SDK's folder
+//! (`crates/sdk/starters/<game>.rs`, `crates/sdk-c/starters/<game>.c`, …, bundled:
+//! [`crate::bundled::starter`]); the game's title and its seeds come from the games registry
+//! ([`GameKind::info`]);
 //! `{{name}}` and the other placeholders are filled. The SDK's path is written relative to the
 //! project when both are in the same botlens checkout (the SDK at `<checkout>/crates/sdk`), so
 //! the checkout can move; else absolute.
@@ -27,8 +31,6 @@ use std::path::{Component, Path, PathBuf};
 use botlens_games::GameKind;
 use botlens_sandbox::SandboxLimits;
 
-use crate::folder::Lang;
-
 /// The `Cargo.toml` template.
 const CARGO_TOML: &str = include_str!("../templates/Cargo.toml.in");
 /// The `README.md` template.
@@ -40,19 +42,25 @@ const FOLDER_README: &str = include_str!("../templates/folder-README.md.in");
 /// The `.gitignore` written as is.
 const GITIGNORE: &str = "target/\n";
 
-/// A project [`scaffold`] wrote.
+/// A project [`scaffold`] (or a bot folder [`scaffold_folder`]) wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scaffold {
     /// The project directory, absolute.
     pub root: PathBuf,
-    /// The Cargo package name.
+    /// The Cargo package name (a bot folder's bot's name, made the same way: [`crate_name`]).
     pub crate_name: String,
     /// The game the bot plays.
     pub game: GameKind,
-    /// The SDK path as written in `Cargo.toml` (relative to the project, or absolute).
+    /// The SDK path as written in `Cargo.toml` (relative to the project, or absolute); for a
+    /// bot folder, what it builds with (`botlens.h`).
     pub sdk: String,
+    /// What the bot builds with, for a sentence after "with": `the SDK from ../../crates/sdk
+    /// (relative to the project)`, `botlens.h, from botlens itself`.
+    pub uses: String,
     /// The files written, relative to `root`, in the order written.
     pub files: Vec<PathBuf>,
+    /// The bot's source among them, the one to improve: `src/lib.rs`, `bot.c`.
+    pub main: PathBuf,
 }
 
 /// Why no project was written.
@@ -70,6 +78,18 @@ pub enum ScaffoldError {
     /// The directory's name gives no crate name (the file-system root).
     #[error("{0} has no name to make a crate name of; give a directory such as `my-bot`")]
     NoName(PathBuf),
+    /// This botlens carries no starting bot for the game in the language (its SDK's folder has
+    /// no `starters/<game>.<extension>`).
+    #[error("botlens has no starting bot for {game} in {folder}/starters")]
+    NoStarter {
+        /// The SDK's folder.
+        folder: String,
+        /// The game.
+        game: GameKind,
+    },
+    /// The bundled SDK could not be unpacked.
+    #[error(transparent)]
+    Bundle(#[from] crate::bundled::BundleError),
     /// Reading or writing failed.
     #[error("{path}: {source}")]
     Io {
@@ -145,78 +165,91 @@ pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, Scaf
     let fill = |template: &str| {
         fill(template, game, &crate_name).replace("{{sdk}}", &toml_string(&sdk_path))
     };
-    let info = game.info();
+    let starter = starter("sdk", game, "rs")?;
     let files = [
         ("Cargo.toml", fill(CARGO_TOML)),
-        ("src/lib.rs", fill(info.starter_bot)),
+        ("src/lib.rs", fill(starter)),
         ("README.md", fill(README)),
         (".gitignore", GITIGNORE.to_owned()),
     ];
     let written = write_files(&root, files)?;
-    Ok(Scaffold { root, crate_name, game, sdk: sdk_path, files: written })
+    let relative =
+        if Path::new(&sdk_path).is_relative() { " (relative to the project)" } else { "" };
+    let uses = format!("the SDK from {sdk_path}{relative}");
+    let main = PathBuf::from("src/lib.rs");
+    Ok(Scaffold { root, crate_name, game, sdk: sdk_path, uses, files: written, main })
 }
 
-/// Writes a new bot folder in `lang` (C, JavaScript, Zig or AssemblyScript) for `game` into
-/// `dir` (created if missing, refused if not empty): `botlens.toml`, `bot.<extension>`, and
-/// `README.md`. Nothing of the SDK is copied: botlens builds with what it carries (`botlens.h`,
-/// `botlens.zig`, the package `botlens`, the JavaScript runner), which [`Scaffold::sdk`] names.
-pub fn scaffold_folder(lang: Lang, game: GameKind, dir: &Path) -> Result<Scaffold, ScaffoldError> {
-    let info = game.info();
-    let starter = match lang {
-        Lang::C => info.starter_c,
-        Lang::JavaScript => info.starter_js,
-        Lang::Zig => info.starter_zig,
-        Lang::AssemblyScript => info.starter_as,
-    };
+/// A folder language as a new bot folder names it ([`crate::toolchain::Toolchain`]).
+#[derive(Debug, Clone, Copy)]
+pub struct FolderLanguage {
+    /// Its title: `C`.
+    pub title: &'static str,
+    /// Its name in `lang = "…"`: `c`.
+    pub name: &'static str,
+    /// The extension of its sources: the bot is `bot.<extension>`.
+    pub extension: &'static str,
+    /// The starting bot's source ([`starter`]).
+    pub starter: &'static str,
+}
+
+/// What a new bot folder's `README.md` says of its language.
+#[derive(Debug, Clone, Copy)]
+pub struct FolderReadme {
+    /// What botlens does with the folder: `botlens builds the .c files here with clang and the
+    /// bundled botlens.h`.
+    pub about: &'static str,
+    /// How, in a paragraph: the SDK, what to install, the build.
+    pub how: &'static str,
+    /// Faults the bot's author may meet: `a failed `assert`, an out-of-bounds access`.
+    pub faults: &'static str,
+    /// The manual: `docs/c.md`.
+    pub manual: &'static str,
+    /// What it builds with: `botlens.h`.
+    pub sdk: &'static str,
+}
+
+/// Writes a new bot folder in `language` for `game` into `dir` (created if missing, refused if
+/// not empty): `botlens.toml`, `bot.<extension>`, and `README.md` (saying `readme`). Nothing of
+/// the SDK is copied: botlens builds with what it carries (`botlens.h`, `botlens.zig`, the
+/// package `botlens`, the JavaScript runner), which [`Scaffold::sdk`] names.
+pub fn scaffold_folder(
+    language: &FolderLanguage,
+    readme: &FolderReadme,
+    game: GameKind,
+    dir: &Path,
+) -> Result<Scaffold, ScaffoldError> {
     let (root, name) = new_dir(dir, "")?;
-    let file = format!("bot.{}", lang.extension());
-    let (about, how, faults, manual, sdk) = match lang {
-        Lang::C => (
-            "botlens builds the .c files here with clang and the bundled botlens.h",
-            "It includes `botlens.h`, the C SDK, which botlens carries and puts on the include path:\nnothing to install besides clang and wasi-libc (`sudo apt-get install -y clang lld wasi-libc\nlibclang-rt-dev-wasm32` on Debian or Ubuntu). `botlens run` builds every `.c` file here with\n`clang --target=wasm32-wasi -mexec-model=reactor -g -O2`; the API is documented in `botlens.h`.",
-            "a failed `assert`, an out-of-bounds access",
-            "docs/c.md",
-            crate::c::HEADER,
-        ),
-        Lang::Zig => (
-            "botlens builds bot.zig with zig and the bundled botlens.zig",
-            "It imports `botlens`, the Zig SDK, which botlens carries: nothing to install besides zig\n(`pip install ziglang`). `botlens run` builds `bot.zig` with `zig build-exe -target\nwasm32-freestanding -O ReleaseSafe`; the API is documented in `botlens.zig`.",
-            "an index out of bounds, `unreachable`",
-            "docs/zig.md",
-            crate::zig::MODULE,
-        ),
-        Lang::AssemblyScript => (
-            "botlens builds bot.ts with the AssemblyScript compiler and the bundled package botlens",
-            "It imports `botlens`, the AssemblyScript SDK, which botlens carries. `botlens run` installs the\nAssemblyScript compiler with npm into botlens's cache on first use (it needs Node.js: `sudo\napt-get install -y nodejs npm` on Debian or Ubuntu), then builds `bot.ts` with `asc --debug\n--sourceMap`; the API is documented in the package's `index.ts`.",
-            "a failed `assert`, an index out of range",
-            "docs/assemblyscript.md",
-            crate::assemblyscript::PACKAGE,
-        ),
-        Lang::JavaScript => (
-            "botlens runs bot.js in the arena's format",
-            "It is in the old arena's format (`function Bot`, `Bot.prototype.play(turn)`); botlens runs it\nin its JavaScript runner, which it builds once on first use (that build needs `sudo apt-get\ninstall -y clang lld wasi-libc libclang-rt-dev-wasm32` on Debian or Ubuntu).",
-            "an exception",
-            "docs/javascript.md",
-            "the JavaScript runner",
-        ),
-    };
+    let file = format!("bot.{}", language.extension);
     let fill = |template: &str| {
         fill(template, game, &name)
-            .replace("{{language}}", &lang.to_string())
-            .replace("{{lang}}", lang.name())
+            .replace("{{language}}", language.title)
+            .replace("{{lang}}", language.name)
             .replace("{{file}}", &file)
-            .replace("{{about}}", about)
-            .replace("{{how}}", how)
-            .replace("{{faults}}", faults)
-            .replace("{{manual}}", manual)
+            .replace("{{about}}", readme.about)
+            .replace("{{how}}", readme.how)
+            .replace("{{faults}}", readme.faults)
+            .replace("{{manual}}", readme.manual)
     };
     let files = [
         ("botlens.toml", fill(FOLDER_CONFIG)),
-        (file.as_str(), fill(starter)),
+        (file.as_str(), fill(language.starter)),
         ("README.md", fill(FOLDER_README)),
     ];
     let written = write_files(&root, files)?;
-    Ok(Scaffold { root, crate_name: name, game, sdk: sdk.into(), files: written })
+    let uses = format!("{}, from botlens itself", readme.sdk);
+    let (sdk, main) = (readme.sdk.to_owned(), PathBuf::from(&file));
+    Ok(Scaffold { root, crate_name: name, game, sdk, uses, files: written, main })
+}
+
+/// The starting bot for `game` in the bundled SDK folder `folder`, its files' `extension`.
+pub fn starter(
+    folder: &str,
+    game: GameKind,
+    extension: &str,
+) -> Result<&'static str, ScaffoldError> {
+    crate::bundled::starter(folder, game.name(), extension)
+        .ok_or_else(|| ScaffoldError::NoStarter { folder: folder.to_owned(), game })
 }
 
 /// `dir` made ready for a new bot: refused if it is a file or not empty, its name turned into
@@ -382,42 +415,6 @@ mod tests {
                 [("Cargo.toml", &manifest), ("src/lib.rs", &bot), ("README.md", &readme)]
             {
                 assert!(!text.contains("{{"), "{file} has an unfilled placeholder:\n{text}");
-            }
-        }
-    }
-
-    /// The line every starting bot in `lang` has: its include or import of the SDK.
-    fn sdk_line(lang: Lang) -> &'static str {
-        match lang {
-            Lang::C => "#include \"botlens.h\"",
-            Lang::JavaScript => "function Bot(",
-            Lang::Zig => "@import(\"botlens\");",
-            Lang::AssemblyScript => "from \"botlens\";",
-        }
-    }
-
-    #[test]
-    fn writes_bot_folders_in_every_language_for_every_game() {
-        let tmp = tempfile::tempdir().unwrap();
-        for lang in [Lang::C, Lang::JavaScript, Lang::Zig, Lang::AssemblyScript] {
-            for game in GameKind::ALL {
-                let dir = tmp.path().join(format!("{} {}", lang.name(), game.name()));
-                let made = scaffold_folder(lang, game, &dir).unwrap();
-                let file = format!("bot.{}", lang.extension());
-                assert_eq!(
-                    made.files,
-                    ["botlens.toml", file.as_str(), "README.md"].map(PathBuf::from)
-                );
-                assert_eq!(crate::folder::Lang::of_dir(&made.root), Some(lang));
-                let folder = crate::folder::Folder::load(&made.root, None, &made.root).unwrap();
-                assert_eq!(folder.game, game);
-                let source = read(&made.root, &file);
-                assert!(source.contains(&format!("{}-{}: ", lang.name(), game.name())), "{source}");
-                assert!(source.contains(sdk_line(lang)), "{source}");
-                for file in ["botlens.toml", file.as_str(), "README.md"] {
-                    let text = read(&made.root, file);
-                    assert!(!text.contains("{{"), "{file} has an unfilled placeholder:\n{text}");
-                }
             }
         }
     }

@@ -215,7 +215,7 @@ mod tests {
             sdk = sdk.display(),
         );
         assert_eq!(clang_output(&stderr, &shown), expected);
-        let messages = crate::c::diagnostics(&clang_output(&stderr, &shown));
+        let messages = crate::toolchain::c::diagnostics(&clang_output(&stderr, &shown));
         let first = &messages[0];
         assert_eq!(
             (first.file.as_deref(), first.line, first.message.as_str()),

@@ -1,5 +1,7 @@
-//! What a user names as the bot to play, resolved once: a bot project directory, a module file
-//! (`.wasm`, or WebAssembly text in `.wat`), or a reference player of a game.
+//! What a user names as the bot to play, resolved once: a bot in a language botlens builds (a
+//! Cargo project, a bot folder or a lone source file: which language, the table of languages
+//! says, [`crate::toolchain::Lang`]), a module file (`.wasm`, or WebAssembly text in `.wat`),
+//! or a reference player of a game.
 //!
 //! Every front end turns what it was given into a [`Target`] here — the command line from its
 //! argument and `--game`, `watch` and the language server from a project directory — and hands
@@ -14,16 +16,21 @@ use std::path::{Path, PathBuf};
 
 use botlens_games::{GameKind, UnknownGame};
 
-use crate::folder::Lang;
+use crate::toolchain::{Lang, LoadError};
 
 /// A bot to play, as the user named it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
-    /// A bot project: a Cargo package with `[package.metadata.botlens]`, built with cargo.
-    Project {
-        /// The directory, as named (relative paths stay relative, so replay lines read as typed).
-        dir: PathBuf,
-        /// The game the user said it plays (`--game`), checked against the project's own.
+    /// A bot botlens builds from its sources, in a language of [`crate::toolchain`]: a Cargo
+    /// project (a directory with `Cargo.toml`), a bot folder, or one source file (`.js`, `.c`,
+    /// `.zig`, `.ts`), a folder's maybe with a `botlens.toml`.
+    Bot {
+        /// The language.
+        lang: Lang,
+        /// The directory or file, as named (relative paths stay relative, so replay lines read
+        /// as typed).
+        path: PathBuf,
+        /// The game the user said it plays (`--game`), checked against the bot's own settings.
         game: Option<GameKind>,
     },
     /// A module file: `.wasm`, or WebAssembly text in `.wat`.
@@ -32,17 +39,6 @@ pub enum Target {
         path: PathBuf,
         /// The game it plays.
         game: GameKind,
-    },
-    /// A bot botlens builds from its sources itself (see [`crate::folder`]): JavaScript, C, Zig
-    /// or AssemblyScript, as a folder of sources or one source file (`.js`, `.c`, `.zig`,
-    /// `.ts`), each maybe with a `botlens.toml` in its folder.
-    Script {
-        /// The language.
-        lang: Lang,
-        /// The file or folder, as named.
-        path: PathBuf,
-        /// The game the user said it plays (`--game`), checked against its `botlens.toml`.
-        game: Option<GameKind>,
     },
     /// A reference player of a game, by name (`hunter`, `perfect`, `optimal`, …).
     Reference {
@@ -85,10 +81,11 @@ pub fn is_module_path(name: &str) -> bool {
 }
 
 impl Target {
-    /// The target `text` names, with the game of `--game` if given: a directory is a project
-    /// or a bot folder, a source file (`.js`, `.c`, `.zig`, `.ts`) a bot botlens builds, a
-    /// `.wasm`/`.wat` name a module, another file an error, anything else a reference player. Modules and reference
-    /// players need the game.
+    /// The target `text` names, with the game of `--game` if given: a directory is a bot in
+    /// the language its files say ([`Lang::of_dir`]: a project or a bot folder), a lone source
+    /// file (`.js`, `.c`, `.zig`, `.ts`: [`Lang::of_file`]) a bot botlens builds, a
+    /// `.wasm`/`.wat` name a module, another file an error, anything else a reference player.
+    /// Modules and reference players need the game.
     ///
     /// ```
     /// use botlens_harness::target::Target;
@@ -100,13 +97,14 @@ impl Target {
     pub fn parse(text: &str, game: Option<&str>) -> Result<Target, TargetError> {
         let game = game.map(str::parse::<GameKind>).transpose()?;
         if Path::new(text).is_dir() {
-            return Ok(match Lang::of_dir(Path::new(text)) {
-                Some(lang) => Target::Script { lang, path: text.into(), game },
-                None => Target::Project { dir: text.into(), game },
+            return Ok(Target::Bot {
+                lang: Lang::of_dir(Path::new(text)),
+                path: text.into(),
+                game,
             });
         }
         if let Some(lang) = Lang::of_file(text) {
-            return Ok(Target::Script { lang, path: text.into(), game });
+            return Ok(Target::Bot { lang, path: text.into(), game });
         }
         if Path::new(text).is_file() && !is_module_path(text) {
             return Err(TargetError::UnknownFile(text.to_owned()));
@@ -119,19 +117,12 @@ impl Target {
         }
     }
 
-    /// The bot project in `dir` (as `watch` and the language server name theirs).
-    pub fn project(dir: impl Into<PathBuf>) -> Target {
-        Target::Project { dir: dir.into(), game: None }
-    }
-
-    /// The bot in the directory `dir`: a bot folder in a language botlens builds (C,
-    /// JavaScript; see [`Lang::of_dir`]), else a Cargo project.
+    /// The bot in the directory `dir`, as `watch` and the language server name theirs: in the
+    /// language its files say ([`Lang::of_dir`]; a directory with no bot is taken for a Cargo
+    /// project, whose loading says what is missing).
     pub fn of_dir(dir: impl Into<PathBuf>) -> Target {
-        let dir = dir.into();
-        match Lang::of_dir(&dir) {
-            Some(lang) => Target::Script { lang, path: dir, game: None },
-            None => Target::project(dir),
-        }
+        let path = dir.into();
+        Target::Bot { lang: Lang::of_dir(&path), path, game: None }
     }
 
     /// The bot at `path`, as `watch` names it: a lone source file of a language botlens builds
@@ -139,20 +130,27 @@ impl Target {
     pub fn of_path(path: impl Into<PathBuf>) -> Target {
         let path = path.into();
         match Lang::of_file(&path.to_string_lossy()) {
-            Some(lang) if path.is_file() => Target::Script { lang, path, game: None },
+            Some(lang) if path.is_file() => Target::Bot { lang, path, game: None },
             _ => Target::of_dir(path),
         }
     }
 
-    /// The project directory, for a project; a bot folder (for a `.js` file, the one it is in).
+    /// The bot's directory: the one named, or a lone source file's.
     pub fn project_dir(&self) -> Option<&Path> {
+        let Target::Bot { path, .. } = self else { return None };
+        let lone_file = !path.is_dir() && Lang::of_file(&path.to_string_lossy()).is_some();
+        if !lone_file {
+            return Some(path);
+        }
+        path.parent().map(|dir| if dir.as_os_str().is_empty() { Path::new(".") } else { dir })
+    }
+
+    /// The game the target plays, known before anything is built: a bot's from its settings
+    /// (`--game` checked against a bot folder's), a module's or a reference player's as given.
+    pub fn game(&self) -> Result<GameKind, LoadError> {
         match self {
-            Target::Project { dir, .. } => Some(dir),
-            Target::Script { path, .. } if path.is_dir() => Some(path),
-            Target::Script { path, .. } => path
-                .parent()
-                .map(|dir| if dir.as_os_str().is_empty() { Path::new(".") } else { dir }),
-            _ => None,
+            Target::Bot { lang, path, game } => Ok(lang.load(path, *game)?.settings().game()),
+            Target::Module { game, .. } | Target::Reference { game, .. } => Ok(*game),
         }
     }
 
@@ -162,7 +160,7 @@ impl Target {
     /// ```
     /// use botlens_harness::target::Target;
     ///
-    /// let bot = Target::project("my bots/sinker");
+    /// let bot = Target::of_dir("my bots/sinker");
     /// assert_eq!(bot.replay_command("hunter", 4), "botlens replay 'my bots/sinker' --vs hunter --seed 4");
     /// ```
     pub fn replay_command(&self, opponent: &str, seed: u64) -> String {
@@ -175,7 +173,7 @@ impl Target {
     /// ```
     /// use botlens_harness::target::Target;
     ///
-    /// let bot = Target::project("bot");
+    /// let bot = Target::of_dir("bot");
     /// assert_eq!(bot.replay_command_in_seat("hunter", 4, 1), "botlens replay bot --vs hunter --seed 4 --seat 1");
     /// ```
     pub fn replay_command_in_seat(&self, opponent: &str, seed: u64, seat: usize) -> String {
@@ -189,7 +187,7 @@ impl Target {
     /// ```
     /// use botlens_harness::target::Target;
     ///
-    /// let bot = Target::project("bot");
+    /// let bot = Target::of_dir("bot");
     /// assert_eq!(bot.debug_command("hunter", 4), "botlens debug bot --vs hunter --seed 4");
     /// ```
     pub fn debug_command(&self, opponent: &str, seed: u64) -> String {
@@ -206,11 +204,10 @@ impl Target {
 impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Target::Project { dir, .. } => f.write_str(&shell_word(&dir.display().to_string())),
             Target::Module { path, game } => {
                 write!(f, "{} --game {game}", shell_word(&path.display().to_string()))
             }
-            Target::Script { path, game, .. } => {
+            Target::Bot { path, game, .. } => {
                 f.write_str(&shell_word(&path.display().to_string()))?;
                 game.map_or(Ok(()), |game| write!(f, " --game {game}"))
             }
@@ -240,30 +237,36 @@ pub fn shell_word(word: &str) -> String {
 mod tests {
     use super::*;
 
+    fn named(name: &str) -> Lang {
+        name.parse().unwrap()
+    }
+
     #[test]
     fn directories_are_projects_and_other_names_need_a_game() {
         let dir = tempfile::tempdir().unwrap();
         let text = dir.path().display().to_string();
-        assert_eq!(Target::parse(&text, None).unwrap(), Target::project(&text));
+        assert_eq!(Target::parse(&text, None).unwrap(), Target::of_dir(&text));
         assert_eq!(
             Target::parse(&text, Some("klotski")).unwrap(),
-            Target::Project { dir: text.clone().into(), game: Some(GameKind::Klotski) }
+            Target::Bot {
+                lang: named("rust"),
+                path: text.clone().into(),
+                game: Some(GameKind::Klotski)
+            }
         );
         std::fs::write(dir.path().join("bot.c"), "").unwrap();
         assert_eq!(
             Target::parse(&text, None).unwrap(),
-            Target::Script { lang: Lang::C, path: text.clone().into(), game: None }
+            Target::Bot { lang: named("c"), path: text.clone().into(), game: None }
         );
-        for (file, lang) in [
-            ("bot.js", Lang::JavaScript),
-            ("bot.c", Lang::C),
-            ("mine.zig", Lang::Zig),
-            ("bot.ts", Lang::AssemblyScript),
-        ] {
+        for (file, lang) in
+            [("bot.js", "js"), ("bot.c", "c"), ("mine.zig", "zig"), ("bot.ts", "assemblyscript")]
+        {
+            let lang = named(lang);
             let path = dir.path().join(file).display().to_string();
             assert_eq!(
                 Target::parse(&path, Some("tictactoe")).unwrap(),
-                Target::Script { lang, path: path.clone().into(), game: Some(GameKind::TicTacToe) },
+                Target::Bot { lang, path: path.clone().into(), game: Some(GameKind::TicTacToe) },
                 "{file}"
             );
         }
@@ -301,15 +304,45 @@ mod tests {
     fn a_path_is_a_lone_source_file_or_the_bot_in_a_directory() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("mine.zig");
-        assert_eq!(Target::of_path(&file), Target::project(&file), "no such file");
+        assert_eq!(Target::of_path(&file), Target::of_dir(&file), "no such file");
+        assert_eq!(
+            Target::of_dir(&file),
+            Target::Bot { lang: named("rust"), path: file.clone(), game: None }
+        );
         std::fs::write(&file, "").unwrap();
         assert_eq!(
             Target::of_path(&file),
-            Target::Script { lang: Lang::Zig, path: file.clone(), game: None }
+            Target::Bot { lang: named("zig"), path: file.clone(), game: None }
         );
         assert_eq!(
             Target::of_path(dir.path()),
-            Target::Script { lang: Lang::Zig, path: dir.path().into(), game: None }
+            Target::Bot { lang: named("zig"), path: dir.path().into(), game: None }
+        );
+    }
+
+    #[test]
+    fn a_bots_directory_is_the_one_named_or_a_lone_files_and_its_game_is_its_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("botlens.toml"), "game = \"klotski\"\n").unwrap();
+        let file = dir.path().join("mine.c");
+        std::fs::write(&file, "").unwrap();
+        let lone = Target::of_path(&file);
+        assert_eq!(lone.project_dir(), Some(dir.path()));
+        assert_eq!(lone.game().unwrap(), GameKind::Klotski);
+        assert_eq!(Target::of_dir(dir.path()).project_dir(), Some(dir.path()));
+        let gone = dir.path().join("gone");
+        assert_eq!(Target::of_dir(&gone).project_dir(), Some(gone.as_path()), "a project, named");
+        assert!(Target::of_dir(&gone).game().unwrap_err().to_string().contains("no Cargo.toml"));
+        let asked = Target::parse(&file.display().to_string(), Some("tictactoe")).unwrap();
+        let error = asked.game().unwrap_err().to_string();
+        assert!(
+            error.ends_with("plays klotski (its botlens.toml says so), not tictactoe"),
+            "{error}"
+        );
+        let reference = Target::parse("perfect", Some("tictactoe")).unwrap();
+        assert_eq!(
+            (reference.project_dir(), reference.game().unwrap()),
+            (None, GameKind::TicTacToe)
         );
     }
 
@@ -321,7 +354,7 @@ mod tests {
             "botlens replay bots/x.wasm --game tictactoe --vs 'other bot.wasm' --seed 0"
         );
         assert_eq!(
-            Target::project(".").replay_command("random", 9),
+            Target::of_dir(".").replay_command("random", 9),
             "botlens replay . --vs random --seed 9"
         );
         assert_eq!(shell_word(""), "''");

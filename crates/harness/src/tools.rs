@@ -3,8 +3,8 @@
 //! the user's: the one place that knows where a toolchain lives and what of it a run needs.
 //! Callers add the project's files (read) and the run's output (write).
 //!
-//! Not for: any language's flags or diagnostics (see [`crate::build`], [`crate::c`],
-//! [`crate::zig`], [`crate::assemblyscript`], [`crate::js`]).
+//! Not for: any language's flags or diagnostics (see [`crate::build`], [`crate::toolchain::c`],
+//! [`crate::toolchain::zig`], [`crate::toolchain::assemblyscript`], [`crate::toolchain::js`]).
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};

@@ -1,10 +1,11 @@
 //! Which file-system events are a change worth a rebuild.
 //!
 //! A path is relevant when it is inside the project, outside build output and version-control
-//! folders, is not an editor's temporary file, and is something the build reads: Rust, C and
-//! JavaScript sources (`.rs`, `.c`, `.h`, `.js`), TOML (`Cargo.toml` with the bot's
-//! configuration, `botlens.toml`, `.cargo/config.toml`) or a `.wasm` opponent.
-//! `Cargo.lock` is not: cargo itself rewrites it during a build, which would loop.
+//! folders, is not an editor's temporary file, and is something a build reads in any language
+//! botlens builds (`botlens_harness::toolchain::watched`: each language's sources and what else
+//! its build reads — `.h` headers, TOML such as `Cargo.toml` and `.cargo/config.toml` —, a bot
+//! folder's `botlens.toml`, a `.wasm` opponent). `Cargo.lock` is not: cargo itself rewrites it
+//! during a build, which would loop.
 //!
 //! An event is a change when it creates, removes or modifies a file; opening, reading and
 //! closing a file without writing it are not (cargo reads every source on each build).
@@ -45,7 +46,7 @@ fn is_source_file(name: &str) -> bool {
     if is_editor_temporary(name) || name == "Cargo.lock" {
         return false;
     }
-    [".rs", ".c", ".h", ".js", ".toml", ".wasm"].iter().any(|ext| name.ends_with(ext))
+    botlens_harness::toolchain::is_watched(name)
 }
 
 /// Swap, backup and lock files editors write next to the file being saved: vim's `*.swp`,
@@ -90,6 +91,8 @@ mod tests {
             "bot.c",
             "board.h",
             "bot.js",
+            "bot.zig",
+            "bot.ts",
             "botlens.toml",
         ] {
             assert!(relevant(path), "{path} should trigger a rebuild");

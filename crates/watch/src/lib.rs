@@ -38,7 +38,8 @@ use botlens_engine::text::printable_lines;
 use botlens_harness::baseline;
 use botlens_harness::build::BuildError;
 use botlens_harness::pipeline::{self, RunError, RunOptions};
-use botlens_harness::{BotProject, ProjectError, Target};
+use botlens_harness::toolchain::LoadError;
+use botlens_harness::{ProjectError, Target};
 use notify::RecursiveMode;
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
@@ -66,6 +67,9 @@ pub enum WatchError {
     /// The directory is not a bot project.
     #[error(transparent)]
     Project(#[from] ProjectError),
+    /// The bot's settings could not be read.
+    #[error(transparent)]
+    Bot(#[from] LoadError),
     /// The sandbox could not be set up.
     #[error(transparent)]
     Run(#[from] RunError),
@@ -128,8 +132,13 @@ impl Watch {
     /// Starts watching the bot project, bot folder or lone source file ([`Target::of_path`]) at
     /// `project_dir` (nothing runs until [`Watch::run`]).
     pub fn new(project_dir: &Path, options: WatchOptions) -> Result<Watch, WatchError> {
-        if let Target::Project { .. } = Target::of_path(project_dir) {
-            BotProject::load(project_dir)?;
+        // A bot with a manifest (a Cargo project) loads before anything is watched, and so is a
+        // directory with no bot at all refused (taken for one); a bot folder's settings are each
+        // run's to check, as they may be fixed while the folder is watched.
+        if let Target::Bot { lang, path, .. } = Target::of_path(project_dir)
+            && lang.manifest().is_some()
+        {
+            lang.load(&path, None)?;
         }
         let named = project_dir
             .canonicalize()
@@ -137,7 +146,7 @@ impl Watch {
         // A lone source file is watched with its folder.
         let target = Target::of_path(&named);
         let root = match &target {
-            Target::Script { path, .. } if path.is_file() => path.parent().unwrap_or(&named).into(),
+            Target::Bot { path, .. } if path.is_file() => path.parent().unwrap_or(&named).into(),
             _ => named.clone(),
         };
         let sandbox = pipeline::sandbox()?;

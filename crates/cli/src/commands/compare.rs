@@ -138,8 +138,8 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
 pub fn show(event: Event<'_>) {
     match event {
         Event::Preparing { stage: Stage::InstallingTarget, .. } => eprintln!("{INSTALLING}"),
-        Event::Preparing { side, stage: Stage::Building } => {
-            eprintln!("botlens: building {}…", botlens_engine::text::printable(side));
+        Event::Preparing { side, stage: Stage::Building { tool } } => {
+            eprintln!("botlens: building {} with {tool}…", botlens_engine::text::printable(side));
         }
         Event::Preparing { .. } => {}
         Event::Batch { games, elo, sprt: Some(sprt) } => {

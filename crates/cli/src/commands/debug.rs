@@ -15,10 +15,10 @@ use anyhow::{Context, bail};
 use botlens_engine::text::printable;
 use botlens_engine::{Fault, Trace};
 use botlens_harness::build::DebugInfo;
-use botlens_harness::folder::Lang;
 use botlens_harness::pipeline::{self, Prepared, RunOptions, Stage};
 use botlens_harness::suite::GameResult;
-use botlens_harness::{BotProject, CancelToken, Contender, Target};
+use botlens_harness::toolchain::Debugging;
+use botlens_harness::{CancelToken, Contender, Target};
 use botlens_sandbox::Sandbox;
 use clap::{Args, ValueEnum};
 
@@ -133,7 +133,7 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
         compare_with(&game, trace, path);
     }
     let (turn, why) = stop_turn(&game, args.turn)?;
-    if game.fault.is_none() && !args.optimized && matches!(target, Target::Project { .. }) {
+    if game.fault.is_none() && !args.optimized && rebuilt(&target) {
         eprintln!(
             "botlens: note: this game did not fail with the unoptimised build; if it fails in `botlens run`, try --optimized"
         );
@@ -168,18 +168,19 @@ fn check_debuggable(target: &Target) -> anyhow::Result<()> {
         Target::Reference { name, .. } => bail!(
             "{name} is a reference player, native code inside botlens with no module to debug; give a bot project or a .wasm module"
         ),
-        Target::Script { lang: Lang::JavaScript, path, .. } => bail!(
-            "{} is a JavaScript bot: its module is the JavaScript runner, whose debug info describes the interpreter, not the bot; step through its games with `botlens replay` instead",
-            path.display()
-        ),
-        Target::Script { lang: Lang::AssemblyScript, path, .. } => bail!(
-            "{} is an AssemblyScript bot: AssemblyScript compiles no DWARF debug info (only a source map, which gdb and lldb do not read), so a debugger would show neither its lines nor its variables; step through its games with `botlens replay` instead, which shows each failure at its line of the bot's .ts file",
-            path.display()
-        ),
-        Target::Script { lang: Lang::C | Lang::Zig, .. }
-        | Target::Project { .. }
-        | Target::Module { .. } => Ok(()),
+        Target::Bot { lang, path, .. } => match lang.debugging() {
+            Debugging::Refused(why) => bail!("{} {why}", path.display()),
+            Debugging::Debugger { .. } => Ok(()),
+        },
+        Target::Module { .. } => Ok(()),
     }
+}
+
+/// Whether `botlens debug` builds the bot again for the debugger, with all debug info (its
+/// language says so, [`Debugging`]), rather than as `botlens run` does.
+fn rebuilt(target: &Target) -> bool {
+    let Target::Bot { lang, .. } = target else { return false };
+    lang.debugging() == Debugging::Debugger { rebuilt: true }
 }
 
 /// The first `name` on `PATH` that is an executable file.
@@ -209,14 +210,8 @@ struct OneGame {
 /// bot (a module) in seat 0.
 fn game_of_trace(trace: &Trace, path: &Path, target: &Target) -> anyhow::Result<OneGame> {
     let plays = match target {
-        Target::Project { dir, .. } => BotProject::load(dir)?.game,
-        Target::Module { game, .. } => *game,
-        Target::Script { lang: lang @ (Lang::C | Lang::Zig), path, game } => {
-            pipeline::folder_game(*lang, path, *game)?
-        }
-        Target::Reference { .. } | Target::Script { .. } => {
-            bail!("{target} has no module of its own to debug")
-        }
+        Target::Reference { .. } => bail!("{target} has no module of its own to debug"),
+        Target::Bot { .. } | Target::Module { .. } => target.game()?,
     };
     if trace.game != plays.name() {
         bail!(
@@ -270,12 +265,16 @@ fn prepare(
         ..RunOptions::one_game(&game.vs, game.seed)
     };
     let quiet = args.debuggee;
+    let how = match (rebuilt(target), args.optimized) {
+        (true, true) => "with all debug info",
+        (true, false) => "with all debug info, unoptimised",
+        (false, _) => "as `botlens run` builds it, optimised with debug info",
+    };
     let progress = |stage| match stage {
         Stage::InstallingTarget if !quiet => eprintln!("{INSTALLING}"),
-        Stage::Building if !quiet => eprintln!(
-            "botlens: building the bot with all debug info{}…",
-            if args.optimized { "" } else { ", unoptimised" }
-        ),
+        Stage::Building { tool } if !quiet => {
+            eprintln!("botlens: building the bot with {tool}, {how}…")
+        }
         _ => {}
     };
     let prepared = pipeline::prepare(sandbox, target, &options, &progress, &CancelToken::new())?;
@@ -459,16 +458,8 @@ fn unfit_for_a_command(file: &str) -> Option<&'static str> {
 /// bot's file (the one named, else its folder's `bot.c`/`bot.zig` or first source), a
 /// project's (or module's) `src/lib.rs`.
 fn example_file(target: &Target) -> String {
-    let Target::Script { lang, path, .. } = target else { return "src/lib.rs".into() };
-    let root = format!("bot.{}", lang.extension());
-    let file = if path.is_file() {
-        Some(path.clone())
-    } else {
-        let sources = botlens_harness::folder::sources(path, *lang);
-        let named = sources.iter().find(|file| file.ends_with(&root));
-        named.or(sources.first()).cloned()
-    };
-    file.and_then(|file| Some(file.file_name()?.to_string_lossy().into_owned())).unwrap_or(root)
+    let Target::Bot { lang, path, .. } = target else { return "src/lib.rs".into() };
+    lang.example_file(path)
 }
 
 /// Where and why the debugger stops.
@@ -585,10 +576,10 @@ mod tests {
         let mut failure = Failure::new(FailureKind::IllegalMove, "off the board");
         failure.location = Some(SourceLocation { file: "src/lib.rs".into(), line: 85, column: 9 });
         let fault = Fault { seat: 0, turn: 7, failure };
-        let project = Target::project(dir.path());
+        let project = Target::of_dir(dir.path());
         let absolute = dir.path().join("src/lib.rs").display().to_string();
         assert_eq!(failing_line(&fault, &project), Some((absolute, 85)));
-        let elsewhere = Target::project(dir.path().join("src"));
+        let elsewhere = Target::of_dir(dir.path().join("src"));
         assert_eq!(failing_line(&fault, &elsewhere), Some(("src/lib.rs".to_owned(), 85)));
     }
 
@@ -746,14 +737,18 @@ mod tests {
     #[test]
     fn the_hint_names_a_file_of_the_bots_language() {
         let dir = tempfile::tempdir().unwrap();
-        let script = |lang, path: &Path| Target::Script { lang, path: path.into(), game: None };
+        let script = |lang: &str, path: &Path| Target::Bot {
+            lang: lang.parse().unwrap(),
+            path: path.into(),
+            game: None,
+        };
         std::fs::write(dir.path().join("board.c"), "").unwrap();
         std::fs::write(dir.path().join("rules.c"), "").unwrap();
-        assert_eq!(example_file(&script(Lang::C, dir.path())), "board.c");
+        assert_eq!(example_file(&script("c", dir.path())), "board.c");
         std::fs::write(dir.path().join("bot.c"), "").unwrap();
-        assert_eq!(example_file(&script(Lang::C, dir.path())), "bot.c");
-        assert_eq!(example_file(&script(Lang::C, &dir.path().join("rules.c"))), "rules.c");
-        assert_eq!(example_file(&script(Lang::Zig, dir.path())), "bot.zig");
-        assert_eq!(example_file(&Target::project(dir.path())), "src/lib.rs");
+        assert_eq!(example_file(&script("c", dir.path())), "bot.c");
+        assert_eq!(example_file(&script("c", &dir.path().join("rules.c"))), "rules.c");
+        assert_eq!(example_file(&script("zig", dir.path())), "bot.zig");
+        assert_eq!(example_file(&script("rust", dir.path())), "src/lib.rs");
     }
 }

@@ -8,6 +8,7 @@ mod debug;
 mod diff;
 mod game_arg;
 mod generate;
+mod lang_arg;
 mod lsp;
 mod new;
 mod play;

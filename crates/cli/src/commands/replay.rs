@@ -16,7 +16,7 @@ use botlens_harness::caps::{CapOverrides, LimitCaps};
 use botlens_harness::pipeline::{self, RunOptions, Stage};
 use botlens_harness::play_on::{self, PlayedOn};
 use botlens_harness::target::is_module_path;
-use botlens_harness::{BotProject, CancelToken, Target};
+use botlens_harness::{CancelToken, Target};
 use botlens_replay::{Output, ShowOptions};
 use clap::Args;
 
@@ -223,9 +223,10 @@ fn replayed(
 fn worst_failure(target: &Target, named: &str) -> anyhow::Result<(String, u64, usize)> {
     let pick = "pick a game with --vs NAME --seed N";
     let root = match target {
-        Target::Project { dir, .. } => {
-            BotProject::load(dir).with_context(|| format!("`{named}` is not a bot project"))?;
-            dir.as_path()
+        // A bot with a manifest (a Cargo project) must load: it may be no bot at all.
+        Target::Bot { lang, path, .. } if lang.manifest().is_some() => {
+            lang.load(path, None).with_context(|| format!("`{named}` is not a bot project"))?;
+            path.as_path()
         }
         _ => target.project_dir().with_context(|| {
             format!("`{named}` is a directory but not a bot project: give a trace file, or {pick}")
@@ -262,12 +263,11 @@ fn worst_failure(target: &Target, named: &str) -> anyhow::Result<(String, u64, u
 /// The directory of a bot the user named: a project's, or the one a module is in.
 fn target_dir(target: &Target) -> Option<PathBuf> {
     match target {
-        Target::Project { dir, .. } => Some(dir.clone()),
         Target::Module { path, .. } => path
             .parent()
             .map(|dir| if dir.as_os_str().is_empty() { Path::new(".") } else { dir })
             .map(Path::to_path_buf),
-        Target::Script { .. } => target.project_dir().map(Path::to_path_buf),
+        Target::Bot { .. } => target.project_dir().map(Path::to_path_buf),
         Target::Reference { .. } => None,
     }
 }
@@ -295,11 +295,8 @@ fn replay_game(target: &Target, opponent: &str, seed: u64, seat: usize) -> anyho
 fn progress() -> impl Fn(Stage) + Sync {
     |stage| match stage {
         Stage::InstallingTarget => eprintln!("{INSTALLING}"),
-        Stage::Building => eprintln!("botlens: building the bot…"),
-        Stage::BuildingRunner => eprintln!("botlens: building the JavaScript runner (once)…"),
-        Stage::InstallingCompiler => {
-            eprintln!("botlens: installing the AssemblyScript compiler (once)…")
-        }
+        Stage::Building { tool } => eprintln!("botlens: building the bot with {tool}…"),
+        Stage::SettingUp { what } => eprintln!("botlens: {what}…"),
         Stage::Loading | Stage::Playing { .. } => {}
     }
 }

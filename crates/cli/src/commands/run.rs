@@ -201,13 +201,10 @@ impl StageProgress {
     fn show(&self, stage: Stage) {
         match stage {
             Stage::InstallingTarget => self.bar.suspend(|| eprintln!("{INSTALLING}")),
-            Stage::Building => self.bar.set_message("building the bot with cargo…"),
-            Stage::BuildingRunner => self.bar.set_message(
-                "building botlens's JavaScript runner (once per botlens build, a minute or two)…",
-            ),
-            Stage::InstallingCompiler => self.bar.set_message(
-                "installing the AssemblyScript compiler with npm (once, into botlens's cache)…",
-            ),
+            Stage::Building { tool } => {
+                self.bar.set_message(format!("building the bot with {tool}…"))
+            }
+            Stage::SettingUp { what } => self.bar.set_message(format!("{what}…")),
             Stage::Loading => self.bar.set_message("loading the module…"),
             Stage::Playing { done, total } => {
                 if self.bar.length() != Some(total as u64) {

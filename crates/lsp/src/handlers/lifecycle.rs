@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use botlens_harness::BotProject;
+use botlens_harness::{BotProject, toolchain};
 use serde_json::Value;
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{
@@ -116,7 +116,7 @@ pub fn find_projects(root: &Path) -> Vec<BotProject> {
 }
 
 fn visit(dir: &Path, depth: u32, found: &mut Vec<BotProject>) {
-    if let Ok(project) = BotProject::load(dir) {
+    if let Ok(project) = toolchain::load_project(dir) {
         found.push(project);
         return;
     }
@@ -165,12 +165,7 @@ pub async fn initialized(session: Arc<ServerSession>, _params: InitializedParams
         session.client.show_message(MessageType::WARNING, format!("botlens: {warning}")).await;
     }
     if watch {
-        let watchers = ["**/*.rs", "**/Cargo.toml", "**/*.c", "**/*.h", "**/botlens.toml"]
-            .map(|glob| FileSystemWatcher {
-                glob_pattern: GlobPattern::String(glob.into()),
-                kind: None,
-            })
-            .to_vec();
+        let watchers = file_watchers();
         let options = DidChangeWatchedFilesRegistrationOptions { watchers };
         let registration = Registration {
             id: "botlens-watch".into(),
@@ -182,6 +177,18 @@ pub async fn initialized(session: Arc<ServerSession>, _params: InitializedParams
             session.client.log_message(MessageType::WARNING, text).await;
         }
     }
+}
+
+/// The files the client watches for the server: what a bot's build reads in any language
+/// ([`toolchain::watched`]), anywhere in the workspace.
+fn file_watchers() -> Vec<FileSystemWatcher> {
+    toolchain::watched()
+        .into_iter()
+        .map(|glob| FileSystemWatcher {
+            glob_pattern: GlobPattern::String(format!("**/{glob}")),
+            kind: None,
+        })
+        .collect()
 }
 
 /// `shutdown`: cancels runs in flight and notes that the client asked, for the exit status.
@@ -261,5 +268,29 @@ mod tests {
         bot(single.path(), "solo");
         let names: Vec<String> = find_projects(single.path()).into_iter().map(|p| p.name).collect();
         assert_eq!(names, ["solo"]);
+        // A bot folder of any language is a project too.
+        let folder = single.path().join("in-c");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("botlens.toml"), "game = \"tictactoe\"\n").unwrap();
+        std::fs::write(folder.join("bot.c"), "").unwrap();
+        let names: Vec<String> = find_projects(&folder).into_iter().map(|p| p.name).collect();
+        assert_eq!(names, ["in-c"]);
+    }
+
+    #[test]
+    fn the_client_watches_every_languages_files_anywhere() {
+        let globs: Vec<String> = file_watchers()
+            .into_iter()
+            .map(|watcher| match watcher.glob_pattern {
+                GlobPattern::String(glob) => glob,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        for glob in
+            ["**/*.rs", "**/Cargo.toml", "**/*.c", "**/*.h", "**/*.js", "**/*.zig", "**/*.ts"]
+        {
+            assert!(globs.iter().any(|g| g == glob), "{glob} in {globs:?}");
+        }
+        assert!(globs.iter().any(|g| g == "**/botlens.toml"), "{globs:?}");
     }
 }

@@ -29,7 +29,7 @@ pub async fn run(session: Arc<ServerSession>, root: PathBuf) -> jsonrpc::Result<
         let state = session.state();
         (state.settings.clone(), state.client.code_lens_refresh)
     };
-    let target = Target::project(&root);
+    let target = Target::of_dir(&root);
     let run = settings.run_options(&session.caps);
     let options = ProfileOptions { run, interval: DEFAULT_INTERVAL };
     let work = tokio::task::spawn_blocking(move || {

@@ -15,7 +15,7 @@ use std::time::Duration;
 use botlens_harness::build::BuildError;
 use botlens_harness::report::FailureGroup;
 use botlens_harness::{
-    BotProject, CancelToken, RunError, RunOptions, Stage, SuiteRun, Target, pipeline,
+    BotProject, CancelToken, RunError, RunOptions, Stage, SuiteRun, Target, pipeline, toolchain,
 };
 use botlens_replay::Replay;
 use tokio::sync::mpsc;
@@ -73,7 +73,7 @@ async fn changed(session: &Arc<ServerSession>, paths: &[PathBuf]) {
         let known = session.state().project_of(path);
         let root = match known {
             Some(root) => Some(root),
-            None => match BotProject::find(path) {
+            None => match toolchain::find_project(path) {
                 Ok(Some(project)) => Some(session.state().add_project(project)),
                 Ok(None) => None,
                 Err(error) => {
@@ -132,7 +132,7 @@ async fn run(session: Arc<ServerSession>, root: PathBuf, generation: u64, cancel
     if !current(&session, &root, generation) {
         return;
     }
-    let project = match BotProject::load(&root) {
+    let project = match toolchain::load_project(&root) {
         Ok(project) => project,
         Err(error) => {
             let text = format!("botlens: {error}");
@@ -339,14 +339,11 @@ async fn publish(session: &ServerSession, root: &Path, generation: u64, finished
     }
 }
 
-/// The percentage shown for a stage: installing the target and building 0, loading 10,
+/// The percentage shown for a stage: installing, setting up and building 0, loading 10,
 /// playing 10–100.
 fn stage_percent(stage: Stage) -> u32 {
     match stage {
-        Stage::InstallingTarget
-        | Stage::Building
-        | Stage::BuildingRunner
-        | Stage::InstallingCompiler => 0,
+        Stage::InstallingTarget | Stage::SettingUp { .. } | Stage::Building { .. } => 0,
         Stage::Loading => 10,
         Stage::Playing { done, total } => 10 + (90 * done / total.max(1)) as u32,
     }
@@ -355,9 +352,8 @@ fn stage_percent(stage: Stage) -> u32 {
 fn stage_text(stage: Stage) -> String {
     match stage {
         Stage::InstallingTarget => "installing the wasm32-wasip1 target (once)".to_owned(),
-        Stage::Building => "building".to_owned(),
-        Stage::BuildingRunner => "building the JavaScript runner (once)".to_owned(),
-        Stage::InstallingCompiler => "installing the AssemblyScript compiler (once)".to_owned(),
+        Stage::SettingUp { what } => what.to_owned(),
+        Stage::Building { tool } => format!("building with {tool}"),
         Stage::Loading => "loading the module".to_owned(),
         Stage::Playing { done, total } => format!("playing {done}/{total} games"),
     }
@@ -424,7 +420,8 @@ mod tests {
 
     #[test]
     fn progress_climbs_from_building_to_the_last_game() {
-        assert_eq!(stage_percent(Stage::Building), 0);
+        assert_eq!(stage_percent(Stage::Building { tool: "clang" }), 0);
+        assert_eq!(stage_text(Stage::Building { tool: "clang" }), "building with clang");
         assert_eq!(stage_percent(Stage::Loading), 10);
         assert_eq!(stage_percent(Stage::Playing { done: 60, total: 120 }), 55);
         assert_eq!(stage_percent(Stage::Playing { done: 120, total: 120 }), 100);

@@ -4,30 +4,108 @@
 //! to a WebAssembly bot module, `crates/js-runner`) inside the same sandbox as every other bot.
 //!
 //! The runner is built once per botlens build, from the sources bundled in the binary
-//! ([`crate::bundled::js_runner`]), into botlens's cache directory: [`runner()`]. Every JavaScript
+//! ([`crate::bundled::folder`]), into botlens's cache directory: [`runner()`]. Every JavaScript
 //! bot is that one compiled module with the bot's source attached
 //! ([`botlens_sandbox::BotModule::with_payload`]), so editing a bot needs no build.
+//!
+//! Its row in [`super::TOOLCHAINS`] is [`JavaScript`].
 //!
 //! Not for: playing (see [`crate::pipeline`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Instant;
 
 use botlens_engine::runner::{self, MatchLimits};
 use botlens_engine::{Failure, FailureKind, SeedRng, Stream};
 use botlens_files::ReadError;
 use botlens_games::{GameKind, GameVisitor, Scored};
-use botlens_sandbox::{BotModule, SandboxLimits};
+use botlens_sandbox::{BotModule, Sandbox, SandboxLimits};
 
-use crate::build::CompilerMessage;
-use crate::c::{WASI_INCLUDE, WASI_LIB};
-use crate::folder::{CONFIG_FILE, Folder, FolderError, Lang, missing_clang_tools, on_path};
+use super::Toolchain;
+use super::c::{WASI_INCLUDE, WASI_LIB};
+use super::{Bot, BuildFailure, BuildRequest, Debugging, LoadError, Ready, Settings, Stage};
+use crate::CancelToken;
+use crate::build::{BuildError, CompilerMessage};
+use crate::folder::{CONFIG_FILE, Folder, FolderError, missing_clang_tools, on_path};
+use crate::scaffold::{FolderReadme, Scaffold, ScaffoldError};
 
 /// The start of the message the runner gives a syntax error in the bot's source.
 const SYNTAX_ERROR: &str = "syntax error: ";
 
 /// What the runner's build is, in a missing tool's message.
 const BUILDING_RUNNER: &str = "building botlens's JavaScript runner (once)";
+
+/// What building the runner is, for progress.
+const SETTING_UP: &str =
+    "building botlens's JavaScript runner (once per botlens build, a minute or two)";
+
+/// What a new JavaScript bot's README says of it.
+const README: FolderReadme = FolderReadme {
+    about: "botlens runs bot.js in the arena's format",
+    how: "It is in the old arena's format (`function Bot`, `Bot.prototype.play(turn)`); botlens runs it\nin its JavaScript runner, which it builds once on first use (that build needs `sudo apt-get\ninstall -y clang lld wasi-libc libclang-rt-dev-wasm32` on Debian or Ubuntu).",
+    faults: "an exception",
+    manual: "docs/javascript.md",
+    sdk: "the JavaScript runner",
+};
+
+/// JavaScript: a row of [`super::TOOLCHAINS`].
+#[derive(Debug)]
+pub struct JavaScript;
+
+impl Toolchain for JavaScript {
+    fn name(&self) -> &'static str {
+        "js"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["javascript"]
+    }
+
+    fn title(&self) -> &'static str {
+        "JavaScript"
+    }
+
+    fn about(&self) -> &'static str {
+        "A folder with bot.js in the old arena's format"
+    }
+
+    fn extension(&self) -> &'static str {
+        "js"
+    }
+
+    /// The runner, with the starting bots (a bot's source needs no library).
+    fn sdk(&self) -> &'static str {
+        "js-runner"
+    }
+
+    fn builder(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn debugging(&self) -> Debugging {
+        Debugging::Refused(
+            "is a JavaScript bot: its module is the JavaScript runner, whose debug info describes the interpreter, not the bot; step through its games with `botlens replay` instead",
+        )
+    }
+
+    fn runner(&self) -> bool {
+        true
+    }
+
+    fn load(&self, path: &Path, game: Option<GameKind>) -> Result<Box<dyn Bot>, LoadError> {
+        Ok(Box::new(JsBot::load(path, game)?))
+    }
+
+    fn scaffold(
+        &self,
+        game: GameKind,
+        dir: &Path,
+        _sdk: Option<&Path>,
+    ) -> Result<Scaffold, ScaffoldError> {
+        super::scaffold_folder(self, &README, game, dir)
+    }
+}
 
 /// A JavaScript bot on disk.
 #[derive(Debug, Clone)]
@@ -63,7 +141,7 @@ impl JsBot {
             let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
             return Err(FolderError::Read { path: file, source });
         }
-        let folder = Folder::with_config(root, config, game, &file)?;
+        let folder = super::checked_folder(root, config, game, &file)?;
         let name = named.name(Some(&file));
         Ok(JsBot { file, name, folder })
     }
@@ -74,7 +152,7 @@ impl JsBot {
     /// rest of it read as JavaScript.
     pub fn payload(&self) -> Result<Vec<u8>, FolderError> {
         let mut budget = crate::own_files::Budget::new(&self.folder.root);
-        let bytes = crate::folder::read_source(&mut budget, &self.file, Lang::JavaScript)?;
+        let bytes = crate::folder::read_source(&mut budget, &self.file, JavaScript.title())?;
         if let Some(at) = bytes.iter().position(|b| *b == 0) {
             return Err(FolderError::Compile(vec![self.raw_nul(&bytes[..at])]));
         }
@@ -109,6 +187,45 @@ impl JsBot {
     }
 }
 
+impl Bot for JsBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn settings(&self) -> Settings<'_> {
+        Settings::Folder(&self.folder)
+    }
+
+    fn source(&self) -> &Path {
+        &self.file
+    }
+
+    /// The source read and checked (its bounds, a raw NUL) before the runner's first build;
+    /// the runner built (once) and loaded with the source attached, which is checked for syntax
+    /// errors before any game (reported as compile errors).
+    fn build(
+        &self,
+        sandbox: &Sandbox,
+        request: &BuildRequest<'_>,
+        progress: &(dyn Fn(Stage) + Sync),
+        _cancel: &CancelToken,
+    ) -> Result<Ready, BuildFailure> {
+        let payload = self.payload()?;
+        let started = Instant::now();
+        super::ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
+        let wasm = runner(&mut || progress(Stage::SettingUp { what: SETTING_UP }))?;
+        let build = started.elapsed();
+        progress(Stage::Loading);
+        let started = Instant::now();
+        let runner = super::load_module(sandbox, &wasm).map_err(BuildFailure::Load)?;
+        let module = runner.with_payload(payload);
+        if let Some(message) = check(self, &module, &request.limits) {
+            return Err(BuildError::Compile(vec![message]).into());
+        }
+        Ok(Ready { module, wasm, warnings: Vec::new(), build, load: started.elapsed() })
+    }
+}
+
 /// The folder's bot file: `bot = …` of `botlens.toml`, else its only `.js` file. `bot` may
 /// name only a file of the folder: an absolute path, a `..` or a symbolic link leading out of
 /// it is refused.
@@ -128,7 +245,7 @@ fn bot_file(root: &Path, named: Option<&str>) -> Result<PathBuf, FolderError> {
         };
     }
     let no_bot = |message: String| FolderError::NoBot { dir: root.to_owned(), message };
-    match crate::folder::sources(root, Lang::JavaScript).as_slice() {
+    match crate::folder::sources(root, JavaScript.extension()).as_slice() {
         [] => Err(no_bot(
             "no .js file here: a JavaScript bot is a .js file in the arena's format".into(),
         )),
@@ -153,7 +270,7 @@ pub fn runner(building: &mut dyn FnMut()) -> Result<PathBuf, FolderError> {
     // One build at a time in this process; cargo's own lock serialises processes.
     static BUILDING: Mutex<()> = Mutex::new(());
     let _one = BUILDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let dir = crate::bundled::js_runner()?;
+    let dir = crate::bundled::folder(JavaScript.sdk())?;
     let wasm = dir.join("target/wasm32-wasip1/release/botlens_js_runner.wasm");
     if wasm.is_file() {
         return Ok(wasm);

@@ -1,5 +1,5 @@
 //! C bots: a folder with `.c` files that include the bundled `botlens.h`
-//! (`crates/sdk-c`, unpacked by [`crate::bundled::sdk_c`]) and, optionally, a `botlens.toml`
+//! (`crates/sdk-c`, unpacked by [`crate::bundled::folder`]) and, optionally, a `botlens.toml`
 //! (the settings every bot folder shares, [`crate::folder`]). botlens builds them itself with
 //! clang and Debian's wasi-libc:
 //!
@@ -11,17 +11,24 @@
 //! shows them like rustc's; nothing of a file outside the bot's folder: [`crate::shown`]), names the Debian package of a missing tool, and caches the module
 //! by a hash of the sources, the header and the flags, so an unchanged bot is not rebuilt.
 //!
+//! Its row in [`super::TOOLCHAINS`] is [`C`]. The header names itself in the module's
+//! `botlens_sdk` section (a top-level `asm` directive), and wasi-libc's sources are the
+//! locator's to skip.
+//!
 //! Not for: playing (see [`crate::pipeline`]).
 
 use botlens_games::GameKind;
+use botlens_sandbox::Sandbox;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
+use super::Toolchain;
+use super::{Bot, BuildFailure, BuildRequest, Debugging, LoadError, Ready, Settings, Stage};
 use crate::CancelToken;
 use crate::build::CompilerMessage;
-pub use crate::compiled::Built;
-use crate::compiled::{Fnv, cached, store, unlocated};
-use crate::folder::{Folder, FolderError, Lang, missing_clang_tools};
+use crate::compiled::{Built, Fnv, cached, store, unlocated};
+use crate::folder::{Folder, FolderError, missing_clang_tools};
+use crate::scaffold::{FolderReadme, Scaffold, ScaffoldError};
 use crate::shown::Shown;
 
 /// Where Debian's wasi-libc puts its headers.
@@ -34,6 +41,70 @@ pub const HEADER: &str = "botlens.h";
 
 /// What is built, in a missing tool's message.
 const BUILDING: &str = "building a C bot";
+
+/// The program that builds C bots.
+const CLANG: &str = "clang";
+
+/// What a new C bot's README says of it.
+const README: FolderReadme = FolderReadme {
+    about: "botlens builds the .c files here with clang and the bundled botlens.h",
+    how: "It includes `botlens.h`, the C SDK, which botlens carries and puts on the include path:\nnothing to install besides clang and wasi-libc (`sudo apt-get install -y clang lld wasi-libc\nlibclang-rt-dev-wasm32` on Debian or Ubuntu). `botlens run` builds every `.c` file here with\n`clang --target=wasm32-wasi -mexec-model=reactor -g -O2`; the API is documented in `botlens.h`.",
+    faults: "a failed `assert`, an out-of-bounds access",
+    manual: "docs/c.md",
+    sdk: HEADER,
+};
+
+/// C: a row of [`super::TOOLCHAINS`].
+#[derive(Debug)]
+pub struct C;
+
+impl Toolchain for C {
+    fn name(&self) -> &'static str {
+        "c"
+    }
+
+    fn title(&self) -> &'static str {
+        "C"
+    }
+
+    fn about(&self) -> &'static str {
+        "A folder with bot.c and the C SDK, botlens.h"
+    }
+
+    fn extension(&self) -> &'static str {
+        "c"
+    }
+
+    /// The folder's own headers, which its sources include.
+    fn also_watched(&self) -> &'static [&'static str] {
+        &["*.h"]
+    }
+
+    fn sdk(&self) -> &'static str {
+        "sdk-c"
+    }
+
+    fn builder(&self) -> Option<&'static str> {
+        Some(CLANG)
+    }
+
+    fn debugging(&self) -> Debugging {
+        Debugging::Debugger { rebuilt: false }
+    }
+
+    fn load(&self, path: &Path, game: Option<GameKind>) -> Result<Box<dyn Bot>, LoadError> {
+        Ok(Box::new(CBot::load(path, game)?))
+    }
+
+    fn scaffold(
+        &self,
+        game: GameKind,
+        dir: &Path,
+        _sdk: Option<&Path>,
+    ) -> Result<Scaffold, ScaffoldError> {
+        super::scaffold_folder(self, &README, game, dir)
+    }
+}
 
 /// clang's flags besides the include path, the sources and the output.
 const FLAGS: [&str; 7] = [
@@ -65,10 +136,10 @@ impl CBot {
     pub fn load(path: &Path, game: Option<GameKind>) -> Result<CBot, FolderError> {
         let named = crate::folder::BotPath::of(path)?;
         let root = named.root.clone();
-        let folder = Folder::load(&root, game, path)?;
+        let folder = super::folder_settings(&root, game, path)?;
         let sources = match &named.file {
             Some(file) => vec![file.clone()],
-            None => crate::folder::sources(&root, Lang::C),
+            None => crate::folder::sources(&root, C.extension()),
         };
         if sources.is_empty() {
             let message = format!("no .c file here: a C bot is .c files that include {HEADER}");
@@ -79,13 +150,38 @@ impl CBot {
     }
 }
 
+impl Bot for CBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn settings(&self) -> Settings<'_> {
+        Settings::Folder(&self.folder)
+    }
+
+    fn source(&self) -> &Path {
+        &self.folder.root
+    }
+
+    fn build(
+        &self,
+        sandbox: &Sandbox,
+        _request: &BuildRequest<'_>,
+        progress: &(dyn Fn(Stage) + Sync),
+        cancel: &CancelToken,
+    ) -> Result<Ready, BuildFailure> {
+        progress(Stage::Building { tool: CLANG });
+        Ready::load(sandbox, build(self, cancel)?, progress)
+    }
+}
+
 /// Builds `bot` with clang (or finds it built in the cache): compile errors come back as
 /// [`FolderError::Compile`], a missing tool as [`FolderError::Toolchain`] with its package.
-/// clang runs confined ([`crate::tools`]): it reads the bot's folder and the header's, writes a
+/// clang runs confined (`tools`): it reads the bot's folder and the header's, writes a
 /// private directory, and is stopped when `cancel` is cancelled.
 pub fn build(bot: &CBot, cancel: &CancelToken) -> Result<Built, FolderError> {
     let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
-    let header = crate::bundled::sdk_c()?;
+    let header = crate::bundled::folder(C.sdk())?;
     let path = std::env::var_os("PATH").unwrap_or_default();
     build_with(bot, &header, &cache.join("c-bots"), &path, Path::new(WASI_INCLUDE), cancel)
 }
@@ -119,7 +215,7 @@ fn build_with(
     let headers = crate::own_files::listed(&bot.folder.root, "h");
     let mut budget = crate::own_files::Budget::new(&bot.folder.root);
     for file in bot.sources.iter().chain(&headers) {
-        let text = crate::folder::read_source(&mut budget, file, Lang::C)?;
+        let text = crate::folder::read_source(&mut budget, file, C.title())?;
         includes_header |= file.extension().is_some_and(|ext| ext == "c")
             && String::from_utf8_lossy(&text).contains(HEADER);
         hash.add(file.as_os_str().as_encoded_bytes());
@@ -132,7 +228,7 @@ fn build_with(
     let output = crate::tools::output_dir(cache)
         .map_err(|source| FolderError::Read { path: cache.to_owned(), source })?;
     let partial = output.path().join("bot.wasm");
-    let mut clang = crate::tools::system("clang", path);
+    let mut clang = crate::tools::system(CLANG, path);
     clang
         .args(FLAGS)
         .arg("-I")

@@ -1,5 +1,5 @@
 //! AssemblyScript bots: a folder with a `bot.ts` that imports the bundled package `botlens`
-//! (`crates/sdk-as`, unpacked by [`crate::bundled::sdk_as`]) and, optionally, a `botlens.toml`
+//! (`crates/sdk-as`, unpacked by [`crate::bundled::folder`]) and, optionally, a `botlens.toml`
 //! with `lang = "assemblyscript"` ([`crate::folder`]). botlens builds them with the
 //! AssemblyScript compiler, which it installs with npm, pinned to [`VERSION`], into its cache
 //! directory on first use ([`compiler`]; `BOTLENS_ASSEMBLYSCRIPT_DIR` names another directory):
@@ -17,17 +17,24 @@
 //! become located [`CompilerMessage`]s; the module is cached by the sources' hash as C and Zig
 //! bots are (`compiled.rs`).
 //!
+//! Its row in [`super::TOOLCHAINS`] is [`AssemblyScript`]. The SDK and AssemblyScript's standard
+//! library are `~lib/…` in the source map, which the locator skips.
+//!
 //! Not for: playing (see [`crate::pipeline`]).
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use botlens_games::GameKind;
+use botlens_sandbox::Sandbox;
 
+use super::Toolchain;
+use super::{Bot, BuildFailure, BuildRequest, Debugging, LoadError, Ready, Settings, Stage};
 use crate::CancelToken;
 use crate::build::CompilerMessage;
 use crate::compiled::{self, Built, Fnv};
-use crate::folder::{Folder, FolderError, Lang, on_path};
+use crate::folder::{Folder, FolderError, on_path};
+use crate::scaffold::{FolderReadme, Scaffold, ScaffoldError};
 use crate::shown::{EXCERPT_NOT_SHOWN, MESSAGE_NOT_SHOWN, Shown};
 
 /// The version of the `assemblyscript` package botlens installs and builds with.
@@ -44,6 +51,75 @@ const BUILDING: &str = "building an AssemblyScript bot";
 
 /// How to install Node.js and npm on Debian or Ubuntu.
 const INSTALL_NODE: &str = "sudo apt-get install -y nodejs npm";
+
+/// The program that builds AssemblyScript bots.
+const ASC: &str = "asc";
+
+/// What installing the compiler is, for progress.
+const INSTALLING: &str =
+    "installing the AssemblyScript compiler with npm (once, into botlens's cache)";
+
+/// What a new AssemblyScript bot's README says of it.
+const README: FolderReadme = FolderReadme {
+    about: "botlens builds bot.ts with the AssemblyScript compiler and the bundled package botlens",
+    how: "It imports `botlens`, the AssemblyScript SDK, which botlens carries. `botlens run` installs the\nAssemblyScript compiler with npm into botlens's cache on first use (it needs Node.js: `sudo\napt-get install -y nodejs npm` on Debian or Ubuntu), then builds `bot.ts` with `asc --debug\n--sourceMap`; the API is documented in the package's `index.ts`.",
+    faults: "a failed `assert`, an index out of range",
+    manual: "docs/assemblyscript.md",
+    sdk: PACKAGE,
+};
+
+/// AssemblyScript: a row of [`super::TOOLCHAINS`].
+#[derive(Debug)]
+pub struct AssemblyScript;
+
+impl Toolchain for AssemblyScript {
+    fn name(&self) -> &'static str {
+        "assemblyscript"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["as"]
+    }
+
+    fn title(&self) -> &'static str {
+        "AssemblyScript"
+    }
+
+    fn about(&self) -> &'static str {
+        "A folder with bot.ts and the AssemblyScript SDK, the package botlens"
+    }
+
+    fn extension(&self) -> &'static str {
+        "ts"
+    }
+
+    fn sdk(&self) -> &'static str {
+        "sdk-as"
+    }
+
+    fn builder(&self) -> Option<&'static str> {
+        Some(ASC)
+    }
+
+    fn debugging(&self) -> Debugging {
+        Debugging::Refused(
+            "is an AssemblyScript bot: AssemblyScript compiles no DWARF debug info (only a source map, which gdb and lldb do not read), so a debugger would show neither its lines nor its variables; step through its games with `botlens replay` instead, which shows each failure at its line of the bot's .ts file",
+        )
+    }
+
+    fn load(&self, path: &Path, game: Option<GameKind>) -> Result<Box<dyn Bot>, LoadError> {
+        Ok(Box::new(AsBot::load(path, game)?))
+    }
+
+    fn scaffold(
+        &self,
+        game: GameKind,
+        dir: &Path,
+        _sdk: Option<&Path>,
+    ) -> Result<Scaffold, ScaffoldError> {
+        super::scaffold_folder(self, &README, game, dir)
+    }
+}
 
 /// How [`rooted`] rewrites the compiler's source map, in the build's hash: a module cached
 /// before it changed is built again.
@@ -82,9 +158,35 @@ impl AsBot {
         let none = format!(
             "no .ts file here: an AssemblyScript bot is a bot.ts that imports \"{PACKAGE}\""
         );
-        let (name, file, folder) =
-            crate::folder::load_rooted(dir, game, Lang::AssemblyScript, none)?;
+        let extension = AssemblyScript.extension();
+        let (name, file, folder) = super::load_rooted(dir, game, extension, none)?;
         Ok(AsBot { name, file, folder })
+    }
+}
+
+impl Bot for AsBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn settings(&self) -> Settings<'_> {
+        Settings::Folder(&self.folder)
+    }
+
+    fn source(&self) -> &Path {
+        &self.folder.root
+    }
+
+    fn build(
+        &self,
+        sandbox: &Sandbox,
+        _request: &BuildRequest<'_>,
+        progress: &(dyn Fn(Stage) + Sync),
+        cancel: &CancelToken,
+    ) -> Result<Ready, BuildFailure> {
+        progress(Stage::Building { tool: ASC });
+        let installing = &mut || progress(Stage::SettingUp { what: INSTALLING });
+        Ready::load(sandbox, build(self, installing, cancel)?, progress)
     }
 }
 
@@ -93,7 +195,7 @@ impl AsBot {
 /// [`FolderError::Compile`], a missing Node.js or a failed install as
 /// [`FolderError::Toolchain`].
 ///
-/// npm and asc run confined ([`crate::tools`]): npm reaches the network and writes only the
+/// npm and asc run confined (`tools`): npm reaches the network and writes only the
 /// compiler's new directory (with `--ignore-scripts`: no package's install script runs); asc
 /// (with anything a bot's `asconfig.json` makes it load) reads the bot's folder, the SDK and
 /// the compiler, writes a private directory, has no network, and is stopped when `cancel` is
@@ -104,7 +206,7 @@ pub fn build(
     cancel: &CancelToken,
 ) -> Result<Built, FolderError> {
     let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
-    let sdk = crate::bundled::sdk_as()?;
+    let sdk = crate::bundled::folder(AssemblyScript.sdk())?;
     let path = std::env::var_os("PATH").unwrap_or_default();
     let dir = std::env::var_os(COMPILER_DIR_VAR)
         .filter(|dir| !dir.is_empty())
@@ -214,9 +316,10 @@ fn build_with(
     }
     hash.add(bot.file.as_os_str().as_encoded_bytes());
     let mut budget = crate::own_files::Budget::new(&bot.folder.root);
-    for file in crate::folder::sources(&bot.folder.root, Lang::AssemblyScript) {
+    let lang = AssemblyScript;
+    for file in crate::folder::sources(&bot.folder.root, lang.extension()) {
         hash.add(file.as_os_str().as_encoded_bytes());
-        hash.add(&crate::folder::read_source(&mut budget, &file, Lang::AssemblyScript)?);
+        hash.add(&crate::folder::read_source(&mut budget, &file, lang.title())?);
     }
     let wasm = cache.join(format!("{}-{:016x}.wasm", bot.name, hash.0));
     if let Some(built) = crate::compiled::cached(&wasm, cache, diagnostics)? {

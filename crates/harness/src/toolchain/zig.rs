@@ -1,5 +1,5 @@
 //! Zig bots: a folder with a `bot.zig` that imports the bundled `botlens.zig` as the module
-//! `botlens` (`crates/sdk-zig`, unpacked by [`crate::bundled::sdk_zig`]) and, optionally, a
+//! `botlens` (`crates/sdk-zig`, unpacked by [`crate::bundled::folder`]) and, optionally, a
 //! `botlens.toml` ([`crate::folder`]). botlens builds them with zig (the `ziglang` package on
 //! PyPI, or a `zig` on `PATH`), in two steps: the bot's optimized LLVM module, then its machine
 //! code, from that module, with LLVM's tail merging off:
@@ -25,8 +25,10 @@
 //! Zig has no syntax for custom sections, so [`build`] appends them to the built module: the
 //! ABI version, the compact encoding, and in `botlens_sdk` the SDK's file and Zig's `std.zig`
 //! (so the locator skips both directories). Diagnostics, the cache and errors are as for C
-//! ([`crate::c`]), and show nothing of a file outside the bot's folder, the SDK and Zig's std
+//! ([`crate::toolchain::c`]), and show nothing of a file outside the bot's folder, the SDK and Zig's std
 //! ([`crate::shown`]).
+//!
+//! Its row in [`super::TOOLCHAINS`] is [`Zig`].
 //!
 //! Not for: playing (see [`crate::pipeline`]).
 
@@ -36,10 +38,14 @@ use std::sync::Mutex;
 
 use botlens_confine::Confined;
 use botlens_games::GameKind;
+use botlens_sandbox::Sandbox;
 
+use super::Toolchain;
+use super::{Bot, BuildFailure, BuildRequest, Debugging, LoadError, Ready, Settings, Stage};
 use crate::CancelToken;
 use crate::compiled::{Built, Fnv};
-use crate::folder::{Folder, FolderError, Lang};
+use crate::folder::{Folder, FolderError};
+use crate::scaffold::{FolderReadme, Scaffold, ScaffoldError};
 use crate::shown::Shown;
 
 /// The SDK's module file.
@@ -53,6 +59,65 @@ const BUILDING: &str = "building a Zig bot";
 
 /// How to install zig.
 const INSTALL: &str = "pip install ziglang";
+
+/// The program that builds Zig bots.
+const ZIG: &str = "zig";
+
+/// What a new Zig bot's README says of it.
+const README: FolderReadme = FolderReadme {
+    about: "botlens builds bot.zig with zig and the bundled botlens.zig",
+    how: "It imports `botlens`, the Zig SDK, which botlens carries: nothing to install besides zig\n(`pip install ziglang`). `botlens run` builds `bot.zig` with `zig build-exe -target\nwasm32-freestanding -O ReleaseSafe`; the API is documented in `botlens.zig`.",
+    faults: "an index out of bounds, `unreachable`",
+    manual: "docs/zig.md",
+    sdk: MODULE,
+};
+
+/// Zig: a row of [`super::TOOLCHAINS`].
+#[derive(Debug)]
+pub struct Zig;
+
+impl Toolchain for Zig {
+    fn name(&self) -> &'static str {
+        "zig"
+    }
+
+    fn title(&self) -> &'static str {
+        "Zig"
+    }
+
+    fn about(&self) -> &'static str {
+        "A folder with bot.zig and the Zig SDK, botlens.zig"
+    }
+
+    fn extension(&self) -> &'static str {
+        "zig"
+    }
+
+    fn sdk(&self) -> &'static str {
+        "sdk-zig"
+    }
+
+    fn builder(&self) -> Option<&'static str> {
+        Some(ZIG)
+    }
+
+    fn debugging(&self) -> Debugging {
+        Debugging::Debugger { rebuilt: false }
+    }
+
+    fn load(&self, path: &Path, game: Option<GameKind>) -> Result<Box<dyn Bot>, LoadError> {
+        Ok(Box::new(ZigBot::load(path, game)?))
+    }
+
+    fn scaffold(
+        &self,
+        game: GameKind,
+        dir: &Path,
+        _sdk: Option<&Path>,
+    ) -> Result<Scaffold, ScaffoldError> {
+        super::scaffold_folder(self, &README, game, dir)
+    }
+}
 
 /// zig's flags for both steps, besides their inputs and outputs.
 const FLAGS: [&str; 10] = [
@@ -92,42 +157,67 @@ impl ZigBot {
     /// `--game`.
     pub fn load(dir: &Path, game: Option<GameKind>) -> Result<ZigBot, FolderError> {
         let none = format!("no .zig file here: a Zig bot is a bot.zig that imports {MODULE}");
-        let (name, file, folder) = crate::folder::load_rooted(dir, game, Lang::Zig, none)?;
+        let (name, file, folder) = super::load_rooted(dir, game, Zig.extension(), none)?;
         Ok(ZigBot { name, file, folder })
+    }
+}
+
+impl Bot for ZigBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn settings(&self) -> Settings<'_> {
+        Settings::Folder(&self.folder)
+    }
+
+    fn source(&self) -> &Path {
+        &self.folder.root
+    }
+
+    fn build(
+        &self,
+        sandbox: &Sandbox,
+        _request: &BuildRequest<'_>,
+        progress: &(dyn Fn(Stage) + Sync),
+        cancel: &CancelToken,
+    ) -> Result<Ready, BuildFailure> {
+        progress(Stage::Building { tool: ZIG });
+        Ready::load(sandbox, build(self, cancel)?, progress)
     }
 }
 
 /// Builds `bot` with zig (or finds it built in the cache): compile errors come back as
 /// [`FolderError::Compile`], a missing zig as [`FolderError::Toolchain`] naming `pip install
-/// ziglang`. zig runs confined ([`crate::tools`]): it reads its own installation, the bot's
+/// ziglang`. zig runs confined (`tools`): it reads its own installation, the bot's
 /// folder and the SDK, writes a private directory and the bot's own zig caches, and is stopped
 /// when `cancel` is cancelled.
 pub fn build(bot: &ZigBot, cancel: &CancelToken) -> Result<Built, FolderError> {
     let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
-    let sdk = crate::bundled::sdk_zig()?;
+    let sdk = crate::bundled::folder(Zig.sdk())?;
     let path = std::env::var_os("PATH").unwrap_or_default();
     build_with(bot, &sdk, &cache, &path, cancel)
 }
 
 /// An installed zig.
 #[derive(Debug, Clone)]
-struct Zig {
+struct Installed {
     /// Its executable.
     program: PathBuf,
     /// Its standard library (`…/lib/std`), whose frames the locator skips.
     std_dir: Option<PathBuf>,
 }
 
-impl Zig {
+impl Installed {
     /// The zig on `path` (a `PATH` value): `zig`, else the one of Python's `ziglang` package;
     /// found once per `PATH`.
-    fn find(path: &OsStr) -> Result<Zig, FolderError> {
-        static FOUND: Mutex<Vec<(OsString, Zig)>> = Mutex::new(Vec::new());
+    fn find(path: &OsStr) -> Result<Installed, FolderError> {
+        static FOUND: Mutex<Vec<(OsString, Installed)>> = Mutex::new(Vec::new());
         let mut found = FOUND.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some((_, zig)) = found.iter().find(|(known, _)| known == path) {
             return Ok(zig.clone());
         }
-        let program = botlens_confine::find_program(OsStr::new("zig"), path)
+        let program = botlens_confine::find_program(OsStr::new(ZIG), path)
             .and_then(|zig| zig.canonicalize().ok())
             .or_else(|| from_python(path))
             .ok_or_else(|| FolderError::Toolchain {
@@ -137,7 +227,7 @@ impl Zig {
             })?;
         let beside = program.parent().map(|dir| dir.join("lib").join("std"));
         let std_dir = beside.filter(|dir| dir.join("std.zig").is_file());
-        let zig = Zig { program, std_dir };
+        let zig = Installed { program, std_dir };
         found.push((path.to_owned(), zig.clone()));
         Ok(zig)
     }
@@ -183,7 +273,7 @@ fn build_with(
     path: &OsStr,
     cancel: &CancelToken,
 ) -> Result<Built, FolderError> {
-    let zig = Zig::find(path)?;
+    let zig = Installed::find(path)?;
     let (sdk, root) = (sdk_dir.join(MODULE), sdk_dir.join(ROOT));
     let mut hash = Fnv::default();
     for file in [&sdk, &root] {
@@ -195,13 +285,14 @@ fn build_with(
         hash.add(flag.as_bytes());
     }
     let mut budget = crate::own_files::Budget::new(&bot.folder.root);
-    for file in crate::folder::sources(&bot.folder.root, Lang::Zig) {
+    for file in crate::folder::sources(&bot.folder.root, Zig.extension()) {
         hash.add(file.as_os_str().as_encoded_bytes());
-        hash.add(&crate::folder::read_source(&mut budget, &file, Lang::Zig)?);
+        hash.add(&crate::folder::read_source(&mut budget, &file, Zig.title())?);
     }
     let modules = cache.join("zig-bots");
     let wasm = modules.join(format!("{}-{:016x}.wasm", bot.name, hash.0));
-    if let Some(built) = crate::compiled::cached(&wasm, &modules, crate::c::diagnostics)? {
+    if let Some(built) = crate::compiled::cached(&wasm, &modules, crate::toolchain::c::diagnostics)?
+    {
         return Ok(built);
     }
     let output = crate::tools::output_dir(&modules)
@@ -243,7 +334,7 @@ fn build_with(
         ("botlens_sdk", files.as_bytes()),
     ];
     crate::compiled::append_sections(&partial, &sections)?;
-    crate::compiled::store(&partial, wasm, &stderr, duration, crate::c::diagnostics)
+    crate::compiled::store(&partial, wasm, &stderr, duration, crate::toolchain::c::diagnostics)
 }
 
 /// `zig` with the flags of both build steps and the bot's own `caches`, run in `bot`'s folder,
@@ -278,7 +369,7 @@ fn compile(
     let mut run = crate::compiled::run(zig, BUILDING, "a zig", INSTALL, cancel)?;
     run.stderr = crate::shown::clang_output(&run.stderr, shown);
     if !run.success {
-        return Err(FolderError::Compile(crate::c::errors(&run.stderr)));
+        return Err(FolderError::Compile(crate::toolchain::c::errors(&run.stderr)));
     }
     Ok(run)
 }
@@ -290,7 +381,7 @@ mod tests {
     #[test]
     fn without_zig_the_pip_package_is_named() {
         let empty = tempfile::tempdir().unwrap();
-        let error = Zig::find(empty.path().as_os_str()).unwrap_err().to_string();
+        let error = Installed::find(empty.path().as_os_str()).unwrap_err().to_string();
         assert_eq!(
             error,
             "building a Zig bot needs zig (neither `zig` on PATH nor Python's `ziglang` package): install it with `pip install ziglang`"

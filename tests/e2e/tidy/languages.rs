@@ -1,0 +1,125 @@
+//! The table of languages (`botlens_harness::toolchain::TOOLCHAINS`) is the only place that lists
+//! them: each language is a module of `crates/harness/src/toolchain/` named as the language and a
+//! row of the table, its SDK's folder holds its starting bot for every game (bundled into
+//! botlens), and no library code outside those modules names one language's module or spells one
+//! language's source files (`".c"`, `"*.zig"`, `"**/*.ts"`): it asks the table. Tests may name
+//! languages (a test's inline module, `#[cfg(test)]`, is not read).
+
+use std::collections::BTreeSet;
+
+use botlens_games::GameKind;
+use botlens_harness::toolchain::Lang;
+
+use super::source::{Keep, blank, files_with, is_ident_char, read, relative};
+use crate::support::repo_root;
+
+/// Where the languages' modules are, relative to the repository.
+const TOOLCHAIN_DIR: &str = "crates/harness/src/toolchain/";
+
+/// The ways code spells a language's source files: `".c"`, `"*.c"`, `"**/*.c"`.
+const PATTERNS: [&str; 3] = ["", "*", "**/*"];
+
+/// What library code outside the toolchain modules says of single languages, in `files` (path
+/// relative to the repository, text): each use of a language module (`toolchain::c`) and each
+/// source-file pattern of a language's `extensions`, as `file:line: …`.
+fn outside_the_table(
+    files: &[(String, String)],
+    names: &[&str],
+    extensions: &[&str],
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (path, text) in files.iter().filter(|(path, _)| !path.starts_with(TOOLCHAIN_DIR)) {
+        // Tests sit at the end of a file, in their own module.
+        let library = text.find("#[cfg(test)]").map_or(text.as_str(), |at| &text[..at]);
+        let code = blank(library, Keep::Strings);
+        let line = |at: usize| code[..at].matches('\n').count() + 1;
+        for name in names {
+            let needle = format!("toolchain::{name}");
+            for (at, _) in code.match_indices(&needle) {
+                if code[at + needle.len()..].chars().next().is_some_and(is_ident_char) {
+                    continue;
+                }
+                problems.push(format!(
+                    "{path}:{}: names the {name} module (`{needle}`): ask the table, `toolchain::Lang`",
+                    line(at)
+                ));
+            }
+        }
+        for extension in extensions {
+            for prefix in PATTERNS {
+                let needle = format!("\"{prefix}.{extension}\"");
+                for (at, _) in code.match_indices(&needle) {
+                    problems.push(format!(
+                        "{path}:{}: spells a language's source files ({needle}): ask the table, `toolchain::watched`",
+                        line(at)
+                    ));
+                }
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn each_language_is_a_module_and_a_row_and_nothing_else_names_one() {
+    let root = repo_root();
+    let modules: BTreeSet<String> = files_with(&root.join(TOOLCHAIN_DIR), &["rs"])
+        .iter()
+        .filter_map(|file| Some(file.file_stem()?.to_string_lossy().into_owned()))
+        .filter(|stem| stem != "mod")
+        .collect();
+    let rows: BTreeSet<String> = Lang::all().map(|lang| lang.name().to_owned()).collect();
+    assert_eq!(modules, rows, "each language is a module named as its row, and each row one");
+    for lang in Lang::all() {
+        for game in GameKind::ALL {
+            let starter = format!("crates/{}/starters/{game}.{}", lang.sdk(), lang.extension());
+            assert!(
+                root.join(&starter).is_file(),
+                "{lang} has no starting bot for {game}: {starter}"
+            );
+            let bundled =
+                botlens_harness::bundled::starter(lang.sdk(), game.name(), lang.extension());
+            assert!(bundled.is_some(), "{starter} is not bundled into botlens");
+        }
+    }
+    let names: Vec<&str> = Lang::all().map(|lang| lang.name()).collect();
+    let extensions: Vec<&str> = Lang::all().map(|lang| lang.extension()).collect();
+    let crates = root.join("crates");
+    let files: Vec<(String, String)> = files_with(&crates, &["rs"])
+        .iter()
+        .map(|file| (relative(&root, file), file))
+        .filter(|(path, _)| path.split('/').nth(2) == Some("src"))
+        .map(|(path, file)| (path, read(file)))
+        .collect();
+    assert!(files.len() > 50, "found only {} files", files.len());
+    let problems = outside_the_table(&files, &names, &extensions);
+    assert!(problems.is_empty(), "languages named outside their table:\n{}", problems.join("\n"));
+}
+
+#[test]
+fn planted_mentions_of_one_language_are_reported_and_the_rest_pass() {
+    let file = |path: &str, text: &str| (path.to_owned(), text.to_owned());
+    let files = [
+        file("crates/a/src/lib.rs", "use crate::toolchain::c::HEADER;\nfn f() {}"),
+        file(
+            "crates/b/src/lib.rs",
+            "// \"*.zig\" and toolchain::zig in a comment\nconst Z: &str = \"**/*.zig\";",
+        ),
+        file("crates/harness/src/toolchain/c.rs", "const C: &str = \"*.c\"; use super::zig::X;"),
+        file(
+            "crates/d/src/lib.rs",
+            "use crate::toolchain::{Lang, zigzag};\nconst F: &str = \"bot.c\";",
+        ),
+        file(
+            "crates/e/src/lib.rs",
+            "fn f() {}\n#[cfg(test)]\nmod tests { const C: &str = \".c\"; }",
+        ),
+    ];
+    assert_eq!(
+        outside_the_table(&files, &["c", "zig"], &["c", "zig"]),
+        [
+            "crates/a/src/lib.rs:1: names the c module (`toolchain::c`): ask the table, `toolchain::Lang`",
+            "crates/b/src/lib.rs:2: spells a language's source files (\"**/*.zig\"): ask the table, `toolchain::watched`",
+        ]
+    );
+}
