@@ -205,6 +205,8 @@ pub fn failing_turns<'r>(
 ) -> Vec<(&'r FailureTally, Vec<LineCost>)> {
     profiled_groups(suite, results, FailureKind::OutOfFuel)
         .into_iter()
+        // A replay that did not run out of fuel (cut short) would show lines of another turn.
+        .filter(|(_, played)| played.out_of_fuel)
         .filter_map(|(group, played)| Some((group, failing_turn(&played.profile)?.2)))
         .collect()
 }

@@ -11,6 +11,7 @@ use wasmtime::{ExternType, Module};
 use crate::error::LoadError;
 use crate::sections::Sections;
 use crate::sig::{Sig, Ty, describe, wrong};
+use crate::text;
 
 /// The version of the botlens ABI this host speaks.
 pub const ABI_VERSION: u32 = 1;
@@ -38,6 +39,9 @@ pub(crate) const RUNNER_SECTION: &str = "botlens_runner";
 
 /// What `act` returns to a runner module when the move lost the game.
 pub(crate) const LOST: i32 = -2;
+
+/// The most bytes of a custom section a message shows.
+const SHOWN_BYTES: usize = 40;
 
 /// The import module of the host functions.
 pub(crate) const HOST_MODULE: &str = "botlens";
@@ -81,9 +85,13 @@ pub(crate) fn check_version(sections: &Sections<'_>) -> Result<(), LoadError> {
     for contents in declared {
         let text = String::from_utf8_lossy(contents);
         let trimmed = text.trim_end_matches(['\0', ' ', '\n', '\r', '\t']);
-        if trimmed.parse::<u32>() != Ok(ABI_VERSION) {
-            let found: String = trimmed.chars().take(40).collect();
-            return Err(LoadError::AbiVersion { found, supported: ABI_VERSION });
+        match trimmed.parse::<u32>() {
+            Ok(ABI_VERSION) => {}
+            Ok(found) => return Err(LoadError::AbiVersion { found, supported: ABI_VERSION }),
+            Err(_) => {
+                let found = text::quoted(contents, SHOWN_BYTES);
+                return Err(LoadError::AbiVersionText { found, supported: ABI_VERSION });
+            }
         }
     }
     Ok(())
@@ -97,7 +105,7 @@ pub(crate) fn encoding(sections: &Sections<'_>) -> Result<Encoding, LoadError> {
         let text = String::from_utf8_lossy(contents);
         let name = text.trim_end_matches(['\0', ' ', '\n', '\r', '\t']);
         let encoding = Encoding::from_name(name)
-            .ok_or_else(|| LoadError::Encoding { found: name.chars().take(40).collect() })?;
+            .ok_or_else(|| LoadError::Encoding { found: text::quoted(contents, SHOWN_BYTES) })?;
         if declared.is_some_and(|before| before != encoding) {
             return Err(LoadError::Encodings);
         }
@@ -159,6 +167,31 @@ mod tests {
             err.to_string(),
             "the module speaks botlens ABI version 2, this botlens speaks version 1"
         );
+        // Whatever is not a number is shown as the bytes it is, escaped and bounded.
+        let refused = |contents: &str| {
+            let wat = format!(r#"(module (@custom "botlens_abi" "{contents}"))"#);
+            check_version(&Sections::read(&sections_of(&wat)).unwrap()).unwrap_err().to_string()
+        };
+        assert_eq!(
+            refused(" 1"),
+            "the module's `botlens_abi` section holds \" 1\", not an ABI version: it should hold \
+             the version in ASCII decimal digits, and this botlens speaks version 1"
+        );
+        assert_eq!(
+            refused("\\c2\\a01\\1b[2J"),
+            "the module's `botlens_abi` section holds \"\\xc2\\xa01\\x1b[2J\", not an ABI \
+             version: it should hold the version in ASCII decimal digits, and this botlens speaks \
+             version 1"
+        );
+        assert_eq!(
+            refused(&"9".repeat(100_000)),
+            format!(
+                "the module's `botlens_abi` section holds \"{}\"… (100 KB), not an ABI version: \
+                 it should hold the version in ASCII decimal digits, and this botlens speaks \
+                 version 1",
+                "9".repeat(40)
+            )
+        );
         let none = sections_of("(module)");
         assert!(matches!(
             check_version(&Sections::read(&none).unwrap()),
@@ -182,6 +215,11 @@ mod tests {
             read(r#"(module (@custom "botlens_encoding" "msgpack"))"#).unwrap_err().to_string(),
             "the `botlens_encoding` section says \"msgpack\": botlens knows `json` and `compact` \
              (see docs/abi.md)"
+        );
+        assert_eq!(
+            read(r#"(module (@custom "botlens_encoding" "\1b]0;x\07"))"#).unwrap_err().to_string(),
+            "the `botlens_encoding` section says \"\\x1b]0;x\\x07\": botlens knows `json` and \
+             `compact` (see docs/abi.md)"
         );
         let both = r#"(module (@custom "botlens_encoding" "json") (@custom "botlens_encoding" "compact"))"#;
         assert!(matches!(read(both), Err(LoadError::Encodings)));

@@ -296,7 +296,7 @@ mod trust {
     pub fn key(path: &Path) -> Result<[u8; TAG_BYTES], String> {
         match read_key(path) {
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-            other => return other.map_err(|e| format!("the key {}: {e}", path.display()))?,
+            other => return named_key(path, other),
         }
         let mut key = [0u8; TAG_BYTES];
         getrandom::fill(&mut key).map_err(|e| format!("no randomness for the cache key: {e}"))?;
@@ -311,9 +311,23 @@ mod trust {
         match linked {
             Ok(()) => Ok(key),
             Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
-                read_key(path).map_err(|e| format!("the key {}: {e}", path.display()))?
+                named_key(path, read_key(path))
             }
             Err(error) => Err(format!("cannot write the key {}: {error}", path.display())),
+        }
+    }
+
+    /// What reading the key file at `path` gave, every error naming the file: `the key
+    /// /home/me/.cache/botlens/modules/cache-key has mode 644: others may read it`.
+    fn named_key(
+        path: &Path,
+        read: std::io::Result<Result<[u8; TAG_BYTES], String>>,
+    ) -> Result<[u8; TAG_BYTES], String> {
+        let named = |why: &dyn std::fmt::Display| format!("the key {} {why}", path.display());
+        match read {
+            Ok(Ok(key)) => Ok(key),
+            Ok(Err(why)) => Err(named(&why)),
+            Err(error) => Err(named(&format_args!("cannot be read: {error}"))),
         }
     }
 
@@ -407,10 +421,13 @@ mod tests {
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-        let error = trust::key(&path).unwrap_err();
-        assert!(error.ends_with("has mode 644: others may read it"), "{error}");
+        let named = |why: &str| format!("the key {} {why}", path.display());
+        assert_eq!(trust::key(&path).unwrap_err(), named("has mode 644: others may read it"));
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::fs::write(&path, b"short").unwrap();
+        assert_eq!(trust::key(&path).unwrap_err(), named("is not 32 bytes long"));
         std::fs::remove_file(&path).unwrap();
         std::os::unix::fs::symlink(dir.path().join("elsewhere"), &path).unwrap();
-        assert!(trust::key(&path).unwrap_err().ends_with("is not a regular file"));
+        assert_eq!(trust::key(&path).unwrap_err(), named("is not a regular file"));
     }
 }

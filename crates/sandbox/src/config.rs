@@ -64,8 +64,10 @@ impl SandboxConfig {
 pub struct SandboxLimits {
     /// Fuel for one turn. By default 400,000,000: the slowest-burning loop a bot can write
     /// (`loop br 0`, about 2 ns per unit) burns that in about 0.8 s on a 2.8 GHz x86-64 core,
-    /// any other code (and every host call) faster, so fuel runs out long before
-    /// [`SandboxLimits::wall_clock_ms_per_turn`]. At least [`SandboxLimits::MIN_FUEL`].
+    /// and no other instruction (each priced by what it takes, `docs/abi.md`) nor host call
+    /// burns fuel much slower, so fuel runs out long before
+    /// [`SandboxLimits::wall_clock_ms_per_turn`] (loads that miss every cache excepted).
+    /// At least [`SandboxLimits::MIN_FUEL`].
     pub fuel_per_turn: u64,
     /// Fuel for the whole game (all turns of this bot). By default 10,000,000,000, 25 turns'
     /// worth. At least [`SandboxLimits::MIN_FUEL`].
@@ -87,8 +89,10 @@ pub struct SandboxLimits {
     pub output_lines_per_turn: u64,
     /// Wall-clock backstop per turn in milliseconds, for what fuel cannot catch (a host that is
     /// starved of CPU, a bug). Not deterministic, so set far above what `fuel_per_turn` takes:
-    /// the game ends with `timeout`. By default 10,000 (twelve times the default turn's fuel at
-    /// its slowest); between 1 and [`SandboxLimits::MAX_WALL_CLOCK_MS`] (an hour).
+    /// the game ends with `timeout`. By default 10,000 (six times the default turn's fuel at its
+    /// slowest on a loaded 2-core machine); between 1 and [`SandboxLimits::MAX_WALL_CLOCK_MS`]
+    /// (an hour). A profiled turn's backstop is 50 times this, in CPU time
+    /// ([`WasmPlayer::profiled`](crate::WasmPlayer::profiled)).
     pub wall_clock_ms_per_turn: u64,
 }
 

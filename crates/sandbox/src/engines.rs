@@ -4,7 +4,8 @@
 //! [`SandboxLimits::stack_bytes`](crate::SandboxLimits::stack_bytes) in use (in practice one). Engines are
 //! shared by every sandbox of the process: each holds a pool of instance slots, address space
 //! reserved once, and one ticker thread advances all their epochs. Every engine is configured
-//! for determinism: fuel, NaN canonicalization, deterministic relaxed SIMD, no threads.
+//! for determinism: fuel (each instruction priced by `crate::pricing`), NaN canonicalization,
+//! deterministic relaxed SIMD, no threads.
 //!
 //! A sandbox made for a debugger ([`Sandbox::for_debugger`](crate::Sandbox::for_debugger)) has
 //! engines of its own, another key: they emit native DWARF for gdb and lldb, allocate instances
@@ -76,6 +77,7 @@ fn config(key: Key) -> Config {
     let mut config = Config::new();
     config
         .consume_fuel(true)
+        .operator_cost(crate::pricing::operator_cost())
         .epoch_interruption(!key.debugger)
         .max_wasm_stack(key.stack_bytes as usize)
         // Frames are symbolized by `crate::dwarf`, once per backtrace instead of once per frame.

@@ -73,18 +73,29 @@ pub enum LoadError {
         "the module speaks botlens ABI version {found}, this botlens speaks version {supported}"
     )]
     AbiVersion {
-        /// The declared version, as written in the section.
+        /// The declared version.
+        found: u32,
+        /// The ABI version this host speaks.
+        supported: u32,
+    },
+    /// The `botlens_abi` section holds something other than a version number.
+    #[error(
+        "the module's `botlens_abi` section holds {found}, not an ABI version: it should hold \
+         the version in ASCII decimal digits, and this botlens speaks version {supported}"
+    )]
+    AbiVersionText {
+        /// The section's bytes, quoted, escaped and bounded (`"\xc2\xa01"`).
         found: String,
         /// The ABI version this host speaks.
         supported: u32,
     },
     /// The module declares a message encoding this host does not know.
     #[error(
-        "the `botlens_encoding` section says {found:?}: botlens knows `json` and `compact` \
+        "the `botlens_encoding` section says {found}: botlens knows `json` and `compact` \
          (see docs/abi.md)"
     )]
     Encoding {
-        /// The declared encoding, as written in the section.
+        /// The section's bytes, quoted, escaped and bounded (`"msgpack"`).
         found: String,
     },
     /// The module declares two different message encodings.
@@ -116,9 +127,9 @@ pub enum LoadError {
          (`wasi_snapshot_preview1.*`) functions"
     )]
     UnknownImport {
-        /// The import's module name.
+        /// The import's module name (printable, cut past 256 bytes).
         module: String,
-        /// The import's field name.
+        /// The import's field name (printable, cut past 256 bytes).
         name: String,
     },
 }

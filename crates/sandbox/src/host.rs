@@ -329,6 +329,11 @@ fn deliver<G: Game>(
     i32::try_from(len).map_err(|_| wasmtime::Error::msg("a message longer than 2 GiB"))
 }
 
+/// The longest message `act` reads: far longer than any game's action in either encoding, so
+/// that what a refused move quotes (its message, the action recorded in the trace) stays small.
+/// A longer message is `malformed_message`.
+const MAX_ACTION_BYTES: usize = 4096;
+
 /// A short, escaped excerpt of bytes the bot sent, for messages.
 fn excerpt(bytes: &[u8]) -> String {
     const MAX: usize = 60;
@@ -355,8 +360,12 @@ fn read_action<G: Game>(encoding: Encoding, bytes: &[u8]) -> Result<G::Action, S
     if let Some(action) = encoding.read(bytes) {
         return Ok(action);
     }
+    // The parser's error may quote the whole message (a string where a number belongs).
     let not_an_action = |why: &dyn std::fmt::Display, bytes: String| {
-        format!("act: not a {} action ({why}): {bytes}", G::NAME)
+        text::shown(
+            &format!("act: not a {} action ({why}): {bytes}", G::NAME),
+            text::MAX_MESSAGE_BYTES,
+        )
     };
     match encoding {
         Encoding::Json => {
@@ -396,6 +405,11 @@ fn act<G: Game>(
             "act: the message {msg_ptr:#x}+{} is outside the bot's memory of {} bytes",
             msg_len as u32,
             mem.len()
+        )),
+        Some(range) if range.len() > MAX_ACTION_BYTES => Err(format!(
+            "act: the message of {} is longer than any action may be ({MAX_ACTION_BYTES} bytes): {}",
+            text::size(range.len() as u64),
+            excerpt(&mem[range])
         )),
         Some(range) => read_action::<G>(caller.data().encoding, &mem[range]),
     };

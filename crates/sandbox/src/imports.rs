@@ -6,6 +6,7 @@ use wasmtime::{ExternType, Module};
 use crate::abi::{HOST_FUNCTIONS, HOST_MODULE};
 use crate::error::LoadError;
 use crate::sig::{describe, wrong};
+use crate::text;
 use crate::wasi;
 
 /// Checks the imports: only `botlens.*` and WASI preview 1 functions, with their signatures.
@@ -30,6 +31,8 @@ pub(crate) fn check_imports(module: &Module) -> Result<(), LoadError> {
     Ok(())
 }
 
+/// An unknown import, its names printable and bounded (a module chooses them freely).
 fn unknown(module: &str, name: &str) -> LoadError {
-    LoadError::UnknownImport { module: module.into(), name: name.into() }
+    let shown = |name: &str| text::shown(name, text::MAX_NAME_BYTES);
+    LoadError::UnknownImport { module: shown(module), name: shown(name) }
 }

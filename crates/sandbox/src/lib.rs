@@ -65,10 +65,13 @@
 //! on every run and machine: fuel counts instructions, not time; WASI randomness comes from
 //! `SeedRng::new(seed, Stream::BotRandom(seat))`; WASI clocks advance with fuel; floats are
 //! NaN-canonicalized; there are no files, environment, arguments or network. Host calls cost
-//! fuel in proportion to their work, and the default fuel per turn runs out well within a second
-//! even in the slowest-burning loop, so fuel bounds wall time. The only non-deterministic limit
-//! is the wall-clock backstop, set ten times higher, which ends a game with `timeout` only if
-//! fuel failed to stop it first (the compile deadline, likewise, only fails loading).
+//! fuel in proportion to their work, instructions that take long are priced by their time
+//! (`pricing`), and the default fuel per turn runs out within a second even in the
+//! slowest-burning loop, so fuel bounds wall time (loads that miss every cache excepted: fuel
+//! counts instructions, not memory latency). The only non-deterministic limit is the
+//! wall-clock backstop, set six times higher even on a loaded machine, which ends a game with
+//! `timeout` only if fuel failed to stop it first (the compile deadline, likewise, only fails
+//! loading).
 //! Everything a bot hands the host is bounded: output per turn in bytes and lines, panic
 //! messages, file and function names (cut with a marker giving their size).
 //!
@@ -97,6 +100,7 @@ mod locate;
 mod module;
 mod output;
 mod player;
+mod pricing;
 mod profile;
 mod sections;
 mod shape;

@@ -21,7 +21,7 @@ use crate::error::{LoadError, SandboxError};
 use crate::host::{self, Host};
 use crate::locate::Locator;
 use crate::sections::Sections;
-use crate::{abi, imports, shape, wasi};
+use crate::{abi, imports, shape, text, wasi};
 
 /// The host for WebAssembly bots: module caches over the process's engines.
 ///
@@ -247,7 +247,10 @@ fn compile_within(
         })?;
     match receive.recv_timeout(deadline) {
         Ok(compiled) => {
-            compiled.map_err(|error| LoadError::Invalid { message: format!("{error:#}") })
+            // A validation error may quote the module's names (a duplicate export's).
+            compiled.map_err(|error| LoadError::Invalid {
+                message: text::shown(&format!("{error:#}"), text::MAX_MESSAGE_BYTES),
+            })
         }
         Err(RecvTimeoutError::Timeout) => {
             Err(LoadError::CompileDeadline { seconds: deadline.as_secs_f64().ceil() as u64 })
@@ -285,7 +288,11 @@ fn to_binary(bytes: &[u8]) -> Result<Vec<u8>, LoadError> {
         _ if bytes.is_empty() => "the file is empty".to_string(),
         Ok(text) if looks_like_wat(text) => match wat::parse_str(text) {
             Ok(binary) => return Ok(binary),
-            Err(error) => format!("WebAssembly text that does not parse: {error}"),
+            // The parser's message quotes names and the line it refused, however long.
+            Err(error) => text::shown_lines(
+                &format!("WebAssembly text that does not parse: {error}"),
+                text::MAX_MESSAGE_BYTES,
+            ),
         },
         _ => {
             let start = String::from_utf8_lossy(&bytes[..bytes.len().min(16)]).into_owned();

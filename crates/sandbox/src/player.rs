@@ -15,8 +15,9 @@ use crate::config::SandboxLimits;
 use crate::host::{Host, Limiter, Stop};
 use crate::module::{BotModule, Recipe};
 use crate::output::Output;
-use crate::profile::{FuelProfile, Recorder};
+use crate::profile::{FuelProfile, PROFILED_BACKSTOP_FACTOR, Recorder};
 use crate::stated::{self, Stated};
+use crate::text;
 use crate::waste::{WasteLog, WastedMove};
 
 /// A WebAssembly bot in one game; made by [`BotModule::player`].
@@ -168,8 +169,10 @@ impl<G: Game> WasmPlayer<G> {
     /// Records where the bot's fuel goes, sampling its call stack every `interval` epoch checks
     /// (function entries and loop back-edges; at least 1): see [`WasmPlayer::profile`]. Deterministic, like the game: the same module,
     /// seed, seat, limits and interval give the same profile. It costs the game time (every
-    /// function entry and loop back-edge calls into the host), so only profiled players pay;
-    /// the wall-clock backstop still applies.
+    /// function entry and loop back-edge calls into the host), so only profiled players pay,
+    /// and its backstop is scaled to match: a profiled turn is interrupted (`timeout`) only
+    /// once its thread has run 50 times the turn's wall-clock backstop, in CPU time, so that a
+    /// game profiled again on a loaded machine gives the same profile as on an idle one.
     ///
     /// ```no_run
     /// # fn demo(bot: &botlens_sandbox::BotModule) {
@@ -312,6 +315,14 @@ impl<G: Game> WasmPlayer<G> {
                         self.limits.stack_bytes
                     ),
                 ),
+                Trap::Interrupt if self.profile.is_some() => (
+                    FailureKind::Timeout,
+                    format!(
+                        "the profiled turn ran for {} times the wall-clock backstop of {} ms (in \
+                         CPU time) before its fuel ran out",
+                        PROFILED_BACKSTOP_FACTOR, self.limits.wall_clock_ms_per_turn
+                    ),
+                ),
                 Trap::Interrupt => (
                     FailureKind::Timeout,
                     format!(
@@ -325,7 +336,7 @@ impl<G: Game> WasmPlayer<G> {
                 }
             }
         } else {
-            (FailureKind::Trap, format!("{error:#}"))
+            (FailureKind::Trap, text::shown_lines(&format!("{error:#}"), text::MAX_MESSAGE_BYTES))
         };
         let failure = Failure::new(kind, message);
         Some(match error.downcast_ref::<WasmBacktrace>() {
@@ -446,7 +457,10 @@ fn start<G: Game>(
         }
         let failure = Failure::new(
             FailureKind::BadModule,
-            format!("cannot instantiate the module: {error:#}"),
+            text::shown_lines(
+                &format!("cannot instantiate the module: {error:#}"),
+                text::MAX_MESSAGE_BYTES,
+            ),
         );
         store.data_mut().turn.fail(failure);
         wasmtime::Error::new(Stop::Failed)

@@ -13,9 +13,23 @@
 //! same checks, the same fuel readings at them, and so the same profile, on every run and
 //! machine.
 //!
-//! The wall-clock backstop still holds: the ticker's deadline is not used in a profiled store,
-//! so the callback compares the clock itself (at each sample and every [`CLOCK_CHECKS`] checks)
-//! and interrupts the turn past it, which the player reports as `timeout` as usual.
+//! Sampling follows the stack's depth: capturing a stack walks all of it (about 600 ns a frame),
+//! so a sample of more than [`SHALLOW_FRAMES`] frames puts the next off by [`CHECKS_PER_FRAME`]
+//! checks per frame past those. A bot spinning under thousands of frames is then profiled about
+//! as fast as any other (without this, a `loop br 0` under 5,000 calls took 3 µs per unit of
+//! fuel), and the schedule, which depends on nothing but the stacks, is as deterministic as
+//! before.
+//!
+//! A profiled turn has a backstop of its own: the ticker's deadline is not used in a profiled
+//! store, so the callback reads the clock itself (at each sample and every [`CLOCK_CHECKS`]
+//! checks) and interrupts the turn past it, which the player reports as `timeout` as usual.
+//! Profiling makes a turn up to about 25 times slower per unit of fuel than the slowest
+//! unprofiled code (a callback at every check: one per unit in `loop br 0`), and a profiled game
+//! is usually a game played again to see where its fuel went, so its backstop is
+//! [`PROFILED_BACKSTOP_FACTOR`] times the turn's,
+//! counted in the time the thread ran (its CPU time), not the time that passed: a replay that
+//! a loaded machine slows down is not cut short, and the same game gives the same profile idle
+//! and loaded. Fuel still bounds a profiled turn; this only catches what fuel cannot.
 //!
 //! Stacks are kept raw (function index and code offset per wasm frame) while the game runs and
 //! symbolized once, in [`Recorder::finish`], with the module's DWARF: each wasm frame becomes its
@@ -34,7 +48,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use botlens_engine::SourceLocation;
 use serde::{Deserialize, Serialize};
@@ -44,6 +58,19 @@ use crate::locate::Locator;
 
 /// Epoch checks between two reads of the clock when no sample is taken.
 const CLOCK_CHECKS: u32 = 4096;
+
+/// Frames a sample may have without putting the next off: more than a bot's usual depth.
+const SHALLOW_FRAMES: u64 = 64;
+
+/// Epoch checks a sample puts the next off by, per frame past [`SHALLOW_FRAMES`]: what
+/// capturing a frame costs (about 600 ns) in checks (about 25 ns each), rounded up.
+const CHECKS_PER_FRAME: u64 = 32;
+
+/// How many times the turn's wall-clock backstop a profiled turn may run, in CPU time. Profiled,
+/// the slowest code takes about 42 ns of CPU per unit of fuel (a loop under thousands of calls;
+/// `loop br 0` 24 ns) where unprofiled no code takes much more than 2 ns: a default turn
+/// profiled lasts at most about 17 s, and this gives it 500 s.
+pub(crate) const PROFILED_BACKSTOP_FACTOR: u32 = 50;
 
 /// The deepest stack a sample keeps: its innermost wasm frames (a runaway recursion's stack
 /// would otherwise cost memory with every sample).
@@ -137,8 +164,8 @@ struct Sampler {
     spent_before: u64,
     /// Epoch checks since the clock was last read.
     clock_checks: u32,
-    /// The turn's wall-clock backstop.
-    deadline: Instant,
+    /// The thread's CPU time past which the turn is interrupted.
+    deadline: Duration,
     /// Stacks sampled since the fuel read last moved, with how often each was sampled.
     pending: BTreeMap<RawStack, u64>,
     /// The turn's last sampled stack, if it took one yet.
@@ -172,7 +199,7 @@ impl Recorder {
                 turn_fuel: 0,
                 spent_before: 0,
                 clock_checks: 0,
-                deadline: Instant::now(),
+                deadline: Duration::ZERO,
                 pending: BTreeMap::new(),
                 last: None,
                 current: HashMap::new(),
@@ -216,15 +243,17 @@ impl Recorder {
             sampler.clock_checks += 1;
             if sampler.until_sample == 0 || sampler.last.is_none() {
                 let backtrace = WasmBacktrace::capture(&context);
+                let depth = backtrace.frames().len() as u64;
                 let stack = sampler.raw(&backtrace, &locator);
                 *sampler.pending.entry(stack.clone()).or_default() += 1;
                 sampler.last = Some(stack);
-                sampler.until_sample = sampler.interval;
+                let put_off = depth.saturating_sub(SHALLOW_FRAMES) * CHECKS_PER_FRAME;
+                sampler.until_sample = sampler.interval + put_off;
                 sampler.clock_checks = CLOCK_CHECKS;
             }
             if sampler.clock_checks >= CLOCK_CHECKS {
                 sampler.clock_checks = 0;
-                if Instant::now() >= sampler.deadline {
+                if thread_time() >= sampler.deadline {
                     return Ok(UpdateDeadline::Interrupt);
                 }
             }
@@ -232,15 +261,16 @@ impl Recorder {
         });
     }
 
-    /// Starts a turn with `fuel` in the store, `spent` in the game before it and `wall_clock`
-    /// before the backstop.
-    pub fn begin_turn(&self, fuel: u64, spent: u64, wall_clock: Duration) {
+    /// Starts a turn with `fuel` in the store, `spent` in the game before it and the turn's
+    /// wall-clock `backstop`: the turn is interrupted once the thread has run
+    /// [`PROFILED_BACKSTOP_FACTOR`] times that long.
+    pub fn begin_turn(&self, fuel: u64, spent: u64, backstop: Duration) {
         let mut sampler = lock(&self.state);
         sampler.fuel_read = fuel;
         sampler.turn_fuel = fuel;
         sampler.spent_before = spent;
         sampler.clock_checks = 0;
-        sampler.deadline = Instant::now() + wall_clock;
+        sampler.deadline = thread_time() + backstop.saturating_mul(PROFILED_BACKSTOP_FACTOR);
         sampler.pending.clear();
         sampler.current.clear();
         sampler.last = None;
@@ -315,6 +345,27 @@ impl Recorder {
             .collect();
         FuelProfile { interval: sampler.interval, frames: frames.frames, turns, growth }
     }
+}
+
+/// The CPU time of the calling thread (the thread that runs the turn); where there is no such
+/// clock, the time since the first call.
+#[cfg(unix)]
+fn thread_time() -> Duration {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `now` is a valid, writable `timespec`, and the clock is one every Unix has.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    if status != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(u64::try_from(now.tv_sec).unwrap_or(0), u32::try_from(now.tv_nsec).unwrap_or(0))
+}
+
+/// The CPU time of the calling thread (the thread that runs the turn); where there is no such
+/// clock, the time since the first call.
+#[cfg(not(unix))]
+fn thread_time() -> Duration {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed()
 }
 
 impl Sampler {

@@ -26,6 +26,7 @@ use wasmtime::{Extern, InstancePre, Memory, Module, ModuleExport, Mutability, St
 use crate::host::{Host, Limiter};
 use crate::locate::Locator;
 use crate::output::Output;
+use crate::text;
 
 /// Fuel `botlens_prepare` may burn: sixty times what the JavaScript runner needs.
 pub(crate) const PREPARE_FUEL: u64 = 300_000_000;
@@ -133,7 +134,9 @@ pub(crate) fn prepare<G: Game>(
     runner: bool,
 ) -> Result<Arc<Snapshot>, Failure> {
     let prepare = &exports.prepare;
+    // wasmtime's messages name the module's functions (a trap's backtrace), which it chose.
     let failed = |why: String| {
+        let why = text::shown_lines(&why, text::MAX_MESSAGE_BYTES);
         Failure::new(FailureKind::BadModule, format!("the module's botlens_prepare failed: {why}"))
     };
     let mut host = Host::new(

@@ -1,8 +1,12 @@
 //! Bounded copies of the strings a bot hands the host (panic messages and file names, function
 //! names from its `name` section or DWARF): at most a fixed number of bytes is ever copied, and
-//! a cut string ends with a visible marker saying how long it was, `… (truncated, 60 MB)`.
+//! a cut string ends with a visible marker saying how long it was, `… (truncated, 60 MB)`; and
+//! messages that quote a bot's bytes (a parser's error, a module's section or import name), kept
+//! printable and bounded the same way.
 
-/// The most bytes kept of a panic message.
+use botlens_engine::text::{printable, printable_lines};
+
+/// The most bytes kept of a panic message (and of any other message quoting a bot's bytes).
 pub(crate) const MAX_MESSAGE_BYTES: usize = 4096;
 
 /// The most bytes kept of a file name (a panic's, or one from DWARF).
@@ -32,6 +36,37 @@ pub(crate) fn bounded(prefix: &[u8], full_len: u64, max: usize) -> String {
 /// `text` kept to at most `max` bytes, as [`bounded`] does.
 pub(crate) fn bounded_str(text: &str, max: usize) -> String {
     bounded(text.as_bytes(), text.len() as u64, max)
+}
+
+/// Text made from a bot's bytes (a parser's or a validator's message quoting them, a name it
+/// chose), as a message shows it: printable on one line (control characters and bidirectional
+/// controls escaped, as [`printable`] does) and kept to at most `max` bytes, as [`bounded`]
+/// does.
+pub(crate) fn shown(text: &str, max: usize) -> String {
+    bounded_str(&printable(text), max)
+}
+
+/// [`shown`] for a message of several lines (a compiler's, quoting the line it refused):
+/// newlines and tabs stay.
+pub(crate) fn shown_lines(text: &str, max: usize) -> String {
+    bounded_str(&printable_lines(text), max)
+}
+
+/// The bytes a bot gave as a quoted, escaped string for messages: printable ASCII as it is,
+/// anything else (control characters, bytes of UTF-8 or not) as `\xNN`, quotes and backslashes
+/// escaped; at most `max` bytes are shown, and a cut string is followed by its size:
+/// `"\xc2\xa01"`, `"aaaa"… (60 MB)`.
+pub(crate) fn quoted(bytes: &[u8], max: usize) -> String {
+    let shown: String = bytes[..bytes.len().min(max)]
+        .iter()
+        .flat_map(|&byte| std::ascii::escape_default(byte))
+        .map(char::from)
+        .collect();
+    if bytes.len() > max {
+        format!("\"{shown}\"… ({})", size(bytes.len() as u64))
+    } else {
+        format!("\"{shown}\"")
+    }
 }
 
 /// A function's name for messages: demangled (without the hash) and kept to
@@ -64,6 +99,26 @@ mod tests {
         // A cut inside `é` (two bytes) drops the half character instead of showing U+FFFD.
         assert_eq!(bounded("aé".as_bytes(), 3, 2), "a… (truncated, 3 bytes)");
         assert_eq!(bounded(b"\xff", 1, 10), "\u{fffd}", "whole strings keep their replacements");
+    }
+
+    #[test]
+    fn shown_text_is_printable_and_bounded_after_escaping() {
+        assert_eq!(shown("unknown field `\u{1b}[2J`", 100), "unknown field `\\u{1b}[2J`");
+        assert_eq!(shown("a\nb", 100), "a\\u{a}b");
+        assert_eq!(shown_lines("a\nb\u{202e}", 100), "a\nb\\u{202e}");
+        assert_eq!(
+            shown(&format!("invalid type: string \"{}\"", "A".repeat(59_000_000)), 30),
+            "invalid type: string \"AAAAAAAA… (truncated, 60 MB)"
+        );
+    }
+
+    #[test]
+    fn bytes_are_quoted_escaped_and_cut_with_their_size() {
+        assert_eq!(quoted(b"compact", 40), "\"compact\"");
+        assert_eq!(quoted(" 1".as_bytes(), 40), "\" 1\"");
+        assert_eq!(quoted("\u{a0}1\0".as_bytes(), 40), "\"\\xc2\\xa01\\x00\"");
+        assert_eq!(quoted(b"\x1b[2J\"\\", 40), "\"\\x1b[2J\\\"\\\\\"");
+        assert_eq!(quoted(&[b'7'; 20_000], 4), "\"7777\"… (20 KB)");
     }
 
     #[test]

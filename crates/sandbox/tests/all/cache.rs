@@ -127,6 +127,26 @@ fn a_directory_others_may_write_to_is_not_used_and_the_run_goes_on() {
 }
 
 #[test]
+fn a_key_others_may_read_turns_the_cache_off_with_a_note_naming_the_key_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("modules");
+    drop(Sandbox::new(config(&cache)).unwrap());
+    let key = cache.join("cache-key");
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let sandbox = Sandbox::new(config(&cache)).expect("never an error that stops a run");
+    assert_eq!(
+        sandbox.disk_cache_note(),
+        Some(
+            format!(
+                "the module cache is off: the key {} has mode 644: others may read it",
+                key.display()
+            )
+            .as_str()
+        )
+    );
+}
+
+#[test]
 fn the_least_recently_used_entries_are_deleted_to_keep_the_directory_under_its_bound() {
     let bots: Vec<Vec<u8>> = (0..6).map(|n| named_bot(&format!("bot {n}"))).collect();
     let size = |dir: &Path| -> u64 {

@@ -81,7 +81,7 @@ fn a_bot_without_the_section_speaks_json_and_an_unknown_encoding_is_refused() {
     assert_eq!(wat(&wat_bot("", "")).encoding(), Encoding::Json);
     let text = compact_bot(COMPACT_MARK, "").replace(r#""compact")"#, r#""cbor")"#);
     let error = sandbox().load(text.as_bytes()).map(|_| ()).unwrap_err();
-    assert!(matches!(&error, LoadError::Encoding { found } if found == "cbor"), "{error}");
+    assert!(matches!(&error, LoadError::Encoding { found } if found == "\"cbor\""), "{error}");
 }
 
 #[test]

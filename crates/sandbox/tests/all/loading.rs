@@ -223,3 +223,39 @@ fn wall_clock_timings_are_kept_only_when_asked_for() {
     assert!(plain.in_guest.is_zero() && plain.instantiate.is_zero(), "{plain:?}");
     assert!(timed.in_guest >= timed.instantiate && !timed.instantiate.is_zero(), "{timed:?}");
 }
+
+#[test]
+fn names_and_text_a_module_chose_are_shown_printable_and_bounded_in_load_errors() {
+    // An import named with an escape sequence and 90 KB of `n` (the most a name may have is
+    // 100,000 bytes).
+    let name = format!("\\1b]0;owned\\07{}", "n".repeat(90_000));
+    let import = module("1", &format!(r#"(import "env" "{name}" (func)) {GOOD_EXPORTS}"#));
+    assert_eq!(
+        load_err(import.as_bytes()).to_string(),
+        format!(
+            "unknown import `env.\\u{{1b}}]0;owned\\u{{7}}{}… (truncated, 91 KB)`: bots may \
+             import only `botlens.*` and WASI preview 1 (`wasi_snapshot_preview1.*`) functions",
+            "n".repeat(256 - 19)
+        )
+    );
+    // The validator quotes a duplicate export's name.
+    let twice = module(
+        "1",
+        &format!(r#"(func (export "{name}")) (func (export "{name}")) {GOOD_EXPORTS}"#),
+    );
+    let message = load_err(twice.as_bytes()).to_string();
+    let quoted = "invalid WebAssembly module: failed to parse WebAssembly module: duplicate export \
+                  name `\\u{1b}]0;owned\\u{7}nnn";
+    assert!(message.starts_with(quoted), "{}", &message[..200]);
+    assert!(message.ends_with("… (truncated, 91 KB)"), "{}", &message[message.len() - 80..]);
+    assert!(message.len() < 4200 && !message.contains('\u{1b}'), "{} bytes", message.len());
+    // The text parser quotes a name it cannot find, here a megabyte long.
+    let line = format!("(module (func (call ${})))", "f".repeat(1 << 20));
+    let reason = match load_err(line.as_bytes()) {
+        LoadError::NotWasm { reason } => reason,
+        other => panic!("expected NotWasm, got {other:?}"),
+    };
+    assert!(reason.starts_with("WebAssembly text that does not parse: "), "{reason}");
+    // (The message quotes the name, then the line it is on.)
+    assert!(reason.ends_with("… (truncated, 2098 KB)") && reason.len() < 4200, "{reason}");
+}

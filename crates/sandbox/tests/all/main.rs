@@ -4,6 +4,7 @@
 //! `wasm32-wasip1`); hostile hand-written modules are WAT inside the tests.
 
 mod guests;
+mod instruction_loops;
 mod support;
 
 mod budgets;

@@ -25,7 +25,7 @@ fn fields(prepare: Option<&str>) -> String {
     format!(
         r#"(global $g (export "prepared") (mut i32) (i32.const 0))
   (data (i32.const 2004) "0")
-  (func (export "_initialize")
+  (func $initialize (export "_initialize")
     (i32.store8 (i32.const 2004) (i32.add (i32.load8_u (i32.const 2004)) (i32.const 1))))
   {prepare}"#
     )
@@ -72,6 +72,16 @@ fn a_botlens_prepare_that_traps_or_never_ends_fails_every_game_saying_why() {
     for (body, why) in [
         ("unreachable", "wasm trap: wasm `unreachable` instruction executed"),
         ("(loop $spin (br $spin))", "it ran out of its 300000000 fuel"),
+        // Instructions that took far longer than their unit of fuel: each loop reached the
+        // backstop first, and every game failed with `interrupt` on a loaded machine.
+        (
+            "(loop $spin (drop (ref.func $initialize)) (br $spin))",
+            "it ran out of its 300000000 fuel",
+        ),
+        (
+            "(loop $spin (memory.fill (i32.const 0) (i32.const 0) (i32.load (i32.const 2008))) (br $spin))",
+            "it ran out of its 300000000 fuel",
+        ),
     ] {
         let bot = wat(&wat_bot("", &fields(Some(body))));
         for seed in [1, 2] {

@@ -2,15 +2,26 @@
 //! a stack, finds the hot function and line of a guest, and gives the same profile every run.
 
 use botlens_engine::runner::MatchLimits;
-use botlens_engine::{Game, MatchRecord, SeedRng, Stream, runner};
+use botlens_engine::{FailureKind, Game, MatchRecord, SeedRng, Stream, runner};
 use botlens_sandbox::{BotModule, FuelProfile, SandboxLimits};
 use botlens_tictactoe::TicTacToe;
 
+use crate::instruction_loops;
 use crate::support::{guest, marker_line, wat, wat_bot};
 
 /// One profiled game against `random`: the record and the bot's profile.
 fn profiled(bot: &BotModule, seed: u64, interval: u64) -> (MatchRecord<TicTacToe>, FuelProfile) {
-    let mut wasm = bot.player::<TicTacToe>(seed, 0, &SandboxLimits::default()).profiled(interval);
+    profiled_under(bot, seed, interval, &SandboxLimits::default())
+}
+
+/// [`profiled`] under `limits`.
+fn profiled_under(
+    bot: &BotModule,
+    seed: u64,
+    interval: u64,
+    limits: &SandboxLimits,
+) -> (MatchRecord<TicTacToe>, FuelProfile) {
+    let mut wasm = bot.player::<TicTacToe>(seed, 0, limits).profiled(interval);
     let random =
         TicTacToe::reference_players().iter().find(|p| p.name == "random").expect("random");
     let mut opponent = (random.create)(SeedRng::new(seed, Stream::Player(1)));
@@ -104,7 +115,7 @@ fn the_turn_that_runs_out_of_fuel_has_its_profile_in_the_loop() {
     let bot = guest("spinner");
     let (record, profile) = profiled(&bot, 0, 1000);
     let fault = record.outcome.fault.as_ref().expect("out of fuel");
-    assert_eq!(fault.failure.kind, botlens_engine::FailureKind::OutOfFuel);
+    assert_eq!(fault.failure.kind, FailureKind::OutOfFuel);
     let last = profile.turns.last().unwrap();
     assert_eq!((profile.turns.len(), last.fuel), (2, SandboxLimits::default().fuel_per_turn));
     let spin = marker_line("spinner", "SPIN");
@@ -112,6 +123,51 @@ fn the_turn_that_runs_out_of_fuel_has_its_profile_in_the_loop() {
     let frame = &profile.frames[*hottest.stack.last().unwrap() as usize];
     assert_eq!(frame.location.as_ref().map(|l| l.line), Some(spin), "{frame:?}");
     assert!(hottest.fuel > last.fuel / 10 * 9);
+}
+
+/// The catalogue's loop named `name`, loaded.
+fn instruction_loop(name: &str) -> BotModule {
+    let all = instruction_loops::all();
+    wat(&all.iter().find(|l| l.name == name).expect("a loop of the catalogue").module())
+}
+
+#[test]
+fn a_profiled_turn_is_not_cut_short_by_the_backstop_its_game_kept_within() {
+    // `loop br 0` profiled: every unit of fuel is an epoch check that calls the sampler, about
+    // 25 ns where the unprofiled loop takes 1 ns. These 2,500,000 units take about 60 ms of CPU
+    // time: six times the 10 ms backstop, which cut such a profile short (at default limits too,
+    // on a loaded machine), and an eighth of the profiled backstop (50 times it, in CPU time).
+    let limits = SandboxLimits {
+        fuel_per_turn: 2_500_000,
+        wall_clock_ms_per_turn: 10,
+        ..Default::default()
+    };
+    let (record, profile) =
+        profiled_under(&instruction_loop("br (an empty loop)"), 0, 1000, &limits);
+    let fault = record.outcome.fault.as_ref().expect("a fault");
+    assert_eq!(fault.failure.kind, FailureKind::OutOfFuel, "{}", fault.failure);
+    assert_eq!(profile.turns.len(), 1);
+    assert_eq!(profile.turns[0].fuel, 2_500_000);
+}
+
+#[test]
+fn a_spin_under_thousands_of_frames_is_sampled_less_often_and_profiled_to_its_end() {
+    // Capturing 5,000 frames takes about 3 ms: sampled every 1,000 checks, this turn's
+    // 10,000,000 units took half a minute and the 10 s backstop cut it short. A sample of d
+    // frames now puts the next off by 32 checks per frame past 64: the turn is profiled in
+    // about half a second.
+    let limits = SandboxLimits { fuel_per_turn: 10_000_000, ..Default::default() };
+    let bot = instruction_loop("br, under 5,000 calls (a deep stack)");
+    let (record, profile) = profiled_under(&bot, 0, 1000, &limits);
+    let fault = record.outcome.fault.as_ref().expect("a fault");
+    assert_eq!(fault.failure.kind, FailureKind::OutOfFuel, "{}", fault.failure);
+    let turn = &profile.turns[0];
+    assert_eq!(turn.fuel, 10_000_000);
+    let hottest = turn.samples.iter().max_by_key(|s| s.fuel).unwrap();
+    assert!(hottest.fuel > turn.fuel / 10 * 9, "{hottest:?}");
+    let innermost = &profile.frames[*hottest.stack.last().unwrap() as usize];
+    assert_eq!(innermost.function, "deep");
+    assert_eq!(hottest.stack.len(), 512, "the innermost 512 frames are kept");
 }
 
 #[test]

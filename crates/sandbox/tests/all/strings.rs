@@ -76,3 +76,52 @@ fn lines_past_the_per_turn_line_limit_are_dropped_with_one_marker() {
     let record = play(&wat(&bot), 11, &few);
     assert_eq!(record.moves.iter().find(|m| m.seat == 0).unwrap().logs.len(), 11);
 }
+
+#[test]
+fn a_60_mb_move_is_refused_by_its_size_and_its_message_quotes_60_bytes() {
+    // `{"x":"xxx…"}`, 60,000,000 bytes in all.
+    let prelude = r#"(i64.store (i32.const 0) (i64.const 0x7878_223a_2278_227b))
+        (memory.fill (i32.const 8) (i32.const 120) (i32.const 59999990))
+        (i32.store16 (i32.const 59999998) (i32.const 0x7d22))
+        (drop (call $act (i32.const 0) (i32.const 60000000) (i32.const 0) (i32.const 0)))"#;
+    let bot = wat_bot(prelude, "")
+        .replace(r#"(memory (export "memory") 1)"#, r#"(memory (export "memory") 1000)"#);
+    let record = play(&wat(&bot), 11, &SandboxLimits::default());
+    let failure = fault(&record);
+    assert_eq!(failure.kind, FailureKind::MalformedMessage);
+    assert_eq!(
+        failure.message,
+        format!(
+            "act: the message of 60 MB is longer than any action may be (4096 bytes): \
+             \"{{\\\"x\\\":\\\"{}\"… in wasm function `botlens_play`",
+            "x".repeat(54)
+        )
+    );
+    let turn = record.moves.iter().find(|m| m.seat == 0).unwrap();
+    assert_eq!(turn.action, None, "nothing of it is recorded as a move");
+    assert_next_game_runs();
+}
+
+#[test]
+fn a_move_the_parser_quotes_whole_is_cut_to_4_kib() {
+    // `{"x":"xxx…"}`, 4,096 bytes in all: not refused by its size, but a string where a number
+    // belongs, which the parser's error quotes.
+    let prelude = r#"(i64.store (i32.const 4096) (i64.const 0x7878_223a_2278_227b))
+        (memory.fill (i32.const 4104) (i32.const 120) (i32.const 4086))
+        (i32.store16 (i32.const 8190) (i32.const 0x7d22))
+        (drop (call $act (i32.const 4096) (i32.const 4096) (i32.const 0) (i32.const 0)))"#;
+    let record = play(&wat(&wat_bot(prelude, "")), 11, &SandboxLimits::default());
+    let failure = fault(&record);
+    assert_eq!(failure.kind, FailureKind::MalformedMessage);
+    let parser = format!(
+        "act: not a tictactoe action (invalid type: string \"{}\", expected i32 at line 1 \
+         column 4094): \"{{\\\"x\\\":\\\"{}\"…",
+        "x".repeat(4088),
+        "x".repeat(54)
+    );
+    let kept: String = parser.chars().take(4096).collect();
+    assert_eq!(
+        failure.message,
+        format!("{kept}… (truncated, {} bytes) in wasm function `botlens_play`", parser.len())
+    );
+}
