@@ -3,8 +3,9 @@
 //!
 //! A [`Confined`] program sees the files it is given and nothing else, has no network unless
 //! it is given one, is bounded in time, memory, processes and output, runs in its own process
-//! group, and ends with the run: when it is cancelled, when its wall-clock limit passes, when
-//! the [`Confined::run`] call returns, and when botlens itself dies, even by `SIGKILL`.
+//! group (an [interactive](Confined::interactive) one, a debugger, shares botlens's terminal
+//! instead), and ends with the run: when it is cancelled, when its wall-clock limit passes,
+//! when the [`Confined::run`] call returns, and when botlens itself dies, even by `SIGKILL`.
 //!
 //! ```no_run
 //! use std::time::Duration;
@@ -36,7 +37,7 @@
 //!   Landlock also keeps it from signalling processes or reaching abstract UNIX sockets outside
 //!   its own (ABI 6 and later).
 //! - **Processes:** a PID namespace of its own (in a user namespace of its own when the user is
-//!   not privileged), whose first process is the program: when it ends, or is killed, the kernel
+//!   not privileged; none for an interactive run), whose first process is the program: when it ends, or is killed, the kernel
 //!   kills every process left in the namespace, even one that left the process group. A
 //!   supervisor between botlens and the namespace dies with botlens (the kernel's parent-death
 //!   signal) and takes the namespace with it.
@@ -178,6 +179,7 @@ pub struct Confined {
     read: Vec<PathBuf>,
     write: Vec<PathBuf>,
     network: bool,
+    interactive: bool,
     limits: Limits,
 }
 
@@ -251,6 +253,7 @@ impl Confined {
             read: Vec::new(),
             write: Vec::new(),
             network: false,
+            interactive: false,
             limits: Limits::default(),
         }
     }
@@ -312,6 +315,19 @@ impl Confined {
         self
     }
 
+    /// Makes it a program the user talks with at botlens's terminal (a debugger): it gets
+    /// botlens's standard input, output and error (nothing is captured: [`Finished`]'s streams
+    /// are empty), stays in botlens's process group so that it may read the terminal, and has
+    /// no PID namespace of its own, because a debugger reads `/proc/PID` of the process it
+    /// debugs and the system's `/proc` knows processes by their PIDs outside such a namespace.
+    /// While it runs, botlens ignores `SIGINT` and `SIGQUIT` (Ctrl-C at the terminal is the
+    /// program's: a debugger interrupts what it debugs with it). What it starts ends with it as
+    /// the program ends it; a botlens process it starts ends with it by [`die_with_parent`].
+    pub fn interactive(&mut self, interactive: bool) -> &mut Confined {
+        self.interactive = interactive;
+        self
+    }
+
     /// Its bounds.
     pub fn limits(&mut self, limits: Limits) -> &mut Confined {
         self.limits = limits;
@@ -335,7 +351,7 @@ impl Confined {
         let program = find_program(&self.program, &path)
             .ok_or_else(|| RunError::NotFound { program: name.clone() })?;
         let private = private_dir("botlens-run-", None).map_err(spawn_error)?;
-        for dir in &self.write {
+        for dir in self.write.iter().filter(|path| !path.exists()) {
             std::fs::create_dir_all(dir).map_err(spawn_error)?;
         }
         let mut command = Command::new(&program);
@@ -347,15 +363,18 @@ impl Confined {
             .env("TMPDIR", private.path())
             .envs(network_env().filter(|_| self.network))
             .envs(self.env.iter().map(|(key, value)| (key, value)))
-            .current_dir(self.dir.as_deref().unwrap_or(private.path()))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+            .current_dir(self.dir.as_deref().unwrap_or(private.path()));
+        if !self.interactive {
+            command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+            #[cfg(unix)]
+            std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        }
+        // The terminal's Ctrl-C is an interactive program's own, for as long as it runs.
+        #[cfg(target_os = "linux")]
+        let _terminal = self.interactive.then(linux::TerminalSignals::ignore);
         let started = Instant::now();
         #[cfg(target_os = "linux")]
-        let mut child = {
+        let child = {
             let mut read = self.read.clone();
             read.push(program.clone());
             if self.network {
@@ -364,12 +383,20 @@ impl Confined {
             }
             let mut write = self.write.clone();
             write.push(private.path().to_owned());
-            let policy = linux::Policy { read, write, network: self.network, limits: self.limits };
+            let policy = linux::Policy {
+                read,
+                write,
+                network: self.network,
+                pid_namespace: !self.interactive,
+                limits: self.limits,
+            };
             linux::spawn(&mut command, &policy).map_err(spawn_error)?
         };
+        #[cfg(target_os = "linux")]
+        let (mut child, supervised) = (child.0, child.1 == linux::Isolation::Supervised);
         #[cfg(not(target_os = "linux"))]
-        let mut child = (command.spawn().map_err(spawn_error)?, false);
-        let mut group = Group { child: &mut child.0, supervised: child.1 };
+        let (mut child, supervised) = (command.spawn().map_err(spawn_error)?, false);
+        let mut group = Group { child: &mut child, supervised, grouped: !self.interactive };
         let streams = output::Streams::read(group.child, self.limits.output);
         let status = loop {
             if cancelled() {
@@ -415,6 +442,8 @@ struct Group<'a> {
     child: &'a mut Child,
     /// Whether `child` supervises namespaces of the run's own.
     supervised: bool,
+    /// Whether `child` heads a process group of its own.
+    grouped: bool,
 }
 
 impl Group<'_> {
@@ -440,7 +469,9 @@ impl Group<'_> {
             }
         }
         #[cfg(unix)]
-        if let Ok(pid) = i32::try_from(self.child.id()) {
+        if self.grouped
+            && let Ok(pid) = i32::try_from(self.child.id())
+        {
             // SAFETY: `kill` takes plain integers and touches no memory of ours; `-pid` names the
             // process group the child was put at the head of (`process_group(0)`), which only
             // the run's processes share.
@@ -501,6 +532,15 @@ fn is_executable(file: &Path) -> bool {
     }
     #[cfg(not(unix))]
     file.is_file()
+}
+
+/// Ends this process when the process that started it ends (the kernel's parent-death
+/// signal): for a botlens process that a
+/// confined program starts (the game under an interactive debugger), which would otherwise
+/// outlive a debugger that botlens stopped. Does nothing on other systems than Linux.
+pub fn die_with_parent() {
+    #[cfg(target_os = "linux")]
+    linux::die_with_starter();
 }
 
 /// What this machine's kernel gives the confinement.

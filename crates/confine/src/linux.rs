@@ -34,19 +34,35 @@ pub(crate) struct Policy {
     pub write: Vec<PathBuf>,
     /// Whether it may reach the network.
     pub network: bool,
+    /// Whether it gets a PID namespace of its own, with a supervisor ([`spawn`]).
+    pub pid_namespace: bool,
     /// Its bounds.
     pub limits: Limits,
 }
 
-/// How the child ended up isolated, as it reports it to botlens (one byte on a pipe).
-const ISOLATED: u8 = b'n';
+/// How the child ended up isolated, as it reports it to botlens (one byte on a pipe): in
+/// namespaces of its own, which it supervises.
+const SUPERVISED: u8 = b'n';
+/// In namespaces of its own, the program itself (no PID namespace was asked for).
+const ISOLATED: u8 = b'u';
 /// The child got no namespaces of its own.
 const NOT_ISOLATED: u8 = b'-';
 
-/// Prepares `command` to start confined by `policy`, and starts it; also says whether the
-/// child got namespaces of its own (then the child is their supervisor, which `SIGTERM` asks
-/// to end them and wait for them).
-pub(crate) fn spawn(command: &mut Command, policy: &Policy) -> io::Result<(Child, bool)> {
+/// How a started child is isolated ([`spawn`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Isolation {
+    /// In namespaces of its own, PID namespace included: the child is their supervisor, which
+    /// `SIGTERM` asks to end them and wait for them.
+    Supervised,
+    /// In user and network namespaces of its own: the child is the program.
+    Namespaces,
+    /// In no namespace of its own.
+    None,
+}
+
+/// Prepares `command` to start confined by `policy`, and starts it; also says how the child
+/// is isolated.
+pub(crate) fn spawn(command: &mut Command, policy: &Policy) -> io::Result<(Child, Isolation)> {
     let ruleset = ruleset(policy)?;
     let (report_read, report_write) = pipe()?;
     let plan = Plan {
@@ -57,6 +73,7 @@ pub(crate) fn spawn(command: &mut Command, policy: &Policy) -> io::Result<(Child
         uid: unsafe { libc::geteuid() },
         gid: unsafe { libc::getegid() },
         new_network: !policy.network,
+        new_pids: policy.pid_namespace,
         limits: policy.limits,
     };
     // SAFETY: `Plan::enter` makes only async-signal-safe system calls on plain values it owns
@@ -69,9 +86,13 @@ pub(crate) fn spawn(command: &mut Command, policy: &Policy) -> io::Result<(Child
     drop((ruleset, report_write));
     let child = child?;
     let mut byte = [0u8; 1];
-    let isolated = io::Read::read(&mut std::fs::File::from(report_read), &mut byte)
-        .is_ok_and(|n| n == 1 && byte[0] == ISOLATED);
-    Ok((child, isolated))
+    let read = io::Read::read(&mut std::fs::File::from(report_read), &mut byte);
+    let isolation = match (read, byte[0]) {
+        (Ok(1), SUPERVISED) => Isolation::Supervised,
+        (Ok(1), ISOLATED) => Isolation::Namespaces,
+        _ => Isolation::None,
+    };
+    Ok((child, isolation))
 }
 
 /// The Landlock ruleset of `policy`, as a descriptor the child restricts itself with; `None`
@@ -125,13 +146,16 @@ struct Plan {
     uid: libc::uid_t,
     gid: libc::gid_t,
     new_network: bool,
+    new_pids: bool,
     limits: Limits,
 }
 
 impl Plan {
     /// Runs in the forked child before `exec`: dies with botlens, bounds itself, enters
-    /// namespaces of its own (forking the namespace's first process, which goes on to `exec`,
-    /// while this one stays to supervise it), and restricts itself to the ruleset.
+    /// namespaces of its own (forking a PID namespace's first process, which goes on to `exec`,
+    /// while this one stays to supervise it), takes the terminal's signals back from botlens
+    /// (which ignores them while an interactive program runs), and restricts itself to the
+    /// ruleset.
     ///
     /// # Safety
     /// Only in a `pre_exec` closure: it may end the process, and makes only async-signal-safe
@@ -150,11 +174,17 @@ impl Plan {
             if isolated {
                 // Counted in the new user namespace: the run's processes only.
                 set_limit(libc::RLIMIT_NPROC, self.limits.processes)?;
+            }
+            let supervised = isolated && self.new_pids;
+            if supervised {
                 match libc::fork() {
                     -1 => return Err(io::Error::last_os_error()),
                     0 => die_with_parent(0)?,
                     first => supervise(first),
                 }
+            }
+            for signal in TERMINAL_SIGNALS {
+                libc::signal(signal, libc::SIG_DFL);
             }
             if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
                 return Err(io::Error::last_os_error());
@@ -164,27 +194,77 @@ impl Plan {
             {
                 return Err(io::Error::last_os_error());
             }
-            let byte = if isolated { ISOLATED } else { NOT_ISOLATED };
+            let byte = match (supervised, isolated) {
+                (true, _) => SUPERVISED,
+                (false, true) => ISOLATED,
+                (false, false) => NOT_ISOLATED,
+            };
             libc::write(self.report, (&raw const byte).cast(), 1);
             Ok(())
         }
     }
 
-    /// Enters a user namespace (mapping this user to itself), a PID namespace and, unless the
-    /// run may reach the network, a network namespace; else, for a privileged user without
-    /// user namespaces, the PID and network namespaces alone. Whether it did.
+    /// Enters a user namespace (mapping this user to itself), a PID namespace when asked and,
+    /// unless the run may reach the network, a network namespace; else, for a privileged user
+    /// without user namespaces, the PID and network namespaces alone. Whether it did.
     unsafe fn isolate(&self) -> bool {
         let network = if self.new_network { libc::CLONE_NEWNET } else { 0 };
+        let pids = if self.new_pids { libc::CLONE_NEWPID } else { 0 };
         // SAFETY: plain system calls; `map` writes from buffers on this stack.
         unsafe {
-            if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWPID | network) == 0 {
+            if libc::unshare(libc::CLONE_NEWUSER | pids | network) == 0 {
                 map(b"/proc/self/setgroups\0", b"deny", None);
                 map(b"/proc/self/uid_map\0", b"", Some(self.uid));
                 map(b"/proc/self/gid_map\0", b"", Some(self.gid));
                 return true;
             }
-            libc::unshare(libc::CLONE_NEWPID | network) == 0
+            (pids | network) != 0 && libc::unshare(pids | network) == 0
         }
+    }
+}
+
+/// The signals a terminal sends its foreground process group, which botlens ignores while an
+/// interactive program has the terminal ([`TerminalSignals`]).
+const TERMINAL_SIGNALS: [libc::c_int; 2] = [libc::SIGINT, libc::SIGQUIT];
+
+/// botlens's own handling of [`TERMINAL_SIGNALS`], set aside while an interactive program runs
+/// (they are ignored meanwhile) and put back when dropped.
+pub(crate) struct TerminalSignals {
+    saved: [libc::sigaction; 2],
+}
+
+impl TerminalSignals {
+    /// Ignores the terminal's signals until the value is dropped.
+    pub(crate) fn ignore() -> TerminalSignals {
+        // SAFETY: `sigaction` reads `ignore` and writes `saved`, both on this stack.
+        unsafe {
+            let mut saved: [libc::sigaction; 2] = std::mem::zeroed();
+            let mut ignore: libc::sigaction = std::mem::zeroed();
+            ignore.sa_sigaction = libc::SIG_IGN;
+            for (signal, old) in TERMINAL_SIGNALS.into_iter().zip(&mut saved) {
+                libc::sigaction(signal, &ignore, old);
+            }
+            TerminalSignals { saved }
+        }
+    }
+}
+
+impl Drop for TerminalSignals {
+    fn drop(&mut self) {
+        for (signal, old) in TERMINAL_SIGNALS.into_iter().zip(&self.saved) {
+            // SAFETY: `old` is what `sigaction` gave back for this signal.
+            unsafe {
+                libc::sigaction(signal, old, std::ptr::null_mut());
+            }
+        }
+    }
+}
+
+/// Ends this process when the process that started it ends ([`crate::die_with_parent`]).
+pub(crate) fn die_with_starter() {
+    // SAFETY: a plain system call on integers.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
     }
 }
 
@@ -332,16 +412,21 @@ pub(crate) fn support() -> Support {
         libc::syscall(libc::SYS_landlock_create_ruleset, std::ptr::null::<u8>(), 0usize, 1u32)
     };
     let landlock = u32::try_from(abi).ok().filter(|abi| *abi >= 1);
-    let policy =
-        Policy { read: Vec::new(), write: Vec::new(), network: false, limits: Limits::default() };
+    let policy = Policy {
+        read: Vec::new(),
+        write: Vec::new(),
+        network: false,
+        pid_namespace: true,
+        limits: Limits::default(),
+    };
     let namespaces = crate::find_program("true".as_ref(), "/usr/bin:/bin".as_ref())
         .and_then(|program| {
             let mut command = Command::new(program);
             command.env_clear();
             std::os::unix::process::CommandExt::process_group(&mut command, 0);
-            let (mut child, isolated) = spawn(&mut command, &policy).ok()?;
+            let (mut child, isolation) = spawn(&mut command, &policy).ok()?;
             let _ = child.wait();
-            Some(isolated)
+            Some(isolation == Isolation::Supervised)
         })
         .unwrap_or(false);
     Support { landlock, namespaces }

@@ -179,3 +179,51 @@ fn a_run_ends_when_botlens_is_killed() {
     botlens.wait().unwrap();
     assert!(gone(&format!("sleep {marker}")), "the run outlived the botlens that started it");
 }
+
+/// The bits of `SIGINT` and `SIGQUIT` in a `SigIgn` mask of `/proc/PID/status`.
+const TERMINAL_SIGNAL_BITS: u64 = (1 << (libc::SIGINT - 1)) | (1 << (libc::SIGQUIT - 1));
+
+/// The `SigIgn` mask of a process's `/proc/PID/status` text.
+fn ignored_signals(status: &str) -> u64 {
+    let mask = status.lines().find_map(|line| line.strip_prefix("SigIgn:")).unwrap();
+    u64::from_str_radix(mask.trim(), 16).unwrap()
+}
+
+#[test]
+fn an_interactive_run_shares_the_terminal_and_keeps_the_rest_of_its_confinement() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "{ readlink /proc/self/fd/2; cut -d' ' -f5 /proc/self/stat; \
+                  readlink /proc/self/ns/pid; readlink /proc/self/ns/net; \
+                  cat /proc/$BOTLENS_PID/status; echo; cat /proc/self/status; echo; \
+                  cat /etc/shadow >/dev/null 2>&1; echo $?; } > seen";
+    let mut run = bash(script, dir.path());
+    run.env("BOTLENS_PID", std::process::id().to_string()).interactive(true);
+    let finished = run.run(&|| false).unwrap();
+    assert!(finished.status.success());
+    assert!(finished.stdout.is_empty() && finished.stderr.is_empty(), "nothing is captured");
+    let seen = std::fs::read_to_string(dir.path().join("seen")).unwrap();
+    let mut lines = seen.lines();
+    let mut next = || lines.next().unwrap().to_owned();
+    let link = |path: &str| std::fs::read_link(path).unwrap().to_string_lossy().into_owned();
+    assert_eq!(next(), link("/proc/self/fd/2"), "its standard error is botlens's");
+    // SAFETY: `getpgrp` takes nothing and cannot fail.
+    assert_eq!(next(), unsafe { libc::getpgrp() }.to_string(), "in botlens's process group");
+    assert_eq!(next(), link("/proc/self/ns/pid"), "no PID namespace of its own");
+    let network = next();
+    if support().namespaces {
+        assert_ne!(network, link("/proc/self/ns/net"), "a network namespace of its own");
+    }
+    let rest: Vec<&str> = lines.collect();
+    let statuses: Vec<String> = rest.join("\n").split("\n\n").map(str::to_owned).collect();
+    assert_eq!(
+        ignored_signals(&statuses[0]) & TERMINAL_SIGNAL_BITS,
+        TERMINAL_SIGNAL_BITS,
+        "botlens ignores Ctrl-C while it runs"
+    );
+    assert_eq!(ignored_signals(&statuses[1]) & TERMINAL_SIGNAL_BITS, 0, "the program gets it");
+    let own = std::fs::read_to_string("/proc/self/status").unwrap();
+    assert_eq!(ignored_signals(&own) & TERMINAL_SIGNAL_BITS, 0, "and botlens again after");
+    if support().landlock.is_some() {
+        assert_eq!(rest.last().copied(), Some("1"), "/etc/shadow stays unreadable");
+    }
+}
