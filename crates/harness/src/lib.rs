@@ -76,6 +76,7 @@ pub use report::SuiteReport;
 pub use seeds::{SeedRange, SeedRangeError};
 pub use suite::{Contender, KeepTraces, PlayOn, Suite, WasmBot, run_suite};
 pub use target::Target;
+pub use tools::debugger_session;
 
 /// What of the confinement of builds this machine lacks, in one sentence naming what is still
 /// enforced (see `botlens-confine`); `None` when builds are fully confined. Front ends say it

@@ -29,12 +29,13 @@ use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
 use crate::build::{self, BuildError, CompilerMessage};
 use crate::caps::LimitCaps;
+use crate::compiled::Built;
 use crate::folder::{Folder, FolderError};
 use crate::report::SuiteReport;
 use crate::suite::{self, Contender, KeepTraces, PlayOn, Suite, SuiteError, SuiteResults, WasmBot};
 use crate::target::{Target, TargetError, is_module_path};
 pub use crate::toolchain::Stage;
-use crate::toolchain::{BuildFailure, BuildRequest, Lang, LoadError, Settings};
+use crate::toolchain::{BuildFailure, BuildRequest, Lang, LoadError, Ready, Settings};
 use crate::{BotProject, CancelToken, ProjectError, SeedRange};
 
 /// Overrides of the target's suite (the command line's `--vs`, `--seeds`, …).
@@ -65,6 +66,10 @@ pub struct RunOptions {
     pub debug_info: build::DebugInfo,
     /// The user's caps on the limits and the build timeout the project may ask for.
     pub caps: LimitCaps,
+    /// The bot's module, built before by this botlens with these options: loaded instead of
+    /// building the bot again (the game `botlens debug` hands its debugger, which may not run a
+    /// build). The bot's settings are still read from its project or folder.
+    pub prebuilt: Option<PathBuf>,
 }
 
 impl RunOptions {
@@ -254,7 +259,14 @@ fn prepare_bot(
         timeout_secs,
         limits: defaults.limits,
     };
-    let ready = bot.build(sandbox, &request, progress, cancel)?;
+    let ready = match &options.prebuilt {
+        Some(wasm) => {
+            let built =
+                Built { wasm: wasm.clone(), warnings: Vec::new(), duration: Duration::ZERO };
+            Ready::load(sandbox, built, progress)?
+        }
+        None => bot.build(sandbox, &request, progress, cancel)?,
+    };
     let started = Instant::now();
     let source = bot.source().display().to_string();
     let contender =

@@ -1,5 +1,5 @@
-//! The programs botlens starts — rustup and cargo, clang, zig, node and npm, git — each as a
-//! [`Confined`] run (`botlens-confine`) that may read its own installation and nothing else of
+//! The programs botlens starts — rustup and cargo, clang, zig, node and npm, git, gdb and
+//! lldb — each as a [`Confined`] run (`botlens-confine`) that may read its own installation and nothing else of
 //! the user's: the one place that knows where a toolchain lives and what of it a run needs.
 //! Callers add the project's files (read) and the run's output (write).
 //!
@@ -8,6 +8,7 @@
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
+use std::process::ExitStatus;
 use std::time::Duration;
 
 use botlens_confine::{Confined, Finished, Limits, RunError};
@@ -96,6 +97,65 @@ pub(crate) fn build_limits(wall: Duration) -> Limits {
 pub(crate) fn output_dir(dir: &Path) -> std::io::Result<tempfile::TempDir> {
     std::fs::create_dir_all(dir)?;
     botlens_confine::private_dir(".build-", Some(dir))
+}
+
+/// The bounds of a debugger session: a working day at the terminal, an hour of CPU time for
+/// each of its processes, the rest as [`Limits::default`].
+const DEBUGGER_LIMITS: Limits = Limits {
+    wall: Duration::from_secs(8 * 60 * 60),
+    cpu: Duration::from_secs(60 * 60),
+    memory: 4 << 30,
+    processes: 512,
+    file_size: 1 << 30,
+    output: 16 << 20,
+};
+
+/// The variables of botlens's environment a debugger keeps: what the terminal is and which
+/// characters it shows.
+const TERMINAL_ENV: &[&str] =
+    &["TERM", "COLORTERM", "COLUMNS", "LINES", "LANG", "LC_ALL", "LC_CTYPE"];
+
+/// Runs the debugger `program` (gdb, lldb) with `args` at the user's terminal until the user
+/// quits it: confined as every tool is, but interactive ([`Confined::interactive`]), in
+/// botlens's working directory, reading its installation and settings, botlens's own
+/// executable (the program it runs) and `read` (the commands botlens wrote, the bot's sources
+/// and module), writing only its private directory, terminals, and the memory of the
+/// processes of its run (`/proc`), and keeping the terminal's variables (`TERM`, `LANG`…).
+/// Its exit status.
+pub fn debugger_session(
+    program: &Path,
+    args: Vec<OsString>,
+    read: &[PathBuf],
+) -> Result<ExitStatus, RunError> {
+    let mut debugger = Confined::new(program);
+    debugger.args(args).interactive(true).limits(DEBUGGER_LIMITS);
+    // Where botlens was started, so that relative paths in its arguments mean what they did.
+    if let Ok(dir) = std::env::current_dir() {
+        debugger.current_dir(dir);
+    }
+    for dir in installation(program).iter().chain(read) {
+        debugger.read(dir);
+    }
+    // Its system-wide settings (`/etc/gdb/gdbinit`).
+    if let Some(name) = program.file_name() {
+        debugger.read(Path::new("/etc").join(name));
+    }
+    // A debugger writes the memory of the program it debugs through `/proc/PID/mem`; Landlock
+    // keeps it from any process outside its own run.
+    debugger.write("/proc");
+    // The terminal, and new pseudo-terminals: lldb starts the program on one of its own.
+    for device in ["/dev/tty", "/dev/ptmx", "/dev/pts"] {
+        debugger.write(device);
+    }
+    if let Ok(botlens) = std::env::current_exe() {
+        debugger.read(botlens);
+    }
+    for name in TERMINAL_ENV {
+        if let Some(value) = std::env::var_os(name) {
+            debugger.env(name, value);
+        }
+    }
+    Ok(debugger.run(&|| false)?.status)
 }
 
 /// The directories of an installed program's own files, for runs that need more of it than

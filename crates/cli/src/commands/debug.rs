@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use botlens_engine::text::printable;
@@ -83,6 +83,10 @@ pub struct DebugArgs {
     /// begins its failing turn (or --turn).
     #[arg(long, conflicts_with_all = ["debugger", "batch"])]
     debuggee: bool,
+    /// With --debuggee: the bot's module, built by the `botlens debug` that started the
+    /// debugger, loaded instead of building the bot (a debugger's run may not build).
+    #[arg(long, value_name = "MODULE", requires = "debuggee", hide = true)]
+    prebuilt: Option<PathBuf>,
 }
 
 /// A native debugger botlens can hand the game to.
@@ -119,6 +123,8 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
         _ => bail!("say which game: --vs NAME --seed N, or --trace FILE"),
     };
     if args.debuggee {
+        // A debugger that botlens stopped takes the game with it.
+        botlens_confine::die_with_parent();
         return play_under_debugger(&target, &chosen, &args);
     }
     let debugger = find_on_path(args.debugger.program()).with_context(|| {
@@ -128,6 +134,8 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
         )
     })?;
     let prepared = prepare(&super::sandbox()?, &target, &chosen, &args)?;
+    // The debugger's game loads the module built here: a debugger's run builds nothing.
+    let wasm = prepared.wasm.clone().filter(|_| matches!(target, Target::Bot { .. }));
     let game = play(prepared, &target)?;
     if let Some((trace, path)) = &stored {
         compare_with(&game, trace, path);
@@ -153,13 +161,29 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
         Debugger::Lldb => lldb_commands(&stop),
     };
     std::fs::write(&script, commands).context("writing the debugger's commands")?;
-    let status = Command::new(debugger)
-        .args(debugger_args(args.debugger, &script, args.batch.as_deref()))
-        .arg(std::env::current_exe().context("the path of this botlens")?)
-        .args(debuggee_args(&args, &chosen, turn))
-        .status()
+    let mut words = debugger_args(args.debugger, &script, args.batch.as_deref());
+    words.push(std::env::current_exe().context("the path of this botlens")?.into());
+    words.extend(debuggee_args(&args, &chosen, turn, wasm.as_deref()));
+    let mut read = vec![dir.path().to_owned()];
+    read.extend(args.batch.clone());
+    read.extend(wasm);
+    read.extend(sources(&target));
+    let status = botlens_harness::debugger_session(&debugger, words, &read)
         .with_context(|| format!("running {}", args.debugger.program()))?;
     Ok(ExitCode::from(status.code().map_or(2, |code| code.clamp(0, 255) as u8)))
+}
+
+/// What the debugger may read of the bot: its project or folder (sources, settings), or the
+/// directory of a module given alone (where its sources usually are).
+fn sources(target: &Target) -> Option<PathBuf> {
+    match target {
+        Target::Bot { path, .. } if path.is_dir() => Some(path.clone()),
+        Target::Bot { path, .. } | Target::Module { path, .. } => {
+            let dir = path.parent()?;
+            Some(if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir.to_owned() })
+        }
+        Target::Reference { .. } => None,
+    }
 }
 
 /// Refuses what has no bot module of its own to debug.
@@ -262,6 +286,7 @@ fn prepare(
         debug_info,
         // Its own target directory, so the everyday build (line tables only) is not redone.
         cargo_target_dir: target.project_dir().map(|dir| dir.join("target").join(build_dir)),
+        prebuilt: args.prebuilt.clone(),
         ..RunOptions::one_game(&game.vs, game.seed)
     };
     let quiet = args.debuggee;
@@ -358,10 +383,23 @@ fn play_under_debugger(
 /// The arguments of this command again, for the process under the debugger: values joined to
 /// their flags and the bot after `--`, so that no name (an opponent from a trace) reads as a
 /// flag.
-fn debuggee_args(args: &DebugArgs, game: &OneGame, turn: u32) -> Vec<OsString> {
+fn debuggee_args(
+    args: &DebugArgs,
+    game: &OneGame,
+    turn: u32,
+    prebuilt: Option<&Path>,
+) -> Vec<OsString> {
     let mut words: Vec<OsString> = vec!["debug".into()];
     if let Some(kind) = &args.game {
         words.push(format!("--game={kind}").into());
+    }
+    if args.optimized {
+        words.push("--optimized".into());
+    }
+    if let Some(wasm) = prebuilt {
+        let mut flag = OsString::from("--prebuilt=");
+        flag.push(wasm);
+        words.push(flag);
     }
     words.extend([
         format!("--vs={}", game.vs).into(),
@@ -726,8 +764,12 @@ mod tests {
         asked.target = "--debugger=lldb".into();
         asked.game = Some("tictactoe".into());
         let game = OneGame { vs: "--batch=/tmp/x\nshell id".into(), seed: 9 };
-        let again = parse(debuggee_args(&asked, &game, 4));
+        asked.optimized = true;
+        let prebuilt = Path::new("/p/--batch=x.wasm");
+        let again = parse(debuggee_args(&asked, &game, 4, Some(prebuilt)));
         assert_eq!(again.target, "--debugger=lldb");
+        assert_eq!(again.prebuilt.as_deref(), Some(prebuilt));
+        assert!(again.optimized, "the debugger's game is built as the first was");
         assert_eq!(again.vs.as_deref(), Some("--batch=/tmp/x\nshell id"));
         assert_eq!((again.seed, again.turn, again.debuggee), (Some(9), Some(4), true));
         assert_eq!(again.game.as_deref(), Some("tictactoe"));
