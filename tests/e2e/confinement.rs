@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{BUILD_DEADLINE, Output, Tool, botlens_with_env, repo_root, require};
+use crate::support::{BUILD_DEADLINE, Output, Tool, botlens, botlens_with_env, repo_root, require};
 
 /// What lies outside the bot's project: a secret to read, a place to plant a file in, a port
 /// listening for a connection.
@@ -316,4 +316,54 @@ fn a_zig_bot_cannot_embed_a_file_through_a_link_leading_out_of_its_folder() {
     );
     assert_eq!(out.code, Some(2), "the embed fails the build:\n{}\n{}", out.stdout, out.stderr);
     outside.assert_untouched(&out);
+}
+
+/// A C Tic-tac-toe bot in `dir` that panics on its first turn.
+fn losing_c_bot(dir: &Path) -> String {
+    let source = "#include \"botlens.h\"\n\nvoid bot_new(int seat) { (void)seat; }\n\nvoid bot_play(void) { BOTLENS_PANIC(\"lost\"); }\n";
+    std::fs::write(dir.join("bot.c"), source).unwrap();
+    std::fs::write(dir.join("botlens.toml"), "game = \"tictactoe\"\n").unwrap();
+    dir.display().to_string()
+}
+
+#[test]
+fn a_debugger_reads_nothing_outside_the_bot_and_ends_with_a_killed_botlens() {
+    if !require(&[Tool::Clang, Tool::Gdb]) {
+        return;
+    }
+    let outside = Outside::new();
+    let dir = tempfile::tempdir().unwrap();
+    let bot = losing_c_bot(dir.path());
+    let commands = dir.path().join("commands.gdb");
+    let batch = format!(
+        "shell cat {secret}; echo \"read: $?\"\nshell echo x > {planted}; echo \"wrote: $?\"\n",
+        secret = outside.secret().display(),
+        planted = outside.planted().display()
+    );
+    std::fs::write(&commands, batch).unwrap();
+    let game = ["debug", &bot, "--vs", "random", "--seed", "1"];
+    let out = botlens(&[&game[..], &["--batch", commands.to_str().unwrap()]].concat());
+    let all = format!("{}\n{}", out.stdout, out.stderr);
+    assert_eq!(out.code, Some(0), "{all}");
+    assert!(all.contains("botlens_turn_begins (turn=1)"), "the game still stops: {all}");
+    assert!(all.contains("read: 1") && all.contains("wrote: 2"), "{all}");
+    outside.assert_untouched(&out);
+
+    // Killed while the game waits at its stop, botlens takes the debugger and the game along.
+    let mut botlens = Command::new(env!("CARGO_BIN_EXE_botlens"))
+        .args(game)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let debuggee = format!("--debuggee -- {bot}");
+    let deadline = Instant::now() + BUILD_DEADLINE;
+    while !running(&debuggee) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(running(&debuggee), "the game under the debugger did not start");
+    botlens.kill().unwrap();
+    let _ = botlens.wait();
+    assert!(none_left(&bot), "the debugger or its game outlived botlens");
 }
