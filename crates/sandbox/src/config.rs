@@ -87,12 +87,14 @@ pub struct SandboxLimits {
     /// turn's log ends with `… N more lines`. By default 1,000; between 1 and
     /// [`SandboxLimits::MAX_OUTPUT_LINES`].
     pub output_lines_per_turn: u64,
-    /// Wall-clock backstop per turn in milliseconds, for what fuel cannot catch (a host that is
-    /// starved of CPU, a bug). Not deterministic, so set far above what `fuel_per_turn` takes:
-    /// the game ends with `timeout`. By default 10,000 (six times the default turn's fuel at its
-    /// slowest on a loaded 2-core machine); between 1 and [`SandboxLimits::MAX_WALL_CLOCK_MS`]
-    /// (an hour). A profiled turn's backstop is 50 times this, in CPU time
-    /// ([`WasmPlayer::profiled`](crate::WasmPlayer::profiled)).
+    /// Backstop per turn in milliseconds, for what fuel cannot catch (loads waiting on memory, a
+    /// bug): counted in the CPU time of the thread that runs the turn, so a loaded machine does
+    /// not reach it sooner, and capped at ten times this by the wall clock (a host starved of
+    /// CPU). Not deterministic, so set far above what `fuel_per_turn` takes: the game ends with
+    /// `timeout`. By default 10,000 (ten times or more what the default turn's fuel takes at its
+    /// slowest);
+    /// between 1 and [`SandboxLimits::MAX_WALL_CLOCK_MS`] (an hour). A profiled turn's backstop
+    /// is 50 times this ([`WasmPlayer::profiled`](crate::WasmPlayer::profiled)).
     pub wall_clock_ms_per_turn: u64,
 }
 

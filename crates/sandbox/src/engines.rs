@@ -25,8 +25,9 @@ use wasmtime::{
 use crate::SandboxLimits;
 use crate::error::SandboxError;
 
-/// How often the ticker advances every engine's epoch; the wall-clock backstop of
-/// [`SandboxLimits::wall_clock_ms_per_turn`](crate::SandboxLimits::wall_clock_ms_per_turn) counts these ticks.
+/// How often the ticker advances every engine's epoch; the backstop of
+/// [`SandboxLimits::wall_clock_ms_per_turn`](crate::SandboxLimits::wall_clock_ms_per_turn) is
+/// first checked after that many milliseconds of these ticks (`crate::backstop`).
 pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(10);
 
 /// Compiled modules kept in memory per engine; older ones are dropped first (loaded

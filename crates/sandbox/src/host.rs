@@ -15,6 +15,7 @@ use botlens_protocol::Encoding;
 use wasmtime::{Caller, Extern, Linker, Memory, ResourceLimiter, Trap, WasmBacktrace};
 
 use crate::abi::{HOST_MODULE, LOST};
+use crate::backstop::Backstop;
 use crate::locate::Locator;
 use crate::output::Output;
 use crate::stated::{self, Stated};
@@ -122,6 +123,8 @@ pub(crate) struct Host<G: Game> {
     waste_to_locate: bool,
     /// Where the wasted moves were made, for a player that locates them.
     pub wasted: Option<WasteLog>,
+    /// The running guest call's backstop (`crate::backstop`), set as each turn begins.
+    pub backstop: Option<Backstop>,
 }
 
 impl<G: Game> Host<G> {
@@ -147,6 +150,7 @@ impl<G: Game> Host<G> {
             stated: None,
             waste_to_locate: false,
             wasted: None,
+            backstop: None,
         }
     }
 

@@ -69,8 +69,9 @@
 //! (`pricing`), and the default fuel per turn runs out within a second even in the
 //! slowest-burning loop, so fuel bounds wall time (loads that miss every cache excepted: fuel
 //! counts instructions, not memory latency). The only non-deterministic limit is the
-//! wall-clock backstop, set six times higher even on a loaded machine, which ends a game with
-//! `timeout` only if fuel failed to stop it first (the compile deadline, likewise, only fails
+//! backstop, counted in the CPU time of the thread that runs the turn (so a loaded machine does
+//! not reach it sooner) and set ten times higher or more, which ends a game with `timeout` only if
+//! fuel failed to stop it first (`backstop`; the compile deadline, likewise, only fails
 //! loading).
 //! Everything a bot hands the host is bounded: output per turn in bytes and lines, panic
 //! messages, file and function names (cut with a marker giving their size).
@@ -87,6 +88,7 @@
 //! and the next game starts from scratch.
 
 mod abi;
+mod backstop;
 mod cache;
 mod config;
 mod debugger;

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use botlens_engine::{Failure, FailureKind, Game, Player, Seat, SeedRng, Stream, Turn, TurnCost};
 use wasmtime::{Extern, ModuleExport, Store, Trap, TypedFunc, WasmBacktrace};
 
+use crate::backstop::{self, Backstop};
 use crate::config::SandboxLimits;
 use crate::host::{Host, Limiter, Stop};
 use crate::module::{BotModule, Recipe};
@@ -136,7 +137,13 @@ impl<G: Game> WasmPlayer<G> {
         WasmPlayer {
             module,
             seat,
-            meter: Meter { fuel_spent: 0, deadline_ticks: deadline_ticks(&limits) },
+            meter: Meter {
+                fuel_spent: 0,
+                backstop: Duration::from_millis(limits.wall_clock_ms_per_turn),
+                deadline_ticks: backstop::deadline_ticks(Duration::from_millis(
+                    limits.wall_clock_ms_per_turn,
+                )),
+            },
             limits,
             state: State::Ready(recipe),
             rng,
@@ -171,7 +178,7 @@ impl<G: Game> WasmPlayer<G> {
     /// seed, seat, limits and interval give the same profile. It costs the game time (every
     /// function entry and loop back-edge calls into the host), so only profiled players pay,
     /// and its backstop is scaled to match: a profiled turn is interrupted (`timeout`) only
-    /// once its thread has run 50 times the turn's wall-clock backstop, in CPU time, so that a
+    /// once its thread has run 50 times the turn's backstop, in CPU time, so that a
     /// game profiled again on a loaded machine gives the same profile as on an idle one.
     ///
     /// ```no_run
@@ -187,7 +194,7 @@ impl<G: Game> WasmPlayer<G> {
     pub fn profiled(mut self, interval: u64) -> Self {
         self.profile = Some(Recorder::new(interval));
         // The store's deadline stays at "now": every epoch check reaches the sampler, which
-        // keeps the wall-clock backstop itself.
+        // keeps the backstop itself.
         self.meter.deadline_ticks = 0;
         self
     }
@@ -269,10 +276,11 @@ impl<G: Game> WasmPlayer<G> {
         host.wasted = self.wasted.clone();
         let mut store = Store::new(recipe.pre.module().engine(), host);
         store.limiter(|host| &mut host.limiter);
-        store.epoch_deadline_trap();
         if let Some(recorder) = &self.profile {
             let memory = |host: &Host<G>| host.limiter.memory_bytes as u64;
             recorder.install(&mut store, self.module.locator().clone(), memory);
+        } else {
+            backstop::install(&mut store);
         }
         store
     }
@@ -318,16 +326,18 @@ impl<G: Game> WasmPlayer<G> {
                 Trap::Interrupt if self.profile.is_some() => (
                     FailureKind::Timeout,
                     format!(
-                        "the profiled turn ran for {} times the wall-clock backstop of {} ms (in \
-                         CPU time) before its fuel ran out",
+                        "the profiled turn ran for {} times the backstop of {} ms (in CPU time) \
+                         before its fuel ran out",
                         PROFILED_BACKSTOP_FACTOR, self.limits.wall_clock_ms_per_turn
                     ),
                 ),
                 Trap::Interrupt => (
                     FailureKind::Timeout,
                     format!(
-                        "the turn ran past the wall-clock backstop of {} ms before its fuel ran out",
-                        self.limits.wall_clock_ms_per_turn
+                        "the turn ran past its backstop before its fuel ran out: {} ms of CPU \
+                         time (or {} times that by the wall clock, on a starved machine)",
+                        self.limits.wall_clock_ms_per_turn,
+                        backstop::WALL_FACTOR
                     ),
                 ),
                 other => {
@@ -393,13 +403,15 @@ impl<G: Game> WasmPlayer<G> {
     }
 }
 
-/// What a player's turns share: the fuel spent so far in the game and the wall-clock deadline
-/// of a turn.
+/// What a player's turns share: the fuel spent so far in the game and the backstop of a turn.
 #[derive(Debug, Clone, Copy)]
 struct Meter {
     /// Fuel burnt in earlier turns of this game.
     fuel_spent: u64,
-    /// Epoch ticks of the wall-clock backstop, per turn.
+    /// The backstop of a turn, in CPU time (`crate::backstop`).
+    backstop: Duration,
+    /// Epoch ticks until a turn's store first checks its backstop (0: at every check, for the
+    /// profiler).
     deadline_ticks: u64,
 }
 
@@ -416,6 +428,7 @@ impl Meter {
         let ready = store.set_fuel(budget.fuel);
         store.set_epoch_deadline(self.deadline_ticks);
         let host = store.data_mut();
+        host.backstop = Some(Backstop::start(self.backstop));
         host.clock.spent_before = self.fuel_spent;
         host.clock.budget = budget.fuel;
         host.begin_turn(turn);
@@ -432,14 +445,6 @@ impl Meter {
         turn.set_cost(TurnCost { fuel: Some(used), memory });
         result
     }
-}
-
-/// Ticks of the wall-clock backstop for one turn (one more than the limit needs, since the
-/// current tick is already under way).
-fn deadline_ticks(limits: &SandboxLimits) -> u64 {
-    let tick = crate::engines::EPOCH_TICK.as_nanos();
-    let limit = u128::from(limits.wall_clock_ms_per_turn) * 1_000_000;
-    u64::try_from(limit.div_ceil(tick)).unwrap_or(u64::MAX - 1) + 1
 }
 
 /// Instantiates and starts the bot (`_initialize`, or the state `botlens_prepare` left, then

@@ -54,6 +54,7 @@ use botlens_engine::SourceLocation;
 use serde::{Deserialize, Serialize};
 use wasmtime::{Store, StoreContextMut, UpdateDeadline, WasmBacktrace};
 
+use crate::backstop::thread_time;
 use crate::locate::Locator;
 
 /// Epoch checks between two reads of the clock when no sample is taken.
@@ -345,27 +346,6 @@ impl Recorder {
             .collect();
         FuelProfile { interval: sampler.interval, frames: frames.frames, turns, growth }
     }
-}
-
-/// The CPU time of the calling thread (the thread that runs the turn); where there is no such
-/// clock, the time since the first call.
-#[cfg(unix)]
-fn thread_time() -> Duration {
-    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `now` is a valid, writable `timespec`, and the clock is one every Unix has.
-    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
-    if status != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(u64::try_from(now.tv_sec).unwrap_or(0), u32::try_from(now.tv_nsec).unwrap_or(0))
-}
-
-/// The CPU time of the calling thread (the thread that runs the turn); where there is no such
-/// clock, the time since the first call.
-#[cfg(not(unix))]
-fn thread_time() -> Duration {
-    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-    START.get_or_init(std::time::Instant::now).elapsed()
 }
 
 impl Sampler {

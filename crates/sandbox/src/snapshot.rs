@@ -23,6 +23,7 @@ use botlens_engine::{Failure, FailureKind, Game, SeedRng, Stream};
 use botlens_protocol::Encoding;
 use wasmtime::{Extern, InstancePre, Memory, Module, ModuleExport, Mutability, Store, Val};
 
+use crate::backstop::{self, Backstop};
 use crate::host::{Host, Limiter};
 use crate::locate::Locator;
 use crate::output::Output;
@@ -34,8 +35,9 @@ pub(crate) const PREPARE_FUEL: u64 = 300_000_000;
 /// The memory `botlens_prepare` may grow to: the default per-game cap.
 const PREPARE_MEMORY: usize = 256 << 20;
 
-/// The wall-clock backstop of `botlens_prepare`, should fuel fail to stop it first.
-const PREPARE_WALL_CLOCK: Duration = Duration::from_secs(10);
+/// The backstop of `botlens_prepare` (in CPU time, `crate::backstop`), should fuel fail to
+/// stop it first.
+const PREPARE_BACKSTOP: Duration = Duration::from_secs(10);
 
 /// The granularity at which memory changed by `botlens_prepare` is found and kept.
 const RUN_BYTES: usize = 4096;
@@ -150,11 +152,9 @@ pub(crate) fn prepare<G: Game>(
     host.clock.budget = PREPARE_FUEL;
     let mut store = Store::new(pre.module().engine(), host);
     store.limiter(|host| &mut host.limiter);
-    store.epoch_deadline_trap();
-    let tick = crate::engines::EPOCH_TICK.as_nanos().max(1);
-    store.set_epoch_deadline(
-        u64::try_from(PREPARE_WALL_CLOCK.as_nanos() / tick).unwrap_or(u64::MAX),
-    );
+    backstop::install(&mut store);
+    store.data_mut().backstop = Some(Backstop::start(PREPARE_BACKSTOP));
+    store.set_epoch_deadline(backstop::deadline_ticks(PREPARE_BACKSTOP));
     store.set_fuel(PREPARE_FUEL).map_err(|error| failed(format!("{error:#}")))?;
     let instance = pre.instantiate(&mut store).map_err(|error| failed(format!("{error:#}")))?;
     let memory = instance

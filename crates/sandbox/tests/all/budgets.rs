@@ -38,6 +38,31 @@ fn an_empty_loop_runs_out_of_fuel_long_before_the_backstop() {
     assert_next_game_runs();
 }
 
+#[test]
+fn a_turn_that_fuel_does_not_stop_ends_at_its_backstop_in_cpu_time() {
+    // More fuel than the loop can burn in the backstop: 50 ms of the thread's CPU time decide.
+    let limits = SandboxLimits {
+        fuel_per_turn: u64::MAX / 4,
+        fuel_per_game: u64::MAX / 2,
+        wall_clock_ms_per_turn: 50,
+        ..SandboxLimits::default()
+    };
+    let bot = wat(&wat_bot("(loop $spin (br $spin))", ""));
+    let started = Instant::now();
+    let record = play(&bot, 5, &limits);
+    let elapsed = started.elapsed();
+    let failure = fault(&record);
+    assert_eq!(failure.kind, FailureKind::Timeout, "{failure}");
+    assert_eq!(
+        failure.message,
+        "the turn ran past its backstop before its fuel ran out: 50 ms of CPU time (or 10 times \
+         that by the wall clock, on a starved machine) in wasm function `botlens_play`"
+    );
+    // At most ten times the backstop by the wall clock (a tick of 10 ms late at each check).
+    assert!(elapsed < Duration::from_millis(50 * 10 + 100), "{elapsed:?}");
+    assert_next_game_runs();
+}
+
 /// The instruction loops (`instruction_loops`) of the instructions that cost more than one unit
 /// of fuel (`docs/abi.md`), and of the zero-length bulk operations.
 fn priced_loops(names: &[&str]) -> Vec<InstructionLoop> {
