@@ -6,6 +6,7 @@
 mod assemblyscript;
 mod bench;
 mod c;
+mod ci;
 mod compare;
 mod confinement;
 mod debug;

@@ -399,4 +399,6 @@ fn wasted_moves_are_warnings_at_the_line_that_made_them() {
     );
     assert!(out.stdout.contains(&format!("src/lib.rs:{line}:")), "{}", out.stdout);
     assert!(out.stdout.contains(&format!("--vs random --seed {seed}")), "{}", out.stdout);
+    // In CI: a SARIF warning and a workflow command at that line (the bot built once).
+    crate::ci::wasted_moves_are_sarif_and_workflow_warnings(&args, dir.path(), "reattacker", line);
 }

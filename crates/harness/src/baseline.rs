@@ -665,6 +665,7 @@ mod tests {
             first_turn: 2,
             first_bot_turn: 1,
             replay: "botlens replay . --vs random --seed 0".into(),
+            replays: Vec::new(),
             identity: None,
             stack: None,
             fuel_profile: None,

@@ -13,7 +13,7 @@
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
 //! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault); in a paired run (`--paired`) also `pairs`: `pentanomial` (the pairs by the bot's points in the pair, 0, ½, 1, 1½, 2), `elo` (the bot's logistic Elo over the opponent: `kind` `estimate` with `elo`, `lower`, `upper` (null when unbounded), or `no_games`, `all_won`, `all_lost` with `games`) and `los` (the likelihood that the bot is the stronger, null without evidence); `outcomes`: the result on each seed, `first_seed`, `seat0` and (paired) `seat1`, one character per seed, `W`, `L`, `D` or `-` (not played), for the first 100,000 seeds (see `botlens_harness::outcomes`) |
-//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_seat` (the bot's seat in that game: 1 only in a paired run), `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown), `fuel_profile` (`out_of_fuel` groups: the failing turn's top lines, each `file`, `line`, `function`, `self_fuel`, `total_fuel`, `self_percent`, `total_percent` of the turn's fuel, as in `botlens_harness::profile`; absent otherwise), `memory_growth` (`memory_limit` groups: the lines that grew the memory most over the first game, each `file`, `line`, `function`, `bytes`, `percent` of the game's growth and `callers` (the bot's functions on that stack, outermost first); absent otherwise). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
+//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_seat` (the bot's seat in that game: 1 only in a paired run), `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game), `replays` (the command that steps through the first game lost against each of `opponents`, in order), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown), `fuel_profile` (`out_of_fuel` groups: the failing turn's top lines, each `file`, `line`, `function`, `self_fuel`, `total_fuel`, `self_percent`, `total_percent` of the turn's fuel, as in `botlens_harness::profile`; absent otherwise), `memory_growth` (`memory_limit` groups: the lines that grew the memory most over the first game, each `file`, `line`, `function`, `bytes`, `percent` of the game's growth and `callers` (the bot's functions on that stack, outermost first); absent otherwise). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
 //! | `wasteful[]` | per opponent with wasted moves (legal moves that achieved nothing: Battleships re-attacks, Klotski slides straight back): `opponent`, `games`, `moves`, `first_seed` and `first_seat` (the first game with one), `replay` (the command that steps through it), `sites` (the lines that made that game's wasted moves, most first, at most 8: `file`, `line`, `column`, `function`, `moves`, `first_turn`, `action` (the first, e.g. `attack(3, 7)`), `stack` (its call stack, as in `failures[]`); absent for reference bots) |
 //! | `cancelled` | true when the suite stopped early |
 
@@ -128,6 +128,10 @@ pub struct FailureGroup {
     pub first_bot_turn: u32,
     /// The command that steps through the first occurrence.
     pub replay: String,
+    /// The command that steps through the first game lost against each of `opponents`, in the
+    /// same order (empty in reports saved before this field existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replays: Vec<String>,
     /// The first occurrence's identity ([`Failure::identity`](botlens_engine::Failure::identity):
     /// kind, bot functions on the stack, shape of the message); `None` for the group of
     /// failures beyond the location bound, and in baselines saved before identities existed
@@ -199,6 +203,11 @@ impl FailureGroup {
     ) -> FailureGroup {
         let (first_opponent, first_seed, first_seat) = group.first_at;
         let opponents: Vec<String> = group.seeds.keys().map(|&index| name(index)).collect();
+        let replays = group
+            .firsts
+            .iter()
+            .map(|(&index, &(seed, seat))| target.replay_command_in_seat(&name(index), seed, seat))
+            .collect();
         let seeds_by_opponent: Vec<Vec<u64>> =
             group.seeds.values().map(|seeds| seeds.iter().copied().collect()).collect();
         let mut message = group.first.failure.message.clone();
@@ -221,6 +230,7 @@ impl FailureGroup {
             first_turn: group.first.turn,
             first_bot_turn: group.first_bot_turn,
             replay: target.replay_command_in_seat(&name(first_opponent), first_seed, first_seat),
+            replays,
             identity: (!folded).then(|| group.first.failure.identity()),
             stack: if folded { None } else { group.first.failure.stack.clone() },
             fuel_profile: None,
@@ -657,6 +667,7 @@ mod tests {
             first_turn: 35,
             first_bot_turn: 17,
             replay: String::new(),
+            replays: Vec::new(),
             identity: None,
             stack: None,
             fuel_profile: None,
@@ -733,6 +744,7 @@ mod tests {
             first_turn: 1,
             first_bot_turn: 1,
             replay: String::new(),
+            replays: Vec::new(),
             identity: Some("0123456789abcdef".into()),
             stack: Some(stack),
             fuel_profile: None,
@@ -807,6 +819,13 @@ mod tests {
         assert_eq!(group.seeds_by_opponent, [vec![2, 7], vec![2]]);
         assert_eq!(group.seeds, [2, 7, 2]);
         assert_eq!(group.replay, "botlens replay bots/x --vs random --seed 2");
+        assert_eq!(
+            group.replays,
+            [
+                "botlens replay bots/x --vs random --seed 2",
+                "botlens replay bots/x --vs hunter --seed 2"
+            ]
+        );
         assert_eq!((report.opponents[0].faults, report.opponents[1].games), (2, 1));
     }
 

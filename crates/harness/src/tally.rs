@@ -86,6 +86,8 @@ pub struct FailureTally {
     pub count: u32,
     /// Per opponent index, the smallest [`SEEDS_LISTED`] seeds lost this way.
     pub seeds: BTreeMap<usize, BTreeSet<u64>>,
+    /// Per opponent index, its first game lost this way: the smallest seed, then seat.
+    pub firsts: BTreeMap<usize, (u64, Seat)>,
 }
 
 impl FailureTally {
@@ -96,6 +98,7 @@ impl FailureTally {
             first_at: at,
             count: 0,
             seeds: BTreeMap::new(),
+            firsts: BTreeMap::new(),
         };
         tally.add(fault, at, bot_turn);
         tally
@@ -113,6 +116,13 @@ impl FailureTally {
         if seeds.len() > SEEDS_LISTED {
             seeds.pop_last();
         }
+        self.first_against(at.0, (at.1, at.2));
+    }
+
+    /// Keeps `game` as the first game lost against `opponent` if it is before the one kept.
+    fn first_against(&mut self, opponent: usize, game: (u64, Seat)) {
+        let first = self.firsts.entry(opponent).or_insert(game);
+        *first = game.min(*first);
     }
 
     fn merge(&mut self, other: FailureTally) {
@@ -128,6 +138,9 @@ impl FailureTally {
             while mine.len() > SEEDS_LISTED {
                 mine.pop_last();
             }
+        }
+        for (opponent, game) in other.firsts {
+            self.first_against(opponent, game);
         }
     }
 }
@@ -322,7 +335,20 @@ mod tests {
         assert_eq!(forward, backward);
         let group = &forward.groups[&(FailureKind::Panic, Some(("src/lib.rs".into(), 1)))];
         assert_eq!((group.count, group.first_at), (14, (0, 0, 0)));
+        assert_eq!(group.firsts, BTreeMap::from([(0, (0, 0)), (1, (3, 0))]));
         assert_eq!(forward.opponents[0].faults + forward.opponents[1].faults, 40);
+    }
+
+    #[test]
+    fn each_opponents_first_lost_game_is_its_smallest_seed_then_seat() {
+        let fault = fault(4);
+        let mut tally = Tally::new(2, seeds(10), true);
+        for at in [(1, 7, 0), (0, 5, 1), (1, 6, 1), (0, 5, 0), (1, 6, 0), (0, 2, 1)] {
+            tally.add(lost(at, &fault));
+        }
+        let group = tally.groups.values().next().unwrap();
+        assert_eq!(group.firsts, BTreeMap::from([(0, (2, 1)), (1, (6, 0))]));
+        assert_eq!(group.first_at, (0, 2, 1));
     }
 
     #[test]

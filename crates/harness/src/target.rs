@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use botlens_games::{GameKind, UnknownGame};
 
+use crate::folder::CONFIG_FILE;
 use crate::toolchain::{Lang, LoadError};
 
 /// A bot to play, as the user named it.
@@ -143,6 +144,25 @@ impl Target {
             return Some(path);
         }
         path.parent().map(|dir| if dir.as_os_str().is_empty() { Path::new(".") } else { dir })
+    }
+
+    /// The file that stands for the bot where a report must name a file and a failure has no
+    /// line (a code-scanning result needs one): a lone source file or a module as named, a
+    /// project's manifest, a folder's `botlens.toml` or else its first source; `None` for a
+    /// reference player, or a directory with none of them.
+    pub fn home_file(&self) -> Option<PathBuf> {
+        match self {
+            Target::Bot { lang, path, .. } if path.is_dir() => {
+                let toolchain = lang.toolchain();
+                let named = toolchain.manifest().into_iter().chain([CONFIG_FILE]);
+                let named = named.map(|name| path.join(name)).find(|file| file.is_file());
+                named.or_else(|| {
+                    crate::folder::sources(path, toolchain.extension()).into_iter().next()
+                })
+            }
+            Target::Bot { path, .. } | Target::Module { path, .. } => Some(path.clone()),
+            Target::Reference { .. } => None,
+        }
     }
 
     /// The game the target plays, known before anything is built: a bot's from its settings
@@ -344,6 +364,27 @@ mod tests {
             (reference.project_dir(), reference.game().unwrap()),
             (None, GameKind::TicTacToe)
         );
+    }
+
+    #[test]
+    fn a_bots_home_file_is_its_manifest_its_settings_or_its_source() {
+        let dir = tempfile::tempdir().unwrap();
+        let module = Target::Module { path: "bots/x.wasm".into(), game: GameKind::TicTacToe };
+        assert_eq!(module.home_file(), Some(PathBuf::from("bots/x.wasm")));
+        let reference = Target::parse("perfect", Some("tictactoe")).unwrap();
+        assert_eq!(reference.home_file(), None);
+        let folder = dir.path().join("folder");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("bot.js"), "function Bot() {}").unwrap();
+        assert_eq!(Target::of_dir(&folder).home_file(), Some(folder.join("bot.js")));
+        std::fs::write(folder.join(CONFIG_FILE), "game = \"tictactoe\"\n").unwrap();
+        assert_eq!(Target::of_dir(&folder).home_file(), Some(folder.join(CONFIG_FILE)));
+        let project = dir.path().join("project");
+        std::fs::create_dir(&project).unwrap();
+        std::fs::write(project.join("Cargo.toml"), "[package]\n").unwrap();
+        assert_eq!(Target::of_dir(&project).home_file(), Some(project.join("Cargo.toml")));
+        let lone = folder.join("bot.js");
+        assert_eq!(Target::of_path(&lone).home_file(), Some(lone));
     }
 
     #[test]

@@ -115,6 +115,18 @@ const RULES: &[Rule] = &[
         says: "no other botlens crate",
     },
     Rule {
+        crates: Only(&["ci"]),
+        forbidden: AnyBut(&[
+            "botlens-harness",
+            "botlens-engine",
+            "serde",
+            "serde_json",
+            "quick-xml",
+        ]),
+        of: "crates/ci",
+        says: "it depends on the harness (for the report's types), the engine, serde, serde_json and `quick-xml` alone",
+    },
+    Rule {
         crates: Only(&["stats"]),
         forbidden: AnyBut(&["serde"]),
         of: "crates/stats",

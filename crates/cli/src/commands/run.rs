@@ -1,15 +1,17 @@
-//! `botlens run`: build a bot, play its suite, print the table and the grouped failures.
+//! `botlens run`: build a bot, play its suite, print the table and the grouped failures (or
+//! the report as JSON, SARIF or JUnit XML, and GitHub workflow annotations in GitHub Actions).
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::bail;
+use botlens_ci::Sources;
 use botlens_harness::baseline::{self, Comparison, FailedGames};
 use botlens_harness::pipeline::{self, RunOptions, Stage};
 use botlens_harness::tally::SEEDS_LISTED;
 use botlens_harness::{CancelToken, Target};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::suite_args::SuiteArgs;
@@ -28,6 +30,18 @@ Examples:
   botlens run --game klotski optimal --vs hengdaolima,generated --seeds 0..10
   botlens run samples/battleships-hunter --vs hunter --paired   # each seed in both seats
   botlens run samples/battleships-offbyone --failed     # only the games the last run lost by a fault
+
+In a bot's CI (docs/ci.md):
+  botlens run my-bot --format sarif > botlens.sarif   # lost games as code-scanning alerts
+  botlens run my-bot --format junit > botlens.xml     # an opponent a test suite, for test reports
+
+--format json|sarif|junit writes a machine-readable report on stdout instead of the table (--json
+is --format json). Paths in SARIF, JUnit and annotations are relative to the repository's root
+(--source-root). With GITHUB_ACTIONS=true in the environment, as in GitHub Actions, run also
+prints a workflow command per failure group and per line that wasted moves
+(`::error file=…,line=…,title=…::…`), which GitHub shows as annotations on those lines: on stdout
+after the table (which it brackets with `::stop-commands::`, so that nothing a bot wrote in it is
+read as a command), on stderr when stdout carries a json, sarif or junit report.
 
 Every run of a bot project is kept as its last run (<project>/target/botlens/last-run.json):
 `botlens replay PROJECT` opens its worst failure, `--failed` plays its failed games again.
@@ -58,10 +72,20 @@ pub struct RunArgs {
     /// opponent with the bot's Elo and LOS over it. Not for Klotski (one player).
     #[arg(long)]
     paired: bool,
-    /// Print one JSON object (documented in `botlens_harness::report`) instead of the table;
-    /// with --baseline it has a `comparison` field (documented in `botlens_harness::baseline`).
-    #[arg(long)]
+    /// How the report is written on stdout: `text`, the table and grouped failures; `json`, one
+    /// object (documented in `botlens_harness::report`; with --baseline it has a `comparison`
+    /// field, documented in `botlens_harness::baseline`); `sarif`, SARIF 2.1.0 for code
+    /// scanning; `junit`, JUnit XML for CI test reports (docs/ci.md).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Text)]
+    format: Format,
+    /// The same as `--format json`.
+    #[arg(long, conflicts_with = "format")]
     json: bool,
+    /// The repository's root, which the paths of SARIF, JUnit and GitHub annotations are
+    /// relative to (default: the nearest directory from the current one up that holds `.git`,
+    /// else the current directory).
+    #[arg(long, value_name = "DIR")]
+    source_root: Option<PathBuf>,
     /// Save this run's report as the project's baseline NAME (replacing one of that name).
     #[arg(long, value_name = "NAME")]
     save_baseline: Option<String>,
@@ -73,6 +97,19 @@ pub struct RunArgs {
     /// opponents and seeds, each failed (opponent, seed) once (in both seats if it was paired).
     #[arg(long, conflicts_with_all = ["vs", "seeds"])]
     failed: bool,
+}
+
+/// How `botlens run` writes its report (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// The table and the grouped failures, for people.
+    Text,
+    /// One JSON object (`botlens_harness::report`).
+    Json,
+    /// SARIF 2.1.0, for code scanning (`botlens_ci::sarif`).
+    Sarif,
+    /// JUnit XML, for CI test reports (`botlens_ci::junit`).
+    Junit,
 }
 
 /// Runs `botlens run`.
@@ -111,8 +148,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             ..options
         };
     }
+    let format = if args.json { Format::Json } else { args.format };
+    let annotate = std::env::var("GITHUB_ACTIONS").is_ok_and(|value| value == "true");
+    let sources = sources(args.source_root.as_deref(), &target)?;
     let sandbox = super::sandbox()?;
-    let run = StageProgress::around(args.json, |progress| {
+    let run = StageProgress::around(format != Format::Text, |progress| {
         pipeline::run(&sandbox, &target, &options, progress, &CancelToken::new())
     })?;
 
@@ -120,18 +160,41 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let comparison =
         baseline.as_ref().map(|(name, before)| (name, Comparison::between(before, report)));
     let mut stdout = std::io::stdout().lock();
-    if args.json {
-        let mut json = serde_json::to_value(report)?;
-        if let (Some((_, comparison)), Some(object)) = (&comparison, json.as_object_mut()) {
-            object.insert("comparison".into(), serde_json::to_value(comparison)?);
+    // In GitHub Actions the runner reads the table for workflow commands, and the table quotes
+    // the bot: it reads none between these lines.
+    let stopped = (annotate && format == Format::Text).then(stop_commands).transpose()?;
+    if let Some((stop, _)) = &stopped {
+        write!(stdout, "{stop}")?;
+    }
+    match format {
+        Format::Json => {
+            let mut json = serde_json::to_value(report)?;
+            if let (Some((_, comparison)), Some(object)) = (&comparison, json.as_object_mut()) {
+                object.insert("comparison".into(), serde_json::to_value(comparison)?);
+            }
+            serde_json::to_writer(&mut stdout, &json)?;
+            writeln!(stdout)?;
         }
-        serde_json::to_writer(&mut stdout, &json)?;
-        writeln!(stdout)?;
-    } else {
-        let base = std::env::current_dir().unwrap_or_default();
-        write!(stdout, "{}", report.render(&base))?;
-        if let Some((name, comparison)) = &comparison {
-            write!(stdout, "\n{}", comparison.render(&format!("baseline `{name}`"), &base))?;
+        Format::Sarif => write!(stdout, "{}", botlens_ci::sarif::write(report, &sources))?,
+        Format::Junit => write!(stdout, "{}", botlens_ci::junit::write(report, &sources))?,
+        Format::Text => {
+            let base = &sources.cwd;
+            write!(stdout, "{}", report.render(base))?;
+            if let Some((name, comparison)) = &comparison {
+                write!(stdout, "\n{}", comparison.render(&format!("baseline `{name}`"), base))?;
+            }
+        }
+    }
+    if let Some((_, resume)) = &stopped {
+        write!(stdout, "{resume}")?;
+    }
+    if annotate {
+        let commands = botlens_ci::github::annotations(report, &sources);
+        // A machine-readable report keeps stdout to itself; the runner reads stderr too.
+        if format == Format::Text {
+            write!(stdout, "{commands}")?;
+        } else {
+            eprint!("{commands}");
         }
     }
     if let Some(root) = project_root
@@ -144,6 +207,28 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         eprintln!("botlens: saved baseline `{name}` in {}", file.display());
     }
     Ok(if report.has_faults() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Where the report's files are: the repository's root (`--source-root`, else the nearest
+/// directory from the current one up holding `.git`, else the current one), the current
+/// directory, and the bot's own file for results without a line.
+fn sources(root: Option<&Path>, target: &Target) -> anyhow::Result<Sources> {
+    let cwd = std::env::current_dir()?;
+    let root = match root {
+        Some(root) => std::fs::canonicalize(root)
+            .map_err(|error| anyhow::anyhow!("--source-root {}: {error}", root.display()))?,
+        None => cwd.ancestors().find(|dir| dir.join(".git").exists()).unwrap_or(&cwd).to_owned(),
+    };
+    Ok(Sources { root, cwd, bot_file: target.home_file() })
+}
+
+/// The lines that stop GitHub's runner reading workflow commands and resume it
+/// ([`botlens_ci::github::stop_commands`]), with a random token no bot can guess.
+fn stop_commands() -> anyhow::Result<(String, String)> {
+    let mut token = [0u8; 16];
+    getrandom::fill(&mut token).map_err(|error| anyhow::anyhow!("no randomness: {error}"))?;
+    let token: String = token.iter().map(|byte| format!("{byte:02x}")).collect();
+    Ok(botlens_ci::github::stop_commands(&token))
 }
 
 /// The games the project's last run lost by a bot fault, and whether it was paired.

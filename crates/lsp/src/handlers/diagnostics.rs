@@ -397,6 +397,7 @@ mod tests {
             first_turn: 23,
             first_bot_turn: 11,
             replay: "botlens replay /bot --vs hunter --seed 4".into(),
+            replays: Vec::new(),
             identity: None,
             stack: None,
             fuel_profile: None,
