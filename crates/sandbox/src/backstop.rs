@@ -14,11 +14,9 @@
 
 use std::time::{Duration, Instant};
 
-use botlens_engine::Game;
 use wasmtime::{Store, UpdateDeadline};
 
 use crate::engines::EPOCH_TICK;
-use crate::host::Host;
 
 /// How many times its backstop a turn may last by the wall clock, however little CPU time it
 /// was given.
@@ -54,12 +52,12 @@ impl Backstop {
     }
 }
 
-/// Makes `store` end guest code at its host's backstop (`Host::backstop`), checked each time
-/// the epoch deadline (which the caller sets to the backstop by the wall clock) passes; no
-/// backstop set ends it at once.
-pub(crate) fn install<G: Game>(store: &mut Store<Host<G>>) {
-    store.epoch_deadline_callback(|context| {
-        let left = context.data().backstop.as_ref().and_then(Backstop::ticks_left);
+/// Makes `store` end guest code at the backstop its data keeps (`backstop` finds it), checked
+/// each time the epoch deadline (which the caller sets to the backstop by the wall clock)
+/// passes; no backstop set ends it at once.
+pub(crate) fn install<T: 'static>(store: &mut Store<T>, backstop: fn(&T) -> Option<&Backstop>) {
+    store.epoch_deadline_callback(move |context| {
+        let left = backstop(context.data()).and_then(Backstop::ticks_left);
         Ok(left.map_or(UpdateDeadline::Interrupt, UpdateDeadline::Continue))
     });
 }

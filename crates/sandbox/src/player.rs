@@ -280,7 +280,7 @@ impl<G: Game> WasmPlayer<G> {
             let memory = |host: &Host<G>| host.limiter.memory_bytes as u64;
             recorder.install(&mut store, self.module.locator().clone(), memory);
         } else {
-            backstop::install(&mut store);
+            backstop::install(&mut store, |host| host.backstop.as_ref());
         }
         store
     }

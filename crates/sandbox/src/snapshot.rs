@@ -152,7 +152,7 @@ pub(crate) fn prepare<G: Game>(
     host.clock.budget = PREPARE_FUEL;
     let mut store = Store::new(pre.module().engine(), host);
     store.limiter(|host| &mut host.limiter);
-    backstop::install(&mut store);
+    backstop::install(&mut store, |host| host.backstop.as_ref());
     store.data_mut().backstop = Some(Backstop::start(PREPARE_BACKSTOP));
     store.set_epoch_deadline(backstop::deadline_ticks(PREPARE_BACKSTOP));
     store.set_fuel(PREPARE_FUEL).map_err(|error| failed(format!("{error:#}")))?;
