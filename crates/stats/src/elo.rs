@@ -133,6 +133,7 @@ pub enum EloEstimate {
 /// 0.001 or 0.999 is beyond the scale: that end is `None`, unbounded (fishtest puts it at its
 /// cap, ±1199.9, which [`EloInterval::margin`] follows).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(from = "SavedInterval")]
 pub struct EloInterval {
     /// The estimate: the Elo of the observed score.
     pub elo: f64,
@@ -145,6 +146,26 @@ pub struct EloInterval {
     /// are finite. What the cutechess-cli line prints, as the tools that read it expect a
     /// number.
     pub margin: f64,
+}
+
+/// An [`EloInterval`] as JSON holds it; `margin` is absent from reports saved before it was
+/// recorded (paired runs' pentanomials, on the head-to-head scale), and is then fishtest's
+/// margin of the ends.
+#[derive(Deserialize)]
+struct SavedInterval {
+    elo: f64,
+    lower: Option<f64>,
+    upper: Option<f64>,
+    margin: Option<f64>,
+}
+
+impl From<SavedInterval> for EloInterval {
+    fn from(saved: SavedInterval) -> EloInterval {
+        let SavedInterval { elo, lower, upper, margin } = saved;
+        let cap = capped_elo(1.0);
+        let margin = margin.unwrap_or((upper.unwrap_or(cap) - lower.unwrap_or(-cap)) / 2.0);
+        EloInterval { elo, lower, upper, margin }
+    }
 }
 
 impl EloInterval {
@@ -419,6 +440,18 @@ mod tests {
             EloEstimate::AllLost { games: 200 }
         );
         assert_eq!(Los::from_sample(&pairs([0, 0, 0, 0, 100])), Los(Some(1.0)));
+    }
+
+    #[test]
+    fn estimates_saved_without_a_margin_read_back_with_fishtests() {
+        let saved = r#"{"kind": "estimate", "elo": 635.9, "lower": 506.4, "upper": null}"#;
+        let EloEstimate::Estimate(interval) = serde_json::from_str(saved).unwrap() else {
+            panic!("an estimate")
+        };
+        assert_close(interval.margin, (score_to_elo(0.999) - 506.4) / 2.0, "margin");
+        let estimate = EloEstimate::of(&pairs([0, 3, 10, 20, 7]), 80);
+        let json = serde_json::to_string(&estimate).unwrap();
+        assert_eq!(serde_json::from_str::<EloEstimate>(&json).unwrap(), estimate);
     }
 
     #[test]
