@@ -156,10 +156,43 @@ fn head_to_head_prints_cutechess_lines_and_json_with_every_documented_field() {
     assert_eq!(numbers[0] + numbers[1] + numbers[2], 80, "{score}");
     assert_eq!(numbers[3], 80, "{score}");
     assert!(lines.iter().any(|l| l.starts_with("Ptnml(0-2): [")), "{}", text.stdout);
-    assert!(lines.iter().any(|l| l.starts_with("Elo difference: ") && l.ends_with("(95%)")));
-    assert!(lines.iter().any(|l| l.starts_with("LOS: ") && l.ends_with(" %")));
     let json = botlens(&[&args[..], &["--json"]].concat());
     let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("one object");
+    // cutechess-cli's line, to the character, first; botlens's own lines after it.
+    let figures = &report["figures"];
+    let one_decimal = |x: &serde_json::Value| format!("{:.1}", x.as_f64().unwrap());
+    let draws = figures["score"]["draws"].as_u64().unwrap() as f64;
+    let cutechess = format!(
+        "Elo difference: {} +/- {}, LOS: {:.1} %, DrawRatio: {:.1} %",
+        one_decimal(&figures["elo"]["elo"]),
+        one_decimal(&figures["elo"]["margin"]),
+        100.0 * figures["los"].as_f64().unwrap(),
+        100.0 * (draws / 80.0)
+    );
+    let at = |line: &str| lines.iter().position(|l| *l == line);
+    let own = lines.iter().position(|l| l.starts_with("Elo difference: ") && l.ends_with("(95%)"));
+    assert!(at(&cutechess).unwrap() < own.unwrap(), "{cutechess}\n{}", text.stdout);
+    assert!(lines.iter().any(|l| l.starts_with("nElo: ") && l.ends_with("(95%)")));
+    assert!(lines.iter().any(|l| l.starts_with("LOS: ") && l.ends_with(" %")));
+    assert_eq!(figures["normalized_elo"]["kind"], "estimate", "{report}");
+    assert_eq!(report["sprt_estimate"], serde_json::Value::Null);
+    // A few seeds: no figures, and cutechess-cli's `nan` where a figure would be.
+    let few = botlens(&["compare", "--game", "tictactoe", "perfect", "random", "--seeds", "0..3"]);
+    assert_eq!(few.code, Some(0), "{}", few.stderr);
+    for line in [
+        "Elo difference: none (too few games: 6, at least 40 needed)",
+        "nElo: none (too few games: 6, at least 40 needed)",
+        "LOS: none (too few games)",
+    ] {
+        assert!(few.stdout.lines().any(|l| l == line), "{line}: {}", few.stdout);
+    }
+    assert!(
+        few.stdout
+            .lines()
+            .any(|l| l.starts_with("Elo difference: nan +/- nan, LOS: nan %, DrawRatio: ")),
+        "{}",
+        few.stdout
+    );
     for field in [
         "game",
         "a",
@@ -171,6 +204,7 @@ fn head_to_head_prints_cutechess_lines_and_json_with_every_documented_field() {
         "games",
         "figures",
         "sprt",
+        "sprt_estimate",
         "stopped",
     ] {
         assert!(report.get(field).is_some(), "{field} missing: {report}");
@@ -207,9 +241,35 @@ fn an_sprt_reports_every_batch_and_its_verdict_the_same_with_any_jobs() {
     assert!(progress.iter().all(|l| l.contains("(-2.94, 2.94)") && l.contains("Elo difference")));
     let games = report["games"].as_u64().unwrap();
     assert!(progress.last().unwrap().starts_with(&format!("botlens: {games} games")));
+    assert_eq!(report["sprt"]["elo_model"], "logistic");
+    let estimate = &report["sprt_estimate"];
+    assert!(estimate["lower"].as_f64() <= estimate["elo"].as_f64(), "{report}");
     let text = botlens(&args);
     assert!(text.stdout.contains("SPRT: H1 accepted after"), "{}", text.stdout);
     assert!(text.stdout.contains("LLR: "), "{}", text.stdout);
+    // cutechess-cli's SPRT line (the LLR to three digits), and fishtest's corrected Elo.
+    let llr = report["sprt"]["llr"].as_f64().unwrap();
+    let cutechess = text.stdout.lines().find(|l| l.starts_with("SPRT: llr ")).unwrap();
+    assert!(cutechess.ends_with(", lbound -2.94, ubound 2.94 - H1 was accepted"), "{cutechess}");
+    let printed: f64 = cutechess["SPRT: llr ".len()..].split(' ').next().unwrap().parse().unwrap();
+    assert!((printed - llr).abs() <= 0.005 * llr.abs().max(1.0), "{cutechess}: {llr}");
+    assert!(
+        text.stdout.contains(&format!(
+            "Elo (bias-corrected as fishtest does): {:.1} (95%: ",
+            estimate["elo"].as_f64().unwrap()
+        )),
+        "{}",
+        text.stdout
+    );
+    // Normalized bounds, as fishtest sets them.
+    let normalized = botlens(
+        &[&args[..args.len() - 2], &["elo0=0", "elo1=20", "--elo-model", "normalized", "--json"]]
+            .concat(),
+    );
+    assert_eq!(normalized.code, Some(0), "{}", normalized.stderr);
+    let report: serde_json::Value = serde_json::from_str(&normalized.stdout).unwrap();
+    assert_eq!(report["sprt"]["elo_model"], "normalized", "{report}");
+    assert_eq!(report["sprt"]["verdict"], "h1_accepted", "{report}");
     // A cap stops the test without a verdict.
     let capped = botlens(&[
         "compare",
@@ -255,7 +315,7 @@ fn klotski_compares_steps_per_layout() {
 
 #[test]
 fn bad_input_is_a_clear_error_with_exit_code_2() {
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 12] = [
         (&["--game", "battleships", "nobody", "random"], "no reference player `nobody`"),
         (&["--game", "battleships", "hunter", "hunter"], "are the same bot"),
         (&["samples/battleships-hunter", "samples/tictactoe-minimax"], "only bots of one game"),
@@ -276,6 +336,24 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
             "elo0 below elo1",
         ),
         (&["--game", "klotski", "optimal", "optimal", "--sprt"], "compares steps per layout"),
+        (
+            &["--game", "battleships", "hunter", "random", "--sprt", "--elo-model", "bayes"],
+            "unknown Elo model `bayes`: logistic or normalized",
+        ),
+        (&["--game", "battleships", "hunter", "random", "--elo-model", "normalized"], "--sprt"),
+        (
+            &[
+                "--game",
+                "battleships",
+                "hunter",
+                "random",
+                "--sprt",
+                "elo1=300",
+                "--elo-model",
+                "normalized",
+            ],
+            "within ±200 normalized Elo",
+        ),
         (
             &["--game", "battleships", "hunter", "random", "--max-games", "1"],
             "fewer games than the test can use",
@@ -358,8 +436,10 @@ fn run_against_a_baseline_gives_the_elo_verdict_on_the_seeds_both_played() {
     std::fs::remove_file(file).expect("the baseline was saved");
     assert_eq!(later.code, Some(0), "{}", later.stderr);
     // The same bot on the seeds 50..=99 of both runs, against two opponents: 100 games, every
-    // result the same (the bot and its opponents are deterministic given the seed).
-    let line = format!("vs baseline `{name}`: +0.0 ± 0.0 Elo, LOS none (100 games)");
+    // result the same (the bot and its opponents are deterministic given the seed). Only the
+    // 0.001 counted for each empty outcome, as fishtest counts it, gives the interval a width:
+    // 2·(−400·log₁₀(1/s − 1)) at s = ½ + 1.96·√(σ²/N), σ² = 0.001·0.625/100.004, N = 100.004.
+    let line = format!("vs baseline `{name}`: +0.0 ± 0.7 Elo, LOS 50.0 % (100 games)");
     assert!(later.stdout.lines().any(|l| l == line), "{line} in:\n{}", later.stdout);
     let line = format!("vs baseline `{name}`: too few games to tell (20)");
     assert!(few.stdout.lines().any(|l| l == line), "{line} in:\n{}", few.stdout);

@@ -598,6 +598,7 @@ fn signed_fixed(x: f64, decimals: usize) -> String {
 fn elo_text(elo: &EloEstimate, decimals: usize) -> String {
     match elo {
         EloEstimate::NoGames => "no Elo (no games)".to_owned(),
+        EloEstimate::TooFewGames { games, .. } => format!("no Elo (too few games: {games})"),
         EloEstimate::AllWon { .. } => "+inf Elo (better on every seed)".to_owned(),
         EloEstimate::AllLost { .. } => "-inf Elo (worse on every seed)".to_owned(),
         EloEstimate::Estimate(interval) => match interval.plus_minus() {
@@ -887,10 +888,11 @@ mod tests {
         let back = EloVerdict::between(&after, &before);
         let EloVerdict::Estimate { elo: reverse, .. } = back else { panic!() };
         assert!((reverse.elo().unwrap() + elo.elo().unwrap()).abs() < 1e-9);
-        // A run compared with itself: every seed the same.
+        // A run compared with itself: every seed the same. Only the 0.001 counted for each
+        // empty outcome, as fishtest counts it, gives the interval a width, and the LOS is even.
         let same = EloVerdict::between(&after, &after);
-        assert_eq!(same.render("run 2"), "vs run 2: +0.0 ± 0.0 Elo, LOS none (300 games)");
-        assert_eq!(same.short(), "+0 ± 0 Elo, LOS none");
+        assert_eq!(same.render("run 2"), "vs run 2: +0.0 ± 0.2 Elo, LOS 50.0 % (300 games)");
+        assert_eq!(same.short(), "+0 ± 0 Elo, LOS 50%");
     }
 
     #[test]

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use botlens_engine::text::printable_lines;
 use botlens_sandbox::Sandbox;
-use botlens_stats::{Sprt, Verdict};
+use botlens_stats::{EloModel, Sprt, Verdict};
 
 use crate::CancelToken;
 use crate::compare::{self, CompareError, CompareOptions, Event, PreparedSide, Side, SideKind};
@@ -214,7 +214,7 @@ pub fn bisect(
     let good_commit = commit(good_hash)?;
     let sprt = match options.sprt {
         Some(sprt) => sprt,
-        None => compare::parse_sprt(&[]).expect("the default SPRT is valid"),
+        None => compare::parse_sprt(&[], EloModel::Logistic).expect("the default SPRT is valid"),
     };
     let options = CompareOptions { sprt: Some(sprt), ..options.clone() };
     let side = |commit: &Commit| Side {

@@ -32,10 +32,12 @@
 //! | `opponents` | gauntlet: the opponents; steps: the boards; head to head: empty |
 //! | `seeds` | the seeds played, e.g. `0..=99` |
 //! | `games` | games played in all (both sides) |
-//! | `figures` | by `mode`: `head_to_head` with `score` (A's `wins`, `losses`, `draws` against B), `pentanomial` (pairs by A's points, 0 to 2), `elo` and `los`; `gauntlet` with `sides` (per side: `name` and `scores`, per opponent `opponent`, `wins`, `losses`, `draws`), `differences` (`games_per_unit` 2 and `counts`, units by A's pair points minus B's from −2 to +2 by halves), `elo` and `los`; `steps` with `layouts` (board and seed units), `a` and `b` (`solved`, `mean_steps`), `sign_test` and `wilcoxon` (of A's steps minus B's: `n`, `positive`, `negative`, `zeros`, `p_value`, `median_difference`, and for Wilcoxon `w_plus`, `w_minus`, `method`) |
-//! | `elo` (in `figures`) | the logistic Elo of A over B: `kind` `estimate` with `elo`, `lower`, `upper` (null when unbounded), or `no_games`, `all_won`, `all_lost` with `games` |
-//! | `los` (in `figures`) | the likelihood that A is the stronger; null without evidence |
-//! | `sprt` | with `--sprt`: `llr`, `lower_bound`, `upper_bound`, `elo0`, `elo1`, `verdict` (`continue`, `h0_accepted`, `h1_accepted`); else null |
+//! | `figures` | by `mode`: `head_to_head` with `score` (A's `wins`, `losses`, `draws` against B), `pentanomial` (pairs by A's points, 0 to 2), `elo`, `normalized_elo` and `los`; `gauntlet` with `sides` (per side: `name` and `scores`, per opponent `opponent`, `wins`, `losses`, `draws`), `differences` (`games_per_unit` 2 and `counts`, units by A's pair points minus B's from −2 to +2 by halves), `elo`, `normalized_elo` and `los`; `steps` with `layouts` (board and seed units), `a` and `b` (`solved`, `mean_steps`), `sign_test` and `wilcoxon` (of A's steps minus B's: `n`, `positive`, `negative`, `zeros`, `p_value`, `median_difference`, and for Wilcoxon `w_plus`, `w_minus`, `method`) |
+//! | `elo` (in `figures`) | the logistic Elo of A over B, fishtest's: `kind` `estimate` with `elo`, `lower`, `upper` (null when unbounded) and `margin` (fishtest's ±, an unbounded end at its cap of ±1199.9), or `no_games`; `too_few_games` with `games` and `needed` (fewer than 20 pairs or units: no figure); `all_won`, `all_lost` with `games` |
+//! | `normalized_elo` (in `figures`) | the normalized Elo of A over B, fishtest's: `kind` `estimate` with `nelo` and `plus_minus`, or the other kinds of `elo` |
+//! | `los` (in `figures`) | the likelihood that A is the stronger; null with too few games |
+//! | `sprt` | with `--sprt`: `llr`, `lower_bound`, `upper_bound`, `elo0`, `elo1`, `elo_model` (`logistic` or `normalized`: the scale of `elo0` and `elo1`), `verdict` (`continue`, `h0_accepted`, `h1_accepted`); else null |
+//! | `sprt_estimate` | once the SPRT stopped at a verdict: fishtest's bias-corrected estimate in logistic Elo, `elo`, `lower`, `upper` (95 %) and `los`; else null (and null where the plain estimate has no figure) |
 //! | `stopped` | why the games ended: `verdict` (the SPRT's), `max_games`, or `seeds` (all played) |
 
 use std::collections::BTreeMap;
@@ -48,8 +50,9 @@ use botlens_engine::{Seat, SeatResult};
 use botlens_games::GameKind;
 use botlens_sandbox::Sandbox;
 use botlens_stats::{
-    Differences, EloEstimate, Los, Pentanomial, SignTest, Sprt, SprtResult, StatsError, Tally as _,
-    Trinomial, Verdict, Wilcoxon, sign_test, wilcoxon_signed_rank,
+    CutechessElo, CutechessSprt, Differences, EloEstimate, EloModel, Los, NormalizedElo,
+    Pentanomial, SignTest, Sprt, SprtEstimate, SprtResult, StatsError, Tally as _, Trinomial,
+    Verdict, Wilcoxon, sign_test, wilcoxon_signed_rank,
 };
 use serde::Serialize;
 
@@ -70,18 +73,22 @@ pub const BATCH_GAMES: u64 = 200;
 /// The games cap of an SPRT when `--max-games` is not given.
 pub const DEFAULT_SPRT_MAX_GAMES: u64 = 20_000;
 
-/// The SPRT a `--sprt` spec asks for: `elo0=0 elo1=10 alpha=0.05 beta=0.05`, any subset in any
-/// order (items separated by spaces or commas), the rest by default: `elo0` 0, `elo1` 10 and
-/// α = β = [`botlens_stats::DEFAULT_ERROR_RATE`].
+/// The SPRT a `--sprt` spec asks for, its bounds in `model`'s Elo: `elo0=0 elo1=10 alpha=0.05
+/// beta=0.05`, any subset in any order (items separated by spaces or commas), the rest by
+/// default: `elo0` 0, `elo1` 10 and α = β = [`botlens_stats::DEFAULT_ERROR_RATE`].
 ///
 /// ```
 /// use botlens_harness::compare::parse_sprt;
+/// use botlens_stats::EloModel;
 ///
-/// let sprt = parse_sprt(&["elo1=5".to_owned(), "alpha=0.1".to_owned()]).unwrap();
+/// let items = ["elo1=5".to_owned(), "alpha=0.1".to_owned()];
+/// let sprt = parse_sprt(&items, EloModel::Logistic).unwrap();
 /// assert_eq!((sprt.elo0(), sprt.elo1(), sprt.alpha(), sprt.beta()), (0.0, 5.0, 0.1, 0.05));
-/// assert!(parse_sprt(&["elo0=10".to_owned()]).unwrap_err().contains("elo0 below elo1"));
+/// assert_eq!(parse_sprt(&items, EloModel::Normalized).unwrap().model(), EloModel::Normalized);
+/// let error = parse_sprt(&["elo0=10".to_owned()], EloModel::Logistic).unwrap_err();
+/// assert!(error.contains("elo0 below elo1"));
 /// ```
-pub fn parse_sprt(items: &[String]) -> Result<Sprt, String> {
+pub fn parse_sprt(items: &[String], model: EloModel) -> Result<Sprt, String> {
     const KEYS: [&str; 4] = ["elo0", "elo1", "alpha", "beta"];
     let mut values: [Option<f64>; 4] = [None; 4];
     for item in items.iter().flat_map(|i| i.split([',', ' '])).filter(|i| !i.is_empty()) {
@@ -104,7 +111,7 @@ pub fn parse_sprt(items: &[String]) -> Result<Sprt, String> {
     }
     let [elo0, elo1, alpha, beta] = values;
     let rate = botlens_stats::DEFAULT_ERROR_RATE;
-    Sprt::logistic(elo0.unwrap_or(0.0), elo1.unwrap_or(10.0))
+    Sprt::new(model, elo0.unwrap_or(0.0), elo1.unwrap_or(10.0))
         .and_then(|sprt| sprt.with_error_rates(alpha.unwrap_or(rate), beta.unwrap_or(rate)))
         .map_err(|error| format!("bad --sprt spec: {error}"))
 }
@@ -375,6 +382,8 @@ pub struct CompareReport {
     pub figures: Figures,
     /// The SPRT, when one was asked for.
     pub sprt: Option<SprtResult>,
+    /// fishtest's bias-corrected Elo estimate, once the SPRT stopped at a verdict.
+    pub sprt_estimate: Option<SprtEstimate>,
     /// Why the games ended.
     pub stopped: Stop,
 }
@@ -391,6 +400,8 @@ pub enum Figures {
         pentanomial: Pentanomial,
         /// A's Elo over B (from the pairs).
         elo: EloEstimate,
+        /// A's normalized Elo over B (from the pairs).
+        normalized_elo: NormalizedElo,
         /// The likelihood that A is the stronger.
         los: Los,
     },
@@ -402,6 +413,8 @@ pub enum Figures {
         differences: Differences,
         /// A's Elo over B (from the differences).
         elo: EloEstimate,
+        /// A's normalized Elo over B (from the differences).
+        normalized_elo: NormalizedElo,
         /// The likelihood that A is the stronger.
         los: Los,
     },
@@ -634,6 +647,10 @@ pub fn play(
         }
     }
     let last = base.first() + played - 1;
+    let sprt_estimate = match (options.sprt, sprt_result) {
+        (Some(sprt), Some(result)) if result.verdict != Verdict::Continue => tally.estimate(&sprt),
+        _ => None,
+    };
     Ok(CompareReport {
         game: game.name().to_owned(),
         a: a.label.clone(),
@@ -645,6 +662,7 @@ pub fn play(
         figures: tally.figures(a, b)?,
         opponents,
         sprt: sprt_result,
+        sprt_estimate,
         stopped,
     })
 }
@@ -750,6 +768,15 @@ impl Accumulated {
         }
     }
 
+    /// fishtest's bias-corrected estimate of `sprt` on the results so far.
+    fn estimate(&self, sprt: &Sprt) -> Option<SprtEstimate> {
+        match self {
+            Accumulated::HeadToHead { pairs, .. } => sprt.estimate(pairs),
+            Accumulated::Gauntlet { units, .. } => sprt.estimate(units),
+            Accumulated::Steps { .. } => None,
+        }
+    }
+
     fn elo(&self) -> EloEstimate {
         match self {
             Accumulated::HeadToHead { pairs, .. } => pairs.elo(),
@@ -764,6 +791,7 @@ impl Accumulated {
                 score,
                 pentanomial: pairs,
                 elo: pairs.elo(),
+                normalized_elo: pairs.normalized_elo(),
                 los: pairs.los(),
             },
             Accumulated::Gauntlet { units, sides } => {
@@ -779,6 +807,7 @@ impl Accumulated {
                 Figures::Gauntlet {
                     sides: vec![side(&a.label, scores_a), side(&b.label, scores_b)],
                     elo: units.elo(),
+                    normalized_elo: units.normalized_elo(),
                     los: units.los(),
                     differences: units,
                 }
@@ -832,8 +861,12 @@ fn play_side(
 }
 
 impl CompareReport {
-    /// The comparison for a terminal, in cutechess-cli's lines. Names come from the user and
-    /// bots; control characters are escaped.
+    /// The comparison for a terminal. First the lines cutechess-cli prints, in its exact form
+    /// (botlens-stats' `CutechessElo` and `CutechessSprt`), for the tools that read them: the
+    /// score lines, the Elo line and the SPRT line; then botlens's own: the pentanomial (or the
+    /// differences), the logistic and normalized Elo with their intervals, the LOS, fastchess's
+    /// LLR line, the verdict and, once the SPRT stopped, fishtest's bias-corrected estimate. Names come from the user and bots;
+    /// control characters are escaped.
     pub fn render(&self) -> String {
         let mut out = String::new();
         for (label, commit) in [(&self.a, &self.a_commit), (&self.b, &self.b_commit)] {
@@ -842,27 +875,34 @@ impl CompareReport {
             }
         }
         let _ = writeln!(out, "{} games ({}), seeds {}", self.games, self.game, self.seeds);
+        let cutechess_sprt = self.sprt.map(CutechessSprt);
         match &self.figures {
-            Figures::HeadToHead { score, pentanomial, elo, los } => {
+            Figures::HeadToHead { score, pentanomial, elo, normalized_elo, los } => {
                 let _ = writeln!(out, "{}", score.score_line(&self.a, &self.b));
-                let _ = writeln!(out, "{pentanomial}");
-                let _ = writeln!(out, "{elo}");
-                let _ = writeln!(out, "{los}");
+                let _ = writeln!(out, "{}", CutechessElo::new(*elo, *los, score.draw_ratio()));
+                if let Some(line) = cutechess_sprt {
+                    let _ = writeln!(out, "{line}");
+                }
+                let _ = writeln!(out, "{pentanomial}\n{elo}\n{normalized_elo}\n{los}");
             }
-            Figures::Gauntlet { sides, differences, elo, los } => {
+            Figures::Gauntlet { sides, differences, elo, normalized_elo, los } => {
                 for side in sides {
                     for score in &side.scores {
                         let opponent = &self.opponents[score.opponent];
                         let _ = writeln!(out, "{}", score.score.score_line(&side.name, opponent));
                     }
                 }
+                let draws = differences.draw_ratio();
+                let _ = writeln!(out, "{}", CutechessElo::new(*elo, *los, draws));
+                if let Some(line) = cutechess_sprt {
+                    let _ = writeln!(out, "{line}");
+                }
                 let _ = writeln!(
                     out,
                     "{differences}  ({} pairs minus {} pairs, per opponent and seed)",
                     self.a, self.b
                 );
-                let _ = writeln!(out, "{elo}");
-                let _ = writeln!(out, "{los}");
+                let _ = writeln!(out, "{elo}\n{normalized_elo}\n{los}");
             }
             Figures::Steps { layouts, a, b, sign_test, wilcoxon } => {
                 let _ = writeln!(
@@ -896,6 +936,13 @@ impl CompareReport {
             let _ = writeln!(out, "{sprt}");
             let _ = writeln!(out, "{}", self.verdict_line(sprt));
         }
+        if let Some(estimate) = &self.sprt_estimate {
+            let _ = writeln!(
+                out,
+                "{estimate} (the plain estimate above is biased: an SPRT stops early when the \
+                 results run high or low)"
+            );
+        }
         printable_lines(&out).into_owned()
     }
 
@@ -903,12 +950,16 @@ impl CompareReport {
     pub fn verdict_line(&self, sprt: &SprtResult) -> String {
         let (a, b, elo0, elo1) = (&self.a, &self.b, sprt.elo0, sprt.elo1);
         let games = self.games;
+        let unit = match sprt.elo_model {
+            EloModel::Logistic => "Elo",
+            EloModel::Normalized => "normalized Elo",
+        };
         match sprt.verdict {
             Verdict::H1Accepted => format!(
-                "SPRT: H1 accepted after {games} games: {a} is stronger than {b} by {elo1} Elo rather than {elo0}"
+                "SPRT: H1 accepted after {games} games: {a} is stronger than {b} by {elo1} {unit} rather than {elo0}"
             ),
             Verdict::H0Accepted => format!(
-                "SPRT: H0 accepted after {games} games: {a} is not {elo1} Elo stronger than {b} (rather {elo0} or less)"
+                "SPRT: H0 accepted after {games} games: {a} is not {elo1} {unit} stronger than {b} (rather {elo0} or less)"
             ),
             Verdict::Continue => {
                 let why = match self.stopped {
@@ -944,7 +995,7 @@ mod tests {
         let options = CompareOptions { seeds: seeds("0..30"), ..CompareOptions::default() };
         let report =
             run(&side("perfect", "tictactoe"), &side("random", "tictactoe"), &options).unwrap();
-        let Figures::HeadToHead { score, pentanomial, elo, los } = &report.figures else {
+        let Figures::HeadToHead { score, pentanomial, elo, los, .. } = &report.figures else {
             panic!("{:?}", report.figures)
         };
         assert_eq!((report.games, score.games(), pentanomial.pairs()), (60, 60, 30));
@@ -981,16 +1032,116 @@ mod tests {
         let Figures::Gauntlet { differences, sides, .. } = &report.figures else { panic!() };
         assert_eq!(differences.games() * 2, report.games, "both sides' games are units");
         assert_eq!(sides[0].scores[0].score.games() * 2, report.games);
-        assert!(report.render().contains("SPRT: H1 accepted after"));
+        let text = report.render();
+        assert!(text.contains("SPRT: H1 accepted after"), "{text}");
+        assert!(text.contains(&format!("{}\n", CutechessSprt(sprt))), "{text}");
+        let estimate = report.sprt_estimate.expect("a bias-corrected estimate after the verdict");
+        assert!(text.contains(&format!("{estimate} (the plain estimate above is biased")));
         // The same figures with one thread.
         let one = run(&a, &b, &CompareOptions { jobs: 1, ..options }).unwrap();
         assert_eq!(serde_json::to_value(&one).unwrap(), serde_json::to_value(&report).unwrap());
     }
 
+    /// A head-to-head report of 500 pairs, `[10, 90, 200, 150, 50]`, with an SPRT between 0 and
+    /// 10 Elo that accepted H1.
+    fn finished_report() -> CompareReport {
+        let pairs = Pentanomial::new([10, 90, 200, 150, 50]);
+        let sprt = Sprt::logistic(0.0, 10.0).unwrap();
+        CompareReport {
+            game: "tictactoe".into(),
+            a: "new".into(),
+            b: "old".into(),
+            a_commit: None,
+            b_commit: None,
+            opponents: Vec::new(),
+            seeds: "0..=499".into(),
+            games: 1000,
+            figures: Figures::HeadToHead {
+                score: Trinomial::new(420, 280, 300),
+                pentanomial: pairs,
+                elo: pairs.elo(),
+                normalized_elo: pairs.normalized_elo(),
+                los: pairs.los(),
+            },
+            sprt: Some(sprt.test(&pairs)),
+            sprt_estimate: sprt.estimate(&pairs),
+            stopped: Stop::Verdict,
+        }
+    }
+
+    #[test]
+    fn the_report_prints_cutechess_lines_first_then_its_own() {
+        // fishtest's figures of these pairs: Elo 48.96 ± 14.59, LOS 0.99999999999, nElo
+        // 73.26 ± 21.91, LLR 7.809 (logistic, 0 to 10), bias-corrected 47.24 (22.86 to 72.02).
+        assert_eq!(
+            finished_report().render(),
+            "1000 games (tictactoe), seeds 0..=499\n\
+             Score of new vs old: 420 - 280 - 300  [0.570] 1000\n\
+             Elo difference: 49.0 +/- 14.6, LOS: 100.0 %, DrawRatio: 30.0 %\n\
+             SPRT: llr 7.81 (265.2%), lbound -2.94, ubound 2.94 - H1 was accepted\n\
+             Ptnml(0-2): [10, 90, 200, 150, 50]\n\
+             Elo difference: 49.0 ± 14.6 (95%)\n\
+             nElo: 73.3 ± 21.9 (95%)\n\
+             LOS: 100.0 %\n\
+             LLR: 7.81 (-2.94, 2.94) [0.00, 10.00]\n\
+             SPRT: H1 accepted after 1000 games: new is stronger than old by 10 Elo rather than 0\n\
+             Elo (bias-corrected as fishtest does): 47.2 (95%: 22.9 to 72.0), LOS: 100.0 % (the \
+             plain estimate above is biased: an SPRT stops early when the results run high or \
+             low)\n"
+        );
+    }
+
+    #[test]
+    fn too_few_games_print_no_figures_and_cutechess_nan() {
+        let pairs = Pentanomial::new([0, 0, 0, 1, 0]);
+        let report = CompareReport {
+            games: 2,
+            seeds: "0..=0".into(),
+            figures: Figures::HeadToHead {
+                score: Trinomial::new(1, 0, 1),
+                pentanomial: pairs,
+                elo: pairs.elo(),
+                normalized_elo: pairs.normalized_elo(),
+                los: pairs.los(),
+            },
+            sprt: None,
+            sprt_estimate: None,
+            stopped: Stop::Seeds,
+            ..finished_report()
+        };
+        assert_eq!(
+            report.render(),
+            "2 games (tictactoe), seeds 0..=0\n\
+             Score of new vs old: 1 - 0 - 1  [0.750] 2\n\
+             Elo difference: nan +/- nan, LOS: nan %, DrawRatio: 50.0 %\n\
+             Ptnml(0-2): [0, 0, 0, 1, 0]\n\
+             Elo difference: none (too few games: 2, at least 40 needed)\n\
+             nElo: none (too few games: 2, at least 40 needed)\n\
+             LOS: none (too few games)\n"
+        );
+    }
+
+    #[test]
+    fn normalized_bounds_say_so_in_the_verdict() {
+        let pairs = Pentanomial::new([10, 90, 200, 150, 50]);
+        let sprt = Sprt::normalized(0.0, 10.0).unwrap().test(&pairs);
+        let report = CompareReport { sprt: Some(sprt), ..finished_report() };
+        assert_eq!(
+            report.verdict_line(&sprt),
+            "SPRT: H1 accepted after 1000 games: new is stronger than old by 10 normalized Elo \
+             rather than 0"
+        );
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["sprt"]["elo_model"], "normalized");
+        assert_eq!(json["figures"]["normalized_elo"]["kind"], "estimate");
+        assert!(json["sprt_estimate"]["elo"].as_f64().unwrap() > 40.0);
+    }
+
     #[test]
     fn sprt_specs_take_any_subset_and_refuse_dirt() {
         let spec = |text: &str| {
-            parse_sprt(&text.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+            let items = text.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+            parse_sprt(&items, EloModel::Logistic)
         };
         let all = spec("elo0=-5 elo1=5 alpha=0.01 beta=0.1").unwrap();
         assert_eq!((all.elo0(), all.elo1(), all.alpha(), all.beta()), (-5.0, 5.0, 0.01, 0.1));

@@ -20,6 +20,11 @@
 //! 1/(1 + 10^(−eloⱼ/800)). Near an even opponent this is the head-to-head Elo difference; against
 //! a much weaker or stronger opponent both players' scores bunch up and the figure shrinks
 //! (such an opponent tells the two apart less well), which the interval shows.
+//!
+//! Its normalized Elo is doubled the same way: 2·(800/ln 10)·(x̄ − ½)/(σ·√g), a unit standing
+//! for g games between A and B (botlens's extension: fishtest defines normalized Elo for games
+//! and pairs, g = 1 and 2, without the doubling). The cutechess-cli line's `DrawRatio` is the
+//! share of units that came out even.
 
 use std::fmt;
 
@@ -92,6 +97,15 @@ impl Differences {
         self.counts.iter().sum()
     }
 
+    /// The share of units in which A and B scored the same: the `DrawRatio` of the
+    /// cutechess-cli line of a gauntlet, where a unit is a game between A and B; `None` without
+    /// units.
+    pub fn draw_ratio(&self) -> Option<f64> {
+        let units = self.units();
+        let even = self.counts[self.counts.len() / 2];
+        (units > 0).then(|| even as f64 / units as f64)
+    }
+
     /// The same units from B's side: the counts reversed.
     pub fn swapped(&self) -> Differences {
         let mut counts = self.counts.clone();
@@ -106,8 +120,8 @@ impl Tally for Differences {
         self.units() * u64::from(self.games_per_unit)
     }
 
-    /// Φ((x̄ − ½)/(σ/√N)) over the units' scores x (see the module docs); `None` without units
-    /// or when every unit came out even.
+    /// Φ((x̄ − ½)/(σ/√N)) over the units' scores x (see the module docs), every empty outcome
+    /// counted 10⁻³; `None` below [`MIN_SAMPLES`](crate::MIN_SAMPLES) units.
     fn los(&self) -> Los {
         Los::from_sample(&sample_of(self))
     }
@@ -117,7 +131,7 @@ impl sealed::Sealed for Differences {
     fn sample(&self) -> Sample {
         let points: &'static [f64] =
             if self.games_per_unit == 1 { &PAIR_POINTS } else { &PAIR_DIFFERENCE_POINTS };
-        Sample::scaled(points, &self.counts, 2.0)
+        Sample::scaled(points, &self.counts, f64::from(self.games_per_unit), 2.0)
     }
 }
 
@@ -137,6 +151,7 @@ mod tests {
     use crate::EloEstimate;
     use crate::Sprt;
     use crate::elo::{elo_to_score, score_to_elo};
+    use crate::normalized::NELO_PER_T;
     use GameResult::{Draw, Loss, Win};
 
     #[test]
@@ -159,14 +174,15 @@ mod tests {
 
     #[test]
     fn the_elo_is_twice_that_of_the_mean_unit_score() {
-        // 40 units +1, 20 units −1, 40 even (one game a side): x̄ = (40·¾ + 40·½ + 20·¼)/100
-        // = 0.55; D = 2·(−400·log₁₀(1/0.55 − 1)) = 69.72. σ² = 0.4·0.2² + 0.4·0.05² + 0.2·0.3²
-        // = 0.035, the score interval 0.55 ± 1.96·√(0.035/100) = 0.55 ± 0.03667.
-        let units = Differences { games_per_unit: 1, counts: vec![0, 20, 40, 40, 0] };
+        // 40 units +1, 20 units −1, 40 even (one game a side), and two at each extreme:
+        // x̄ = (2·0 + 18·¼ + 40·½ + 38·¾ + 2·1)/100 = 0.55; D = 2·(−400·log₁₀(1/0.55 − 1))
+        // = 69.72. σ² = 0.02·0.55² + 0.18·0.3² + 0.4·0.05² + 0.38·0.2² + 0.02·0.45² = 0.0425,
+        // the score interval 0.55 ± 1.96·√(0.0425/100).
+        let units = Differences { games_per_unit: 1, counts: vec![2, 18, 40, 38, 2] };
         let EloEstimate::Estimate(interval) = units.elo() else { panic!("{:?}", units.elo()) };
         assert!((interval.elo - 2.0 * score_to_elo(0.55)).abs() < 1e-9);
         assert!((interval.elo - 69.72).abs() < 0.005, "{interval:?}");
-        let margin = 1.959_963_984_540_054 * (0.035f64 / 100.0).sqrt();
+        let margin = 1.959_963_984_540_054 * (0.0425f64 / 100.0).sqrt();
         assert!((interval.lower.unwrap() - 2.0 * score_to_elo(0.55 - margin)).abs() < 1e-9);
         assert!((interval.upper.unwrap() - 2.0 * score_to_elo(0.55 + margin)).abs() < 1e-9);
         // Two players 60 Elo apart around an even opponent: their scores per game differ by
@@ -175,6 +191,10 @@ mod tests {
         assert!((0.5 + gap / 2.0 - elo_to_score(30.0)).abs() < 1e-12);
         let los = units.los().0.unwrap();
         assert!(los > 0.99, "{los}");
+        // Normalized: doubled too, t = 0.05/√0.0425 per unit of one game a side.
+        let nelo = units.normalized_elo().nelo().unwrap();
+        assert!((nelo - 2.0 * NELO_PER_T * 0.05 / 0.0425f64.sqrt()).abs() < 1e-9, "{nelo}");
+        assert_eq!(units.draw_ratio(), Some(0.4));
     }
 
     #[test]
@@ -196,12 +216,17 @@ mod tests {
     #[test]
     fn the_edges_say_why_they_have_no_number() {
         assert_eq!(Differences::of_games().elo(), EloEstimate::NoGames);
-        let all_better = Differences { games_per_unit: 1, counts: vec![0, 0, 0, 0, 6] };
-        assert_eq!(all_better.elo(), EloEstimate::AllWon { games: 6 });
-        let even = Differences { games_per_unit: 1, counts: vec![0, 0, 9, 0, 0] };
-        assert_eq!(even.elo().to_string(), "Elo difference: 0.0 ± 0.0 (95%)");
-        assert_eq!(even.los().0, None);
-        assert_eq!(even.to_string(), "Diff(-1..+1): [0, 0, 9, 0, 0]");
+        assert_eq!(Differences::of_games().draw_ratio(), None);
+        let few = Differences { games_per_unit: 2, counts: vec![0, 0, 0, 0, 1, 0, 3, 0, 0] };
+        assert_eq!(few.elo(), EloEstimate::TooFewGames { games: 8, needed: 40 });
+        let all_better = Differences { games_per_unit: 1, counts: vec![0, 0, 0, 0, 20] };
+        assert_eq!(all_better.elo(), EloEstimate::AllWon { games: 20 });
+        // Every unit even: the spread of the empty outcomes' 10⁻³ alone, doubled.
+        let even = Differences { games_per_unit: 1, counts: vec![0, 0, 20, 0, 0] };
+        assert_eq!(even.elo().to_string(), "Elo difference: 0.0 ± 3.4 (95%)");
+        assert_eq!(even.los().0, Some(0.5));
+        assert_eq!(even.draw_ratio(), Some(1.0));
+        assert_eq!(even.to_string(), "Diff(-1..+1): [0, 0, 20, 0, 0]");
     }
 
     #[test]

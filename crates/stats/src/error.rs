@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::elo::EloModel;
+
 /// Input the statistics cannot use.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum StatsError {
@@ -19,12 +21,15 @@ pub enum StatsError {
         /// The value.
         value: f64,
     },
-    /// SPRT bounds that are not two finite Elo values with `elo0 < elo1`.
+    /// SPRT bounds that are not two finite Elo values within the model's limit
+    /// ([`crate::bound_limit`]) with `elo0 < elo1`.
     EloBounds {
         /// The bound of H0.
         elo0: f64,
         /// The bound of H1.
         elo1: f64,
+        /// The scale of the bounds.
+        model: EloModel,
     },
     /// SPRT error rates outside `0 < α`, `0 < β`, `α + β < 1`.
     ErrorRates {
@@ -80,10 +85,11 @@ impl fmt::Display for StatsError {
             StatsError::NotFinite { index, value } => {
                 write!(f, "value {index} is {value}: only finite numbers can be compared")
             }
-            StatsError::EloBounds { elo0, elo1 } => write!(
+            StatsError::EloBounds { elo0, elo1, model } => write!(
                 f,
-                "SPRT bounds elo0 = {elo0}, elo1 = {elo1}: they must be finite, with elo0 below \
-                 elo1"
+                "SPRT bounds elo0 = {elo0}, elo1 = {elo1}: they must be finite, within ±{} \
+                 {model} Elo, with elo0 below elo1",
+                crate::bound_limit(model)
             ),
             StatsError::ErrorRates { alpha, beta } => write!(
                 f,

@@ -20,6 +20,35 @@ pub fn short(x: f64) -> String {
     }
 }
 
+/// `x` to `digits` significant digits as C's `%.{digits}g` (and Qt's `'g'` format) prints it:
+/// fixed notation without trailing zeros, or scientific (`1.23e+03`, `5e-05`) when the exponent
+/// is below −4 or at least `digits`; zero as `0`, never `-0`.
+pub fn general(x: f64, digits: usize) -> String {
+    match x {
+        _ if x == 0.0 => return "0".to_owned(),
+        _ if x.is_nan() => return "nan".to_owned(),
+        _ if x.is_infinite() => return if x > 0.0 { "inf" } else { "-inf" }.to_owned(),
+        _ => {}
+    }
+    let scientific = format!("{x:.*e}", digits.saturating_sub(1));
+    let (mantissa, exponent) = scientific.split_once('e').expect("`e` formatting has an exponent");
+    let exponent: i32 = exponent.parse().expect("`e` formatting has an integer exponent");
+    let trim = |text: &str| -> String {
+        if text.contains('.') {
+            text.trim_end_matches('0').trim_end_matches('.').to_owned()
+        } else {
+            text.to_owned()
+        }
+    };
+    if exponent < -4 || exponent >= digits as i32 {
+        let sign = if exponent < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim(mantissa), exponent.abs())
+    } else {
+        let decimals = (digits as i32 - 1 - exponent).max(0) as usize;
+        trim(&fixed(x, decimals))
+    }
+}
+
 /// A p-value: four decimals, or `< 0.0001` below that.
 pub fn p_value(p: f64) -> String {
     if p < 0.000_1 { "p < 0.0001".to_owned() } else { format!("p = {p:.4}") }
@@ -46,6 +75,27 @@ mod tests {
         assert_eq!(short(0.490_000_000_000_000_04), "0.49");
         assert_eq!(short(-0.001), "0");
         assert_eq!(short(-2.25), "-2.25");
+    }
+
+    #[test]
+    fn general_numbers_follow_c_and_qt() {
+        // Each as printf("%.3g") prints it.
+        for (x, printed) in [
+            (2.950_4, "2.95"),
+            (-2.944_438_979, "-2.94"),
+            (0.4, "0.4"),
+            (12.345, "12.3"),
+            (100.0, "100"),
+            (999.5, "1e+03"),
+            (1234.0, "1.23e+03"),
+            (0.000_123_4, "0.000123"),
+            (0.000_012_34, "1.23e-05"),
+            (0.0, "0"),
+            (-0.0, "0"),
+            (7.0, "7"),
+        ] {
+            assert_eq!(general(x, 3), printed, "{x}");
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::elo::{EloEstimate, Los};
 use crate::format::fixed;
+use crate::normalized::NormalizedElo;
 use crate::sample::{GAME_POINTS, PAIR_POINTS, Sample};
 
 /// The result of one game from A's point of view.
@@ -74,6 +75,19 @@ pub trait Tally: sealed::Sealed {
         EloEstimate::of(&self.sample(), self.games())
     }
 
+    /// The normalized Elo difference of A over B with its 95 % interval, fishtest's default
+    /// scale (see [`NormalizedElo`] for the formula).
+    ///
+    /// ```
+    /// use botlens_stats::{Pentanomial, Tally};
+    ///
+    /// let pairs = Pentanomial::new([4, 3, 34, 42, 117]);
+    /// assert_eq!(pairs.normalized_elo().to_string(), "nElo: 345.2 ± 73.3 (95%)");
+    /// ```
+    fn normalized_elo(&self) -> NormalizedElo {
+        NormalizedElo::of(&self.sample(), self.games())
+    }
+
     /// The likelihood of superiority of A over B.
     fn los(&self) -> Los;
 }
@@ -127,6 +141,12 @@ impl Trinomial {
         Trinomial { wins: self.losses, losses: self.wins, draws: self.draws }
     }
 
+    /// The share of games drawn (cutechess-cli's `DrawRatio`); `None` without games.
+    pub fn draw_ratio(&self) -> Option<f64> {
+        let games = self.games();
+        (games > 0).then(|| self.draws as f64 / games as f64)
+    }
+
     /// The cutechess-cli line for this tally, A named `a` and B `b`:
     /// `Score of a vs b: 34 - 21 - 45  [0.565] 100` (W − L − D, the score to three decimals,
     /// the games; `[none]` for the score without games).
@@ -148,7 +168,8 @@ impl Tally for Trinomial {
     }
 
     /// Φ((W − L)/√(W + L)), the conventional LOS of unpaired games (cutechess-cli's): draws
-    /// carry no information about who is stronger. `None` without a decisive game.
+    /// carry no information about who is stronger; ½ without a decisive game, `None` below
+    /// [`MIN_SAMPLES`](crate::MIN_SAMPLES) games.
     ///
     /// ```
     /// use botlens_stats::{Tally, Trinomial};
@@ -157,13 +178,13 @@ impl Tally for Trinomial {
     /// assert_eq!(los.to_string(), "LOS: 99.6 %");
     /// ```
     fn los(&self) -> Los {
-        Los::from_wins_and_losses(self.wins, self.losses)
+        Los::from_wins_and_losses(self.wins, self.losses, self.draws)
     }
 }
 
 impl sealed::Sealed for Trinomial {
     fn sample(&self) -> Sample {
-        Sample::new(&GAME_POINTS, &[self.losses, self.draws, self.wins])
+        Sample::new(&GAME_POINTS, &[self.losses, self.draws, self.wins], 1.0)
     }
 }
 
@@ -243,7 +264,8 @@ impl Tally for Pentanomial {
     }
 
     /// Φ((s − ½)/(σ/√N)) with σ² the variance of a pair's score and N the pairs, as fishtest
-    /// and fastchess compute it. `None` without pairs, or when every pair scored 1 point.
+    /// and fastchess compute it (every empty outcome counted 10⁻³). `None` below
+    /// [`MIN_SAMPLES`](crate::MIN_SAMPLES) pairs.
     fn los(&self) -> Los {
         Los::from_sample(&sample_of(self))
     }
@@ -251,7 +273,7 @@ impl Tally for Pentanomial {
 
 impl sealed::Sealed for Pentanomial {
     fn sample(&self) -> Sample {
-        Sample::new(&PAIR_POINTS, &self.counts)
+        Sample::new(&PAIR_POINTS, &self.counts, 2.0)
     }
 }
 
@@ -267,6 +289,7 @@ impl fmt::Display for Pentanomial {
 mod tests {
     use super::*;
     use crate::elo::EloInterval;
+    use crate::normalized::NormalizedElo;
 
     /// The estimate's Elo and ± half-width, failing on any other variant.
     fn elo_and_margin(tally: &impl Tally) -> (f64, f64) {
@@ -339,11 +362,12 @@ mod tests {
     fn pairing_narrows_the_interval_when_the_pair_games_agree() {
         // The same 400 games, 200 won and 200 lost. Unpaired, each game varies by ½ around the
         // mean: s = ½ ± 1.96·0.5/√400 = ½ ± 0.049, ±34.2 Elo. Paired so that each pair split
-        // 1–1, the pair variance is zero.
+        // 1–1, the pairs vary only by the 10⁻³ counted for each empty outcome: fishtest's
+        // ±0.170 Elo.
         let (_, unpaired) = elo_and_margin(&Trinomial::new(200, 200, 0));
         let (_, paired) = elo_and_margin(&Pentanomial::new([0, 0, 200, 0, 0]));
         assert_near(unpaired, 34.16, 0.005, "unpaired ±");
-        assert_eq!(paired, 0.0);
+        assert_near(paired, 0.170_236_917_528_477, 1e-12, "paired ±");
         // Paired so that every pair is WW or LL, the pairs vary as much as the games: wider.
         let (_, extreme) = elo_and_margin(&Pentanomial::new([100, 0, 0, 0, 100]));
         assert!(extreme > unpaired, "{extreme} against {unpaired}");
@@ -353,29 +377,96 @@ mod tests {
     fn the_edges_have_no_number_and_say_why() {
         let none = Trinomial::default();
         assert_eq!(none.elo(), EloEstimate::NoGames);
+        assert_eq!(none.normalized_elo(), NormalizedElo::NoGames);
         assert_eq!(none.score(), None);
         assert_eq!(none.los().0, None);
+        assert_eq!(none.draw_ratio(), None);
         assert_eq!(none.elo().to_string(), "Elo difference: none (no games)");
         assert_eq!(none.score_line("A", "B").to_string(), "Score of A vs B: 0 - 0 - 0  [none] 0");
 
-        let all_won = Trinomial::new(10, 0, 0);
-        assert_eq!(all_won.elo(), EloEstimate::AllWon { games: 10 });
-        assert_eq!(all_won.elo().to_string(), "Elo difference: +inf (all 10 games won)");
-        // Φ(10/√10) = Φ(3.162) = 0.99922.
-        assert_near(all_won.los().0.unwrap(), 0.999_22, 0.000_01, "LOS");
+        let all_won = Trinomial::new(20, 0, 0);
+        assert_eq!(all_won.elo(), EloEstimate::AllWon { games: 20 });
+        assert_eq!(all_won.normalized_elo(), NormalizedElo::AllWon { games: 20 });
+        assert_eq!(all_won.elo().to_string(), "Elo difference: +inf (all 20 games won)");
+        assert_eq!(all_won.normalized_elo().to_string(), "nElo: +inf (all 20 games won)");
+        // Φ(20/√20) = Φ(4.472) = 0.999996.
+        assert_near(all_won.los().0.unwrap(), 0.999_996_1, 0.000_000_1, "LOS");
         let all_lost = all_won.swapped();
-        assert_eq!(all_lost.elo().to_string(), "Elo difference: -inf (all 10 games lost)");
+        assert_eq!(all_lost.elo().to_string(), "Elo difference: -inf (all 20 games lost)");
 
-        let pairs_won = Pentanomial::new([0, 0, 0, 0, 7]);
-        assert_eq!(pairs_won.elo(), EloEstimate::AllWon { games: 14 });
+        let pairs_won = Pentanomial::new([0, 0, 0, 0, 20]);
+        assert_eq!(pairs_won.elo(), EloEstimate::AllWon { games: 40 });
         assert_eq!(pairs_won.los().0, Some(1.0));
         assert_eq!(Pentanomial::default().elo(), EloEstimate::NoGames);
         assert_eq!(Pentanomial::default().los().0, None);
 
-        // All draws: a score of exactly ½ with no spread: 0 ± 0, no LOS.
-        let draws = Trinomial::new(0, 0, 12);
-        assert_eq!(draws.elo().to_string(), "Elo difference: 0.0 ± 0.0 (95%)");
-        assert_eq!(draws.los().to_string(), "LOS: none (no evidence either way)");
+        // A few pairs: too few games for any figure.
+        let few = Pentanomial::new([0, 0, 0, 1, 0]);
+        assert_eq!(few.elo(), EloEstimate::TooFewGames { games: 2, needed: 40 });
+        assert_eq!(few.normalized_elo(), NormalizedElo::TooFewGames { games: 2, needed: 40 });
+        assert_eq!(
+            few.normalized_elo().to_string(),
+            "nElo: none (too few games: 2, at least 40 needed)"
+        );
+        assert_eq!(few.los().to_string(), "LOS: none (too few games)");
+
+        // All draws: a score of exactly ½ whose spread is the empty outcomes' 10⁻³ alone;
+        // no decisive game, so an even LOS.
+        let draws = Trinomial::new(0, 0, 24);
+        assert_eq!(draws.elo().to_string(), "Elo difference: 0.0 ± 1.3 (95%)");
+        assert_eq!(draws.los().to_string(), "LOS: 50.0 %");
+        assert_eq!(draws.draw_ratio(), Some(1.0));
+    }
+
+    #[test]
+    fn normalized_elo_matches_fishtests_formula() {
+        // (tally, nElo, ±) from fishtest's own formulas (`template_helpers`: the t-value of the
+        // regularized sample, its delta-method variance 1 − t·γ₁ + t²(γ₂ + 2)/4, scaled by
+        // 800/ln 10, over √2 for pairs), run on fishtest's code with SciPy 1.17.
+        let pairs: [([u64; 5], f64, f64); 6] = [
+            ([0, 3, 10, 20, 7], 231.800_753_963_997_75, 100.291_943_701_515_44),
+            ([0, 0, 200, 0, 0], 0.0, 34.047_721_253_084_07),
+            ([1, 10, 20, 15, 4], 58.568_507_209_702_56, 68.763_749_512_381_71),
+            ([4, 3, 34, 42, 117], 345.169_743_661_612_76, 73.260_576_819_023_24),
+            ([0, 1, 19, 0, 0], -56.032_963_548_075_514, 59.036_980_040_740_81),
+            ([292, 5905, 28939, 6129, 299], 2.390_270_543_259_008, 2.361_878_635_192_274_7),
+        ];
+        for (counts, nelo, plus_minus) in pairs {
+            let NormalizedElo::Estimate { nelo: n, plus_minus: pm } =
+                Pentanomial::new(counts).normalized_elo()
+            else {
+                panic!("no estimate of {counts:?}")
+            };
+            assert_near(n, nelo, 1e-9 * nelo.abs().max(1.0), &format!("nElo of {counts:?}"));
+            assert_near(pm, plus_minus, 1e-9 * plus_minus, &format!("± of {counts:?}"));
+        }
+        let games = [
+            (Trinomial::new(136, 96, 111), 49.768_415_381_022_194, 37.384_511_401_589_3),
+            (Trinomial::new(39, 25, 136), 43.325_954_243_416_014, 48.290_246_292_196_75),
+        ];
+        for (tally, nelo, plus_minus) in games {
+            let NormalizedElo::Estimate { nelo: n, plus_minus: pm } = tally.normalized_elo() else {
+                panic!("no estimate of {tally:?}")
+            };
+            assert_near(n, nelo, 1e-9 * nelo, &format!("nElo of {tally:?}"));
+            assert_near(pm, plus_minus, 1e-9 * plus_minus, &format!("± of {tally:?}"));
+        }
+    }
+
+    #[test]
+    fn unpaired_games_give_fishtests_elo_and_elo95() {
+        // fishtest's `get_elo([L, D, W])`: Elo and elo95 (its LOS of unpaired games is not
+        // cutechess-cli's, which this tally keeps).
+        for (games, elo, elo95) in [
+            (Trinomial::new(136, 96, 111), 40.702_458_186_527_075, 30.427_217_943_600_99),
+            (Trinomial::new(39, 25, 136), 24.360_331_652_509_81, 27.218_560_777_752_867),
+            (Trinomial::new(19, 0, 1), 636.078_754_198_109, 379.033_607_276_755_1),
+            (Trinomial::new(17, 3, 0), 301.307_225_382_173_4, 528.991_538_204_206_6),
+        ] {
+            let EloEstimate::Estimate(interval) = games.elo() else { panic!("{games:?}") };
+            assert_near(interval.elo, elo, 1e-9 * elo, &format!("Elo of {games:?}"));
+            assert_near(interval.margin, elo95, 1e-9 * elo95, &format!("elo95 of {games:?}"));
+        }
     }
 
     /// Asserts that `swapped` (the same games from B's side) has the negated estimate, the
@@ -437,9 +528,12 @@ mod tests {
         assert_eq!(back, Trinomial::new(3, 2, 1));
         let estimate = serde_json::to_value(Trinomial::new(0, 0, 0).elo()).unwrap();
         assert_eq!(estimate, serde_json::json!({"kind": "no_games"}));
-        let estimate = serde_json::to_value(Trinomial::new(9, 0, 1).elo()).unwrap();
+        let estimate = serde_json::to_value(Trinomial::new(19, 0, 1).elo()).unwrap();
         assert_eq!(estimate["kind"], "estimate");
         assert_eq!(estimate["upper"], serde_json::Value::Null);
         assert!(estimate["lower"].as_f64().unwrap() > 300.0);
+        assert!(estimate["margin"].as_f64().unwrap() > 300.0);
+        let few = serde_json::to_value(Trinomial::new(2, 1, 0).elo()).unwrap();
+        assert_eq!(few, serde_json::json!({"kind": "too_few_games", "games": 3, "needed": 20}));
     }
 }

@@ -3,15 +3,15 @@
 //! and the exact Wilcoxon p-value is what counting every sign pattern gives.
 
 use botlens_stats::{
-    EloEstimate, Los, Pentanomial, Sprt, Tally, Trinomial, WilcoxonMethod, sign_test,
-    wilcoxon_signed_rank,
+    EloEstimate, Los, NormalizedElo, Pentanomial, Sprt, Tally, Trinomial, WilcoxonMethod,
+    sign_test, wilcoxon_signed_rank,
 };
 use proptest::prelude::*;
 
 /// An estimate placed on one line: all lost below every finite value, all won above.
 fn position(estimate: EloEstimate) -> Option<f64> {
     match estimate {
-        EloEstimate::NoGames => None,
+        EloEstimate::NoGames | EloEstimate::TooFewGames { .. } => None,
         EloEstimate::AllLost { .. } => Some(f64::NEG_INFINITY),
         EloEstimate::AllWon { .. } => Some(f64::INFINITY),
         EloEstimate::Estimate(interval) => Some(interval.elo),
@@ -29,13 +29,24 @@ fn assert_finite(tally: &impl Tally) {
         assert!(interval.lower.is_none_or(|low| low <= interval.elo + 1e-9), "{interval:?}");
         assert!(interval.upper.is_none_or(|high| high >= interval.elo - 1e-9), "{interval:?}");
     }
+    if let NormalizedElo::Estimate { nelo, plus_minus } = tally.normalized_elo() {
+        assert!(nelo.is_finite() && plus_minus.is_finite() && plus_minus >= 0.0);
+    }
     if let Los(Some(los)) = tally.los() {
         assert!((0.0..=1.0).contains(&los), "{los}");
     }
-    let sprt = Sprt::logistic(-5.0, 5.0).unwrap();
-    let result = sprt.test(tally);
-    assert!(result.llr.is_finite(), "{result:?}");
-    assert!(sprt.approximate_llr(tally).is_finite());
+    for sprt in [Sprt::logistic(-5.0, 5.0).unwrap(), Sprt::normalized(-5.0, 5.0).unwrap()] {
+        let result = sprt.test(tally);
+        assert!(result.llr.is_finite(), "{result:?}");
+        assert!(sprt.approximate_llr(tally).is_finite());
+        if let Some(estimate) = sprt.estimate(tally) {
+            assert!(
+                estimate.lower <= estimate.elo && estimate.elo <= estimate.upper,
+                "{estimate:?}"
+            );
+            assert!((0.0..=1.0).contains(&estimate.los), "{estimate:?}");
+        }
+    }
 }
 
 /// The exact two-sided Wilcoxon p-value by brute force: the ranks found by counting, every
@@ -115,6 +126,20 @@ proptest! {
     fn no_output_is_ever_nan_or_infinite(games in trinomial(), pairs in pentanomial()) {
         assert_finite(&games);
         assert_finite(&pairs);
+    }
+
+    #[test]
+    fn normalized_bounds_up_to_their_limit_always_have_an_llr(
+        pairs in pentanomial(),
+        games in trinomial(),
+        elo0 in -200.0..199.0f64,
+        width in 0.5..50.0f64,
+    ) {
+        let sprt = Sprt::normalized(elo0, (elo0 + width).min(200.0)).unwrap();
+        prop_assert!(sprt.llr(&pairs).is_finite());
+        prop_assert!(sprt.llr(&games).is_finite());
+        let far = Sprt::logistic(elo0 * 5.0, (elo0 + width).min(200.0) * 5.0).unwrap();
+        prop_assert!(far.llr(&pairs).is_finite());
     }
 
     #[test]

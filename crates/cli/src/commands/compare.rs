@@ -8,6 +8,7 @@ use botlens_harness::CancelToken;
 use botlens_harness::SeedRange;
 use botlens_harness::compare::{self, CompareOptions, Event, Side};
 use botlens_harness::pipeline::{self, Stage};
+use botlens_stats::EloModel;
 use clap::Args;
 
 use super::caps_args::CapArgs;
@@ -26,12 +27,25 @@ builds kept in <project>/target/botlens/revisions/).
 Without --vs, A plays B head to head, each seed twice with the seats swapped. With --vs, A and B
 each play those opponents on the same seeds (both seats), and each (opponent, seed) counts A's
 pair points minus B's. Klotski compares the steps of A and B on each board and seed (sign and
-Wilcoxon signed-rank tests). The output is cutechess-cli's: `Score of A vs B: W - L - D [score]
-N`, `Ptnml(0-2)`, `Elo difference: X ± Y (95%)`, `LOS`, and with --sprt the LLR and the verdict.
+Wilcoxon signed-rank tests).
+
+The lines cutechess-cli prints come first, in its exact form, for the tools that read them:
+`Score of A vs B: W - L - D  [score] N` (with --vs, per side and opponent), `Elo difference: X
++/- Y, LOS: Z %, DrawRatio: W %` and, with --sprt, `SPRT: llr L (P%), lbound A, ubound B` (with
+` - H0 was accepted` or ` - H1 was accepted` once it stops). Their figures are botlens's:
+fishtest's formulas on the pairs (with --vs, on the (opponent, seed) units; DrawRatio is then
+the share of units A and B scored the same). botlens's own lines follow: fastchess's
+`Ptnml(0-2): [..]` (with --vs, `Diff(-2..+2): [..]`, the units by A's points minus B's), the
+logistic Elo with its 95% interval, `nElo` (normalized Elo, fishtest's default scale), `LOS`,
+and with --sprt fastchess's `LLR: ...` line, the verdict and, once the test stops, fishtest's
+bias-corrected Elo (the plain estimate of a test that stopped early is biased). Every empty
+outcome counts 0.001, as in fishtest; below 20 pairs (or units) there are no figures: `too few
+games` (`nan` in cutechess-cli's line). docs/statistics.md has the formulas.
 
 Examples:
   botlens compare samples/battleships-hunter --game battleships hunter
   botlens compare my-bot my-bot@HEAD~1 --sprt elo0=0 elo1=10
+  botlens compare my-bot my-bot@main --sprt elo0=0 elo1=2 --elo-model normalized
   botlens compare my-bot@main my-bot --vs random,hunter --seeds 0..500 --json
   botlens compare --game tictactoe perfect random --seeds 0..50
   botlens compare samples/klotski-solver --game klotski optimal --vs hengdaolima,generated --seeds 0..5
@@ -68,6 +82,10 @@ pub struct GamesArgs {
     /// `alpha=`, `beta=` (any subset; defaults elo0 0, elo1 10, alpha and beta 0.05).
     #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
+    /// The scale of --sprt's elo0 and elo1: `logistic` (cutechess-cli's and fastchess's, within
+    /// ±1000) or `normalized` (fishtest's default, within ±200) [default: logistic].
+    #[arg(long, value_name = "MODEL", requires = "sprt")]
+    elo_model: Option<EloModel>,
     /// The most games to play in all [default with --sprt: 20000].
     #[arg(long, value_name = "N")]
     max_games: Option<u64>,
@@ -102,7 +120,7 @@ impl GamesArgs {
         let sprt = self
             .sprt
             .as_deref()
-            .map(compare::parse_sprt)
+            .map(|items| compare::parse_sprt(items, self.elo_model.unwrap_or_default()))
             .transpose()
             .map_err(anyhow::Error::msg)?;
         Ok(CompareOptions {
