@@ -17,7 +17,8 @@
 //!   section);
 //! - whether a debugger can stop in its bots, how they are built for it, and why not
 //!   ([`Toolchain::debugging`]);
-//! - the files an editor or `botlens watch` watches ([`watched`]), and the projects the language
+//! - the files an editor or `botlens watch` watches ([`watched`]), the line of a bot's entry
+//!   point, where an editor shows its scores ([`entry_line`]), and the projects the language
 //!   server finds ([`load_project`], [`find_project`]).
 //!
 //! An unknown language is an error naming the known ones ([`UnknownLang`]), never a fallback.
@@ -74,6 +75,13 @@ pub trait Toolchain: Sync {
 
     /// The extension of its source files: `js`.
     fn extension(&self) -> &'static str;
+
+    /// Whether `line` of one of its sources, its indentation trimmed, begins the bot's entry
+    /// point, where an editor shows the suite's scores: `impl Bot for MyBot` (Rust), `function
+    /// Bot()` (JavaScript), `void bot_play(void)` (C), `botlens.exportBot(@This());` (Zig),
+    /// `exportBot(play, start);` (AssemblyScript). The starting bots have one
+    /// ([`entry_line`]).
+    fn is_entry(&self, line: &str) -> bool;
 
     /// The file that makes a directory a bot of this language whatever else it holds
     /// (`Cargo.toml`), if it has one. Such a language's bot is that directory: never a lone
@@ -486,6 +494,12 @@ impl std::str::FromStr for Lang {
     }
 }
 
+/// The 0-based line of the bot's entry point in `text`, a source of `lang`: the first line that
+/// begins it ([`Toolchain::is_entry`]).
+pub fn entry_line(lang: Lang, text: &str) -> Option<u32> {
+    text.lines().position(|line| lang.is_entry(line.trim_start())).map(|n| n as u32)
+}
+
 /// The file-name globs of what a bot's build reads, in every language: each language's sources
 /// (`*.<extension>`) and what else its build reads ([`Toolchain::also_watched`]), a bot
 /// folder's `botlens.toml` and opponent modules (`*.wasm`). An editor watches `**/` and each;
@@ -806,6 +820,7 @@ mod tests {
                 let title = game.info().title;
                 let header = format!("{}: a {title} bot for botlens", made.crate_name);
                 assert!(source.contains(&header), "{lang} {game}: {source}");
+                assert!(entry_line(lang, &source).is_some(), "{lang} {game}: no entry point");
                 for file in &made.files {
                     let text = std::fs::read_to_string(made.root.join(file)).unwrap();
                     assert!(!text.contains("{{"), "{file:?} has an unfilled placeholder:\n{text}");
@@ -830,6 +845,26 @@ mod tests {
         }
         let nowhere = tempfile::tempdir().unwrap();
         assert!(find_project(nowhere.path()).unwrap().is_none());
+    }
+
+    #[test]
+    fn the_entry_point_is_the_line_that_hands_the_bot_to_botlens() {
+        let named = |name: &str| name.parse::<Lang>().unwrap();
+        let rust =
+            "use botlens_sdk::Bot;\n\npub struct B;\n\nimpl Bot for B {\n    type Game = X;\n}\n";
+        assert_eq!(entry_line(named("rust"), rust), Some(4));
+        assert_eq!(entry_line(named("rust"), "impl<T> botlens_sdk::Bot for W<T> {}"), Some(0));
+        assert_eq!(entry_line(named("rust"), "// a Bot for fun\nfn main() {}"), None);
+        let js = "// function Bot() is below\nvar x;\nfunction Bot() {}\n";
+        assert_eq!(entry_line(named("js"), js), Some(2));
+        assert_eq!(entry_line(named("js"), "function Bottle() {}"), None);
+        let c = "#include \"botlens.h\"\nvoid bot_new(int seat) {}\nvoid bot_play(void) {\n";
+        assert_eq!(entry_line(named("c"), c), Some(2));
+        assert_eq!(entry_line(named("c"), "void bot_player(void);"), None);
+        let zig = "comptime {\n    botlens.exportBot(@This());\n}\n";
+        assert_eq!(entry_line(named("zig"), zig), Some(1));
+        let ts = "import { exportBot } from \"botlens\";\nexportBot(play, start);\n";
+        assert_eq!(entry_line(named("assemblyscript"), ts), Some(1));
     }
 
     #[test]
