@@ -18,8 +18,9 @@
 //! - whether a debugger can stop in its bots, how they are built for it, and why not
 //!   ([`Toolchain::debugging`]);
 //! - the files an editor or `botlens watch` watches ([`watched`]), the line of a bot's entry
-//!   point, where an editor shows its scores ([`entry_line`]), and the projects the language
-//!   server finds ([`load_project`], [`find_project`]).
+//!   point, where an editor shows its scores ([`entry_line`]), the projects the language server
+//!   finds ([`load_project`], [`find_project`]) and the root of the bot a command given none
+//!   runs in ([`find_root`]).
 //!
 //! An unknown language is an error naming the known ones ([`UnknownLang`]), never a fallback.
 //! Adding a language is its module here, its SDK's folder under `crates/` (with its starting
@@ -561,22 +562,31 @@ pub fn load_project(dir: &Path) -> Result<BotProject, ProjectError> {
 /// ([`load_project`]; a Cargo package without botlens's table is passed over). `Ok(None)` when
 /// there is none.
 pub fn find_project(path: &Path) -> Result<Option<BotProject>, ProjectError> {
-    let mut dir = if path.is_dir() { Some(path) } else { path.parent() };
-    while let Some(current) = dir {
-        let settings = Lang::all()
-            .filter_map(|lang| lang.manifest())
-            .chain([CONFIG_FILE])
-            .any(|file| current.join(file).is_file());
-        if settings {
-            match load_project(current) {
-                Ok(project) => return Ok(Some(project)),
-                Err(ProjectError::NotABot(_)) => {}
-                Err(other) => return Err(other),
-            }
-        }
-        dir = current.parent();
-    }
-    Ok(None)
+    first_bot(path).map(|(_, loaded)| loaded).transpose()
+}
+
+/// The root of the bot the directory `dir` is in, as cargo finds its manifest: the directory
+/// [`find_project`] stops at (`dir` itself, its parent, …), whether or not its settings load —
+/// a folder's game may come from `--game`, and a malformed manifest is the bot's error to
+/// report. `None` when no directory up is a bot's.
+pub fn find_root(dir: &Path) -> Option<&Path> {
+    first_bot(dir).map(|(root, _)| root)
+}
+
+/// The first directory from `path` up (itself when a directory, else its folder) with a
+/// language's manifest or a `botlens.toml` that is a bot's, and what loading it gave: a Cargo
+/// package without botlens's table ([`ProjectError::NotABot`]) is passed over.
+fn first_bot(path: &Path) -> Option<(&Path, Result<BotProject, ProjectError>)> {
+    let start = if path.is_dir() { Some(path) } else { path.parent() };
+    std::iter::successors(start, |dir| dir.parent())
+        .filter(|dir| {
+            Lang::all()
+                .filter_map(|lang| lang.manifest())
+                .chain([CONFIG_FILE])
+                .any(|file| dir.join(file).is_file())
+        })
+        .map(|dir| (dir, load_project(dir)))
+        .find(|(_, loaded)| !matches!(loaded, Err(ProjectError::NotABot(_))))
 }
 
 /// The settings of the bot folder `root` (absolute): its `botlens.toml` ([`Folder::load`]), its
@@ -865,6 +875,40 @@ mod tests {
         assert_eq!(entry_line(named("zig"), zig), Some(1));
         let ts = "import { exportBot } from \"botlens\";\nexportBot(play, start);\n";
         assert_eq!(entry_line(named("assemblyscript"), ts), Some(1));
+    }
+
+    #[test]
+    fn a_bots_root_is_the_nearest_bot_up_past_crates_that_are_no_bots() {
+        let tmp = tempfile::tempdir().unwrap();
+        let bot = tmp.path().join("bot");
+        let manifest = |name: &str, table: &str| format!("[package]\nname = \"{name}\"\n{table}");
+        let helper = bot.join("helper/src");
+        std::fs::create_dir_all(&helper).unwrap();
+        let botlens = "[package.metadata.botlens]\ngame = \"tictactoe\"\n";
+        std::fs::write(bot.join("Cargo.toml"), manifest("bot", botlens)).unwrap();
+        std::fs::write(bot.join("helper/Cargo.toml"), manifest("helper", "")).unwrap();
+        assert_eq!(
+            find_root(&helper),
+            Some(bot.as_path()),
+            "a crate inside the bot is passed over"
+        );
+        assert_eq!(find_root(&bot), Some(bot.as_path()));
+        // A folder's game may come from --game, and a malformed manifest is its bot's to report:
+        // either is a root without loading.
+        let folder = tmp.path().join("folder");
+        std::fs::create_dir_all(folder.join("lib")).unwrap();
+        std::fs::write(folder.join(CONFIG_FILE), "").unwrap();
+        assert_eq!(find_root(&folder.join("lib")), Some(folder.as_path()));
+        let broken = tmp.path().join("broken");
+        std::fs::create_dir_all(broken.join("src")).unwrap();
+        std::fs::write(broken.join("Cargo.toml"), "[package\n").unwrap();
+        assert_eq!(find_root(&broken.join("src")), Some(broken.as_path()));
+        assert!(find_project(&broken.join("src")).is_err());
+        // A Cargo package without botlens's table and nothing above it: no bot.
+        let crate_only = tempfile::tempdir().unwrap();
+        std::fs::create_dir(crate_only.path().join("src")).unwrap();
+        std::fs::write(crate_only.path().join("Cargo.toml"), manifest("x", "")).unwrap();
+        assert_eq!(find_root(&crate_only.path().join("src")), None);
     }
 
     #[test]
