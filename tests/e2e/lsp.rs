@@ -688,13 +688,23 @@ fn headless_neovim_shows_the_failure_at_its_line() {
     );
 }
 
-/// The Lua that loads the botlens Neovim module, opens the bot's source, saves it and waits for
-/// the code lens to show scores — with no cursor movement, which is what used to refresh it.
+/// The Lua that loads the botlens Neovim module as a user's init would, opens `botlens_file`,
+/// saves it and waits for a diagnostic and for the code lens to show scores — with no cursor
+/// movement, which is what used to refresh it — then writes what the editor shows: the client's
+/// root, each diagnostic's line and first message line, each lens, the hover of each diagnostic's
+/// line. Works from Neovim 0.7 on.
 const NVIM_MODULE_SCRIPT: &str = r#"
 vim.opt.runtimepath:append(_G.botlens_module)
 vim.cmd('filetype on')
-require('botlens').setup({ cmd = { _G.botlens_bin, 'lsp' } })
-vim.cmd('edit ' .. _G.botlens_file)
+local settings = vim.fn.json_decode(_G.botlens_settings)
+require('botlens').setup({ cmd = { _G.botlens_bin, 'lsp' }, settings = settings })
+vim.cmd('edit ' .. vim.fn.fnameescape(_G.botlens_file))
+local function clients()
+  if vim.lsp.get_clients then return vim.lsp.get_clients({ bufnr = 0 }) end
+  local list = {}
+  for _, client in pairs(vim.lsp.buf_get_clients(0)) do table.insert(list, client) end
+  return list
+end
 local function lens_titles()
   local titles = {}
   for _, lens in ipairs(vim.lsp.codelens.get(0) or {}) do
@@ -708,32 +718,104 @@ local function scored()
   end
   return false
 end
-vim.wait(20000, function() return #vim.lsp.get_active_clients() > 0 end, 50)
-vim.wait(20000, function() return vim.lsp.get_active_clients()[1].initialized end, 50)
-vim.cmd('write')
-local found = vim.wait(480000, scored, 100)
-local lines = lens_titles()
-if not found then table.insert(lines, 'timeout') end
+local lines = {}
+local attached = vim.wait(20000, function()
+  return #clients() > 0 and clients()[1].initialized
+end, 50)
+if not attached then
+  table.insert(lines, 'not attached')
+else
+  table.insert(lines, 'root ' .. clients()[1].config.root_dir)
+  vim.cmd('write')
+  local done = vim.wait(480000, function()
+    return #vim.diagnostic.get(0) > 0 and scored()
+  end, 100)
+  if not done then table.insert(lines, 'timeout') end
+  for _, d in ipairs(vim.diagnostic.get(0)) do
+    table.insert(lines, 'diagnostic ' .. d.lnum .. ' ' .. vim.split(d.message, '\n')[1])
+    local params = {
+      textDocument = { uri = vim.uri_from_bufnr(0) },
+      position = { line = d.lnum, character = d.col },
+    }
+    local answers = vim.lsp.buf_request_sync(0, 'textDocument/hover', params, 20000) or {}
+    for _, answer in pairs(answers) do
+      local contents = answer.result and answer.result.contents
+      if contents and contents.value then
+        table.insert(lines, 'hover ' .. d.lnum .. ' ' .. vim.split(contents.value, '\n')[1])
+      end
+    end
+  end
+  for _, title in ipairs(lens_titles()) do table.insert(lines, 'lens ' .. title) end
+end
 table.insert(lines, 'BotlensDebug ' .. vim.fn.exists(':BotlensDebug'))
 vim.fn.writefile(lines, _G.botlens_out)
 vim.cmd('qall!')
 "#;
 
-#[test]
-fn the_neovim_module_shows_the_scores_as_soon_as_a_run_ends() {
-    if !require(&[Tool::Neovim]) {
-        return;
+/// What the Neovim module showed for a bot's source after a save ([`NVIM_MODULE_SCRIPT`]).
+#[derive(Debug)]
+struct Shown {
+    /// The client's root directory.
+    root: String,
+    /// Each diagnostic: its 0-based line and the first line of its message.
+    diagnostics: Vec<(u64, String)>,
+    /// The first line of the hover of each diagnostic's line, by line.
+    hovers: Vec<(u64, String)>,
+    /// The code lenses' titles.
+    lenses: Vec<String>,
+    /// Everything the script wrote.
+    written: String,
+}
+
+impl Shown {
+    /// The one diagnostic that starts with `message`, its hover and the scores' lens, at the
+    /// 0-based `line`: what a user sees of a failure.
+    fn failure_at(&self, line: u64, message: &str) {
+        let at: Vec<u64> = self
+            .diagnostics
+            .iter()
+            .filter(|(_, text)| text.starts_with(message))
+            .map(|(at, _)| *at)
+            .collect();
+        assert_eq!(at, [line], "one diagnostic `{message}…` at line {line}:\n{}", self.written);
+        let hover = self.hovers.iter().find(|(at, _)| *at == line);
+        let hover = hover.unwrap_or_else(|| panic!("a hover at line {line}:\n{}", self.written));
+        // `**botlens: panic** ×6 — <the diagnostic's message>`.
+        let diagnostic = self.diagnostics.iter().find(|(at, _)| *at == line).unwrap();
+        let (kind, said) = diagnostic.1.split_once(": ").unwrap();
+        let (head, tail) = hover.1.split_once(" — ").unwrap_or_default();
+        assert_eq!(tail, said, "{}", self.written);
+        let count = head.strip_prefix(&format!("**botlens: {kind}** ×"));
+        assert!(count.is_some_and(|n| n.parse::<u32>().is_ok()), "{}", self.written);
+        assert!(self.lenses.iter().any(|l| l.starts_with("botlens: vs ")), "{}", self.written);
+        assert!(
+            self.lenses.iter().any(|l| l.starts_with("▶ replay worst game (seed ")),
+            "{}",
+            self.written
+        );
+        assert!(!self.written.contains("timeout"), "{}", self.written);
     }
-    let (workspace, bot) = panicky_workspace("lsp-e2e-neovim-lens", false);
-    let script = workspace.path().join("module.lua");
-    let out = workspace.path().join("lenses.txt");
+
+    /// Whether the `⏸ debug it` lens is there.
+    fn offers_debugging(&self) -> bool {
+        self.lenses.iter().any(|l| l == "⏸ debug it")
+    }
+}
+
+/// Opens `file` in a headless Neovim with the botlens module set up (`settings` its settings,
+/// as JSON), saves it and returns what the editor shows; `scratch` holds the script and its
+/// output. Rust bots build into the end-to-end tests' shared target directory.
+fn neovim_module_on(file: &Path, settings: Value, scratch: &Path) -> Shown {
+    let script = scratch.join("module.lua");
+    let out = scratch.join("shown.txt");
     std::fs::write(&script, NVIM_MODULE_SCRIPT).unwrap();
     let globals = format!(
-        "lua _G.botlens_bin = {:?}; _G.botlens_file = {:?}; _G.botlens_out = {:?}; _G.botlens_module = {:?}",
+        "lua _G.botlens_bin = {:?}; _G.botlens_file = {:?}; _G.botlens_out = {:?}; _G.botlens_module = {:?}; _G.botlens_settings = {:?}",
         env!("CARGO_BIN_EXE_botlens"),
-        bot.join("src/lib.rs").display().to_string(),
+        file.display().to_string(),
         out.display().to_string(),
         repo_root().join("editors/neovim").display().to_string(),
+        settings.to_string(),
     );
     let status = Command::new("nvim")
         .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", &globals, "-c"])
@@ -743,11 +825,214 @@ fn the_neovim_module_shows_the_scores_as_soon_as_a_run_ends() {
         .status()
         .expect("nvim runs");
     assert!(status.success(), "nvim exited with {status}");
-    let written = std::fs::read_to_string(&out).expect("the script wrote the lenses");
-    assert!(!written.contains("timeout"), "the lens never showed scores:\n{written}");
-    assert!(written.lines().any(|l| l.starts_with("botlens: vs random ")), "{written}");
-    assert!(written.lines().any(|l| l == "⏸ debug it"), "the debug lens: {written}");
-    assert!(written.lines().any(|l| l == "BotlensDebug 2"), "the :BotlensDebug command: {written}");
+    let written = std::fs::read_to_string(&out).expect("the script wrote what it saw");
+    let numbered = |prefix: &str| -> Vec<(u64, String)> {
+        written
+            .lines()
+            .filter_map(|line| line.strip_prefix(prefix))
+            .filter_map(|rest| {
+                let (line, text) = rest.split_once(' ')?;
+                Some((line.parse().ok()?, text.to_owned()))
+            })
+            .collect()
+    };
+    Shown {
+        root: written.lines().find_map(|l| l.strip_prefix("root ")).unwrap_or_default().into(),
+        diagnostics: numbered("diagnostic "),
+        hovers: numbered("hover "),
+        lenses: written.lines().filter_map(|l| l.strip_prefix("lens ")).map(Into::into).collect(),
+        written: written.clone(),
+    }
+}
+
+#[test]
+fn the_neovim_module_shows_a_rust_bots_failure_and_its_scores_as_soon_as_a_run_ends() {
+    if !require(&[Tool::Neovim]) {
+        return;
+    }
+    let (workspace, bot) = panicky_workspace("lsp-e2e-neovim-lens", false);
+    let lib = bot.join("src/lib.rs");
+    let shown = neovim_module_on(&lib, json!({}), workspace.path());
+    // The root is the project's, found from its `src/` (Neovim 0.7 has no `vim.fs`).
+    assert_eq!(shown.root, bot.display().to_string(), "{}", shown.written);
+    let line = line_of(&lib, ".expect(\"X opens on a corner or an edge\")");
+    shown.failure_at(line, "panic: X opens on a corner");
+    assert!(shown.lenses.iter().any(|l| l.starts_with("botlens: vs random ")), "{}", shown.written);
+    assert!(shown.offers_debugging(), "the debug lens: {}", shown.written);
+    assert!(shown.written.lines().any(|l| l == "BotlensDebug 2"), "{}", shown.written);
+}
+
+/// The Lua that sets the botlens Neovim module up, opens each file of `botlens_files` (a JSON
+/// list), waits for `botlens_clients` clients to be initialized (Neovim 0.7 lists a client, and
+/// a buffer's, only then) and writes, for each file, the root of the botlens client its buffer
+/// is attached to, or `none`.
+const NVIM_ATTACH_SCRIPT: &str = r#"
+vim.opt.runtimepath:append(_G.botlens_module)
+require('botlens').setup({ cmd = { _G.botlens_bin, 'lsp' } })
+local buffers = {}
+for _, file in ipairs(vim.fn.json_decode(_G.botlens_files)) do
+  vim.cmd('edit ' .. vim.fn.fnameescape(file))
+  table.insert(buffers, vim.api.nvim_get_current_buf())
+end
+local all = vim.lsp.get_clients or vim.lsp.get_active_clients
+vim.wait(20000, function()
+  for _, client in pairs(all()) do
+    if not client.initialized then return false end
+  end
+  return #all() >= _G.botlens_clients
+end, 50)
+local lines = {}
+for _, bufnr in ipairs(buffers) do
+  local root = 'none'
+  local attached = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr })
+    or vim.lsp.buf_get_clients(bufnr)
+  for _, client in pairs(attached) do
+    if client.name == 'botlens' then root = client.config.root_dir end
+  end
+  table.insert(lines, root)
+end
+vim.fn.writefile(lines, _G.botlens_out)
+vim.cmd('qall!')
+"#;
+
+#[test]
+fn the_neovim_module_attaches_every_bots_files_at_the_bots_root_on_the_oldest_neovim() {
+    if !require(&[Tool::Neovim]) {
+        return;
+    }
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let dir = scratch.path().canonicalize().expect("canonical temp dir");
+    let write = |path: &str, text: &str| {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+    };
+    // Roots by their markers alone: nothing here loads as a bot, so nothing is built.
+    write("project/Cargo.toml", "[package]\nname = \"x\"\n");
+    write("project/src/lib.rs", "");
+    write("project/src/strategy/search.rs", "");
+    write("folder/botlens.toml", "");
+    write("folder/bot.c", "");
+    write("folder/board.h", "");
+    write("we, ird [dir]/mine.ts", "");
+    write("lone/bot.zig", "");
+    write("lone/bot.js", "");
+    write("lone/notes.txt", "");
+    write("lone/data.json", "");
+    let root = |path: &str| dir.join(path).display().to_string();
+    let expected = [
+        ("project/src/lib.rs", root("project")),
+        ("project/src/strategy/search.rs", root("project")),
+        ("project/Cargo.toml", root("project")),
+        ("folder/bot.c", root("folder")),
+        ("folder/board.h", root("folder")),
+        ("folder/botlens.toml", root("folder")),
+        ("we, ird [dir]/mine.ts", root("we, ird [dir]")),
+        ("lone/bot.zig", root("lone")),
+        ("lone/bot.js", root("lone")),
+        ("lone/notes.txt", "none".to_owned()),
+        ("lone/data.json", "none".to_owned()),
+    ];
+    let files: Vec<String> = expected.iter().map(|(file, _)| root(file)).collect();
+    // A client per bot root.
+    let roots: std::collections::BTreeSet<&str> =
+        expected.iter().map(|(_, root)| root.as_str()).filter(|root| *root != "none").collect();
+    let script = dir.join("attach.lua");
+    let out = dir.join("roots.txt");
+    std::fs::write(&script, NVIM_ATTACH_SCRIPT).unwrap();
+    let globals = format!(
+        "lua _G.botlens_bin = {:?}; _G.botlens_out = {:?}; _G.botlens_module = {:?}; _G.botlens_files = {:?}; _G.botlens_clients = {}",
+        env!("CARGO_BIN_EXE_botlens"),
+        out.display().to_string(),
+        repo_root().join("editors/neovim").display().to_string(),
+        json!(files).to_string(),
+        roots.len(),
+    );
+    let status = Command::new("nvim")
+        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", &globals, "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .stdin(Stdio::null())
+        .status()
+        .expect("nvim runs");
+    assert!(status.success(), "nvim exited with {status}");
+    let written = std::fs::read_to_string(&out).expect("the script wrote the roots");
+    let found: Vec<(&str, &str)> =
+        expected.iter().map(|(file, _)| *file).zip(written.lines()).collect();
+    let wanted: Vec<(&str, &str)> =
+        expected.iter().map(|(file, root)| (*file, root.as_str())).collect();
+    assert_eq!(found, wanted);
+}
+
+/// A copy of the sample `sample`'s `files` in `<scratch>/bots/<sample>`, canonical.
+fn sample_copy(scratch: &Path, sample: &str, files: &[&str]) -> PathBuf {
+    let bot = scratch.join("bots").join(sample);
+    std::fs::create_dir_all(&bot).expect("bot dir");
+    for file in files {
+        std::fs::copy(repo_root().join("samples").join(sample).join(file), bot.join(file))
+            .expect("copy the sample");
+    }
+    bot.canonicalize().expect("canonical bot dir")
+}
+
+#[test]
+fn the_neovim_module_shows_a_javascript_bots_failure_its_scores_and_its_hover() {
+    // The JavaScript runner is built with clang.
+    if !require(&[Tool::Neovim, Tool::Clang]) {
+        return;
+    }
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let bot = sample_copy(scratch.path(), "js-battleships-edgy", &["bot.js", "botlens.toml"]);
+    let source = bot.join("bot.js");
+    // Seeds 4, 6 and 8 of ten lose to `random` by the planted bug (the sample's README).
+    let settings = json!({"opponents": ["random"], "seeds": "0..10"});
+    let shown = neovim_module_on(&source, settings, scratch.path());
+    assert_eq!(shown.root, bot.display().to_string(), "{}", shown.written);
+    let line =
+        crate::support::line_after_marker(&source, "botlens reports the panic on the next line");
+    shown.failure_at(line - 1, "panic: uncaught TypeError: cannot read property");
+    assert!(!shown.offers_debugging(), "no debugger stops in JavaScript: {}", shown.written);
+}
+
+#[test]
+fn the_neovim_module_shows_a_c_bots_failure_its_scores_and_its_hover() {
+    if !require(&[Tool::Neovim, Tool::Clang]) {
+        return;
+    }
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let bot = sample_copy(scratch.path(), "c-tictactoe-edgeless", &["bot.c", "botlens.toml"]);
+    let source = bot.join("bot.c");
+    let shown = neovim_module_on(&source, json!({}), scratch.path());
+    assert_eq!(shown.root, bot.display().to_string(), "{}", shown.written);
+    let line =
+        crate::support::line_after_marker(&source, "botlens reports the panic on the next line");
+    shown.failure_at(line - 1, "panic: assertion failed: square >= 0");
+    assert!(shown.offers_debugging(), "gdb stops in C: {}", shown.written);
+}
+
+#[test]
+fn the_neovim_module_shows_a_zig_bots_failure_its_scores_and_its_hover() {
+    if !require(&[Tool::Neovim, Tool::Zig]) {
+        return;
+    }
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let bot = scratch.path().join("bots/zig-panics");
+    let name = bot.display().to_string();
+    let made = crate::support::botlens(&["new", "tictactoe", &name, "--lang", "zig"]);
+    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    let bot = bot.canonicalize().expect("canonical bot dir");
+    let source = bot.join("bot.zig");
+    let starter = std::fs::read_to_string(&source).expect("the starter");
+    let counted = "    turns += 1;\n";
+    assert!(starter.contains(counted), "the starter counts its turns");
+    let planted = "    // botlens reports the panic on the next line\n    if (turns == 2) @panic(\"second turn\");\n";
+    std::fs::write(&source, starter.replacen(counted, &format!("{counted}{planted}"), 1)).unwrap();
+    let settings = json!({"opponents": ["random"], "seeds": "0..4"});
+    let shown = neovim_module_on(&source, settings, scratch.path());
+    assert_eq!(shown.root, bot.display().to_string(), "{}", shown.written);
+    let line =
+        crate::support::line_after_marker(&source, "botlens reports the panic on the next line");
+    shown.failure_at(line - 1, "panic: second turn");
+    assert!(shown.offers_debugging(), "gdb stops in Zig: {}", shown.written);
 }
 
 #[test]

@@ -10,6 +10,7 @@ mod ci;
 mod compare;
 mod confinement;
 mod debug;
+mod editors;
 mod help;
 mod host_files;
 mod install;

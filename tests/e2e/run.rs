@@ -1,6 +1,10 @@
-//! `botlens run` with reference players: tables, JSON, traces and bad input.
+//! `botlens run` with reference players: tables, JSON, traces and bad input; and, with no bot
+//! named, the bot the current directory is in, found upward.
 
-use crate::support::{botlens, botlens_building, line_after_marker, repo_root};
+use crate::support::{
+    BUILD_DEADLINE, Tool, botlens, botlens_building, botlens_in_dir, line_after_marker,
+    only_failure, repo_root, require,
+};
 
 #[test]
 fn a_reference_suite_prints_a_table_and_succeeds() {
@@ -401,4 +405,99 @@ fn wasted_moves_are_warnings_at_the_line_that_made_them() {
     assert!(out.stdout.contains(&format!("--vs random --seed {seed}")), "{}", out.stdout);
     // In CI: a SARIF warning and a workflow command at that line (the bot built once).
     crate::ci::wasted_moves_are_sarif_and_workflow_warnings(&args, dir.path(), "reattacker", line);
+}
+
+/// The file a failure names, as `run` in `dir` reported it (absolute, or relative to `dir`),
+/// made canonical.
+fn reported_file(dir: &std::path::Path, failure: &serde_json::Value) -> std::path::PathBuf {
+    let file = failure["file"].as_str().unwrap_or_else(|| panic!("not located: {failure:#}"));
+    dir.join(file).canonicalize().unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+/// `botlens run --json …` with no bot named, in `dir`: the exit code, the one failure group and
+/// stderr.
+fn run_in(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, serde_json::Value, String) {
+    let args: Vec<&str> = ["run", "--json"].iter().chain(args).copied().collect();
+    let out = botlens_in_dir(dir, &args, "", BUILD_DEADLINE, &[]);
+    let failure = if out.code == Some(1) { only_failure(&out) } else { serde_json::Value::Null };
+    (out.code, failure, out.stderr)
+}
+
+#[test]
+fn run_with_no_bot_named_plays_the_rust_project_its_directory_is_in() {
+    // Built where `samples.rs` builds it: the project's own target directory.
+    let sample = repo_root().join("samples/tictactoe-panicky");
+    let (code, failure, stderr) = run_in(&sample.join("src"), &[]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(failure["kind"], "panic", "{failure:#}");
+    let lib = sample.join("src/lib.rs");
+    assert_eq!(reported_file(&sample.join("src"), &failure), lib, "{failure:#}");
+    let line = line_after_marker(&lib, "botlens reports the panic on the next line");
+    assert_eq!(failure["line"], line, "{failure:#}");
+    // Its games replay from where `run` ran, as printed.
+    let replay = failure["replay"].as_str().unwrap();
+    assert!(replay.starts_with("botlens replay .. --vs "), "{replay}");
+    // `replay` finds it too, and re-plays the worst failure of that last run.
+    let replayed =
+        botlens_in_dir(&sample.join("src"), &["replay", "--at", "0"], "", BUILD_DEADLINE, &[]);
+    assert_eq!(replayed.code, Some(0), "{}", replayed.stderr);
+    let said = format!("botlens: the worst failure of the last run: panic at lib.rs:{line}:");
+    assert!(replayed.stderr.starts_with(&said), "{}", replayed.stderr);
+    // A name given means exactly that: `.` in `src/` is no bot.
+    let named = botlens_in_dir(&sample.join("src"), &["run", "."], "", BUILD_DEADLINE, &[]);
+    assert_eq!(named.code, Some(2), "{}", named.stderr);
+    assert_eq!(
+        named.stderr.trim_end(),
+        "botlens: error: . is not a bot project: no Cargo.toml there (create one with `botlens new <game> <dir>`)"
+    );
+}
+
+#[test]
+fn run_with_no_bot_named_plays_the_bot_folder_above_in_c_and_javascript() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    for (sample, source, extra, args) in [
+        ("c-tictactoe-edgeless", "bot.c", "notes/plan.h", &[][..]),
+        // A subdirectory with JavaScript files of its own is still the bot folder's: the
+        // folder above has the botlens.toml. Seed 4 loses to random (the sample's README).
+        (
+            "js-battleships-edgy",
+            "bot.js",
+            "lib/helpers.js",
+            &["--vs", "random", "--seeds", "4"][..],
+        ),
+    ] {
+        let bot = scratch.path().join(sample);
+        std::fs::create_dir_all(bot.join(extra).parent().unwrap()).unwrap();
+        for file in [source, "botlens.toml"] {
+            std::fs::copy(repo_root().join("samples").join(sample).join(file), bot.join(file))
+                .unwrap();
+        }
+        std::fs::write(bot.join(extra), "").unwrap();
+        let below = bot.join(extra).parent().unwrap().to_owned();
+        let (code, failure, stderr) = run_in(&below, args);
+        assert_eq!(code, Some(1), "{sample}: {stderr}");
+        assert_eq!(failure["kind"], "panic", "{sample}: {failure:#}");
+        let source = bot.join(source).canonicalize().unwrap();
+        assert_eq!(reported_file(&below, &failure), source, "{sample}: {failure:#}");
+        let replay = failure["replay"].as_str().unwrap();
+        assert!(replay.starts_with("botlens replay .. --vs "), "{sample}: {replay}");
+    }
+}
+
+#[test]
+fn run_with_no_bot_named_outside_any_bot_says_where_it_looked() {
+    let nowhere = tempfile::tempdir().unwrap();
+    let dir = nowhere.path().canonicalize().unwrap();
+    let out = botlens_in_dir(&dir, &["run"], "", std::time::Duration::from_secs(60), &[]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert_eq!(
+        out.stderr.trim_end(),
+        format!(
+            "botlens: error: `{}` is not in a bot project: no botlens.toml, and no Cargo.toml with [package.metadata.botlens], there or in a directory above it (create one with `botlens new <game> <dir>`, or name the bot)",
+            dir.display()
+        )
+    );
 }

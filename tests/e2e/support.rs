@@ -33,10 +33,22 @@ pub fn botlens_with_env(
     limit: Duration,
     env: &[(&str, &str)],
 ) -> Output {
+    botlens_in_dir(&repo_root(), args, stdin, limit, env)
+}
+
+/// `botlens args…` run in the directory `dir` (the others run in the repository's root), with
+/// `stdin` as input and `env` set; fails the test if it takes longer than `limit`.
+pub fn botlens_in_dir(
+    dir: &Path,
+    args: &[&str],
+    stdin: &str,
+    limit: Duration,
+    env: &[(&str, &str)],
+) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_botlens"))
         .args(args)
         .envs(env.iter().copied())
-        .current_dir(repo_root())
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -4,7 +4,8 @@
 //! or a reference player of a game.
 //!
 //! Every front end turns what it was given into a [`Target`] here — the command line from its
-//! argument and `--game`, `watch` and the language server from a project directory — and hands
+//! argument and `--game` (with no argument, the bot it runs in, found upward:
+//! [`Target::enclosing`]), `watch` and the language server from a project directory — and hands
 //! it to [`crate::pipeline`], which plays it. A target also names itself in the command that
 //! replays one of its games ([`Target::replay_command`]), so reports, the editor and the
 //! terminal print the same line.
@@ -17,7 +18,7 @@ use std::path::{Path, PathBuf};
 use botlens_games::{GameKind, UnknownGame};
 
 use crate::folder::CONFIG_FILE;
-use crate::toolchain::{Lang, LoadError};
+use crate::toolchain::{Lang, LoadError, find_root};
 
 /// A bot to play, as the user named it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +71,12 @@ pub enum TargetError {
         "`{0}` is not a bot project directory; give a project, a .wasm module with --game, or a reference player with --game"
     )]
     Unknown(String),
+    /// No bot named, and none in the directory a command ran in or in a directory above it.
+    #[error(
+        "`{}` is not in a bot project: no botlens.toml, and no Cargo.toml with [package.metadata.botlens], there or in a directory above it (create one with `botlens new <game> <dir>`, or name the bot)",
+        .0.display()
+    )]
+    NoBotHere(PathBuf),
 }
 
 fn game_choices() -> String {
@@ -115,6 +122,28 @@ impl Target {
             Some(game) => Ok(Target::Reference { name: text.to_owned(), game }),
             None if is_module_path(text) => Err(TargetError::ModuleWithoutGame(text.to_owned())),
             None => Err(TargetError::Unknown(text.to_owned())),
+        }
+    }
+
+    /// The bot a command plays when given none, run in the directory `cwd` (absolute): the
+    /// bot `cwd` is in, found upward as cargo finds its manifest ([`find_root`]: the nearest
+    /// directory, `cwd` itself or one above it, with a `botlens.toml` or a `Cargo.toml` with
+    /// `[package.metadata.botlens]`), named relative to `cwd` (`.`, `..`, `../..`) so that the
+    /// replay lines of its games run there as printed. With none up the tree, `.` when `cwd`
+    /// itself holds a bot of a language (a folder of sources, its game from `--game`; a Cargo
+    /// package, whose loading says what it lacks), else [`TargetError::NoBotHere`]. A name the
+    /// user gives is never searched for: it goes to [`Target::parse`] as typed.
+    pub fn enclosing(cwd: &Path) -> Result<PathBuf, TargetError> {
+        if let Some(root) = find_root(cwd) {
+            let up = cwd.ancestors().position(|dir| dir == root).unwrap_or(0);
+            return Ok(match up {
+                0 => PathBuf::from("."),
+                up => std::iter::repeat_n("..", up).collect(),
+            });
+        }
+        match Lang::detect(cwd) {
+            Some(_) => Ok(PathBuf::from(".")),
+            None => Err(TargetError::NoBotHere(cwd.to_owned())),
         }
     }
 
@@ -317,6 +346,36 @@ mod tests {
         assert_eq!(
             Target::parse("hunter", Some("chess")).unwrap_err().to_string(),
             "unknown game `chess` (known: battleships, tictactoe, klotski)"
+        );
+    }
+
+    #[test]
+    fn a_command_given_no_bot_plays_the_one_it_runs_in_found_upward() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let bot = root.join("bot");
+        std::fs::create_dir_all(bot.join("src/deep")).unwrap();
+        let manifest =
+            "[package]\nname = \"bot\"\n[package.metadata.botlens]\ngame = \"klotski\"\n";
+        std::fs::write(bot.join("Cargo.toml"), manifest).unwrap();
+        assert_eq!(Target::enclosing(&bot).unwrap(), Path::new("."));
+        assert_eq!(Target::enclosing(&bot.join("src")).unwrap(), Path::new(".."));
+        assert_eq!(Target::enclosing(&bot.join("src/deep")).unwrap(), Path::new("../.."));
+        // A folder of sources without settings is a bot where it is (its game from --game);
+        // above it there is none.
+        let sources = root.join("sources");
+        std::fs::create_dir(&sources).unwrap();
+        std::fs::write(sources.join("bot.c"), "").unwrap();
+        assert_eq!(Target::enclosing(&sources).unwrap(), Path::new("."));
+        // Nothing here or up the tree: the error names where it looked.
+        let empty = root.join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        assert_eq!(
+            Target::enclosing(&empty).unwrap_err().to_string(),
+            format!(
+                "`{}` is not in a bot project: no botlens.toml, and no Cargo.toml with [package.metadata.botlens], there or in a directory above it (create one with `botlens new <game> <dir>`, or name the bot)",
+                empty.display()
+            )
         );
     }
 

@@ -15,6 +15,14 @@ import {
 
 let client: LanguageClient | undefined;
 
+/**
+ * The files a bot's build reads, as `botlens lsp` watches them (`toolchain::watched` in
+ * botlens's harness, but opponent modules): the sources and headers of Rust projects, bot
+ * folders and lone source files in every language botlens builds, and TOML for `Cargo.toml`,
+ * `botlens.toml` and cargo's settings. Their documents are the server's.
+ */
+const BOT_FILES = ["*.rs", "*.toml", "*.js", "*.c", "*.h", "*.zig", "*.ts"];
+
 /** The settings the server reads, from the `botlens.*` configuration. */
 function settings(): object {
   const config = vscode.workspace.getConfiguration("botlens");
@@ -32,13 +40,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const command = vscode.workspace.getConfiguration("botlens").get<string>("path", "botlens");
   const serverOptions: ServerOptions = { command, args: ["lsp"] };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: [
-      { scheme: "file", language: "rust" },
-      { scheme: "file", pattern: "**/Cargo.toml" },
-    ],
+    documentSelector: BOT_FILES.map((glob) => ({ scheme: "file", pattern: `**/${glob}` })),
     initializationOptions: settings(),
     synchronize: {
-      fileEvents: vscode.workspace.createFileSystemWatcher("**/{*.rs,Cargo.toml}"),
+      fileEvents: vscode.workspace.createFileSystemWatcher(`**/{${BOT_FILES.join(",")}}`),
     },
     middleware: {
       // The server's commands run through the client so `botlens.replay` and `botlens.debug`

@@ -46,9 +46,10 @@ At the stop, the failing line has a breakpoint: `continue` to reach it, then `bt
 Exit status: the debugger's; 2 on bad input (no debugger installed, a module without debug
 info, a turn past the bot's last, a trace of another game or format version).")]
 pub struct DebugArgs {
-    /// The bot: a project directory, a .wasm module, or a C or Zig bot (folder or file).
-    #[arg(default_value = ".")]
-    target: String,
+    /// The bot: a project directory, a .wasm module, or a C or Zig bot (folder or file)
+    /// [default: the bot the current directory is in, this one or one above it, as cargo finds
+    /// its manifest].
+    target: Option<String>,
     /// The game, for a .wasm module.
     #[arg(long)]
     game: Option<String>,
@@ -112,7 +113,8 @@ const HOOK: &str = "botlens_turn_begins";
 
 /// Runs `botlens debug`.
 pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
-    let target = Target::parse(&args.target, args.game.as_deref())?;
+    let bot = super::bot_arg::named_or_enclosing(args.target.clone())?;
+    let target = Target::parse(&bot, args.game.as_deref())?;
     check_debuggable(&target)?;
     let (chosen, stored) = match (&args.trace, &args.vs, args.seed) {
         (Some(path), _, _) => {
@@ -163,7 +165,7 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
     std::fs::write(&script, commands).context("writing the debugger's commands")?;
     let mut words = debugger_args(args.debugger, &script, args.batch.as_deref());
     words.push(std::env::current_exe().context("the path of this botlens")?.into());
-    words.extend(debuggee_args(&args, &chosen, turn, wasm.as_deref()));
+    words.extend(debuggee_args(&args, &bot, &chosen, turn, wasm.as_deref()));
     let mut read = vec![dir.path().to_owned()];
     read.extend(args.batch.clone());
     read.extend(wasm);
@@ -306,7 +308,7 @@ fn prepare(
     if let Contender::Wasm(bot) = &prepared.suite.bot
         && !bot.module.has_variable_info()
     {
-        let module = prepared.wasm.as_deref().unwrap_or(Path::new(&args.target));
+        let module = prepared.wasm.clone().or_else(|| target.home_file()).unwrap_or_default();
         bail!(
             "{} has no debug info describing the bot's variables; build it with `debug = true` under `[profile.release]` in its Cargo.toml (or CARGO_PROFILE_RELEASE_DEBUG=true), not stripped, or give the project directory and botlens builds it so",
             module.display()
@@ -381,10 +383,11 @@ fn play_under_debugger(
 }
 
 /// The arguments of this command again, for the process under the debugger: values joined to
-/// their flags and the bot after `--`, so that no name (an opponent from a trace) reads as a
-/// flag.
+/// their flags and the bot (`bot`, as named or found) after `--`, so that no name (an opponent
+/// from a trace) reads as a flag.
 fn debuggee_args(
     args: &DebugArgs,
+    bot: &str,
     game: &OneGame,
     turn: u32,
     prebuilt: Option<&Path>,
@@ -407,7 +410,7 @@ fn debuggee_args(
         format!("--turn={turn}").into(),
         "--debuggee".into(),
         "--".into(),
-        args.target.clone().into(),
+        bot.into(),
     ]);
     words
 }
@@ -761,13 +764,13 @@ mod tests {
             DebugArgs::from_arg_matches(&matches).unwrap()
         };
         let mut asked = parse(vec!["debug".into(), "--vs=x".into(), "--seed=1".into()]);
-        asked.target = "--debugger=lldb".into();
+        assert_eq!(asked.target, None, "no bot named: the one the debugger runs in is found");
         asked.game = Some("tictactoe".into());
         let game = OneGame { vs: "--batch=/tmp/x\nshell id".into(), seed: 9 };
         asked.optimized = true;
         let prebuilt = Path::new("/p/--batch=x.wasm");
-        let again = parse(debuggee_args(&asked, &game, 4, Some(prebuilt)));
-        assert_eq!(again.target, "--debugger=lldb");
+        let again = parse(debuggee_args(&asked, "--debugger=lldb", &game, 4, Some(prebuilt)));
+        assert_eq!(again.target.as_deref(), Some("--debugger=lldb"));
         assert_eq!(again.prebuilt.as_deref(), Some(prebuilt));
         assert!(again.optimized, "the debugger's game is built as the first was");
         assert_eq!(again.vs.as_deref(), Some("--batch=/tmp/x\nshell id"));

@@ -2,6 +2,7 @@
 
 mod bench;
 mod bisect;
+mod bot_arg;
 mod caps_args;
 mod compare;
 mod debug;

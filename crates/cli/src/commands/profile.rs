@@ -22,8 +22,8 @@ table shows the functions and the bot's own lines by self fuel (burnt there) and
 (there and in what it called), and the turns that ran out of fuel. Profiled games run several
 times slower than `run`'s; games without profiling pay nothing.
 
-The bot is a bot project directory (default: the current one), a .wasm module with --game, or
-a C, Zig or AssemblyScript bot (folder or file).
+The bot is a bot project directory (default: the bot the current directory is in, found
+upward), a .wasm module with --game, or a C, Zig or AssemblyScript bot (folder or file).
 Reference players burn no fuel and JavaScript bots' frames are the interpreter's, so neither
 is profiled.
 
@@ -36,9 +36,9 @@ Examples:
 The JSON fields are documented in `botlens_harness::profile`; docs/profiling.md has the method."
 )]
 pub struct ProfileArgs {
-    /// The bot: a project directory or a .wasm module.
-    #[arg(default_value = ".")]
-    bot: String,
+    /// The bot: a project directory or a .wasm module [default: the bot the current directory
+    /// is in, this one or one above it, as cargo finds its manifest].
+    bot: Option<String>,
     /// The game, for a .wasm module (a project names its own).
     #[arg(long)]
     game: Option<String>,
@@ -61,7 +61,8 @@ pub struct ProfileArgs {
 
 /// Runs `botlens profile`.
 pub fn run(args: ProfileArgs) -> anyhow::Result<ExitCode> {
-    let target = Target::parse(&args.bot, args.game.as_deref())?;
+    let bot = super::bot_arg::named_or_enclosing(args.bot.clone())?;
+    let target = Target::parse(&bot, args.game.as_deref())?;
     let options = ProfileOptions { run: args.suite.options()?, interval: args.interval };
     let sandbox = super::sandbox()?;
     let profile = StageProgress::around(args.json, |progress| {

@@ -43,9 +43,9 @@ pub struct ReplayArgs {
     /// A trace file (JSON, as `botlens run --trace-dir` writes them); or — with --vs and --seed —
     /// a bot project directory, a .wasm module or a reference player to re-play; or a bot
     /// project directory alone: the first game of the worst failure (the most games) of its
-    /// last `botlens run`, re-played.
-    #[arg(default_value = ".")]
-    target: String,
+    /// last `botlens run`, re-played [default, but with --from: the bot the current directory
+    /// is in, this one or one above it, as cargo finds its manifest].
+    target: Option<String>,
     /// Re-play the game against this opponent (or Klotski board).
     #[arg(long, requires = "seed")]
     vs: Option<String>,
@@ -106,13 +106,18 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     if args.seat.is_some() && args.vs.is_none() && args.from.is_none() {
         bail!("--seat goes with --vs and --seed (re-playing a game) or with --from (playing on)");
     }
+    let named = match (&args.target, args.from) {
+        (Some(named), _) => named.clone(),
+        (None, Some(_)) => bail!("--from plays on a stored game: give its trace file"),
+        (None, None) => super::bot_arg::named_or_enclosing(None)?,
+    };
     let seat = args.seat.map(usize::from);
     let mut start = 0;
     // The bot's seat in a game re-played here.
     let mut replayed_seat = None;
     let (trace, source_root) = match (&args.vs, args.seed, args.from) {
         (_, _, Some(moves)) => {
-            let stored = botlens_replay::load(Path::new(&args.target))?;
+            let stored = botlens_replay::load(Path::new(&named))?;
             let request = play_on::Request {
                 stored: &stored,
                 moves,
@@ -127,7 +132,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
                     .with_context(|| format!("cannot write {}", path.display()))?;
             }
             if args.json {
-                let summary = play_on_summary(&args.target, moves, &stored, &played);
+                let summary = play_on_summary(&named, moves, &stored, &played);
                 println!("{}", serde_json::to_string_pretty(&summary)?);
                 return Ok(ExitCode::SUCCESS);
             }
@@ -137,24 +142,24 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             (played.trace, root)
         }
         (Some(vs), Some(seed), None) => {
-            let target = Target::parse(&args.target, args.game.as_deref())?;
+            let target = Target::parse(&named, args.game.as_deref())?;
             let bot_seat = *replayed_seat.insert(seat.unwrap_or(0));
             replayed(&args, &target, vs, seed, bot_seat)?
         }
-        (None, None, None) if Path::new(&args.target).is_dir() => {
-            let target = Target::parse(&args.target, args.game.as_deref())?;
-            let (vs, seed, worst_seat) = worst_failure(&target, &args.target)?;
+        (None, None, None) if Path::new(&named).is_dir() => {
+            let target = Target::parse(&named, args.game.as_deref())?;
+            let (vs, seed, worst_seat) = worst_failure(&target, &named)?;
             let bot_seat = *replayed_seat.insert(seat.unwrap_or(worst_seat));
             replayed(&args, &target, &vs, seed, bot_seat)?
         }
-        _ => (botlens_replay::load(Path::new(&args.target))?, args.source_root.clone()),
+        _ => (botlens_replay::load(Path::new(&named))?, args.source_root.clone()),
     };
     let output = match (&args.html, args.plain) {
         (Some(path), _) => Output::Html(path.clone()),
         (None, true) => Output::Plain,
         (None, false) => Output::Auto,
     };
-    let (with, opponent) = play_on_with(&args, &trace, replayed_seat);
+    let (with, opponent) = play_on_with(&args, &named, &trace, replayed_seat);
     let seat = seat.or(replayed_seat);
     let play_on_root = args.source_root.clone();
     let play_on = move |shown: &Trace, moves: usize| -> Result<botlens_replay::PlayedOn, String> {
@@ -184,10 +189,11 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// What `c` plays on with in `shown`: the bot and opponent module the user named (--with,
-/// --opponent), else, in a game re-played here with the bot in `replayed_seat`, that bot and
-/// its opponent module as this process resolved it; never what a stored trace names.
+/// --opponent), else, in a game re-played here with the bot (`named`) in `replayed_seat`, that
+/// bot and its opponent module as this process resolved it; never what a stored trace names.
 fn play_on_with(
     args: &ReplayArgs,
+    named: &str,
     shown: &Trace,
     replayed_seat: Option<usize>,
 ) -> (Option<String>, Option<String>) {
@@ -199,7 +205,7 @@ fn play_on_with(
         .get(1 - seat.min(1))
         .and_then(|player| player.source.clone())
         .filter(|source| is_module_path(source));
-    (args.with.clone().or_else(|| Some(args.target.clone())), args.opponent.clone().or(module))
+    (args.with.clone().or_else(|| Some(named.to_owned())), args.opponent.clone().or(module))
 }
 
 /// One game re-played (and checked against `--check`), with the directory its sources may be

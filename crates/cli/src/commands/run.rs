@@ -19,9 +19,14 @@ use super::suite_args::SuiteArgs;
 /// Arguments of `botlens run`.
 #[derive(Debug, Args)]
 #[command(after_help = "The bot is one of:
-  a bot project directory (default: the current one) — built with cargo for wasm32-wasip1;
+  a bot project directory — built with cargo for wasm32-wasip1;
+  a bot folder or a lone source file in another language (docs/javascript.md, c.md, zig.md,
+  assemblyscript.md);
   a .wasm module, with --game;
   a reference player's name, with --game (e.g. `--game battleships density`).
+With no bot named, the bot the current directory is in: the nearest directory, this one or one
+above it, with a botlens.toml or a Cargo.toml with [package.metadata.botlens] (as cargo finds
+its manifest), so `botlens run` works from a project's src/.
 
 Examples:
   botlens run samples/battleships-hunter
@@ -55,9 +60,9 @@ Baselines (bot projects only) are kept in <project>/target/botlens/baselines/:
 Exit status: 0 when no game was lost by a bot fault, 1 when one was, 2 on bad input or a
 failed build.")]
 pub struct RunArgs {
-    /// The bot: a project directory, a .wasm module or a reference player's name.
-    #[arg(default_value = ".")]
-    bot: String,
+    /// The bot: a project directory, a .wasm module or a reference player's name [default: the
+    /// bot the current directory is in, this one or one above it, as cargo finds its manifest].
+    bot: Option<String>,
     /// The game, for a .wasm module or a reference player (a project names its own).
     #[arg(long)]
     game: Option<String>,
@@ -114,12 +119,12 @@ pub enum Format {
 
 /// Runs `botlens run`.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let target = Target::parse(&args.bot, args.game.as_deref())?;
+    let bot = super::bot_arg::named_or_enclosing(args.bot.clone())?;
+    let target = Target::parse(&bot, args.game.as_deref())?;
     let project_root = target.project_dir();
     if project_root.is_none() && (args.baseline.is_some() || args.save_baseline.is_some()) {
         bail!(
-            "baselines belong to a bot project: `{}` is not a project directory, so --baseline and --save-baseline cannot be used",
-            args.bot
+            "baselines belong to a bot project: `{bot}` is not a project directory, so --baseline and --save-baseline cannot be used"
         );
     }
     // Loaded first, so a wrong name fails before a long build.
@@ -133,10 +138,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         ..args.suite.options()?
     };
     if args.failed {
-        let Some(failed) = failed_games(project_root, &args.bot)? else {
+        let Some(failed) = failed_games(project_root, &bot)? else {
             eprintln!(
-                "botlens: the last run of {} lost no game by a bot fault: nothing to play again",
-                args.bot
+                "botlens: the last run of {bot} lost no game by a bot fault: nothing to play again"
             );
             return Ok(ExitCode::SUCCESS);
         };

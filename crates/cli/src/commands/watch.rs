@@ -27,9 +27,10 @@ Examples:
   botlens watch --vs perfect --seeds 0..20"
 )]
 pub struct WatchArgs {
-    /// The bot: a project or bot folder, or a lone source file (its game in a botlens.toml beside it).
-    #[arg(default_value = ".")]
-    project: PathBuf,
+    /// The bot: a project or bot folder, or a lone source file (its game in a botlens.toml beside
+    /// it) [default: the bot the current directory is in, this one or one above it, as cargo
+    /// finds its manifest].
+    project: Option<PathBuf>,
     #[command(flatten)]
     suite: SuiteArgs,
     /// Milliseconds the files must be quiet before a change counts.
@@ -39,12 +40,13 @@ pub struct WatchArgs {
 
 /// Runs `botlens watch` until Ctrl-C.
 pub fn run(args: WatchArgs) -> anyhow::Result<ExitCode> {
+    let project = args.project.map_or_else(super::bot_arg::enclosing, Ok)?;
     let options =
         WatchOptions { run: args.suite.options()?, debounce: Duration::from_millis(args.debounce) };
     botlens_harness::pipeline::ensure_wasm_target(&mut || eprintln!("{INSTALLING}"))?;
     // The watch plays in the process's sandbox: made (and any note about it said) here first.
     super::sandbox()?;
-    let watch = Watch::new(&args.project, options)?;
+    let watch = Watch::new(&project, options)?;
     watch.stop_on_ctrl_c()?;
     let mut stdout = std::io::stdout().lock();
     writeln!(

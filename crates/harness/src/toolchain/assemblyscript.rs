@@ -93,6 +93,10 @@ impl Toolchain for AssemblyScript {
         "ts"
     }
 
+    fn is_entry(&self, line: &str) -> bool {
+        line.starts_with("exportBot(")
+    }
+
     fn sdk(&self) -> &'static str {
         "sdk-as"
     }

@@ -75,6 +75,10 @@ impl Toolchain for C {
         "c"
     }
 
+    fn is_entry(&self, line: &str) -> bool {
+        line.strip_prefix("void bot_play").is_some_and(|rest| rest.starts_with([' ', '(']))
+    }
+
     /// The folder's own headers, which its sources include.
     fn also_watched(&self) -> &'static [&'static str] {
         &["*.h"]

@@ -74,6 +74,10 @@ impl Toolchain for JavaScript {
         "js"
     }
 
+    fn is_entry(&self, line: &str) -> bool {
+        line.strip_prefix("function Bot").is_some_and(|rest| rest.starts_with([' ', '(']))
+    }
+
     /// The runner, with the starting bots (a bot's source needs no library).
     fn sdk(&self) -> &'static str {
         "js-runner"

@@ -17,8 +17,10 @@
 //!   section);
 //! - whether a debugger can stop in its bots, how they are built for it, and why not
 //!   ([`Toolchain::debugging`]);
-//! - the files an editor or `botlens watch` watches ([`watched`]), and the projects the language
-//!   server finds ([`load_project`], [`find_project`]).
+//! - the files an editor or `botlens watch` watches ([`watched`]), the line of a bot's entry
+//!   point, where an editor shows its scores ([`entry_line`]), the projects the language server
+//!   finds ([`load_project`], [`find_project`]) and the root of the bot a command given none
+//!   runs in ([`find_root`]).
 //!
 //! An unknown language is an error naming the known ones ([`UnknownLang`]), never a fallback.
 //! Adding a language is its module here, its SDK's folder under `crates/` (with its starting
@@ -74,6 +76,13 @@ pub trait Toolchain: Sync {
 
     /// The extension of its source files: `js`.
     fn extension(&self) -> &'static str;
+
+    /// Whether `line` of one of its sources, its indentation trimmed, begins the bot's entry
+    /// point, where an editor shows the suite's scores: `impl Bot for MyBot` (Rust), `function
+    /// Bot()` (JavaScript), `void bot_play(void)` (C), `botlens.exportBot(@This());` (Zig),
+    /// `exportBot(play, start);` (AssemblyScript). The starting bots have one
+    /// ([`entry_line`]).
+    fn is_entry(&self, line: &str) -> bool;
 
     /// The file that makes a directory a bot of this language whatever else it holds
     /// (`Cargo.toml`), if it has one. Such a language's bot is that directory: never a lone
@@ -486,6 +495,12 @@ impl std::str::FromStr for Lang {
     }
 }
 
+/// The 0-based line of the bot's entry point in `text`, a source of `lang`: the first line that
+/// begins it ([`Toolchain::is_entry`]).
+pub fn entry_line(lang: Lang, text: &str) -> Option<u32> {
+    text.lines().position(|line| lang.is_entry(line.trim_start())).map(|n| n as u32)
+}
+
 /// The file-name globs of what a bot's build reads, in every language: each language's sources
 /// (`*.<extension>`) and what else its build reads ([`Toolchain::also_watched`]), a bot
 /// folder's `botlens.toml` and opponent modules (`*.wasm`). An editor watches `**/` and each;
@@ -547,22 +562,31 @@ pub fn load_project(dir: &Path) -> Result<BotProject, ProjectError> {
 /// ([`load_project`]; a Cargo package without botlens's table is passed over). `Ok(None)` when
 /// there is none.
 pub fn find_project(path: &Path) -> Result<Option<BotProject>, ProjectError> {
-    let mut dir = if path.is_dir() { Some(path) } else { path.parent() };
-    while let Some(current) = dir {
-        let settings = Lang::all()
-            .filter_map(|lang| lang.manifest())
-            .chain([CONFIG_FILE])
-            .any(|file| current.join(file).is_file());
-        if settings {
-            match load_project(current) {
-                Ok(project) => return Ok(Some(project)),
-                Err(ProjectError::NotABot(_)) => {}
-                Err(other) => return Err(other),
-            }
-        }
-        dir = current.parent();
-    }
-    Ok(None)
+    first_bot(path).map(|(_, loaded)| loaded).transpose()
+}
+
+/// The root of the bot the directory `dir` is in, as cargo finds its manifest: the directory
+/// [`find_project`] stops at (`dir` itself, its parent, …), whether or not its settings load —
+/// a folder's game may come from `--game`, and a malformed manifest is the bot's error to
+/// report. `None` when no directory up is a bot's.
+pub fn find_root(dir: &Path) -> Option<&Path> {
+    first_bot(dir).map(|(root, _)| root)
+}
+
+/// The first directory from `path` up (itself when a directory, else its folder) with a
+/// language's manifest or a `botlens.toml` that is a bot's, and what loading it gave: a Cargo
+/// package without botlens's table ([`ProjectError::NotABot`]) is passed over.
+fn first_bot(path: &Path) -> Option<(&Path, Result<BotProject, ProjectError>)> {
+    let start = if path.is_dir() { Some(path) } else { path.parent() };
+    std::iter::successors(start, |dir| dir.parent())
+        .filter(|dir| {
+            Lang::all()
+                .filter_map(|lang| lang.manifest())
+                .chain([CONFIG_FILE])
+                .any(|file| dir.join(file).is_file())
+        })
+        .map(|dir| (dir, load_project(dir)))
+        .find(|(_, loaded)| !matches!(loaded, Err(ProjectError::NotABot(_))))
 }
 
 /// The settings of the bot folder `root` (absolute): its `botlens.toml` ([`Folder::load`]), its
@@ -806,6 +830,7 @@ mod tests {
                 let title = game.info().title;
                 let header = format!("{}: a {title} bot for botlens", made.crate_name);
                 assert!(source.contains(&header), "{lang} {game}: {source}");
+                assert!(entry_line(lang, &source).is_some(), "{lang} {game}: no entry point");
                 for file in &made.files {
                     let text = std::fs::read_to_string(made.root.join(file)).unwrap();
                     assert!(!text.contains("{{"), "{file:?} has an unfilled placeholder:\n{text}");
@@ -830,6 +855,60 @@ mod tests {
         }
         let nowhere = tempfile::tempdir().unwrap();
         assert!(find_project(nowhere.path()).unwrap().is_none());
+    }
+
+    #[test]
+    fn the_entry_point_is_the_line_that_hands_the_bot_to_botlens() {
+        let named = |name: &str| name.parse::<Lang>().unwrap();
+        let rust =
+            "use botlens_sdk::Bot;\n\npub struct B;\n\nimpl Bot for B {\n    type Game = X;\n}\n";
+        assert_eq!(entry_line(named("rust"), rust), Some(4));
+        assert_eq!(entry_line(named("rust"), "impl<T> botlens_sdk::Bot for W<T> {}"), Some(0));
+        assert_eq!(entry_line(named("rust"), "// a Bot for fun\nfn main() {}"), None);
+        let js = "// function Bot() is below\nvar x;\nfunction Bot() {}\n";
+        assert_eq!(entry_line(named("js"), js), Some(2));
+        assert_eq!(entry_line(named("js"), "function Bottle() {}"), None);
+        let c = "#include \"botlens.h\"\nvoid bot_new(int seat) {}\nvoid bot_play(void) {\n";
+        assert_eq!(entry_line(named("c"), c), Some(2));
+        assert_eq!(entry_line(named("c"), "void bot_player(void);"), None);
+        let zig = "comptime {\n    botlens.exportBot(@This());\n}\n";
+        assert_eq!(entry_line(named("zig"), zig), Some(1));
+        let ts = "import { exportBot } from \"botlens\";\nexportBot(play, start);\n";
+        assert_eq!(entry_line(named("assemblyscript"), ts), Some(1));
+    }
+
+    #[test]
+    fn a_bots_root_is_the_nearest_bot_up_past_crates_that_are_no_bots() {
+        let tmp = tempfile::tempdir().unwrap();
+        let bot = tmp.path().join("bot");
+        let manifest = |name: &str, table: &str| format!("[package]\nname = \"{name}\"\n{table}");
+        let helper = bot.join("helper/src");
+        std::fs::create_dir_all(&helper).unwrap();
+        let botlens = "[package.metadata.botlens]\ngame = \"tictactoe\"\n";
+        std::fs::write(bot.join("Cargo.toml"), manifest("bot", botlens)).unwrap();
+        std::fs::write(bot.join("helper/Cargo.toml"), manifest("helper", "")).unwrap();
+        assert_eq!(
+            find_root(&helper),
+            Some(bot.as_path()),
+            "a crate inside the bot is passed over"
+        );
+        assert_eq!(find_root(&bot), Some(bot.as_path()));
+        // A folder's game may come from --game, and a malformed manifest is its bot's to report:
+        // either is a root without loading.
+        let folder = tmp.path().join("folder");
+        std::fs::create_dir_all(folder.join("lib")).unwrap();
+        std::fs::write(folder.join(CONFIG_FILE), "").unwrap();
+        assert_eq!(find_root(&folder.join("lib")), Some(folder.as_path()));
+        let broken = tmp.path().join("broken");
+        std::fs::create_dir_all(broken.join("src")).unwrap();
+        std::fs::write(broken.join("Cargo.toml"), "[package\n").unwrap();
+        assert_eq!(find_root(&broken.join("src")), Some(broken.as_path()));
+        assert!(find_project(&broken.join("src")).is_err());
+        // A Cargo package without botlens's table and nothing above it: no bot.
+        let crate_only = tempfile::tempdir().unwrap();
+        std::fs::create_dir(crate_only.path().join("src")).unwrap();
+        std::fs::write(crate_only.path().join("Cargo.toml"), manifest("x", "")).unwrap();
+        assert_eq!(find_root(&crate_only.path().join("src")), None);
     }
 
     #[test]

@@ -44,6 +44,10 @@ impl Toolchain for Rust {
         "rs"
     }
 
+    fn is_entry(&self, line: &str) -> bool {
+        line.starts_with("impl") && line.contains("Bot for ")
+    }
+
     fn manifest(&self) -> Option<&'static str> {
         Some("Cargo.toml")
     }

@@ -93,6 +93,10 @@ impl Toolchain for Zig {
         "zig"
     }
 
+    fn is_entry(&self, line: &str) -> bool {
+        line.starts_with("botlens.exportBot(")
+    }
+
     fn sdk(&self) -> &'static str {
         "sdk-zig"
     }

@@ -1,7 +1,9 @@
-//! Code lenses above the bot's entry point (`impl Bot for …` in `src/lib.rs`) and the commands
-//! they run: `botlens.rerun` (play the suite again), `botlens.replay` (the terminal command
-//! line that steps through the worst game) and `botlens.debug` (the one that opens it in a
-//! debugger, stopped at the failing turn).
+//! Code lenses above the bot's entry point, in every language (`impl Bot for …`, `function
+//! Bot()`, `void bot_play(void)`…: the table of languages says, `toolchain::entry_line`) and
+//! the commands they run: `botlens.rerun` (play the suite again), `botlens.replay` (the
+//! terminal command line that steps through the worst game) and `botlens.debug` (the one that
+//! opens it in a debugger, stopped at the failing turn; offered for languages a debugger
+//! stops in).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -9,6 +11,7 @@ use std::sync::Arc;
 use botlens_harness::SuiteReport;
 use botlens_harness::Target;
 use botlens_harness::baseline::EloVerdict;
+use botlens_harness::toolchain::{self, Debugging, Lang};
 use serde_json::{Value, json};
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{
@@ -31,19 +34,9 @@ pub const DEBUG: &str = "botlens.debug";
 /// The commands the server executes.
 pub const COMMANDS: [&str; 4] = [RERUN, REPLAY, DEBUG, PROFILE];
 
-/// The 0-based line of the bot's entry point: the first `impl … Bot for …` line.
-pub fn entry_line(text: &str) -> Option<u32> {
-    text.lines()
-        .position(|line| {
-            let line = line.trim_start();
-            line.starts_with("impl") && line.contains("Bot for ")
-        })
-        .map(|n| n as u32)
-}
-
-/// `textDocument/codeLens`: scores and commands above the entry point of a project's
-/// `src/lib.rs`, and the share of fuel above the hottest lines of its latest fuel profile in
-/// any of its files.
+/// `textDocument/codeLens`: scores and commands above the bot's entry point (in a source of
+/// the project's language), and the share of fuel above the hottest lines of its latest fuel
+/// profile in any of its files.
 pub async fn code_lens(
     session: Arc<ServerSession>,
     params: CodeLensParams,
@@ -63,13 +56,15 @@ pub async fn code_lens(
         let hot = project.profile.as_deref().map(|lines| profile::lenses(lines, &path, &root));
         (root, project.latest.clone(), verdict, running, hot.unwrap_or_default())
     };
-    let entry = (path == canonical(&root.join("src").join("lib.rs")))
-        .then(|| {
-            let limit = botlens_harness::own_files::MAX_SOURCE_BYTES;
-            let text = botlens_harness::own_files::read_text(&root, &path, limit).ok();
-            text.as_deref().and_then(entry_line)
-        })
-        .flatten();
+    let lang = Lang::detect(&root);
+    let entry = lang.filter(|lang| path.extension().is_some_and(|ext| ext == lang.extension()));
+    let entry = entry.and_then(|lang| {
+        let limit = botlens_harness::own_files::MAX_SOURCE_BYTES;
+        let text = botlens_harness::own_files::read_text(&root, &path, limit).ok()?;
+        toolchain::entry_line(lang, &text)
+    });
+    let debuggable =
+        lang.is_some_and(|lang| matches!(lang.debugging(), Debugging::Debugger { .. }));
     let Some(line) = entry else {
         return Ok((!hot.is_empty()).then_some(hot));
     };
@@ -97,7 +92,9 @@ pub async fn code_lens(
                     worst.first_seed, worst.first_opponent
                 );
                 lenses.push(lens(title, REPLAY));
-                lenses.push(lens("⏸ debug it".into(), DEBUG));
+                if debuggable {
+                    lenses.push(lens("⏸ debug it".into(), DEBUG));
+                }
             }
         }
         Some(LatestRun::Failed(why)) => lenses.push(lens(format!("botlens: {why} — rerun"), RERUN)),
@@ -204,15 +201,6 @@ fn invalid(message: String) -> jsonrpc::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_entry_point_is_the_impl_bot_line() {
-        let text =
-            "use botlens_sdk::Bot;\n\npub struct B;\n\nimpl Bot for B {\n    type Game = X;\n}\n";
-        assert_eq!(entry_line(text), Some(4));
-        assert_eq!(entry_line("impl<T> botlens_sdk::Bot for W<T> {}"), Some(0));
-        assert_eq!(entry_line("// a Bot for fun\nfn main() {}"), None);
-    }
 
     /// A report of 150 games against `random`, won on the seeds `won` says.
     fn report(won: impl Fn(u64) -> bool) -> SuiteReport {

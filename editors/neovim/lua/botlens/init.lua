@@ -1,11 +1,13 @@
--- botlens for Neovim: attaches `botlens lsp` to Rust buffers of bot projects and adds
--- :BotlensReplay, which runs the replay command line of the failure under the cursor in a
+-- botlens for Neovim: attaches `botlens lsp` to the buffers of bots in every language botlens
+-- builds (Rust projects, bot folders with a botlens.toml, lone .js, .c, .zig and .ts files) and
+-- adds :BotlensReplay, which runs the replay command line of the failure under the cursor in a
 -- terminal split, and :BotlensDebug, which opens that game in gdb (`botlens debug`) there,
 -- stopped as the bot begins its failing turn.
 --
--- Neovim 0.11+ uses vim.lsp.config / vim.lsp.enable; older versions (0.7–0.10) fall back to
--- vim.lsp.start_client on FileType rust. Code lenses show with vim.lsp.codelens.refresh()
--- (set up here on attach).
+-- Works from Neovim 0.7 on, the same way on every version: a buffer of a file a bot's build
+-- reads is attached when it is read, to a client per bot root (vim.lsp.start from 0.8,
+-- vim.lsp.start_client before), the root found with fnamemodify and libuv alone (vim.fs came
+-- in 0.8). Code lenses show with vim.lsp.codelens.refresh() (set up here on attach).
 --
 --   require('botlens').setup({
 --     cmd = { 'botlens', 'lsp' },          -- the executable
@@ -14,18 +16,55 @@
 
 local M = {}
 
+local uv = vim.uv or vim.loop
+
+--- The files a bot's build reads, as `botlens lsp` watches them (`toolchain::watched` in
+--- botlens's harness, but opponent modules): sources, headers, and TOML for Cargo.toml,
+--- botlens.toml and cargo's settings. A buffer of one of them is attached.
+M.files = { '*.rs', '*.toml', '*.js', '*.c', '*.h', '*.zig', '*.ts' }
+
+--- The files that make a directory a bot's root: a Cargo project's manifest, a bot folder's
+--- settings.
+M.markers = { 'Cargo.toml', 'botlens.toml' }
+
 local defaults = {
   cmd = { 'botlens', 'lsp' },
   settings = {},
 }
 
---- The directory of the bot project around `path`: the nearest Cargo.toml.
-local function project_root(path)
-  local found = vim.fs and vim.fs.find and vim.fs.find('Cargo.toml', { upward = true, path = path })
-  if found and found[1] then
-    return vim.fn.fnamemodify(found[1], ':h')
+local function is_file(path)
+  local stat = uv.fs_stat(path)
+  return stat ~= nil and stat.type == 'file'
+end
+
+--- The root of the bot around the file `path`: the nearest directory from the file's up that
+--- holds a Cargo.toml or a botlens.toml, else the file's own directory (a lone source file).
+function M.root(path)
+  local dir = vim.fn.fnamemodify(path, ':p:h')
+  local own = dir
+  while true do
+    for _, marker in ipairs(M.markers) do
+      if is_file(dir .. '/' .. marker) then
+        return dir
+      end
+    end
+    local parent = vim.fn.fnamemodify(dir, ':h')
+    if parent == dir then
+      return own
+    end
+    dir = parent
   end
-  return vim.fn.getcwd()
+end
+
+--- Whether the file `path` is one a bot's build reads (a name of `M.files`).
+local function watched(path)
+  local name = vim.fn.fnamemodify(path, ':t')
+  for _, glob in ipairs(M.files) do
+    if vim.fn.match(name, vim.fn.glob2regpat(glob)) >= 0 then
+      return true
+    end
+  end
+  return false
 end
 
 local function on_attach(client, bufnr)
@@ -94,7 +133,7 @@ local function run_game_command(command)
   end
   local data = diagnostic_data()
   local arguments = data and { data.project, data.opponent, data.seed }
-    or { project_root(vim.api.nvim_buf_get_name(0)) }
+    or { M.root(vim.api.nvim_buf_get_name(0)) }
   local params = { command = command, arguments = arguments }
   client.request('workspace/executeCommand', params, function(err, result)
     if err then
@@ -121,45 +160,54 @@ function M.debug()
   run_game_command('botlens.debug')
 end
 
+--- The clients started with vim.lsp.start_client (Neovim 0.7), by root.
+local clients = {}
+
+--- Attaches buffer `bufnr` to the client of its bot's root, started with `config` if need be:
+--- a buffer of a file on disk (not a terminal's, not another plugin's `scheme://` one).
+local function attach(bufnr, config)
+  local path = vim.api.nvim_buf_get_name(bufnr)
+  if path == '' or path:find('://', 1, true) or vim.bo[bufnr].buftype ~= '' then
+    return
+  end
+  local rooted = vim.tbl_extend('force', config, { root_dir = M.root(path) })
+  if vim.lsp.start then
+    -- Neovim 0.8+: reuses the client of the same name and root.
+    vim.lsp.start(rooted, { bufnr = bufnr })
+    return
+  end
+  local id = clients[rooted.root_dir]
+  if not id or not vim.lsp.get_client_by_id(id) then
+    id = vim.lsp.start_client(rooted)
+    clients[rooted.root_dir] = id
+  end
+  if id then
+    vim.lsp.buf_attach_client(bufnr, id)
+  end
+end
+
 function M.setup(opts)
   opts = vim.tbl_deep_extend('force', defaults, opts or {})
   local config = {
+    name = 'botlens',
     cmd = opts.cmd,
-    filetypes = { 'rust', 'toml' },
-    root_markers = { 'Cargo.toml' },
     init_options = { botlens = opts.settings },
     settings = { botlens = opts.settings },
     on_attach = on_attach,
     handlers = handlers(),
   }
-  if vim.lsp.config and vim.lsp.enable then
-    vim.lsp.config('botlens', config)
-    vim.lsp.enable('botlens')
-  else
-    -- Neovim before 0.11: start (or reuse) a client per project root on FileType.
-    local clients = {}
-    vim.api.nvim_create_autocmd('FileType', {
-      pattern = config.filetypes,
-      callback = function(args)
-        local root = project_root(vim.api.nvim_buf_get_name(args.buf))
-        local id = clients[root]
-        if not id or not vim.lsp.get_client_by_id(id) then
-          id = vim.lsp.start_client({
-            name = 'botlens',
-            cmd = config.cmd,
-            root_dir = root,
-            init_options = config.init_options,
-            settings = config.settings,
-            on_attach = on_attach,
-            handlers = config.handlers,
-          })
-          clients[root] = id
-        end
-        if id then
-          vim.lsp.buf_attach_client(args.buf, id)
-        end
-      end,
-    })
+  vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
+    group = vim.api.nvim_create_augroup('botlens', { clear = true }),
+    pattern = M.files,
+    callback = function(args)
+      attach(args.buf, config)
+    end,
+  })
+  -- The buffers read before setup.
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(bufnr) and watched(vim.api.nvim_buf_get_name(bufnr)) then
+      attach(bufnr, config)
+    end
   end
   vim.api.nvim_create_user_command('BotlensReplay', M.replay, {
     desc = 'botlens: replay the failure under the cursor in a terminal split',
