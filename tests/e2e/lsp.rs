@@ -672,14 +672,7 @@ fn headless_neovim_shows_the_failure_at_its_line() {
         out.display().to_string(),
         workspace.path().canonicalize().unwrap().display().to_string(),
     );
-    let status = Command::new("nvim")
-        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", &globals, "-c"])
-        .arg(format!("luafile {}", script.display()))
-        .env("CARGO_TARGET_DIR", repo_root().join("target/e2e-bots"))
-        .stdin(Stdio::null())
-        .status()
-        .expect("nvim runs");
-    assert!(status.success(), "nvim exited with {status}");
+    headless_nvim(&globals, &script);
     let written = std::fs::read_to_string(&out).expect("the script wrote its findings");
     let panic_line = line_of(&lib, ".expect(\"X opens on a corner or an edge\")");
     assert!(
@@ -817,14 +810,7 @@ fn neovim_module_on(file: &Path, settings: Value, scratch: &Path) -> Shown {
         repo_root().join("editors/neovim").display().to_string(),
         settings.to_string(),
     );
-    let status = Command::new("nvim")
-        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", &globals, "-c"])
-        .arg(format!("luafile {}", script.display()))
-        .env("CARGO_TARGET_DIR", repo_root().join("target/e2e-bots"))
-        .stdin(Stdio::null())
-        .status()
-        .expect("nvim runs");
-    assert!(status.success(), "nvim exited with {status}");
+    headless_nvim(&globals, &script);
     let written = std::fs::read_to_string(&out).expect("the script wrote what it saw");
     let numbered = |prefix: &str| -> Vec<(u64, String)> {
         written
@@ -948,13 +934,7 @@ fn the_neovim_module_attaches_every_bots_files_at_the_bots_root_on_the_oldest_ne
         json!(files).to_string(),
         roots.len(),
     );
-    let status = Command::new("nvim")
-        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", &globals, "-c"])
-        .arg(format!("luafile {}", script.display()))
-        .stdin(Stdio::null())
-        .status()
-        .expect("nvim runs");
-    assert!(status.success(), "nvim exited with {status}");
+    headless_nvim(&globals, &script);
     let written = std::fs::read_to_string(&out).expect("the script wrote the roots");
     let found: Vec<(&str, &str)> =
         expected.iter().map(|(file, _)| *file).zip(written.lines()).collect();
@@ -1205,4 +1185,18 @@ fn a_superseded_build_is_stopped_before_the_next_starts_and_shutdown_stops_the_l
     assert_eq!(sampler.join().unwrap(), 1, "one build at a time");
     lsp.stop();
     assert!(within(Duration::from_secs(5), &marker, <[u32]>::is_empty), "shutdown stopped it");
+}
+
+/// Runs headless Neovim, without any user configuration, with the Vim command `globals` (the
+/// script's inputs) and then the Lua `script`; fails the test unless it exits successfully.
+/// Bots it builds share the suite's target directory.
+fn headless_nvim(globals: &str, script: &Path) {
+    let status = Command::new("nvim")
+        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", globals, "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("CARGO_TARGET_DIR", repo_root().join("target/e2e-bots"))
+        .stdin(Stdio::null())
+        .status()
+        .expect("nvim runs");
+    assert!(status.success(), "nvim exited with {status}");
 }
