@@ -39,6 +39,7 @@
 //! | `sprt` | with `--sprt`: `llr`, `lower_bound`, `upper_bound`, `elo0`, `elo1`, `elo_model` (`logistic` or `normalized`: the scale of `elo0` and `elo1`), `verdict` (`continue`, `h0_accepted`, `h1_accepted`); else null |
 //! | `sprt_estimate` | once the SPRT stopped at a verdict: fishtest's bias-corrected estimate in logistic Elo, `elo`, `lower`, `upper` (95 %) and `los`; else null (and null where the plain estimate has no figure) |
 //! | `stopped` | why the games ended: `verdict` (the SPRT's), `max_games`, or `seeds` (all played) |
+//! | `regression` | whether A is worse than B by a regression test ([`CompareReport::regression`]): `true` or `false` for a non-regression SPRT (`elo1` ≤ 0) and for steps; null for other comparisons |
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -305,6 +306,10 @@ pub enum CompareError {
         "--sprt tests game results; {0} compares steps per layout (sign and Wilcoxon tests): leave --sprt out"
     )]
     SprtOfSteps(&'static str),
+    /// `--fail-on-regression` asked of a comparison that cannot tell a regression
+    /// ([`check_regression_test`]): why not, and what to ask instead.
+    #[error("--fail-on-regression {0}")]
+    NotARegressionTest(String),
     /// A games cap below what one seed takes.
     #[error(
         "--max-games {max} is fewer games than the test can use: one seed takes {per_seed} games here"
@@ -386,6 +391,32 @@ pub struct CompareReport {
     pub sprt_estimate: Option<SprtEstimate>,
     /// Why the games ended.
     pub stopped: Stop,
+    /// Whether A is worse than B, for a comparison that tests it ([`CompareReport::regression`]).
+    pub regression: Option<bool>,
+}
+
+/// The p-value below which a puzzle's sign test calls a difference in steps real: the usual 5 %.
+pub const STEPS_SIGNIFICANCE: f64 = 0.05;
+
+/// Whether a comparison of `game` with `sprt` can tell a regression, as `--fail-on-regression`
+/// needs: a non-regression SPRT (`elo0 < elo1 ≤ 0`, fishtest's test of a change that must not
+/// lose strength: H0 accepted means A is `elo0` or worse than B), or a puzzle's steps (no SPRT:
+/// the sign test says whether A takes more steps). A test for a gain (`elo1` above 0) or no
+/// test at all cannot: its error says what to ask for instead.
+pub fn check_regression_test(game: GameKind, sprt: Option<&Sprt>) -> Result<(), CompareError> {
+    let why = match sprt {
+        _ if suite::is_puzzle(game) => return Ok(()),
+        Some(sprt) if sprt.elo1() <= 0.0 => return Ok(()),
+        Some(sprt) => format!(
+            "needs a non-regression test, elo1 at most 0 (H0 accepted then means A is worse than B); elo1 is {}: for example `--sprt elo0=-10 elo1=0`",
+            sprt.elo1()
+        ),
+        None => {
+            "needs --sprt with a non-regression test's bounds, for example `--sprt elo0=-10 elo1=0`"
+                .to_owned()
+        }
+    };
+    Err(CompareError::NotARegressionTest(why))
 }
 
 /// The figures of a comparison, by mode.
@@ -651,6 +682,8 @@ pub fn play(
         (Some(sprt), Some(result)) if result.verdict != Verdict::Continue => tally.estimate(&sprt),
         _ => None,
     };
+    let figures = tally.figures(a, b)?;
+    let regression = CompareReport::regression(&figures, sprt_result.as_ref());
     Ok(CompareReport {
         game: game.name().to_owned(),
         a: a.label.clone(),
@@ -659,11 +692,12 @@ pub fn play(
         b_commit: b.commit.clone(),
         seeds: SeedRange::new(base.first(), last).expect("at least one seed").to_string(),
         games: played * per_seed,
-        figures: tally.figures(a, b)?,
+        figures,
         opponents,
         sprt: sprt_result,
         sprt_estimate,
         stopped,
+        regression,
     })
 }
 
@@ -946,6 +980,21 @@ impl CompareReport {
         printable_lines(&out).into_owned()
     }
 
+    /// Whether a comparison with these `figures` and SPRT `result` found A worse than B: for a
+    /// non-regression SPRT (`elo1` ≤ 0), whether it accepted H0 (no verdict is no regression
+    /// found); for steps, whether the sign test is significant ([`STEPS_SIGNIFICANCE`]) with A
+    /// taking more steps more often. `None` for a comparison that tests no regression
+    /// ([`check_regression_test`]).
+    pub fn regression(figures: &Figures, result: Option<&SprtResult>) -> Option<bool> {
+        match (figures, result) {
+            (Figures::Steps { sign_test, .. }, _) => Some(
+                sign_test.p_value < STEPS_SIGNIFICANCE && sign_test.positive > sign_test.negative,
+            ),
+            (_, Some(result)) if result.elo1 <= 0.0 => Some(result.verdict == Verdict::H0Accepted),
+            _ => None,
+        }
+    }
+
     /// `SPRT: H1 accepted after 400 games: …`, saying what the verdict means for A and B.
     pub fn verdict_line(&self, sprt: &SprtResult) -> String {
         let (a, b, elo0, elo1) = (&self.a, &self.b, sprt.elo0, sprt.elo1);
@@ -1066,6 +1115,7 @@ mod tests {
             sprt: Some(sprt.test(&pairs)),
             sprt_estimate: sprt.estimate(&pairs),
             stopped: Stop::Verdict,
+            regression: None,
         }
     }
 
@@ -1119,6 +1169,48 @@ mod tests {
              nElo: none (too few games: 2, at least 40 needed)\n\
              LOS: none (too few games)\n"
         );
+    }
+
+    #[test]
+    fn a_regression_is_h0_of_a_non_regression_sprt_or_more_steps() {
+        let game = GameKind::TicTacToe;
+        let gain = Sprt::logistic(0.0, 10.0).unwrap();
+        let no_loss = Sprt::logistic(-10.0, 0.0).unwrap();
+        assert!(check_regression_test(game, Some(&no_loss)).is_ok());
+        assert!(check_regression_test(GameKind::Klotski, None).is_ok());
+        assert_eq!(
+            check_regression_test(game, Some(&gain)).unwrap_err().to_string(),
+            "--fail-on-regression needs a non-regression test, elo1 at most 0 (H0 accepted then \
+             means A is worse than B); elo1 is 10: for example `--sprt elo0=-10 elo1=0`"
+        );
+        assert_eq!(
+            check_regression_test(game, None).unwrap_err().to_string(),
+            "--fail-on-regression needs --sprt with a non-regression test's bounds, for example \
+             `--sprt elo0=-10 elo1=0`"
+        );
+
+        let figures = finished_report().figures;
+        let worse = Pentanomial::new([50, 150, 200, 90, 10]);
+        assert_eq!(CompareReport::regression(&figures, Some(&no_loss.test(&worse))), Some(true));
+        let better = Pentanomial::new([10, 90, 200, 150, 50]);
+        assert_eq!(CompareReport::regression(&figures, Some(&no_loss.test(&better))), Some(false));
+        let undecided = no_loss.test(&Pentanomial::new([0, 1, 2, 1, 0]));
+        assert_eq!(undecided.verdict, Verdict::Continue);
+        assert_eq!(CompareReport::regression(&figures, Some(&undecided)), Some(false));
+        assert_eq!(CompareReport::regression(&figures, Some(&gain.test(&worse))), None);
+        assert_eq!(CompareReport::regression(&figures, None), None);
+
+        let steps = |differences: &[f64]| Figures::Steps {
+            layouts: differences.len() as u64,
+            a: StepsSide { solved: 0, mean_steps: 0.0 },
+            b: StepsSide { solved: 0, mean_steps: 0.0 },
+            sign_test: sign_test(differences).unwrap(),
+            wilcoxon: wilcoxon_signed_rank(differences).unwrap(),
+        };
+        // A took more steps on 10 layouts of 10: p = 2/1024.
+        assert_eq!(CompareReport::regression(&steps(&[3.0; 10]), None), Some(true));
+        assert_eq!(CompareReport::regression(&steps(&[-3.0; 10]), None), Some(false));
+        assert_eq!(CompareReport::regression(&steps(&[3.0, 3.0, -1.0]), None), Some(false));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use std::process::ExitCode;
 
+use botlens_engine::text::printable;
 use botlens_harness::CancelToken;
 use botlens_harness::SeedRange;
 use botlens_harness::compare::{self, CompareOptions, Event, Side};
@@ -49,8 +50,16 @@ Examples:
   botlens compare my-bot@main my-bot --vs random,hunter --seeds 0..500 --json
   botlens compare --game tictactoe perfect random --seeds 0..50
   botlens compare samples/klotski-solver --game klotski optimal --vs hengdaolima,generated --seeds 0..5
+  botlens compare . .@origin/main --sprt elo0=-10 elo1=0 --fail-on-regression    (in CI)
 
-Exit status: 0 with the figures (whatever the verdict), 2 on bad input or a failed build."
+With --fail-on-regression, the comparison is a regression check for CI: a non-regression SPRT
+(elo1 at most 0, as fishtest tests a change that must not lose strength) fails when it accepts
+H0, that is when A is elo0 or worse than B; Klotski, which has no SPRT, fails when A takes more
+steps than B more often than chance allows (the sign test at p < 0.05). An SPRT that reaches
+its games cap without a verdict does not fail. docs/ci.md has a workflow.
+
+Exit status: 0 with the figures (whatever the verdict), 1 with --fail-on-regression when A is
+worse than B, 2 on bad input or a failed build."
 )]
 pub struct CompareArgs {
     /// The first bot (A): a project, a .wasm module, a reference player, or PROJECT@REV.
@@ -65,6 +74,10 @@ pub struct CompareArgs {
     /// Print one JSON object (documented in `botlens_harness::compare`) instead of the lines.
     #[arg(long)]
     json: bool,
+    /// Exit with status 1 when A is worse than B: a non-regression SPRT (`--sprt elo0=-10
+    /// elo1=0`) accepted H0, or (Klotski) A took more steps; for CI.
+    #[arg(long)]
+    fail_on_regression: bool,
 }
 
 /// How two bots are played against each other: the flags `compare` and `bisect` share.
@@ -140,6 +153,9 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     let a = Side::parse(&args.a, args.game.as_deref())?;
     let b = Side::parse(&args.b, args.game.as_deref())?;
     let options = args.games.options()?;
+    if args.fail_on_regression {
+        compare::check_regression_test(compare::common_game(&a, &b)?, options.sprt.as_ref())?;
+    }
     let report = compare::compare(
         &pipeline::sandbox()?,
         &a,
@@ -149,6 +165,14 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         &CancelToken::new(),
     )?;
     print_report(args.json, &report, |report| report.render())?;
+    if args.fail_on_regression && report.regression == Some(true) {
+        eprintln!(
+            "botlens: {} is worse than {}: a regression (exit status 1, --fail-on-regression)",
+            printable(&report.a),
+            printable(&report.b)
+        );
+        return Ok(ExitCode::from(1));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -157,7 +181,7 @@ pub fn show(event: Event<'_>) {
     match event {
         Event::Preparing { stage: Stage::InstallingTarget, .. } => eprintln!("{INSTALLING}"),
         Event::Preparing { side, stage: Stage::Building { tool } } => {
-            eprintln!("botlens: building {} with {tool}…", botlens_engine::text::printable(side));
+            eprintln!("botlens: building {} with {tool}…", printable(side));
         }
         Event::Preparing { .. } => {}
         Event::Batch { games, elo, sprt: Some(sprt) } => {
