@@ -350,3 +350,169 @@ pub fn wasted_moves_are_sarif_and_workflow_warnings(
     assert!(command.starts_with(&prefix), "{command}");
     assert!(command.contains(",title=botlens%3A wasted moves (re-attacks)::"), "{command}");
 }
+
+/// The workflow `botlens new` wrote into `bot`, read as YAML.
+fn new_bots_workflow(bot: &Path) -> yaml_rust2::Yaml {
+    let text = std::fs::read_to_string(bot.join(".github/workflows/botlens.yml")).expect("written");
+    let mut documents = yaml_rust2::YamlLoader::load_from_str(&text).expect("valid YAML");
+    assert_eq!(documents.len(), 1, "{text}");
+    documents.remove(0)
+}
+
+/// The steps of the workflow's one job.
+fn workflow_steps(workflow: &yaml_rust2::Yaml) -> &[yaml_rust2::Yaml] {
+    let jobs = workflow["jobs"].as_hash().expect("jobs");
+    assert_eq!(jobs.len(), 1, "one job");
+    let (_, job) = jobs.iter().next().unwrap();
+    job["steps"].as_vec().expect("steps")
+}
+
+/// The workflow's step named `name`.
+fn workflow_step<'a>(workflow: &'a yaml_rust2::Yaml, name: &str) -> &'a yaml_rust2::Yaml {
+    let steps = workflow_steps(workflow);
+    steps.iter().find(|step| step["name"].as_str() == Some(name)).unwrap_or_else(|| {
+        panic!("no step {name:?} in {steps:?}");
+    })
+}
+
+#[test]
+fn every_new_bot_gets_a_workflow_that_installs_what_its_language_builds_with() {
+    let dir = tempfile::tempdir().unwrap();
+    for (lang, game, setup) in [
+        ("rust", "battleships", None),
+        (
+            "c",
+            "tictactoe",
+            Some(
+                "sudo apt-get update && sudo apt-get install -y clang lld wasi-libc libclang-rt-dev-wasm32",
+            ),
+        ),
+        (
+            "js",
+            "battleships",
+            Some(
+                "sudo apt-get update && sudo apt-get install -y clang lld wasi-libc libclang-rt-dev-wasm32",
+            ),
+        ),
+        ("zig", "klotski", Some("python3 -m pip install --user --break-system-packages ziglang")),
+        ("assemblyscript", "tictactoe", None),
+    ] {
+        let bot = dir.path().join(lang);
+        let made = botlens(&["new", game, bot.to_str().unwrap(), "--lang", lang]);
+        assert_eq!(made.code, Some(0), "{}", made.stderr);
+        assert!(made.stdout.contains("\n  .github/workflows/botlens.yml\n"), "{}", made.stdout);
+        let workflow = new_bots_workflow(&bot);
+        let on = workflow["on"].as_hash().expect("on");
+        let events: Vec<&str> = on.keys().filter_map(|key| key.as_str()).collect();
+        assert_eq!(events, ["push", "pull_request"]);
+        assert_eq!(workflow["permissions"]["security-events"].as_str(), Some("write"));
+        assert_eq!(workflow["env"]["BOT"].as_str(), Some("."));
+        let install = workflow_steps(&workflow)
+            .iter()
+            .find(|step| step["name"].as_str().is_some_and(|n| n.starts_with("Install what")));
+        assert_eq!(install.and_then(|step| step["run"].as_str()), setup, "{lang}");
+        let upload = workflow_step(&workflow, "Show the lost games in code scanning");
+        assert_eq!(upload["uses"].as_str(), Some("github/codeql-action/upload-sarif@v3"));
+        assert_eq!(upload["if"].as_str(), Some("always() && hashFiles('botlens.sarif') != ''"));
+        let compare = workflow_step(&workflow, "Compare with the base branch");
+        assert_eq!(compare["if"].as_str(), Some("github.event_name == 'pull_request'"));
+        let sprt = if game == "klotski" { "" } else { "--sprt elo0=-10 elo1=0 " };
+        assert_eq!(
+            compare["run"].as_str(),
+            Some(
+                format!(
+                    "botlens compare \"$BOT\" \"$BOT@origin/$GITHUB_BASE_REF\" {sprt}--fail-on-regression"
+                )
+                .as_str()
+            )
+        );
+    }
+}
+
+/// Runs the workflow's step `name` in `bot` as GitHub's runner runs a `run:` step (bash with
+/// `-e` and `pipefail`), with the workflow's environment, `GITHUB_ACTIONS`, the base branch of
+/// a pull request against `main`, and this botlens first on `PATH`; its exit code and output.
+fn run_step(workflow: &yaml_rust2::Yaml, name: &str, bot: &Path) -> (Option<i32>, String) {
+    let script = workflow_step(workflow, name)["run"].as_str().expect("a run step");
+    let bin = Path::new(env!("CARGO_BIN_EXE_botlens")).parent().unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let mut command = std::process::Command::new("bash");
+    command.args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script]);
+    for (key, value) in workflow["env"].as_hash().expect("env") {
+        let value =
+            value.as_str().map(str::to_owned).or_else(|| value.as_i64().map(|n| n.to_string()));
+        command.env(key.as_str().unwrap(), value.expect("a string"));
+    }
+    let out = command
+        .envs([("GITHUB_ACTIONS", "true"), ("GITHUB_BASE_REF", "main"), ("PATH", path.as_str())])
+        .current_dir(bot)
+        .output()
+        .expect("bash runs");
+    let text =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.code(), text)
+}
+
+#[test]
+fn the_new_workflow_uploads_the_suite_and_fails_a_pull_request_that_weakens_the_bot() {
+    // A Tic-tac-toe bot whose main branch plays perfectly (the minimax sample)…
+    let repo = tempfile::tempdir().unwrap();
+    let bot = repo.path().join("bot");
+    let made = botlens(&["new", "tictactoe", bot.to_str().unwrap()]);
+    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    let manifest = std::fs::read_to_string(bot.join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("botlens-sdk = { path = \"botlens/sdk\" }"), "{manifest}");
+    let starter = std::fs::read_to_string(bot.join("src/lib.rs")).unwrap();
+    let minimax = repo_root().join("samples/tictactoe-minimax/src/lib.rs");
+    std::fs::copy(minimax, bot.join("src/lib.rs")).unwrap();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+            .args(args)
+            .current_dir(&bot)
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    git(&["init", "--quiet", "--initial-branch", "main"]);
+    git(&["add", "."]);
+    git(&["commit", "--quiet", "-m", "minimax"]);
+    // …as `actions/checkout` with `fetch-depth: 0` leaves it for a pull request.
+    git(&["update-ref", "refs/remotes/origin/main", "HEAD"]);
+    let workflow = new_bots_workflow(&bot);
+
+    // A pull request that goes back to the starting bot, which marks the first free square.
+    git(&["checkout", "--quiet", "-b", "weaker"]);
+    std::fs::write(bot.join("src/lib.rs"), &starter).unwrap();
+    git(&["commit", "--quiet", "-am", "simpler"]);
+    let (code, output) = run_step(&workflow, "Play the suite", &bot);
+    assert_eq!(code, Some(0), "no game lost by a fault: {output}");
+    let log: Value =
+        serde_json::from_str(&std::fs::read_to_string(bot.join("botlens.sarif")).unwrap())
+            .expect("the step leaves the SARIF log alone in botlens.sarif");
+    assert_valid_sarif(&log);
+    let (code, output) = run_step(&workflow, "Compare with the base branch", &bot);
+    assert_eq!(code, Some(1), "a regression fails the step: {output}");
+    assert!(output.contains(" - H0 was accepted\n"), "{output}");
+    assert!(
+        output.contains("botlens: . is worse than .@origin/main: a regression (exit status 1, --fail-on-regression)"),
+        "{output}"
+    );
+
+    // A pull request that changes nothing the bot does passes.
+    git(&["checkout", "--quiet", "main"]);
+    git(&["checkout", "--quiet", "-b", "same"]);
+    std::fs::write(bot.join("NOTES.md"), "the same bot\n").unwrap();
+    git(&["add", "NOTES.md"]);
+    git(&["commit", "--quiet", "-m", "notes"]);
+    let (code, output) = run_step(&workflow, "Compare with the base branch", &bot);
+    assert_eq!(code, Some(0), "{output}");
+    assert!(output.contains(" - H1 was accepted\n"), "{output}");
+
+    // A build that fails leaves no report for the upload step, and fails the step with 2.
+    std::fs::write(bot.join("src/lib.rs"), "this is not Rust").unwrap();
+    std::fs::remove_file(bot.join("botlens.sarif")).ok();
+    let (code, output) = run_step(&workflow, "Play the suite", &bot);
+    assert_eq!(code, Some(2), "{output}");
+    assert!(!bot.join("botlens.sarif").exists(), "an empty log is not left to upload");
+}

@@ -1,7 +1,8 @@
 //! An installed `botlens` needs no checkout: the binary, copied out of the tree and run where
 //! the checkout cannot be seen (a private mount namespace lays an empty file system over it),
-//! scaffolds a bot, builds and plays it, writes a replay page and measures itself with its
-//! bundled SDK and samples.
+//! scaffolds a bot (with its own copy of the SDK, so it still builds when moved and the cache
+//! is gone), builds and plays it, writes a replay page and measures itself with its bundled SDK
+//! and samples.
 //!
 //! Needs `unshare` (util-linux) and user namespaces (the mount namespace is made in a user
 //! namespace of the test's own, so no privilege is needed).
@@ -54,16 +55,25 @@ fn a_copied_binary_scaffolds_builds_plays_replays_and_benches_without_the_checko
         &cache,
         "\"$BOTLENS\" new tictactoe \"$WORK/bot\" \
          && \"$BOTLENS\" run \"$WORK/bot\" --seeds 0..4 --json > \"$WORK/report.json\" \
-         && \"$BOTLENS\" replay \"$WORK/bot\" --vs perfect --seed 1 --html \"$WORK/game.html\"",
+         && \"$BOTLENS\" replay \"$WORK/bot\" --vs perfect --seed 1 --html \"$WORK/game.html\" \
+         && mv \"$WORK/bot\" \"$WORK/moved\" && rm -r \"$BOTLENS_CACHE_DIR/sdk\" \
+         && \"$BOTLENS\" run \"$WORK/moved\" --seeds 0..1 --json > \"$WORK/moved.json\"",
     );
     assert!(ok, "{out}");
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(work.join("report.json")).unwrap())
             .expect("the report is JSON");
     assert_eq!(report["games"], 8, "{report}");
-    let manifest = std::fs::read_to_string(work.join("bot/Cargo.toml")).unwrap();
-    let sdk = cache.join("sdk").display().to_string();
-    assert!(manifest.contains(&sdk), "the SDK comes from the cache:\n{manifest}");
+    let manifest = std::fs::read_to_string(work.join("moved/Cargo.toml")).unwrap();
+    assert!(
+        manifest.contains("botlens-sdk = { path = \"botlens/sdk\" }"),
+        "the project has its own SDK:\n{manifest}"
+    );
+    // Moved, with botlens's cache gone, the project still builds and plays.
+    let moved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("moved.json")).unwrap())
+            .expect("the report is JSON");
+    assert_eq!(moved["games"], 4, "{moved}");
     assert!(std::fs::read_to_string(work.join("game.html")).unwrap().contains("<html"));
 
     let (ok, out) = without_checkout(

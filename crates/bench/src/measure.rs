@@ -143,7 +143,7 @@ impl Pairing {
 fn refresh_template(game: GameKind, dir: &Path, sdk: &Path) -> anyhow::Result<()> {
     let staging = tempfile::tempdir()?;
     let fresh = staging.path().join(dir.file_name().context("the template directory has a name")?);
-    botlens_harness::scaffold::scaffold(game, &fresh, sdk)?;
+    botlens_harness::scaffold::scaffold(game, &fresh, Some(sdk))?;
     copy_changed(&fresh, dir)
 }
 

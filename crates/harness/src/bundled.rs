@@ -88,6 +88,45 @@ pub fn sample(name: &str, dir: &Path, sdk: &Path) -> Result<(), BundleError> {
     Ok(())
 }
 
+/// The folders of the bundled SDK a Rust bot builds with: the SDK crate and the protocol crate
+/// it depends on (`../protocol`).
+const SDK_CRATES: [&str; 2] = ["sdk", "protocol"];
+
+/// Writes a copy of the bundled SDK into `dir` for a bot project to keep as its own
+/// (`dir/sdk`, the `botlens-sdk` crate, and `dir/protocol` beside it), leaving out the starting
+/// bots; the files written, relative to `dir`, in order. A project with its SDK inside builds
+/// on any machine with Rust, such as a CI runner, whatever botlens is installed there.
+pub fn copy_sdk(dir: &Path) -> Result<Vec<PathBuf>, BundleError> {
+    let mut written = Vec::new();
+    for (path, contents) in FILES.iter().filter(|(path, _)| is_sdk_file(path)) {
+        let contents = match path.strip_suffix("/Cargo.toml") {
+            Some(_) => in_workspace(contents),
+            None => (*contents).to_owned(),
+        };
+        write_if_changed(&dir.join(path), &contents)?;
+        written.push(PathBuf::from(path));
+    }
+    Ok(written)
+}
+
+/// A bundled crate's manifest made a member of the bot's workspace: without its own empty
+/// `[workspace]` table (Cargo refuses two roots in one workspace), and saying where it came from.
+fn in_workspace(manifest: &str) -> String {
+    let mut table: toml::Table = manifest.parse().expect("the bundled manifests are valid TOML");
+    table.remove("workspace");
+    let version = env!("CARGO_PKG_VERSION");
+    let body = toml::to_string(&table).expect("a table serializes");
+    format!(
+        "# Copied from botlens {version} by `botlens new`: the SDK this bot builds with.\n{body}"
+    )
+}
+
+/// Whether the bundled file `path` belongs to the Rust SDK's crates, starting bots aside.
+fn is_sdk_file(path: &str) -> bool {
+    let folder = path.split('/').next().unwrap_or_default();
+    SDK_CRATES.contains(&folder) && !path.starts_with("sdk/starters/")
+}
+
 /// The names of the bundled samples.
 pub fn samples() -> Vec<&'static str> {
     let mut names: Vec<&str> = FILES
@@ -189,6 +228,26 @@ mod tests {
         assert!(protocol["dependencies"]["serde"]["version"].is_str(), "{protocol}");
         assert!(!manifest("protocol/Cargo.toml").contains("workspace = true"));
         assert!(protocol.get("dev-dependencies").is_none() && protocol.get("lints").is_none());
+    }
+
+    #[test]
+    fn a_copy_of_the_sdk_holds_both_crates_and_no_starters() {
+        let dir = tempfile::tempdir().unwrap();
+        let written = copy_sdk(dir.path()).unwrap();
+        assert!(written.contains(&PathBuf::from("sdk/Cargo.toml")), "{written:?}");
+        assert!(written.contains(&PathBuf::from("protocol/src/lib.rs")), "{written:?}");
+        assert!(written.iter().all(|file| {
+            let file = file.to_string_lossy();
+            (file.starts_with("sdk/") || file.starts_with("protocol/"))
+                && !file.starts_with("sdk/starters/")
+        }));
+        for file in &written {
+            assert!(dir.path().join(file).is_file(), "{}", file.display());
+        }
+        let manifest = std::fs::read_to_string(dir.path().join("sdk/Cargo.toml")).unwrap();
+        let manifest: toml::Table = manifest.parse().unwrap();
+        assert!(manifest.get("workspace").is_none(), "{manifest}");
+        assert_eq!(manifest["package"]["name"].as_str(), Some("botlens-sdk"));
     }
 
     #[test]

@@ -11,16 +11,22 @@
 //!   stands alone, and `[package.metadata.botlens]` naming the game and a short suite;
 //! - `src/lib.rs`: the game's starting bot, a simple bot that only makes legal moves, with
 //!   comments that teach the SDK;
-//! - `README.md` (how to run it) and `.gitignore` (`target/`).
+//! - `botlens/`: a copy of the bundled SDK (`botlens/sdk`, with the protocol crate it uses
+//!   beside it, [`crate::bundled::copy_sdk`]), unless `--sdk` names one to depend on instead;
+//! - `README.md` (how to run it) and `.gitignore` (`target/`);
+//! - `.github/workflows/botlens.yml` ([`workflow`]), as every new bot gets.
 //!
 //! `Cargo.toml` and `README.md` come from the `templates/` directory of this crate, compiled in;
 //! the bot is its language's starting bot for the game, from its SDK's folder
 //! (`crates/sdk/starters/<game>.rs`, `crates/sdk-c/starters/<game>.c`, …, bundled:
 //! [`crate::bundled::starter`]); the game's title and its seeds come from the games registry
 //! ([`GameKind::info`]);
-//! `{{name}}` and the other placeholders are filled. The SDK's path is written relative to the
-//! project when both are in the same botlens checkout (the SDK at `<checkout>/crates/sdk`), so
-//! the checkout can move; else absolute.
+//! `{{name}}` and the other placeholders are filled. The SDK is the project's own copy, so the
+//! project builds on any machine with Rust and botlens (a CI runner, a teammate's laptop) and
+//! keeps building with the SDK it was made with when botlens is upgraded. An SDK named with
+//! `--sdk` is depended on where it is instead: by a path relative to the project when both are
+//! in the same botlens checkout (the SDK at `<checkout>/crates/sdk`), so the checkout can move;
+//! else absolute.
 //!
 //! Not for: building or running the new project (see [`crate::build`] and
 //! [`crate::pipeline`]).
@@ -31,6 +37,8 @@ use std::path::{Component, Path, PathBuf};
 use botlens_games::GameKind;
 use botlens_sandbox::SandboxLimits;
 
+use crate::suite;
+
 /// The `Cargo.toml` template.
 const CARGO_TOML: &str = include_str!("../templates/Cargo.toml.in");
 /// The `README.md` template.
@@ -39,6 +47,12 @@ const README: &str = include_str!("../templates/README.md.in");
 const FOLDER_CONFIG: &str = include_str!("../templates/folder-botlens.toml.in");
 /// A bot folder's `README.md` template.
 const FOLDER_README: &str = include_str!("../templates/folder-README.md.in");
+/// The GitHub Actions workflow's template ([`workflow`]).
+const WORKFLOW: &str = include_str!("../templates/github-workflow.yml.in");
+/// Where a new bot's GitHub Actions workflow is written, relative to the bot.
+pub const WORKFLOW_FILE: &str = ".github/workflows/botlens.yml";
+/// Where a new Rust bot's copy of the SDK is written, relative to the project.
+pub const SDK_COPY: &str = "botlens";
 /// The `.gitignore` written as is.
 const GITIGNORE: &str = "target/\n";
 
@@ -51,8 +65,8 @@ pub struct Scaffold {
     pub crate_name: String,
     /// The game the bot plays.
     pub game: GameKind,
-    /// The SDK path as written in `Cargo.toml` (relative to the project, or absolute); for a
-    /// bot folder, what it builds with (`botlens.h`).
+    /// The SDK path as written in `Cargo.toml` (relative to the project, `botlens/sdk` for its
+    /// own copy, or absolute); for a bot folder, what it builds with (`botlens.h`).
     pub sdk: String,
     /// What the bot builds with, for a sentence after "with": `the SDK from ../../crates/sdk
     /// (relative to the project)`, `botlens.h, from botlens itself`.
@@ -152,18 +166,44 @@ pub fn crate_name(dir_name: &str) -> String {
     }
 }
 
-/// Writes a new project for `game` into `dir` (created if missing, refused if not empty), with
-/// the SDK at `sdk` (for example the bundled one, [`crate::bundled::sdk`]) as its dependency.
-pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, ScaffoldError> {
-    if !sdk.join("Cargo.toml").is_file() {
-        return Err(ScaffoldError::NoSdk(sdk.to_path_buf()));
-    }
-    let sdk = sdk.canonicalize().map_err(io_error(sdk))?;
+/// Writes a new project for `game` into `dir` (created if missing, refused if not empty) that
+/// depends on the SDK at `sdk`, or, without one, on its own copy of the bundled SDK in
+/// [`SDK_COPY`].
+pub fn scaffold(game: GameKind, dir: &Path, sdk: Option<&Path>) -> Result<Scaffold, ScaffoldError> {
+    let sdk = match sdk {
+        Some(sdk) if !sdk.join("Cargo.toml").is_file() => {
+            return Err(ScaffoldError::NoSdk(sdk.to_path_buf()));
+        }
+        Some(sdk) => Some(sdk.canonicalize().map_err(io_error(sdk))?),
+        None => None,
+    };
     let (root, crate_name) = new_dir(dir, "src")?;
-    let sdk_path = sdk_dependency(&root, &sdk);
+    let (sdk_path, uses) = match &sdk {
+        Some(sdk) => {
+            let path = sdk_dependency(&root, sdk);
+            let relative =
+                if Path::new(&path).is_relative() { " (relative to the project)" } else { "" };
+            let uses = format!("the SDK from {path}{relative}");
+            (path, uses)
+        }
+        None => {
+            crate::bundled::copy_sdk(&root.join(SDK_COPY))?;
+            let version = env!("CARGO_PKG_VERSION");
+            let uses = format!("its own copy of the SDK in {SDK_COPY}/ (botlens-sdk {version})");
+            (format!("{SDK_COPY}/sdk"), uses)
+        }
+    };
+    let sdk_about = match &sdk {
+        Some(_) => format!("The bot depends on the botlens SDK at `{sdk_path}`."),
+        None => format!(
+            "`{SDK_COPY}/` holds the botlens SDK the bot builds with, a copy made by `botlens new`:\nkeep it with the bot, so that it builds wherever botlens is installed (as in CI)."
+        ),
+    };
 
     let fill = |template: &str| {
-        fill(template, game, &crate_name).replace("{{sdk}}", &toml_string(&sdk_path))
+        fill(template, game, &crate_name)
+            .replace("{{sdk}}", &toml_string(&sdk_path))
+            .replace("{{sdk_about}}", &sdk_about)
     };
     let starter = starter("sdk", game, "rs")?;
     let files = [
@@ -171,13 +211,62 @@ pub fn scaffold(game: GameKind, dir: &Path, sdk: &Path) -> Result<Scaffold, Scaf
         ("src/lib.rs", fill(starter)),
         ("README.md", fill(README)),
         (".gitignore", GITIGNORE.to_owned()),
+        (WORKFLOW_FILE, workflow(game, &crate_name, CiSetup::Nothing, "Rust")),
     ];
-    let written = write_files(&root, files)?;
-    let relative =
-        if Path::new(&sdk_path).is_relative() { " (relative to the project)" } else { "" };
-    let uses = format!("the SDK from {sdk_path}{relative}");
+    let mut written = write_files(&root, files)?;
+    if sdk.is_none() {
+        written.push(PathBuf::from(format!("{SDK_COPY}/")));
+    }
     let main = PathBuf::from("src/lib.rs");
     Ok(Scaffold { root, crate_name, game, sdk: sdk_path, uses, files: written, main })
+}
+
+/// What a CI runner (GitHub's Ubuntu) installs for a language's bots to build, besides Rust
+/// and botlens, in the workflow `botlens new` writes ([`workflow`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CiSetup {
+    /// Nothing: botlens adds the `wasm32-wasip1` target itself, and installs what else it
+    /// needs with tools the runner has (the AssemblyScript compiler, with npm).
+    Nothing,
+    /// Debian or Ubuntu packages, for `apt-get install`, separated by spaces.
+    Apt(&'static str),
+    /// Python packages, for `pip install`, separated by spaces.
+    Pip(&'static str),
+}
+
+/// The GitHub Actions workflow of a new bot named `name` for `game` in `language` (its title),
+/// whose builds need `setup`: on every push and pull request it plays the suite and uploads
+/// the report to code scanning (`botlens run --format sarif`); on a pull request it compares
+/// the branch with the base branch and fails on a regression (`botlens compare
+/// --fail-on-regression`: a non-regression SPRT, or Klotski's steps).
+pub fn workflow(game: GameKind, name: &str, setup: CiSetup, language: &str) -> String {
+    let install = |how: &str| {
+        format!("      - name: Install what {language} bots build with\n        run: {how}\n")
+    };
+    let setup = match setup {
+        CiSetup::Nothing => String::new(),
+        CiSetup::Apt(packages) => {
+            install(&format!("sudo apt-get update && sudo apt-get install -y {packages}"))
+        }
+        CiSetup::Pip(packages) => {
+            install(&format!("python3 -m pip install --user --break-system-packages {packages}"))
+        }
+    };
+    let (about, args) = if suite::is_puzzle(game) {
+        ("Klotski has no SPRT: it fails when the branch takes more steps (the sign test).", "")
+    } else {
+        (
+            "A non-regression SPRT, as fishtest runs: it fails when the branch is 10 Elo or more weaker.",
+            "--sprt elo0=-10 elo1=0 ",
+        )
+    };
+    WORKFLOW
+        .replace("{{name}}", name)
+        .replace("{{repository}}", env!("CARGO_PKG_REPOSITORY"))
+        .replace("{{version}}", env!("CARGO_PKG_VERSION"))
+        .replace("{{setup}}", &setup)
+        .replace("{{compare_about}}", about)
+        .replace("{{compare_args}}", args)
 }
 
 /// A folder language as a new bot folder names it ([`crate::toolchain::Toolchain`]).
@@ -191,6 +280,8 @@ pub struct FolderLanguage {
     pub extension: &'static str,
     /// The starting bot's source ([`starter`]).
     pub starter: &'static str,
+    /// What a CI runner installs for its bots to build.
+    pub ci_setup: CiSetup,
 }
 
 /// What a new bot folder's `README.md` says of its language.
@@ -235,6 +326,7 @@ pub fn scaffold_folder(
         ("botlens.toml", fill(FOLDER_CONFIG)),
         (file.as_str(), fill(language.starter)),
         ("README.md", fill(FOLDER_README)),
+        (WORKFLOW_FILE, workflow(game, &name, language.ci_setup, language.title)),
     ];
     let written = write_files(&root, files)?;
     let uses = format!("{}, from botlens itself", readme.sdk);
@@ -302,6 +394,9 @@ fn write_files<const N: usize>(
     let mut written = Vec::new();
     for (file, text) in files {
         let path = root.join(file);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io_error(parent))?;
+        }
         std::fs::write(&path, text).map_err(io_error(&path))?;
         written.push(PathBuf::from(file));
     }
@@ -387,15 +482,66 @@ mod tests {
     }
 
     #[test]
+    fn without_an_sdk_named_the_project_gets_its_own_copy_and_builds_anywhere() {
+        let tmp = tempfile::tempdir().unwrap();
+        let made = scaffold(GameKind::Battleships, &tmp.path().join("mine"), None).unwrap();
+        assert_eq!(made.sdk, "botlens/sdk");
+        assert_eq!(made.files.last(), Some(&PathBuf::from("botlens/")));
+        let manifest = read(&made.root, "Cargo.toml");
+        assert!(manifest.contains("botlens-sdk = { path = \"botlens/sdk\" }"), "{manifest}");
+        assert!(made.root.join("botlens/sdk/src/lib.rs").is_file());
+        assert!(made.root.join("botlens/protocol/Cargo.toml").is_file());
+        let readme = read(&made.root, "README.md");
+        assert!(
+            readme.contains("`botlens/` holds the botlens SDK the bot builds with"),
+            "{readme}"
+        );
+        assert!(!readme.contains("{{"), "{readme}");
+        // Moved elsewhere, the project still finds its SDK.
+        let moved = tmp.path().join("moved");
+        std::fs::rename(&made.root, &moved).unwrap();
+        let project = crate::BotProject::load(&moved).unwrap();
+        assert_eq!(project.name, "mine");
+    }
+
+    #[test]
+    fn the_workflow_sets_up_the_language_and_tests_the_game_its_way() {
+        for game in GameKind::ALL {
+            for setup in [CiSetup::Nothing, CiSetup::Apt("clang lld"), CiSetup::Pip("ziglang")] {
+                let text = workflow(game, "my-bot", setup, "C");
+                assert!(text.starts_with("# botlens in the CI of my-bot, written by"), "{text}");
+                // GitHub's expressions, `${{ … }}`, are not placeholders.
+                let unfilled = text.replace("${{", "").contains("{{");
+                assert!(!unfilled, "an unfilled placeholder in\n{text}");
+                let install = match setup {
+                    CiSetup::Nothing => None,
+                    CiSetup::Apt(_) => {
+                        Some("sudo apt-get update && sudo apt-get install -y clang lld")
+                    }
+                    CiSetup::Pip(_) => {
+                        Some("python3 -m pip install --user --break-system-packages ziglang")
+                    }
+                };
+                let step = text.lines().skip_while(|l| !l.contains("Install what C bots")).nth(1);
+                assert_eq!(step.map(|l| l.trim_start().trim_start_matches("run: ")), install);
+                let sprt = !suite::is_puzzle(game);
+                assert_eq!(text.contains("--sprt elo0=-10 elo1=0 --fail-on-regression"), sprt);
+                assert!(text.ends_with("--fail-on-regression\n"), "{text}");
+            }
+        }
+    }
+
+    #[test]
     fn writes_a_bot_project_for_every_game() {
         let (tmp, sdk) = checkout();
         for game in GameKind::ALL {
             let dir = tmp.path().join(format!("{}-bot", game.name()));
-            let made = scaffold(game, &dir, &sdk).unwrap();
+            let made = scaffold(game, &dir, Some(&sdk)).unwrap();
             assert_eq!(made.crate_name, format!("{}-bot", game.name()));
             assert_eq!(
                 made.files,
-                ["Cargo.toml", "src/lib.rs", "README.md", ".gitignore"].map(PathBuf::from)
+                ["Cargo.toml", "src/lib.rs", "README.md", ".gitignore", WORKFLOW_FILE]
+                    .map(PathBuf::from)
             );
             let project = crate::BotProject::load(&made.root).unwrap();
             assert_eq!((project.game, project.name.as_str()), (game, made.crate_name.as_str()));
@@ -422,7 +568,7 @@ mod tests {
     #[test]
     fn the_manifest_parses_with_the_sdk_as_a_path_dependency() {
         let (tmp, sdk) = checkout();
-        let made = scaffold(GameKind::TicTacToe, &tmp.path().join("x"), &sdk).unwrap();
+        let made = scaffold(GameKind::TicTacToe, &tmp.path().join("x"), Some(&sdk)).unwrap();
         let manifest: toml::Table = read(&made.root, "Cargo.toml").parse().unwrap();
         let path = &manifest["dependencies"]["botlens-sdk"]["path"];
         assert_eq!(path.as_str(), Some(made.sdk.as_str()));
@@ -432,10 +578,11 @@ mod tests {
     #[test]
     fn the_sdk_path_is_relative_inside_the_checkout_and_absolute_outside() {
         let (tmp, sdk) = checkout();
-        let inside = scaffold(GameKind::Klotski, &tmp.path().join("botlens/samples/mine"), &sdk);
+        let inside =
+            scaffold(GameKind::Klotski, &tmp.path().join("botlens/samples/mine"), Some(&sdk));
         assert_eq!(inside.unwrap().sdk, "../../crates/sdk");
         let outside =
-            scaffold(GameKind::Klotski, &tmp.path().join("elsewhere/mine"), &sdk).unwrap();
+            scaffold(GameKind::Klotski, &tmp.path().join("elsewhere/mine"), Some(&sdk)).unwrap();
         assert_eq!(Path::new(&outside.sdk), sdk.canonicalize().unwrap());
     }
 
@@ -444,8 +591,8 @@ mod tests {
         let (tmp, sdk) = checkout();
         let empty = tmp.path().join("empty");
         std::fs::create_dir(&empty).unwrap();
-        assert!(scaffold(GameKind::Battleships, &empty, &sdk).is_ok());
-        let error = scaffold(GameKind::Battleships, &empty, &sdk).unwrap_err();
+        assert!(scaffold(GameKind::Battleships, &empty, Some(&sdk)).is_ok());
+        let error = scaffold(GameKind::Battleships, &empty, Some(&sdk)).unwrap_err();
         assert!(matches!(error, ScaffoldError::NotEmpty(_)), "{error}");
         assert!(error.to_string().contains("is not empty"), "{error}");
         // The refusal left the first project as it was.
@@ -457,11 +604,11 @@ mod tests {
         let (tmp, sdk) = checkout();
         let file = tmp.path().join("file");
         std::fs::write(&file, "").unwrap();
-        let error = scaffold(GameKind::TicTacToe, &file, &sdk).unwrap_err();
+        let error = scaffold(GameKind::TicTacToe, &file, Some(&sdk)).unwrap_err();
         assert!(matches!(error, ScaffoldError::NotADirectory(_)), "{error}");
         let nowhere = tmp.path().join("no-sdk-here");
         let target = tmp.path().join("bot");
-        let error = scaffold(GameKind::TicTacToe, &target, &nowhere).unwrap_err();
+        let error = scaffold(GameKind::TicTacToe, &target, Some(&nowhere)).unwrap_err();
         assert!(error.to_string().contains("SDK is not at"), "{error}");
         assert!(!target.exists(), "nothing is written when the SDK is missing");
     }
@@ -495,7 +642,7 @@ mod tests {
         let (tmp, sdk) = checkout();
         let dir = tmp.path().join("Dotted Bot");
         std::fs::create_dir(&dir).unwrap();
-        let made = scaffold(GameKind::TicTacToe, &dir.join("."), &sdk).unwrap();
+        let made = scaffold(GameKind::TicTacToe, &dir.join("."), Some(&sdk)).unwrap();
         assert_eq!(made.crate_name, "dotted-bot");
     }
 }

@@ -22,7 +22,12 @@ use super::lang_arg::LangArg;
 #[derive(Debug, Args)]
 #[command(after_help = "The project gets Cargo.toml (with the botlens settings in \
 [package.metadata.botlens]), src/lib.rs (a simple bot that plays legal moves, with comments \
-on the SDK), README.md and .gitignore. The crate is named after the directory.
+on the SDK), botlens/ (its own copy of the SDK, so it builds wherever botlens is installed), \
+README.md and .gitignore. The crate is named after the directory.
+
+Every new bot also gets .github/workflows/botlens.yml: GitHub Actions plays its suite on each \
+push and pull request, shows lost games in code scanning, and fails a pull request that makes \
+the bot weaker than its base branch (docs/ci.md).
 
 With --lang and another language: a bot folder in it instead, with botlens.toml, bot.<extension>
 (on the SDK for that language, which botlens carries) and README.md.
@@ -41,8 +46,8 @@ pub struct NewArgs {
     #[arg(long, value_parser = LangArg, default_value = "rust")]
     lang: Lang,
     /// The botlens SDK crate to depend on, for a language whose projects depend on it by path
-    /// (Rust) [default: the SDK bundled with this botlens, unpacked into botlens's cache
-    /// directory].
+    /// (Rust) [default: a copy of the SDK bundled with this botlens, in the project's
+    /// `botlens/`].
     #[arg(long, value_name = "PATH")]
     sdk: Option<PathBuf>,
 }

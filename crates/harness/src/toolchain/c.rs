@@ -28,7 +28,7 @@ use crate::CancelToken;
 use crate::build::CompilerMessage;
 use crate::compiled::{Built, Fnv, cached, store, unlocated};
 use crate::folder::{Folder, FolderError, missing_clang_tools};
-use crate::scaffold::{FolderReadme, Scaffold, ScaffoldError};
+use crate::scaffold::{CiSetup, FolderReadme, Scaffold, ScaffoldError};
 use crate::shown::Shown;
 
 /// Where Debian's wasi-libc puts its headers.
@@ -86,6 +86,10 @@ impl Toolchain for C {
 
     fn sdk(&self) -> &'static str {
         "sdk-c"
+    }
+
+    fn ci_setup(&self) -> CiSetup {
+        CiSetup::Apt(crate::folder::PACKAGES)
     }
 
     fn builder(&self) -> Option<&'static str> {

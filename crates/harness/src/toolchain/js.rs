@@ -28,7 +28,7 @@ use super::{Bot, BuildFailure, BuildRequest, Debugging, LoadError, Ready, Settin
 use crate::CancelToken;
 use crate::build::{BuildError, CompilerMessage};
 use crate::folder::{CONFIG_FILE, Folder, FolderError, missing_clang_tools, on_path};
-use crate::scaffold::{FolderReadme, Scaffold, ScaffoldError};
+use crate::scaffold::{CiSetup, FolderReadme, Scaffold, ScaffoldError};
 
 /// The start of the message the runner gives a syntax error in the bot's source.
 const SYNTAX_ERROR: &str = "syntax error: ";
@@ -81,6 +81,10 @@ impl Toolchain for JavaScript {
     /// The runner, with the starting bots (a bot's source needs no library).
     fn sdk(&self) -> &'static str {
         "js-runner"
+    }
+
+    fn ci_setup(&self) -> CiSetup {
+        CiSetup::Apt(crate::folder::PACKAGES)
     }
 
     fn builder(&self) -> Option<&'static str> {

@@ -48,7 +48,7 @@ use crate::build::{BuildError, CompilerMessage, DebugInfo};
 pub use crate::compiled::Built;
 use crate::folder::{CONFIG_FILE, Folder, FolderConfig, FolderError};
 use crate::project::{BotProject, ProjectError};
-use crate::scaffold::{Scaffold, ScaffoldError};
+use crate::scaffold::{CiSetup, Scaffold, ScaffoldError};
 
 /// Every language botlens builds bots in, one row each. The order decides: a directory holding
 /// several rows' sources is the first one's bot, and a directory that is no language's bot is
@@ -122,9 +122,14 @@ pub trait Toolchain: Sync {
     /// `botlens.toml`'s (a Cargo project's game is its own: the pipeline refuses another).
     fn load(&self, path: &Path, game: Option<GameKind>) -> Result<Box<dyn Bot>, LoadError>;
 
+    /// What a CI runner installs for its bots to build, in the workflow `botlens new` writes.
+    fn ci_setup(&self) -> CiSetup {
+        CiSetup::Nothing
+    }
+
     /// Writes a new bot for `game` into `dir`, a new or empty directory (`botlens new`); `sdk`
-    /// is the SDK a project depends on by path (`--sdk`; by default the bundled one), where the
-    /// language has one.
+    /// is the SDK a project depends on by path (`--sdk`; by default its own copy of the bundled
+    /// one), where the language has one.
     fn scaffold(
         &self,
         game: GameKind,
@@ -666,6 +671,7 @@ pub(crate) fn scaffold_folder(
         name: toolchain.name(),
         extension: toolchain.extension(),
         starter,
+        ci_setup: toolchain.ci_setup(),
     };
     crate::scaffold::scaffold_folder(&language, readme, game, dir)
 }
@@ -833,7 +839,9 @@ mod tests {
                 assert!(entry_line(lang, &source).is_some(), "{lang} {game}: no entry point");
                 for file in &made.files {
                     let text = std::fs::read_to_string(made.root.join(file)).unwrap();
-                    assert!(!text.contains("{{"), "{file:?} has an unfilled placeholder:\n{text}");
+                    // GitHub's expressions, `${{ … }}`, are not placeholders.
+                    let unfilled = text.replace("${{", "").contains("{{");
+                    assert!(!unfilled, "{file:?} has an unfilled placeholder:\n{text}");
                 }
                 assert_eq!(
                     lang.example_file(&made.root),

@@ -80,11 +80,7 @@ impl Toolchain for Rust {
         dir: &Path,
         sdk: Option<&Path>,
     ) -> Result<Scaffold, ScaffoldError> {
-        let sdk = match sdk {
-            Some(sdk) => sdk.to_owned(),
-            None => crate::bundled::sdk()?,
-        };
-        crate::scaffold::scaffold(game, dir, &sdk)
+        crate::scaffold::scaffold(game, dir, sdk)
     }
 
     fn example_file(&self, _path: &Path) -> String {

@@ -45,7 +45,7 @@ use super::{Bot, BuildFailure, BuildRequest, Debugging, LoadError, Ready, Settin
 use crate::CancelToken;
 use crate::compiled::{Built, Fnv};
 use crate::folder::{Folder, FolderError};
-use crate::scaffold::{FolderReadme, Scaffold, ScaffoldError};
+use crate::scaffold::{CiSetup, FolderReadme, Scaffold, ScaffoldError};
 use crate::shown::Shown;
 
 /// The SDK's module file.
@@ -99,6 +99,10 @@ impl Toolchain for Zig {
 
     fn sdk(&self) -> &'static str {
         "sdk-zig"
+    }
+
+    fn ci_setup(&self) -> CiSetup {
+        CiSetup::Pip("ziglang")
     }
 
     fn builder(&self) -> Option<&'static str> {
