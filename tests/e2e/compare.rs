@@ -648,3 +648,42 @@ fn bisect_names_the_commit_that_made_the_bot_weaker_with_the_evidence() {
         assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
     }
 }
+
+#[test]
+fn fail_on_regression_exits_1_when_a_non_regression_sprt_finds_a_weaker() {
+    let check = ["--sprt", "elo0=-10", "elo1=0", "--fail-on-regression"];
+    let compare = |a: &str, b: &str, extra: &[&str]| {
+        botlens(&[&["compare", "--game", "tictactoe", a, b][..], extra].concat())
+    };
+    let weaker = compare("random", "perfect", &check);
+    assert_eq!(weaker.code, Some(1), "{}{}", weaker.stdout, weaker.stderr);
+    assert!(weaker.stdout.contains(" - H0 was accepted\n"), "{}", weaker.stdout);
+    assert!(
+        weaker.stderr.ends_with(
+            "botlens: random is worse than perfect: a regression (exit status 1, --fail-on-regression)\n"
+        ),
+        "{}",
+        weaker.stderr
+    );
+    let stronger = compare("perfect", "random", &[&check[..], &["--json"]].concat());
+    assert_eq!(stronger.code, Some(0), "{}", stronger.stderr);
+    let report: serde_json::Value = serde_json::from_str(&stronger.stdout).expect("JSON");
+    assert_eq!(
+        (&report["sprt"]["verdict"], &report["regression"]),
+        (&"h1_accepted".into(), &false.into())
+    );
+    // Without the flag, the same comparison is figures only.
+    let figures = compare("random", "perfect", &check[..3]);
+    assert_eq!(figures.code, Some(0), "{}", figures.stderr);
+
+    // A test that cannot tell a regression is refused before anything is played.
+    for (extra, why) in [
+        (&["--fail-on-regression"][..], "needs --sprt with a non-regression test's bounds"),
+        (&["--sprt", "elo0=0", "elo1=10", "--fail-on-regression"][..], "elo1 is 10"),
+    ] {
+        let refused = compare("random", "perfect", extra);
+        assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+        assert!(refused.stdout.is_empty(), "{}", refused.stdout);
+        assert!(refused.stderr.contains(why), "{}", refused.stderr);
+    }
+}
