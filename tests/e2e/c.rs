@@ -83,6 +83,12 @@ fn a_klotski_bots_bad_slide_fails_at_its_line() {
         assert_eq!(failure["kind"], kind, "{statement}: {failure:#}");
         assert!(failure["message"].as_str().unwrap().contains(message), "{failure:#}");
         assert_eq!(failure["line"], line_of(&source, "/* here */"), "{statement}: {failure:#}");
+        if kind == "memory_limit" {
+            let growth = &failure["memory_growth"][0];
+            assert!(growth["file"].as_str().unwrap().ends_with("bot.c"), "{growth:#}");
+            assert_eq!(growth["line"], failure["line"], "{growth:#}");
+            assert_eq!(growth["function"], "bot_play", "{growth:#}");
+        }
     }
 }
 
@@ -176,11 +182,17 @@ fn bad_bots_fail_located_in_their_own_file() {
             "second_move",
             "second action mark(2, 2) in one turn",
         ),
+        // Allocated in wasi-libc's dlmalloc, but kept by the bot's line.
+        (
+            "for (int i = 0; i < 100; i++) kept = malloc(1 << 20); /* here */",
+            "memory_limit",
+            "the bot tried to grow its memory",
+        ),
     ];
     for (statement, kind, message) in cases {
         // The centre first, so that marking it again is illegal on the next turn.
         let source = format!(
-            "#include <assert.h>\n#include \"botlens.h\"\n\nstatic int turn;\n\nvoid bot_play(void) {{\n    botlens_tictactoe_view view = botlens_tictactoe();\n    (void)view;\n    if (turn++ == 0 && view.board[4] == '.') {{\n        botlens_mark(1, 1);\n        return;\n    }}\n    {statement}\n}}\n"
+            "#include <assert.h>\n#include <stdlib.h>\n#include \"botlens.h\"\n\nstatic int turn;\nstatic char *volatile kept;\n\nvoid bot_play(void) {{\n    botlens_tictactoe_view view = botlens_tictactoe();\n    (void)view;\n    if (turn++ == 0 && view.board[4] == '.') {{\n        botlens_mark(1, 1);\n        return;\n    }}\n    {statement}\n}}\n"
         );
         let out = run_c(dir.path(), source.as_bytes());
         assert_eq!(out.code, Some(1), "{statement}: {}", out.stderr);
@@ -189,6 +201,12 @@ fn bad_bots_fail_located_in_their_own_file() {
         assert!(failure["message"].as_str().unwrap().contains(message), "{failure:#}");
         assert!(failure["file"].as_str().unwrap().ends_with("bot.c"), "{failure:#}");
         assert_eq!(failure["line"], line_of(&source, "/* here */"), "{statement}: {failure:#}");
+        if kind == "memory_limit" {
+            let growth = &failure["memory_growth"][0];
+            assert!(growth["file"].as_str().unwrap().ends_with("bot.c"), "{growth:#}");
+            assert_eq!(growth["line"], failure["line"], "{growth:#}");
+            assert_eq!(growth["function"], "bot_play", "{growth:#}");
+        }
     }
 }
 

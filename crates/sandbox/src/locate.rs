@@ -6,7 +6,7 @@
 //! cycle that used the stack up. Frames of the
 //! Rust standard library (`/rustc/…`, `library/std|core|alloc`), of other crates (Cargo's
 //! registry and git checkouts), of wasi-libc (also Debian's build of it, which records its
-//! sources as `./libc-bottom-half/…` and `./libc-top-half/…`, also under `./build/`) and of the
+//! sources as `./libc-bottom-half/…`, `./libc-top-half/…` and `./dlmalloc/…`, also under `./build/`) and of the
 //! botlens SDKs (the directory of every file the module's `botlens_sdk` sections name, one per
 //! line) are skipped, as
 //! are AssemblyScript's standard library and packages (`~lib/…`). Frames come from wasmtime's
@@ -49,9 +49,11 @@ const FOREIGN: &[&str] = &[
 
 /// Directories of relative paths of code that is not the bot's own, at the path's start (after
 /// any leading `./`) or further in: Debian's wasi-libc records its sources relative to its build
-/// directory (`./libc-top-half/…`, `./build/./libc-bottom-half/crt/crt1-reactor.c`),
-/// AssemblyScript names its standard library and packages `~lib/…`.
-const FOREIGN_RELATIVE: &[&str] = &["libc-bottom-half/", "libc-top-half/", "~lib/"];
+/// directory (`./libc-top-half/…`, `./build/./libc-bottom-half/crt/crt1-reactor.c`, its
+/// allocators `././dlmalloc/src/malloc.c` and `./emmalloc/emmalloc.c`), AssemblyScript names
+/// its standard library and packages `~lib/…`.
+const FOREIGN_RELATIVE: &[&str] =
+    &["libc-bottom-half/", "libc-top-half/", "dlmalloc/", "emmalloc/", "~lib/"];
 
 /// The botlens protocol crate's sources next to an SDK used by path (`…/crates/sdk/src/` →
 /// `…/crates/protocol/`): the SDK calls into it, so its frames are not the bot's either.
@@ -354,6 +356,8 @@ mod tests {
             "./libc-top-half/musl/src/exit/assert.c",
             "libc-top-half/musl/src/string/memcpy.c",
             "./build/./libc-bottom-half/crt/crt1-reactor.c",
+            "././dlmalloc/src/malloc.c",
+            "./emmalloc/emmalloc.c",
             "build/libc-top-half/musl/src/string/memset.c",
         ] {
             assert!(!locator.is_bot_file(foreign), "{foreign}");
