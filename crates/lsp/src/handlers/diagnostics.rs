@@ -86,14 +86,33 @@ pub fn message(group: &FailureGroup, shares: &[Share]) -> String {
 
 /// Where a recorded source path is: absolute paths as they are, relative ones under the
 /// project root; canonical when the file exists.
-pub fn resolve(root: &Path, file: &str) -> PathBuf {
-    let path = Path::new(file);
+pub fn resolve(root: &Path, file: impl AsRef<Path>) -> PathBuf {
+    let path = file.as_ref();
     canonical(&if path.is_absolute() { path.to_path_buf() } else { root.join(path) })
 }
 
-/// The diagnostics of a played suite, by file: an error per located failure group (unlocated
-/// groups have no line to sit on and are left to the code lens and the log) and a warning per
-/// line that made wasted moves.
+/// Where a recorded source path is ([`resolve`]), if that is inside the project at `root`: a
+/// diagnostic is never published to, nor a file read for one from, anywhere else (a library's
+/// file, or whatever a hostile module's debug information names).
+/// `..` is taken lexically and links are followed, so neither climbs out; a file that does not
+/// exist (any more) is taken where its path says.
+pub fn in_project(root: &Path, file: impl AsRef<Path>) -> Option<PathBuf> {
+    let joined = root.join(file);
+    match botlens_files::inside(root, &joined) {
+        Ok(real) => Some(real),
+        Err(botlens_files::ReadError::Io(_)) => {
+            let lexical =
+                |path: &Path| std::path::absolute(path).ok().map(|p| botlens_files::lexical(&p));
+            let (path, root) = (lexical(&joined)?, lexical(root)?);
+            path.starts_with(&root).then_some(path)
+        }
+        Err(_) => None,
+    }
+}
+
+/// The diagnostics of a played suite, by file: an error per failure group located in the
+/// project (other groups have no line of the project to sit on and are left to the code lens
+/// and the log) and a warning per line of the project that made wasted moves.
 pub fn failure_diagnostics(
     root: &Path,
     report: &SuiteReport,
@@ -104,7 +123,7 @@ pub fn failure_diagnostics(
     let mut texts: BTreeMap<PathBuf, Option<String>> = BTreeMap::new();
     for group in &report.failures {
         let Some(location) = &group.location else { continue };
-        let path = resolve(root, &location.file);
+        let Some(path) = in_project(root, &location.file) else { continue };
         let text = texts.entry(path.clone()).or_insert_with(|| position::read(&path));
         let range = encoding.line_range(text.as_deref(), location.line, location.column);
         let shares = shares(group, report);
@@ -146,7 +165,7 @@ pub fn failure_diagnostics(
     for summary in &report.wasteful {
         for site in &summary.sites {
             let location = site.location();
-            let path = resolve(root, &location.file);
+            let Some(path) = in_project(root, &location.file) else { continue };
             let text = texts.entry(path.clone()).or_insert_with(|| position::read(&path));
             let range = encoding.line_range(text.as_deref(), location.line, location.column);
             let related =
@@ -248,7 +267,7 @@ fn stack_related(
         let Some(location) = frame.location.as_ref().filter(|l| Some(*l) != at) else {
             continue;
         };
-        let path = resolve(root, &location.file);
+        let Some(path) = in_project(root, &location.file) else { continue };
         let Some(uri) = uri_for(&path) else { continue };
         let text = texts.entry(path.clone()).or_insert_with(|| position::read(&path));
         let range = encoding.line_range(text.as_deref(), location.line, location.column);
@@ -257,15 +276,17 @@ fn stack_related(
     related
 }
 
-/// Compiler errors as diagnostics, by file (warnings are rust-analyzer's business).
+/// Compiler errors in the project at `root` as diagnostics, by file (warnings are
+/// rust-analyzer's business; errors elsewhere, in a dependency, are left to the log).
 pub fn build_diagnostics(
+    root: &Path,
     messages: &[CompilerMessage],
     encoding: PositionEncoding,
 ) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
     let mut files: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
     for m in messages.iter().filter(|m| m.level == "error") {
         let Some(file) = &m.file else { continue };
-        let path = canonical(file);
+        let Some(path) = in_project(root, file) else { continue };
         let text = position::read(&path);
         let range = encoding.span_range(
             text.as_deref(),
@@ -521,6 +542,11 @@ mod tests {
             ),
             group(FailureKind::Panic, "boom", &absolute, 3, 1),
             FailureGroup { location: None, ..group(FailureKind::NoMove, "no move", "", 0, 0) },
+            // Outside the project (a library's file, or what a hostile module names): no
+            // diagnostic there, and the file is not read.
+            group(FailureKind::MemoryLimit, "grew", "/etc/passwd", 1, 1),
+            group(FailureKind::Trap, "trap", "../outside.rs", 1, 1),
+            group(FailureKind::Trap, "trap", "src/../../outside.rs", 1, 1),
         ];
         let uri_for = |p: &Path| Uri::from_file_path(p);
         let files = failure_diagnostics(&root, &report(groups), PositionEncoding::Utf16, &uri_for);
@@ -590,9 +616,13 @@ mod tests {
             end_line: 5,
             end_column: 10,
         };
-        let files =
-            build_diagnostics(&[message("error"), message("warning")], PositionEncoding::Utf16);
+        let messages = [message("error"), message("warning")];
+        let files = build_diagnostics(Path::new("/no/such"), &messages, PositionEncoding::Utf16);
         let diagnostics = &files[Path::new("/no/such/lib.rs")];
+        assert!(
+            build_diagnostics(Path::new("/elsewhere"), &messages, PositionEncoding::Utf16)
+                .is_empty()
+        );
         assert_eq!(diagnostics.len(), 1);
         assert_eq!(diagnostics[0].message, "build failed: cannot find value `x` in this scope");
         assert_eq!((diagnostics[0].range.start.line, diagnostics[0].range.start.character), (4, 8));

@@ -234,7 +234,7 @@ fn play(
         Err(RunError::Build(BuildError::Compile(messages))) => {
             let errors = messages.iter().filter(|m| m.level == "error").count();
             let files = if asked.publish_build_errors {
-                diagnostics::build_diagnostics(&messages, encoding)
+                diagnostics::build_diagnostics(&project.root, &messages, encoding)
             } else {
                 BTreeMap::new()
             };
