@@ -393,3 +393,105 @@ fn a_newline_in_the_bots_path_runs_none_of_the_path() {
         out.stderr
     );
 }
+
+/// `source` as a lone `bot.js` in `dir`, run with `game` against random on seeds 0..2.
+fn run_lone(dir: &Path, game: &str, source: &str) -> serde_json::Value {
+    let file = dir.join("bot.js");
+    std::fs::write(&file, source).expect("a temporary bot");
+    let file = file.display().to_string();
+    let args = ["run", &file, "--game", game, "--vs", "random", "--seeds", "0..2", "--json"];
+    let out = botlens_with_input(&args, "", DEADLINE);
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    only_failure(&out)
+}
+
+/// The 1-based line and column of `needle` in `source`, the only line that holds it.
+fn place(source: &str, needle: &str) -> (u64, u64) {
+    let found: Vec<(usize, usize)> = source
+        .lines()
+        .enumerate()
+        .filter_map(|(index, line)| line.find(needle).map(|column| (index, column)))
+        .collect();
+    let [(line, column)] = found[..] else { panic!("one line with {needle}: {found:?}") };
+    (line as u64 + 1, column as u64 + 1)
+}
+
+#[test]
+fn recursion_leaks_prototype_methods_calls_and_the_wrong_game_are_the_bots_own() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let with = |body: &str| {
+        format!(
+            "function Bot() {{\n  this.kept = [];\n}}\n\nfunction depth(n) {{\n  return depth(n + 1) + 1;\n}}\n\nBot.prototype.pickHunt = function (turn) {{\n  var none = null;\n  return none.x;\n}};\n\nBot.prototype.play = function (turn) {{\n  {body}\n}};\n"
+        )
+    };
+
+    // Endless recursion: the engine's own stack runs out, and the failure is at the recursive
+    // call, where the fix goes, not "no source location".
+    let source = with("depth(0);");
+    let failure = run_lone(dir.path(), "battleships", &source);
+    assert_eq!(failure["kind"], "stack_overflow", "{failure:#}");
+    let (line, column) = place(&source, "depth(n + 1)");
+    assert_eq!(
+        (&failure["line"], &failure["column"]),
+        (&line.into(), &column.into()),
+        "{failure:#}"
+    );
+    let message = failure["message"].as_str().unwrap();
+    assert!(message.contains("; the recursion depth → depth repeated at least "), "{message}");
+
+    // A method assigned to the prototype is named after its property in stacks and messages.
+    let source = with("this.pickHunt(turn);");
+    let failure = run_lone(dir.path(), "battleships", &source);
+    assert_eq!(failure["kind"], "panic", "{failure:#}");
+    let message = failure["message"].as_str().unwrap();
+    let (line, _) = place(&source, "none.x");
+    let (call, column) = place(&source, "pickHunt(turn)");
+    assert!(message.contains(&format!("\n    at pickHunt (bot.js:{line}:")), "{message}");
+    // The caller's place is its call, the called function's name.
+    assert!(message.contains(&format!("\n    at play (bot.js:{call}:{column})")), "{message}");
+    assert_eq!(
+        frames(&failure["stack"]),
+        [("pickHunt".to_owned(), line), ("play".to_owned(), call)]
+    );
+
+    // A losing move's caret is on the call, not its last argument.
+    let source = with("var x = 9;\n  turn.attack(x + 1, 0);");
+    let failure = run_lone(dir.path(), "battleships", &source);
+    assert_eq!(failure["kind"], "illegal_move", "{failure:#}");
+    let (line, column) = place(&source, "attack(x + 1");
+    assert_eq!(
+        (&failure["line"], &failure["column"]),
+        (&line.into(), &column.into()),
+        "{failure:#}"
+    );
+
+    // Memory kept in a field until the limit: at the line that keeps it.
+    let source =
+        with("this.kept.push(turn.targets.repeat(80000));\n  turn.attack(0, this.kept.length % 10);");
+    let failure = run_lone(dir.path(), "battleships", &source);
+    assert_eq!(failure["kind"], "memory_limit", "{failure:#}");
+    let (line, _) = place(&source, "this.kept.push");
+    assert_eq!(failure["line"], line, "{failure:#}");
+
+    // A Battleships bot run as Tic-tac-toe: the failure says which game it reads.
+    let source = with("if (turn.targets[0] === '.') turn.attack(0, 0);");
+    let failure = run_lone(dir.path(), "tictactoe", &source);
+    assert_eq!(failure["kind"], "panic", "{failure:#}");
+    assert!(
+        failure["message"].as_str().unwrap().contains(
+            "(turn.targets is a Battleships turn's, and this game is Tic-tac-toe: is the bot written for battleships? Run it with --game battleships, or name its game in a botlens.toml beside it)"
+        ),
+        "{failure:#}"
+    );
+    let source = with("turn.attack(0, 0);");
+    let failure = run_lone(dir.path(), "tictactoe", &source);
+    assert!(
+        failure["message"].as_str().unwrap().starts_with(
+            "uncaught TypeError: turn.attack() is a Battleships turn's, and this game is Tic-tac-toe"
+        ),
+        "{failure:#}"
+    );
+}

@@ -105,6 +105,8 @@ thread_local! {
     static MESSAGE: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     /// The bot's file name, for locations.
     static FILE: RefCell<String> = const { RefCell::new(String::new()) };
+    /// The bot's source, for the columns of calls ([`call_column`]).
+    static SOURCE: RefCell<String> = const { RefCell::new(String::new()) };
     /// The state of `Math.random` (xorshift64*), seeded from WASI `random_get`.
     static RANDOM: Cell<u64> = const { Cell::new(0) };
     /// Whether the bot made a move (called `act`) in this turn.
@@ -157,7 +159,7 @@ fn look() -> bool {
     }
     // Not again until this look is over (reading the stack runs the engine).
     WATCH.set(Watch { next: u64::MAX, ..watch });
-    let stated = engine_stack().is_some_and(|stack| state_stack(&stack));
+    let stated = engine_stack().is_some_and(|stack| state_stack(&stack, false));
     let after = fuel_clock();
     let next = after.saturating_add(after.saturating_sub(now).saturating_mul(LOOK_SPACING));
     WATCH.set(Watch { next, stated: watch.stated || stated });
@@ -200,9 +202,11 @@ fn state(at: &Position) {
 }
 
 /// `botlens.stack`: the bot's frames of the QuickJS stack `stack`, innermost first (docs/abi.md:
-/// `function<TAB>file<TAB>line<TAB>column` per line). Returns whether the stack had one.
-fn state_stack(stack: &str) -> bool {
-    let frames = bot_frames(stack);
+/// `function<TAB>file<TAB>line<TAB>column` per line), each caller's column at its call
+/// ([`call_column`]), and the innermost frame's too when `at_call` (a move the bot called).
+/// Returns whether the stack had one.
+fn state_stack(stack: &str, at_call: bool) -> bool {
+    let frames = bot_frames(stack, at_call);
     let mut text = String::new();
     for frame in &frames {
         let Position { file, line, column } = &frame.at;
@@ -211,6 +215,51 @@ fn state_stack(stack: &str) -> bool {
     // SAFETY: the text is a live string.
     unsafe { abi::stack(text.as_ptr(), text.len()) };
     !frames.is_empty()
+}
+
+/// Where the call that QuickJS places at `column` of `line` begins: the name of the function
+/// called (`attack` of `turn.attack(x + 1, y)`), or its `(` when it has none, rather than the
+/// last argument, where QuickJS's position of a call is. The text from the call's `(` to the
+/// position is taken as it is (brackets balanced, strings not read); `None` when no call
+/// encloses the position on its line, or the line is not ASCII (QuickJS's columns and these
+/// would count differently).
+fn call_column(line: &str, column: u32) -> Option<u32> {
+    if !line.is_ascii() {
+        return None;
+    }
+    let bytes = line.as_bytes();
+    let mut at = usize::try_from(column).ok()?.checked_sub(1)?.min(bytes.len());
+    // Already at a call's name (QuickJS places a call whose arguments are literals there).
+    let is_name = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$';
+    let name_end = at + bytes[at..].iter().take_while(|b| is_name(b)).count();
+    let starts_name = at == 0 || !is_name(&bytes[at - 1]);
+    if name_end > at && starts_name && bytes[name_end..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'(') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let open = loop {
+        at = at.checked_sub(1)?;
+        match bytes[at] {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' if depth == 0 => break at,
+            b'[' | b'{' if depth == 0 => return None,
+            b'(' | b'[' | b'{' => depth -= 1,
+            _ => {}
+        }
+    };
+    let name_end = bytes[..open].iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1);
+    let name_start = bytes[..name_end].iter().rposition(|b| !is_name(b)).map_or(0, |i| i + 1);
+    let start = if name_start < name_end { name_start } else { open };
+    u32::try_from(start + 1).ok()
+}
+
+/// `at` with its column at the call that encloses it ([`call_column`]), when one does.
+fn at_call(at: Position) -> Position {
+    let column = SOURCE.with_borrow(|source| {
+        let line = source.lines().nth(usize::try_from(at.line).ok()?.checked_sub(1)?)?;
+        call_column(line, at.column)
+    });
+    Position { column: column.unwrap_or(at.column), ..at }
 }
 
 /// Forgets a position a look stated this turn, before a move, so that a failure the host finds
@@ -287,8 +336,9 @@ struct Frame {
 }
 
 /// The frames of the bot's file in a QuickJS stack, innermost first: `    at play (bot.js:12:9)`,
-/// or `    at bot.js:4:17` for a place in no function (a syntax error's).
-fn bot_frames(stack: &str) -> Vec<Frame> {
+/// or `    at bot.js:4:17` for a place in no function (a syntax error's). Each caller's column
+/// is moved to its call ([`at_call`]), and the innermost frame's when `innermost_call`.
+fn bot_frames(stack: &str, innermost_call: bool) -> Vec<Frame> {
     let file = FILE.with_borrow(Clone::clone);
     let in_function = format!(" ({file}:");
     let bare = format!("{file}:");
@@ -303,12 +353,19 @@ fn bot_frames(stack: &str) -> Vec<Frame> {
             Position { file: file.clone(), line: row.parse().ok()?, column: column.parse().ok()? };
         Some(Frame { function: function.trim().to_owned(), at })
     };
-    stack.lines().filter_map(frame).collect()
+    let mut frames: Vec<Frame> = stack.lines().filter_map(frame).collect();
+    for (index, frame) in frames.iter_mut().enumerate() {
+        if index > 0 || innermost_call {
+            let at = std::mem::replace(&mut frame.at, Position { file: String::new(), line: 0, column: 0 });
+            frame.at = at_call(at);
+        }
+    }
+    frames
 }
 
 /// The innermost frame of the bot's file in a QuickJS stack.
 fn bot_frame(stack: &str) -> Option<Position> {
-    bot_frames(stack).into_iter().next().map(|frame| frame.at)
+    bot_frames(stack, false).into_iter().next().map(|frame| frame.at)
 }
 
 /// Ends the game with `panic`: `message` at `at` (or the first line of the bot's file).
@@ -330,14 +387,17 @@ fn fail(message: &str, at: Option<Position>) -> ! {
 }
 
 /// The bot's frames of a stack, one `at …` per line, for messages: the file by its name alone
-/// (the failure's location has the full path), so messages read the same on every machine.
+/// (the failure's location has the full path), so messages read the same on every machine, and
+/// each caller at its call ([`bot_frames`]).
 fn bot_stack(stack: &str) -> String {
     let file = FILE.with_borrow(Clone::clone);
     let short = file.rsplit('/').next().unwrap_or(&file).to_owned();
-    stack
-        .lines()
-        .filter(|line| line.contains(&format!("{file}:")))
-        .map(|line| format!("\n    {}", line.trim().replace(&file, &short)))
+    bot_frames(stack, false)
+        .iter()
+        .map(|Frame { function, at }| match function.as_str() {
+            "" => format!("\n    at {short}:{}:{}", at.line, at.column),
+            function => format!("\n    at {function} ({short}:{}:{})", at.line, at.column),
+        })
         .collect()
 }
 
@@ -357,13 +417,13 @@ fn fail_with<'js>(ctx: &Ctx<'js>, caught: CaughtError<'js>, parsing: bool) -> ! 
             let stack = exception.stack().unwrap_or_default();
             let at = bot_frame(&stack);
             let first_is_bot =
-                stack.lines().next().is_some_and(|line| !bot_frames(line).is_empty());
+                stack.lines().next().is_some_and(|line| !bot_frames(line, false).is_empty());
             if parsing && name == "SyntaxError" && first_is_bot {
                 fail(&format!("{SYNTAX_ERROR}{message}"), at)
             }
             let text = format!("uncaught {name}: {message}{}", bot_stack(&stack));
             // The failure, at the stack's innermost bot frame, carries the stack.
-            state_stack(&stack);
+            state_stack(&stack, false);
             fail(&text, at)
         }
         CaughtError::Value(value) => {
@@ -476,7 +536,7 @@ fn send<'js>(ctx: &Ctx<'js>, message: &[u8]) -> rquickjs::Result<Value<'js>> {
     if lost || unsafe { abi::wasted() } == 1 {
         // A lost move: does not return when the stack has a bot frame. A wasted one: the host
         // keeps where it was made, for a player that locates wasted moves.
-        state_stack(&engine_stack().unwrap_or_default());
+        state_stack(&engine_stack().unwrap_or_default(), true);
     }
     if lost {
         return Err(rquickjs::Exception::throw_message(ctx, "the move lost the game"));
@@ -602,6 +662,7 @@ fn with_engine<R>(body: impl FnOnce(&Engine, Ctx<'_>) -> R) -> R {
 pub extern "C" fn botlens_new(_seat: i32) {
     let (game, file, source) = payload();
     FILE.with_borrow_mut(|f| *f = file.clone());
+    SOURCE.with_borrow_mut(|s| s.clone_from(&source));
     seed_random();
     with_engine(|_, ctx| {
         // Starting the engine is not the bot's time: the watch starts with its source.
@@ -639,4 +700,41 @@ pub extern "C" fn botlens_play() {
             Ok(_) => {}
         }
     });
+}
+
+/// After a trap that gave the runner no chance to say where the bot was (the WebAssembly stack
+/// ran out in an endless recursion, the memory limit refused the engine a growth), the host calls
+/// this (docs/abi.md, `botlens_where`): it states the JavaScript stack the engine still holds,
+/// the bot's frames where the trap stopped it. It reads no borrowed state of this runner, which
+/// the trap may have left borrowed.
+#[unsafe(no_mangle)]
+pub extern "C" fn botlens_where() {
+    deepen_stacks();
+    if let Some(stack) = engine_stack() {
+        state_stack(&stack, false);
+    }
+}
+
+/// The frames a stack the engine writes holds: QuickJS's 10 by default (`Error.stackTraceLimit`),
+/// enough for a failure's own frames, too few to count a recursion; after a trap, as many as a
+/// stated stack keeps.
+const DEEP_STACK_FRAMES: &core::ffi::CStr = c"1000";
+
+/// Sets `Error.stackTraceLimit` to [`DEEP_STACK_FRAMES`], without evaluating anything.
+fn deepen_stacks() {
+    let ctx = RAW_CONTEXT.get();
+    if ctx.is_null() {
+        return;
+    }
+    // SAFETY: `ctx` is the context of this game, alive as long as the instance; the limit's
+    // value is handed to `JS_SetPropertyStr`, which frees it, and the others are freed here.
+    unsafe {
+        let global = qjs::JS_GetGlobalObject(ctx);
+        let error = qjs::JS_GetPropertyStr(ctx, global, c"Error".as_ptr());
+        let frames = DEEP_STACK_FRAMES.to_bytes();
+        let limit = qjs::JS_ParseJSON(ctx, DEEP_STACK_FRAMES.as_ptr(), frames.len() as _, c"".as_ptr());
+        qjs::JS_SetPropertyStr(ctx, error, c"stackTraceLimit".as_ptr(), limit);
+        qjs::JS_FreeValue(ctx, error);
+        qjs::JS_FreeValue(ctx, global);
+    }
 }

@@ -93,6 +93,55 @@
   }
   const turns = { battleships: BattleshipsTurn, tictactoe: TicTacToeTurn, klotski: KlotskiTurn };
 
+  // A bot written for another game (a lone file run with the wrong --game) reads that game's
+  // fields and calls its moves: each turn class answers the other games' names, so that the
+  // failure says which game the bot reads. A move throws at once; a field reads as before
+  // (`undefined`, which a bot may test for) but is remembered, and the turn's TypeError says so.
+  const members = {
+    battleships: { title: 'Battleships', fields: ['targets', 'own', 'enemyShipsLeft', 'shots'], move: 'attack' },
+    tictactoe: { title: 'Tic-tac-toe', fields: ['grid', 'you'], move: 'mark' },
+    klotski: { title: 'Klotski', fields: ['width', 'height', 'pieces', 'goal', 'moves', 'steps'], move: 'move' },
+  };
+  let misread = null;
+  const hint = (name, other, game) =>
+    `turn.${name} is a ${members[other].title} turn's, and this game is ${members[game].title}: ` +
+    `is the bot written for ${other}? Run it with --game ${other}, or name its game in a ` +
+    'botlens.toml beside it';
+  for (const game of Object.keys(turns)) {
+    const own = members[game];
+    for (const other of Object.keys(members)) {
+      if (other === game) continue;
+      const { fields, move } = members[other];
+      for (const name of fields) {
+        if (own.fields.includes(name) || own.move === name) continue;
+        Object.defineProperty(turns[game].prototype, name, {
+          get() { misread = misread || hint(name, other, game); return undefined; },
+          configurable: true,
+        });
+      }
+      if (!own.fields.includes(move) && own.move !== move) {
+        Object.defineProperty(turns[game].prototype, move, {
+          value: { [move]() { throw new TypeError(hint(`${move}()`, other, game)); } }[move],
+          configurable: true,
+          writable: true,
+        });
+      }
+    }
+  }
+
+  // Functions assigned to a property (`Bot.prototype.pickHunt = function (turn) {…}`) have no
+  // name: each is named after its property, as `{ pickHunt: function () {…} }` would name it,
+  // so stacks say `at pickHunt (bot.js:…)` rather than `<anonymous>`. The bot's prototypes
+  // (up to Object's), `Bot`'s own functions and the new bot's, without calling getters.
+  const nameMethods = (holder) => {
+    for (const key of Object.getOwnPropertyNames(holder)) {
+      const value = Object.getOwnPropertyDescriptor(holder, key).value;
+      if (typeof value === 'function' && value.name === '') {
+        try { Object.defineProperty(value, 'name', { value: key }); } catch (_) { /* kept */ }
+      }
+    }
+  };
+
   let bot = null;
   let Turn = null;
   globalThis.__botlens_start = function (game) {
@@ -104,17 +153,24 @@
     if (bot === null || typeof bot.play !== 'function') {
       throw new TypeError('`Bot.prototype.play` is not a function (the arena\'s format: `Bot.prototype.play = function (turn) {…}`)');
     }
-    // `Bot.prototype.play = function (turn) {…}` makes a function without a name: named `play`
-    // (as `{ play: function () {…} }` would name it), stacks say `at play (bot.js:…)`.
-    if (bot.play.name === '') {
-      try { Object.defineProperty(bot.play, 'name', { value: 'play' }); } catch (_) { /* kept */ }
+    for (let p = Object.getPrototypeOf(bot); p !== null && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+      nameMethods(p);
     }
+    nameMethods(globalThis.Bot);
+    nameMethods(bot);
   };
   // The runner keeps this function from the start, so a bot that replaces the global does not
   // replace the turn. It returns the bot's `play`, for a turn without a move; in an array when
   // `play` returned a promise (an `async play`), which the runner refuses if it made no move.
   globalThis.__botlens_play = function () {
-    const result = bot.play(new Turn(host.view()));
+    misread = null;
+    let result;
+    try {
+      result = bot.play(new Turn(host.view()));
+    } catch (error) {
+      if (misread !== null && error instanceof TypeError) error.message += ` (${misread})`;
+      throw error;
+    }
     if (result !== undefined && result !== null && typeof result.then === 'function') return [bot.play];
     return bot.play;
   };

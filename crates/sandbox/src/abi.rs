@@ -58,6 +58,11 @@ pub(crate) const INITIALIZE: (&str, Sig) = ("_initialize", Sig { params: &[], re
 /// starts from ([`crate::snapshot`]).
 pub(crate) const PREPARE: (&str, Sig) = ("botlens_prepare", Sig { params: &[], results: &[] });
 
+/// `botlens_where()`, optional, for a language runner: called after a trap that gave the runner
+/// no chance to say where the bot was (the WebAssembly stack ran out, the memory limit refused
+/// a growth), so that it states the bot's stack from what its interpreter still holds.
+pub(crate) const WHERE: (&str, Sig) = ("botlens_where", Sig { params: &[], results: &[] });
+
 /// The host functions in module `botlens`.
 pub(crate) const HOST_FUNCTIONS: &[(&str, Sig)] = &[
     ("view", Sig { params: &[I, I], results: &[I] }),
@@ -133,6 +138,7 @@ pub(crate) fn check_exports(module: &Module) -> Result<(), LoadError> {
         (PLAY.0, PLAY.1, true),
         (INITIALIZE.0, INITIALIZE.1, false),
         (PREPARE.0, PREPARE.1, false),
+        (WHERE.0, WHERE.1, false),
     ] {
         match module.get_export(name) {
             Some(ExternType::Func(ty)) if sig.matches(&ty) => {}

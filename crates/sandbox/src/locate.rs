@@ -61,6 +61,27 @@ fn protocol_dir(sdk_dir: &str) -> Option<String> {
     sdk_dir.strip_suffix("sdk/src/").map(|crates| format!("{crates}protocol/"))
 }
 
+/// For a stack overflow whose `stack` folded into a recursion: the recursion named at the end
+/// of `message`, and the place of its recursive call, where the fix goes. `None` otherwise.
+/// `whole`: the stack is every frame there was (one the host walked); else the guest stated it
+/// and may have cut it, so the count is a least.
+pub(crate) fn recursion_site(
+    stack: &CallStack,
+    kind: FailureKind,
+    message: &mut String,
+    whole: bool,
+) -> Option<SourceLocation> {
+    let recursion = stack.recursion().filter(|_| kind == FailureKind::StackOverflow)?;
+    let _ = write!(
+        message,
+        "; the recursion {} repeated {}{} times",
+        recursion.call_order(),
+        if whole { "" } else { "at least " },
+        thousands(u64::from(recursion.times))
+    );
+    recursion.call().location.clone()
+}
+
 /// One logical frame of a code address (an inlined call is one too), the bot's or not.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct LogicalFrame {
@@ -140,20 +161,8 @@ impl Locator {
     /// function's name added to its message.
     pub fn place(&self, backtrace: &WasmBacktrace, failure: Failure) -> Failure {
         let stack = self.stack(backtrace);
-        let recursion = stack.recursion().filter(|_| failure.kind == FailureKind::StackOverflow);
         let mut message = failure.message;
-        let location = match recursion {
-            Some(recursion) => {
-                let _ = write!(
-                    message,
-                    "; the recursion {} repeated {} times",
-                    recursion.call_order(),
-                    thousands(u64::from(recursion.times))
-                );
-                recursion.call().location.clone()
-            }
-            None => None,
-        };
+        let location = recursion_site(&stack, failure.kind, &mut message, true);
         let location = location.or_else(|| stack.frames.iter().find_map(|f| f.location.clone()));
         if location.is_none() {
             message += &self.function_hint(backtrace);

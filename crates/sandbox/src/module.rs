@@ -476,6 +476,8 @@ pub(crate) struct Exports {
     pub play: ModuleExport,
     /// `botlens_prepare`, when the module has one.
     pub prepare: Option<ModuleExport>,
+    /// `botlens_where`, when the module (a runner) has one.
+    pub whereabouts: Option<ModuleExport>,
 }
 
 impl Exports {
@@ -487,6 +489,7 @@ impl Exports {
             new: module.get_export_index(abi::NEW.0)?,
             play: module.get_export_index(abi::PLAY.0)?,
             prepare: module.get_export_index(abi::PREPARE.0),
+            whereabouts: module.get_export_index(abi::WHERE.0),
         })
     }
 }

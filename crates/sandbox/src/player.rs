@@ -74,7 +74,7 @@ enum State<G: Game> {
     /// Not instantiated yet (or not instantiable: the failure to report).
     Ready(Result<Recipe<G>, Failure>),
     /// Between turns.
-    Running { store: Store<Host<G>>, play: TypedFunc<(), ()> },
+    Running { store: Store<Host<G>>, bot: Started },
     /// The game was lost (or the instance is unusable).
     Finished(Failure),
     /// A turn is under way (seen only if that turn panicked in the host).
@@ -447,15 +447,50 @@ impl Meter {
     }
 }
 
+/// Fuel a runner's `botlens_where` may burn: enough for the JavaScript runner to write a stack
+/// of a thousand frames.
+const WHERE_FUEL: u64 = 50_000_000;
+
+/// A started bot: the exports its turns call.
+struct Started {
+    /// `botlens_play`.
+    play: TypedFunc<(), ()>,
+    /// A runner's `botlens_where`, if it has one.
+    whereabouts: Option<TypedFunc<(), ()>>,
+}
+
+impl Started {
+    /// Plays a turn. When a runner's turn ends in a trap that left it no chance to say where
+    /// the bot was (the stack ran out, the memory limit refused a growth), it is asked
+    /// (`botlens_where`, on fuel of its own, the turn's left as it was), so the failure is
+    /// located at the bot's line: the recursion, the allocation.
+    fn play<G: Game>(&self, store: &mut Store<Host<G>>) -> wasmtime::Result<()> {
+        let result = self.play.call(&mut *store, ());
+        if let (Err(error), Some(whereabouts)) = (&result, &self.whereabouts) {
+            let unsaid = error.downcast_ref::<Trap>() == Some(&Trap::StackOverflow)
+                || matches!(error.downcast_ref::<Stop>(), Some(Stop::Memory { .. }));
+            if unsaid {
+                let left = store.get_fuel().unwrap_or(0);
+                if store.set_fuel(WHERE_FUEL).is_ok() {
+                    // Best effort: a runner that fails here states nothing.
+                    let _ = whereabouts.call(&mut *store, ());
+                }
+                let _ = store.set_fuel(left);
+            }
+        }
+        result
+    }
+}
+
 /// Instantiates and starts the bot (`_initialize`, or the state `botlens_prepare` left, then
-/// `botlens_new`), returning its `botlens_play`.
+/// `botlens_new`), returning its exports a turn calls.
 /// Errors that are not the bot's doing at run time (the module cannot be instantiated) are
 /// `bad_module` failures on the turn.
 fn start<G: Game>(
     store: &mut Store<Host<G>>,
     recipe: &Recipe<G>,
     seat: Seat,
-) -> wasmtime::Result<TypedFunc<(), ()>> {
+) -> wasmtime::Result<Started> {
     let instance = recipe.pre.instantiate(&mut *store).map_err(|error| {
         if error.is::<Stop>() || error.is::<Trap>() {
             return error;
@@ -491,7 +526,12 @@ fn start<G: Game>(
     }
     let new = func(store, &exports.new)?.typed::<i32, ()>(&*store)?;
     new.call(&mut *store, i32::try_from(seat).unwrap_or(i32::MAX))?;
-    func(store, &exports.play)?.typed::<(), ()>(&*store)
+    let play = func(store, &exports.play)?.typed::<(), ()>(&*store)?;
+    let whereabouts = match &exports.whereabouts {
+        Some(export) if store.data().runner => Some(func(store, export)?.typed::<(), ()>(&*store)?),
+        _ => None,
+    };
+    Ok(Started { play, whereabouts })
 }
 
 impl<G: Game> Player<G> for WasmPlayer<G> {
@@ -503,9 +543,9 @@ impl<G: Game> Player<G> for WasmPlayer<G> {
             recorder.begin_turn(budget.fuel, self.meter.fuel_spent, wall_clock);
         }
         // The common case, every turn after the first, runs in place: the state is not moved.
-        if let State::Running { store, play } = &mut self.state {
+        if let State::Running { store, bot } = &mut self.state {
             let clock = self.timed.then(Instant::now);
-            let result = self.meter.run(store, turn, budget, |store| play.call(store, ()));
+            let result = self.meter.run(store, turn, budget, |store| bot.play(store));
             self.stats.in_guest += clock.map_or(Duration::ZERO, |clock| clock.elapsed());
             let stated = store.data().stated().cloned();
             return self.finish_turn(&result, turn, budget, stated.as_ref());
@@ -540,17 +580,17 @@ impl<G: Game> Player<G> for WasmPlayer<G> {
         let seat = self.seat;
         let mut instantiated = Duration::ZERO;
         let started = self.meter.run(&mut store, turn, budget, |store| {
-            let play = start(store, &recipe, seat)?;
+            let bot = start(store, &recipe, seat)?;
             instantiated = elapsed();
-            play.call(&mut *store, ())?;
-            Ok(play)
+            bot.play(store)?;
+            Ok(bot)
         });
         self.stats.instantiate += instantiated;
         self.stats.in_guest += elapsed();
         let stated = store.data().stated().cloned();
         let result = match started {
-            Ok(play) => {
-                self.state = State::Running { store, play };
+            Ok(bot) => {
+                self.state = State::Running { store, bot };
                 Ok(())
             }
             Err(error) => {

@@ -10,6 +10,7 @@
 use botlens_engine::{CallStack, Failure, SourceLocation, StackFrame};
 
 use crate::fold::Folder;
+use crate::locate::recursion_site;
 use crate::text;
 
 /// The most bytes of a stated stack the host reads: a full stack of long names.
@@ -45,9 +46,17 @@ impl Stated {
         })
     }
 
-    /// `failure` located here, with the stated stack.
+    /// `failure` located here, with the stated stack; a stack overflow whose stack folded into a
+    /// recursion at its recursive call ([`crate::locate::recursion_site`]: a stated stack may
+    /// be cut, so its count is a least).
     pub fn place(&self, failure: Failure) -> Failure {
-        Failure { stack: self.stack.clone(), ..failure.at(Some(self.location.clone())) }
+        let mut message = failure.message;
+        let recursion = self
+            .stack
+            .as_ref()
+            .and_then(|stack| recursion_site(stack, failure.kind, &mut message, false));
+        let location = recursion.unwrap_or_else(|| self.location.clone());
+        Failure { message, stack: self.stack.clone(), ..failure }.at(Some(location))
     }
 }
 
