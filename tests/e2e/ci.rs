@@ -211,6 +211,25 @@ fn workflow_commands(output: &str) -> Vec<&str> {
     commands
 }
 
+/// `botlens args…` in GitHub Actions (`GITHUB_ACTIONS=true`), its standard output and error
+/// into one pipe, as the runner reads a step's output: its exit code and that output.
+fn in_github_actions(args: &[&str]) -> (Option<i32>, String) {
+    let (mut reader, writer) = std::io::pipe().expect("a pipe");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_botlens"))
+        .args(args)
+        .env("GITHUB_ACTIONS", "true")
+        .current_dir(repo_root())
+        .stdin(std::process::Stdio::null())
+        .stdout(writer.try_clone().expect("the pipe's writer"))
+        .stderr(writer)
+        .spawn()
+        .expect("botlens starts");
+    let mut output = String::new();
+    std::io::Read::read_to_string(&mut reader, &mut output).expect("the output");
+    let status = child.wait().expect("botlens ends");
+    (status.code(), output)
+}
+
 #[test]
 fn the_runner_model_reads_commands_anywhere_but_between_stop_and_resume() {
     let output = "a\n  ::error::x\rb ##[warning]y\n::stop-commands::t1\n::error::z\n##[error]w\n::T1::\n::notice::v\n";
@@ -221,10 +240,8 @@ fn the_runner_model_reads_commands_anywhere_but_between_stop_and_resume() {
 fn in_github_actions_run_annotates_the_failing_line() {
     let report = sample_report();
     let failure = &report["failures"][0];
-    let env = [("GITHUB_ACTIONS", "true")];
-    let out = botlens_with_env(&["run", SAMPLE], "", BUILD_DEADLINE, &env);
-    assert_eq!(out.code, Some(1), "{}", out.stderr);
-    let commands = workflow_commands(&out.stdout);
+    let (code, output) = in_github_actions(&["run", SAMPLE]);
+    assert_eq!(code, Some(1), "{output}");
     let expected = format!(
         "::error file={SAMPLE_FILE},line={},col={},title=botlens%3A illegal_move%2C {} of {} games lost::{}%0Alost {} of {} games: vs {}",
         failure["line"],
@@ -236,10 +253,14 @@ fn in_github_actions_run_annotates_the_failing_line() {
         report["games"],
         "random (seeds 8, 10, 11, 16), hunter (seeds 8, 16); the first at move 55 (the bot's turn 32)%0Areplay: botlens replay samples/battleships-offbyone --vs random --seed 8",
     );
-    assert_eq!(commands, [expected.as_str()], "{}", out.stdout);
-    assert!(out.stdout.starts_with("::stop-commands::"), "the table is bracketed: {}", out.stdout);
-    assert!(out.stdout.contains("\nbattleships-offbyone (battleships)"), "{}", out.stdout);
+    assert_eq!(workflow_commands(&output), [expected.as_str()], "{output}");
+    assert!(output.starts_with("::stop-commands::"), "stopped before anything: {output}");
+    assert!(output.contains("\nbattleships-offbyone (battleships)"), "{output}");
+    // Resumed at the end, for the rest of the step.
+    let last = output.lines().last().unwrap();
+    assert!(last.starts_with("::") && last.ends_with("::") && !last.contains(' '), "{output}");
     // With a machine-readable report on stdout, the commands go to stderr.
+    let env = [("GITHUB_ACTIONS", "true")];
     let out = botlens_with_env(&["run", SAMPLE, "--format", "sarif"], "", BUILD_DEADLINE, &env);
     let _: Value = serde_json::from_str(&out.stdout).expect("stdout is the SARIF log alone");
     assert_eq!(workflow_commands(&out.stderr), [expected.as_str()], "{}", out.stderr);
@@ -248,6 +269,7 @@ fn in_github_actions_run_annotates_the_failing_line() {
         botlens_with_env(&["run", SAMPLE], "", BUILD_DEADLINE, &[("GITHUB_ACTIONS", "false")]);
     assert_eq!(workflow_commands(&out.stdout), Vec::<&str>::new(), "{}", out.stdout);
     assert!(!out.stdout.contains("::stop-commands::"), "{}", out.stdout);
+    assert!(!out.stderr.contains("::stop-commands::"), "{}", out.stderr);
 }
 
 /// A Battleships module that panics on its first turn with `message`, giving `file` line 7 as
@@ -284,22 +306,26 @@ fn a_bots_panic_message_cannot_add_a_workflow_command() {
         "bot,line=1::error::b\n::error::c.rs",
     );
     let args = ["run", &module, "--game", "battleships", "--vs", "random", "--seeds", "0..2"];
-    let env = [("GITHUB_ACTIONS", "true")];
-    let out = botlens_with_env(&args, "", Duration::from_secs(120), &env);
-    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    let (code, output) = in_github_actions(&args);
+    assert_eq!(code, Some(1), "{output}");
     // The table quotes the message and the file as the bot wrote them, newlines and all, but the
     // runner reads one command: the annotation, everything the bot chose escaped in it.
-    assert!(out.stdout.contains("\n::error::c.rs:7:3\n"), "{}", out.stdout);
+    assert!(output.contains("\n::error::c.rs:7:3\n"), "{output}");
     let file = "bot%2Cline=1%3A%3Aerror%3A%3Ab\\u{a}%3A%3Aerror%3A%3Ac.rs";
     let replay = format!("botlens replay {module} --game battleships --vs random --seed 0");
     assert_eq!(
-        workflow_commands(&out.stdout),
+        workflow_commands(&output),
         [format!(
             "::error file={file},line=7,col=3,title=botlens%3A panic%2C 2 of 2 games lost::boom%0A::error::injected\\u{{d}}%0A  ::warning file=x::%250A::error::again%2525 ##[error]old%0Alost 2 of 2 games: vs random (seeds 0, 1); the first at move 2 (the bot's turn 1)%0Areplay: {replay}"
         )],
-        "{}",
-        out.stdout
+        "{output}"
     );
+    // Every other command prints what the bot wrote as text only: the replay of the game.
+    let replay: Vec<&str> = replay.split(' ').skip(1).collect();
+    let (code, output) = in_github_actions(&replay);
+    assert_eq!(code, Some(0), "{output}");
+    assert!(output.contains("::error::injected"), "the replay quotes the bot: {output}");
+    assert_eq!(workflow_commands(&output), Vec::<&str>::new(), "{output}");
     // The same report as SARIF and JUnit stays one valid document each.
     let sarif = botlens(&[&args[..], &["--format", "sarif"]].concat());
     let log: Value = serde_json::from_str(&sarif.stdout).expect("JSON");

@@ -469,8 +469,9 @@ fn recursion_leaks_prototype_methods_calls_and_the_wrong_game_are_the_bots_own()
     );
 
     // Memory kept in a field until the limit: at the line that keeps it.
-    let source =
-        with("this.kept.push(turn.targets.repeat(80000));\n  turn.attack(0, this.kept.length % 10);");
+    let source = with(
+        "this.kept.push(turn.targets.repeat(80000));\n  turn.attack(0, this.kept.length % 10);",
+    );
     let failure = run_lone(dir.path(), "battleships", &source);
     assert_eq!(failure["kind"], "memory_limit", "{failure:#}");
     let (line, _) = place(&source, "this.kept.push");

@@ -13,9 +13,11 @@
 //!
 //! Error messages quote names and messages from untrusted places (trace files, layout files,
 //! bots), so the chain is printed through `botlens_engine::text::printable_lines`: an escape
-//! sequence in it is shown, not obeyed by the terminal.
+//! sequence in it is shown, not obeyed by the terminal. In GitHub Actions, nothing botlens
+//! prints is read as a workflow command but its own annotations (`workflow`).
 
 mod commands;
+mod workflow;
 
 use std::io;
 use std::process::ExitCode;
@@ -25,14 +27,21 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = commands::Cli::parse();
-    match commands::run(cli) {
+    if let Err(error) = workflow::stop(None) {
+        eprintln!("botlens: error: {error}");
+        return ExitCode::from(2);
+    }
+    let code = match commands::run(cli) {
         Ok(code) => code,
         Err(err) if closed_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("botlens: error: {}", printable_lines(&format!("{err:#}")));
             ExitCode::from(2)
         }
-    }
+    };
+    // The rest of the step reads workflow commands again.
+    let _ = workflow::resume(&mut io::stderr());
+    code
 }
 
 /// Whether `err` comes from writing to a pipe whose reader has gone.

@@ -45,8 +45,9 @@ is --format json). Paths in SARIF, JUnit and annotations are relative to the rep
 (--source-root). With GITHUB_ACTIONS=true in the environment, as in GitHub Actions, run also
 prints a workflow command per failure group and per line that wasted moves
 (`::error file=…,line=…,title=…::…`), which GitHub shows as annotations on those lines: on stdout
-after the table (which it brackets with `::stop-commands::`, so that nothing a bot wrote in it is
-read as a command), on stderr when stdout carries a json, sarif or junit report.
+after the table, on stderr when stdout carries a json, sarif or junit report. Nothing else botlens
+prints (the table, a compiler's errors, a bot's messages) is read as a command: botlens stops
+the runner reading them while it runs (`::stop-commands::` with a random token).
 
 Every run of a bot project is kept as its last run (<project>/target/botlens/last-run.json):
 `botlens replay PROJECT` opens its worst failure, `--failed` plays its failed games again.
@@ -153,7 +154,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         };
     }
     let format = if args.json { Format::Json } else { args.format };
-    let annotate = std::env::var("GITHUB_ACTIONS").is_ok_and(|value| value == "true");
+    let annotate = crate::workflow::in_github_actions();
     let sources = sources(args.source_root.as_deref(), &target)?;
     let sandbox = super::sandbox()?;
     let run = StageProgress::around(format != Format::Text, |progress| {
@@ -164,12 +165,6 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let comparison =
         baseline.as_ref().map(|(name, before)| (name, Comparison::between(before, report)));
     let mut stdout = std::io::stdout().lock();
-    // In GitHub Actions the runner reads the table for workflow commands, and the table quotes
-    // the bot: it reads none between these lines.
-    let stopped = (annotate && format == Format::Text).then(stop_commands).transpose()?;
-    if let Some((stop, _)) = &stopped {
-        write!(stdout, "{stop}")?;
-    }
     match format {
         Format::Json => {
             let mut json = serde_json::to_value(report)?;
@@ -189,16 +184,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    if let Some((_, resume)) = &stopped {
-        write!(stdout, "{resume}")?;
-    }
     if annotate {
+        // The runner reads no command botlens did not write (`crate::workflow`) but these. A
+        // machine-readable report keeps stdout to itself; the runner reads stderr too.
         let commands = botlens_ci::github::annotations(report, &sources);
-        // A machine-readable report keeps stdout to itself; the runner reads stderr too.
         if format == Format::Text {
-            write!(stdout, "{commands}")?;
+            crate::workflow::unguarded(&mut stdout, &commands)?;
         } else {
-            eprint!("{commands}");
+            crate::workflow::unguarded(&mut std::io::stderr().lock(), &commands)?;
         }
     }
     if let Some(root) = project_root
@@ -224,15 +217,6 @@ fn sources(root: Option<&Path>, target: &Target) -> anyhow::Result<Sources> {
         None => cwd.ancestors().find(|dir| dir.join(".git").exists()).unwrap_or(&cwd).to_owned(),
     };
     Ok(Sources { root, cwd, bot_file: target.home_file() })
-}
-
-/// The lines that stop GitHub's runner reading workflow commands and resume it
-/// ([`botlens_ci::github::stop_commands`]), with a random token no bot can guess.
-fn stop_commands() -> anyhow::Result<(String, String)> {
-    let mut token = [0u8; 16];
-    getrandom::fill(&mut token).map_err(|error| anyhow::anyhow!("no randomness: {error}"))?;
-    let token: String = token.iter().map(|byte| format!("{byte:02x}")).collect();
-    Ok(botlens_ci::github::stop_commands(&token))
 }
 
 /// The games the project's last run lost by a bot fault, and whether it was paired.
