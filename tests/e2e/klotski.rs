@@ -160,6 +160,22 @@ fn play_tictactoe_against_perfect_ends_cleanly_on_eof() {
 }
 
 #[test]
+fn play_battleships_gives_hints_and_takes_moves_back() {
+    let out = botlens_with_input(
+        &["play", "battleships", "--vs", "hunter", "--seed", "3"],
+        "hint\nd8\nundo\nhint\nd8\n",
+        Duration::from_secs(30),
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let stdout = &out.stdout;
+    let hints: Vec<&str> = stdout.lines().filter_map(|l| l.split("hint: ").nth(1)).collect();
+    assert_eq!(hints, ["attack(5, 4) (density would play it)"; 2], "the same position: {stdout}");
+    assert_eq!(stdout.matches("you: attack(3, 7) -> ").count(), 2, "{stdout}");
+    assert_eq!(stdout.matches("undone: your last move, and what followed it\n").count(), 1);
+    assert!(stdout.ends_with("\nend of input: you left the game\n"), "{stdout}");
+}
+
+#[test]
 fn play_refuses_unknown_games_and_opponents_with_the_names_there_are() {
     let deadline = Duration::from_secs(30);
     let game = botlens_with_input(&["play", "chess"], "", deadline);

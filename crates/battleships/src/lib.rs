@@ -406,6 +406,9 @@ impl Game for Battleships {
         parse_attack(text)
     }
 
+    // A hint is the density player: the square most placements of the ships left cover.
+    const HINT_PLAYER: Option<&'static str> = Some("density");
+
     fn reference_players() -> &'static [ReferencePlayer<Self>] {
         &opponents::REFERENCE_PLAYERS
     }

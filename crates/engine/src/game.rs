@@ -169,4 +169,8 @@ pub trait Game:
     /// The native opponents that ship with the game, by name (for a puzzle: the reference
     /// solvers a bot is compared with).
     fn reference_players() -> &'static [ReferencePlayer<Self>];
+
+    /// The reference player whose move `botlens play` suggests when the person asks for a hint
+    /// (the strongest, playing from what the view shows), if the game has one.
+    const HINT_PLAYER: Option<&'static str> = None;
 }

@@ -6,7 +6,11 @@
 //! On the person's turn their player shows the view, reads a line and tries the move on a copy
 //! of the game ([`Turn::trial`]) before it counts: garbage, a typo or an illegal move only gets a
 //! short message and another prompt, so a person never loses by a slip. `help` shows the
-//! commands and what a move looks like. `quit`, or the end of the input, leaves the game: the
+//! commands and what a move looks like. `hint` shows the move the game's hint player
+//! ([`Game::HINT_PLAYER`]) would make from this view. `undo` takes back the person's last move
+//! and what the opponent did after it: the game is deterministic, so the match is played again
+//! from the start, the person's earlier moves made for them unseen, up to that move. `quit`, or
+//! the end of the input, leaves the game: the
 //! person is told "you left the game", and the turn ends without an action, which the runner
 //! records as the person's [`FailureKind::NoMove`] (the game counts as lost). The opponent's
 //! moves are announced as it makes them, and the final board and who won close the transcript.
@@ -54,16 +58,26 @@ pub fn play<G: Game>(
     let console = Console::new(out);
     let name = opponent.map(|reference| reference.name);
     console.say(format_args!("{}\n", welcome(&G::new(config, seed), seed, name)));
-    let record = {
-        let mut person = Person { input, console: &console };
-        let mut rival = opponent.map(|reference| Announced {
-            player: (reference.create)(SeedRng::new(seed, Stream::Player(OPPONENT))),
-            name: reference.name,
-            console: &console,
-        });
-        let mut players: Vec<&mut dyn Player<G>> = vec![&mut person];
-        players.extend(rival.as_mut().map(|rival| rival as &mut dyn Player<G>));
-        runner::play_match(config, seed, &mut players, &MatchLimits::default())
+    let mut person =
+        Person { input, console: &console, seed, made: Vec::new(), replay: Vec::new() };
+    let record = loop {
+        let record = {
+            let mut rival = opponent.map(|reference| Announced {
+                player: (reference.create)(SeedRng::new(seed, Stream::Player(OPPONENT))),
+                name: reference.name,
+                console: &console,
+            });
+            let mut players: Vec<&mut dyn Player<G>> = vec![&mut person];
+            players.extend(rival.as_mut().map(|rival| rival as &mut dyn Player<G>));
+            runner::play_match(config, seed, &mut players, &MatchLimits::default())
+        };
+        if !console.take_undo() {
+            break record;
+        }
+        // The match again, the person's moves but the last made for them, unseen.
+        person.made.pop();
+        person.replay = person.made.drain(..).rev().collect();
+        console.mute(true);
     };
     if let Some(verdict) = verdict(&record, name.unwrap_or("the opponent")) {
         console.say(format_args!("\n{}\n{verdict}\n", record.last.render().trim_end()));
@@ -116,11 +130,15 @@ struct Console<W> {
 struct ConsoleState<W> {
     out: W,
     error: Option<io::Error>,
+    /// Whether output is dropped (while a match is replayed up to an undone move).
+    muted: bool,
+    /// Whether the person asked to undo their last move, which ended the match.
+    undo: bool,
 }
 
 impl<W: Write> Console<W> {
     fn new(out: W) -> Self {
-        Console { state: Mutex::new(ConsoleState { out, error: None }) }
+        Console { state: Mutex::new(ConsoleState { out, error: None, muted: false, undo: false }) }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, ConsoleState<W>> {
@@ -130,10 +148,25 @@ impl<W: Write> Console<W> {
     /// Writes `text` and flushes it, so a prompt shows before the person types.
     fn say(&self, text: fmt::Arguments<'_>) {
         let mut state = self.lock();
-        if state.error.is_none() {
+        if state.error.is_none() && !state.muted {
             let written = state.out.write_fmt(text).and_then(|()| state.out.flush());
             state.error = written.err();
         }
+    }
+
+    /// Drops output (`true`) or writes it again.
+    fn mute(&self, muted: bool) {
+        self.lock().muted = muted;
+    }
+
+    /// Records that the person asked to undo their last move.
+    fn ask_undo(&self) {
+        self.lock().undo = true;
+    }
+
+    /// Whether the person asked to undo their last move, forgetting it.
+    fn take_undo(&self) -> bool {
+        std::mem::take(&mut self.lock().undo)
     }
 
     /// Records an error reading the input.
@@ -154,12 +187,19 @@ impl<W: Write> Console<W> {
 }
 
 /// The person at the keyboard: reads lines until one is a legal move, or until they leave.
-struct Person<'c, R, W> {
+struct Person<'c, G: Game, R, W> {
     input: R,
     console: &'c Console<W>,
+    /// The game's seed, for the hint player's randomness.
+    seed: u64,
+    /// The person's moves in this match so far, in order.
+    made: Vec<G::Action>,
+    /// Moves to make for the person, unseen, before asking again: the last first (a match
+    /// replayed up to an undone move).
+    replay: Vec<G::Action>,
 }
 
-impl<R: BufRead, W: Write> Person<'_, R, W> {
+impl<G: Game, R: BufRead, W: Write> Person<'_, G, R, W> {
     /// The next line, or `None` when the input has ended (the person is told they left) or
     /// failed.
     fn read_line(&mut self) -> Option<String> {
@@ -178,17 +218,49 @@ impl<R: BufRead, W: Write> Person<'_, R, W> {
     }
 
     /// The commands, and what a move looks like in game `G` (its parser's answer to nothing).
-    fn help<G: Game>(&self) {
-        self.console.say(format_args!("commands: `help` shows this, `quit` leaves the game\n"));
+    fn help(&self) {
+        let hint = match G::HINT_PLAYER {
+            Some(name) => format!(", `hint` shows what {name} would play"),
+            None => String::new(),
+        };
+        self.console.say(format_args!(
+            "commands: `help` shows this{hint}, `undo` takes back your last move, `quit` leaves the game\n"
+        ));
         if let Err(expected) = G::parse_action("") {
             self.console.say(format_args!("a move: {expected}\n"));
         }
     }
+
+    /// The move the game's hint player would make on `turn`, said to the person.
+    fn hint(&self, turn: &Turn<G>) {
+        let Some(reference) = G::HINT_PLAYER.and_then(|name| ReferencePlayer::<G>::find(name).ok())
+        else {
+            return self.console.say(format_args!("no hints in {}\n", G::NAME));
+        };
+        let mut player = (reference.create)(SeedRng::new(self.seed, Stream::Player(PERSON)));
+        let mut scratch = Turn::new(turn.game().clone(), turn.seat(), turn.number());
+        match (player.play(&mut scratch), scratch.action()) {
+            (Ok(()), Some(action)) => {
+                self.console
+                    .say(format_args!("hint: {action} ({} would play it)\n", reference.name));
+            }
+            _ => self.console.say(format_args!("no hint here: {} has no move\n", reference.name)),
+        }
+    }
 }
 
-impl<G: Game, R: BufRead + Send, W: Write + Send> Player<G> for Person<'_, R, W> {
+impl<G: Game, R: BufRead + Send, W: Write + Send> Player<G> for Person<'_, G, R, W> {
     fn play(&mut self, turn: &mut Turn<G>) -> Result<(), Failure> {
         let left = || Failure::new(FailureKind::NoMove, "the person left the game");
+        if let Some(action) = self.replay.pop() {
+            self.made.push(action.clone());
+            turn.act(action)?;
+            return Ok(());
+        }
+        if self.console.lock().muted {
+            self.console.mute(false);
+            self.console.say(format_args!("undone: your last move, and what followed it\n"));
+        }
         self.console.say(format_args!("\n{}", G::render_view(&turn.view())));
         loop {
             self.console.say(format_args!("your move> "));
@@ -198,7 +270,15 @@ impl<G: Game, R: BufRead + Send, W: Write + Send> Player<G> for Person<'_, R, W>
             let Some(line) = self.read_line() else { return Err(left()) };
             match line.trim() {
                 "" => {}
-                "help" => self.help::<G>(),
+                "help" => self.help(),
+                "hint" => self.hint(turn),
+                "undo" if self.made.is_empty() => {
+                    self.console.say(format_args!("nothing to undo: you have not moved yet\n"));
+                }
+                "undo" => {
+                    self.console.ask_undo();
+                    return Err(Failure::new(FailureKind::NoMove, "the person took a move back"));
+                }
                 "quit" => {
                     self.console.say(format_args!("you left the game\n"));
                     return Err(left());
@@ -213,6 +293,7 @@ impl<G: Game, R: BufRead + Send, W: Write + Send> Player<G> for Person<'_, R, W>
                             self.console.say(format_args!("illegal move {action}: {illegal}\n"));
                         }
                         Ok(_) => {
+                            self.made.push(action.clone());
                             turn.act(action)?;
                             if let Some(line) = made("you", turn) {
                                 self.console.say(format_args!("{line}\n"));
@@ -303,9 +384,36 @@ mod tests {
     #[test]
     fn help_lists_the_commands_and_the_move_format() {
         let (record, transcript) = run("steady", "help\nquit\n");
-        assert!(transcript.contains("commands: `help` shows this, `quit` leaves the game\n"));
+        assert!(transcript.contains(
+            "commands: `help` shows this, `hint` shows what steady would play, `undo` takes back your last move, `quit` leaves the game\n"
+        ));
         assert!(transcript.contains("a move: a number\n"), "{transcript}");
         assert_eq!(record.moves.len(), 1, "only the turn the person left on");
+    }
+
+    #[test]
+    fn a_hint_is_the_hint_players_move_from_this_view_and_spends_nothing() {
+        let (record, transcript) = run("steady", "hint\n2\nhint\n1\n");
+        assert_eq!(transcript.matches("hint: add 1 (steady would play it)\n").count(), 2);
+        assert_eq!(record.moves[0].action, Some(crate::testing::CountAction::Add(2)));
+        assert_eq!(record.outcome.winner, Some(PERSON), "{transcript}");
+    }
+
+    #[test]
+    fn undo_takes_back_the_last_move_and_what_followed_it() {
+        // 1 (steady 1), 1 (steady 1), undo: back to after the first exchange; then 2 wins.
+        let (record, transcript) = run("steady", "undo\n1\n1\nundo\n2\n");
+        assert!(transcript.contains("nothing to undo: you have not moved yet\n"), "{transcript}");
+        assert_eq!(transcript.matches("undone: your last move, and what followed it\n").count(), 1);
+        assert_eq!(record.outcome.winner, Some(PERSON), "{transcript}");
+        assert_eq!(record.last.totals, [3, 1], "{transcript}");
+        let person: Vec<_> =
+            record.moves.iter().filter(|m| m.seat == PERSON).map(|m| m.action.clone()).collect();
+        let add = |n| Some(crate::testing::CountAction::Add(n));
+        assert_eq!(person, [add(1), add(2)], "the undone move is gone from the record");
+        // The replayed exchange is not shown again; the verdict is the replayed match's.
+        assert_eq!(transcript.matches("steady: add 1 -> ").count(), 2, "{transcript}");
+        assert!(transcript.ends_with("\n3 : 1\nYou won: reached 3\n"), "{transcript}");
     }
 
     #[test]

@@ -46,6 +46,11 @@ impl<G: Game> Default for Turn<G> {
 }
 
 impl<G: Game> Turn<G> {
+    /// The game as it stands.
+    pub(crate) fn game(&self) -> &G {
+        &self.game
+    }
+
     /// A fresh turn for `seat` (turn numbers start at 1).
     pub fn new(game: G, seat: Seat, number: u32) -> Self {
         Turn {

@@ -107,6 +107,8 @@ impl Game for Count {
     fn parse_action(text: &str) -> Result<CountAction, String> {
         text.trim().parse().map(CountAction::Add).map_err(|_| "a number".to_string())
     }
+    const HINT_PLAYER: Option<&'static str> = Some("steady");
+
     fn reference_players() -> &'static [ReferencePlayer<Self>] {
         &COUNT_PLAYERS
     }

@@ -184,6 +184,9 @@ impl Game for TicTacToe {
         text::parse_mark(input)
     }
 
+    // A hint is the perfect player: a move that keeps the best result.
+    const HINT_PLAYER: Option<&'static str> = Some("perfect");
+
     fn reference_players() -> &'static [ReferencePlayer<Self>] {
         &REFERENCE_PLAYERS
     }

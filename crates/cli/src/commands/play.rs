@@ -20,13 +20,15 @@ use super::play_klotski;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   botlens play tictactoe --vs perfect        you against the perfect player
-  botlens play battleships --vs hunter --seed 3
+  botlens play battleships --vs hunter --seed 3   (type hint, undo)
   botlens play battleships --vs ?            list the opponents
   botlens play klotski                       横刀立马, with undo and hints (type help)
   botlens play klotski --layout zhihuiruoding --ascii
   botlens play klotski --layout my-board.txt (the format: docs/layouts.md)
 
-Type `help` in a game for its commands; `quit` or the end of input leaves it.")]
+Type `help` in a game for its commands: `hint` shows what the game's strongest reference player
+would play (density, perfect), `undo` takes back your last move; `quit` or the end of input
+leaves it.")]
 pub struct PlayArgs {
     /// The game to play.
     #[arg(value_parser = GameArg)]
