@@ -13,7 +13,7 @@
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
 //! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault); in a paired run (`--paired`) also `pairs`: `pentanomial` (the pairs by the bot's points in the pair, 0, ½, 1, 1½, 2), `elo` (the bot's logistic Elo over the opponent, fishtest's: `kind` `estimate` with `elo`, `lower`, `upper` (null when unbounded) and `margin` (fishtest's ±), `too_few_games` with `games` and `needed` (fewer than 20 pairs), or `no_games`, `all_won`, `all_lost` with `games`) and `los` (the likelihood that the bot is the stronger, null with too few games); `outcomes`: the result on each seed, `first_seed`, `seat0` and (paired) `seat1`, one character per seed, `W`, `L`, `D` or `-` (not played), for the first 100,000 seeds (see `botlens_harness::outcomes`) |
-//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_seat` (the bot's seat in that game: 1 only in a paired run), `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game), `replays` (the command that steps through the first game lost against each of `opponents`, in order), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown), `fuel_profile` (`out_of_fuel` groups: the failing turn's top lines, each `file`, `line`, `function`, `self_fuel`, `total_fuel`, `self_percent`, `total_percent` of the turn's fuel, as in `botlens_harness::profile`; absent otherwise), `memory_growth` (`memory_limit` groups: the lines that grew the memory most over the first game, each `file`, `line`, `function`, `bytes`, `percent` of the game's growth and `callers` (the bot's functions on that stack, outermost first); absent otherwise). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
+//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_seat` (the bot's seat in that game: 1 only in a paired run), `first_turn` (its move number, every seat's moves counted: the name is kept from older reports), `first_bot_turn` (which of the bot's own turns that was; see `botlens_engine::words`), `replay` (the command that steps through the first game), `replays` (the command that steps through the first game lost against each of `opponents`, in order), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown), `fuel_profile` (`out_of_fuel` groups: the failing turn's top lines by total fuel, the loop that never ended first, each `file`, `line`, `function`, `self_fuel`, `total_fuel`, `self_percent`, `total_percent` of the turn's fuel, as in `botlens_harness::profile`; absent otherwise), `memory_growth` (`memory_limit` groups: the lines that grew the memory most over the first game, each `file`, `line`, `function`, `bytes`, `percent` of the game's growth and `callers` (the bot's functions on that stack, outermost first); absent otherwise). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
 //! | `wasteful[]` | per opponent with wasted moves (legal moves that achieved nothing: Battleships re-attacks, Klotski slides straight back): `opponent`, `games`, `moves`, `first_seed` and `first_seat` (the first game with one), `replay` (the command that steps through it), `sites` (the lines that made that game's wasted moves, most first, at most 8: `file`, `line`, `column`, `function`, `moves`, `first_turn`, `action` (the first, e.g. `attack(3, 7)`), `stack` (its call stack, as in `failures[]`); absent for reference bots) |
 //! | `cancelled` | true when the suite stopped early |
 
@@ -121,7 +121,8 @@ pub struct FailureGroup {
     /// before this field existed).
     #[serde(default)]
     pub first_seat: Seat,
-    /// Turn of the first occurrence (every seat's turns counted: the move number).
+    /// The move number of the first occurrence (every seat's moves counted; named `turn` as a
+    /// trace names it, see [`botlens_engine::words`]).
     pub first_turn: u32,
     /// Which of the bot's own turns that was (0 in baselines saved before this field existed).
     #[serde(default)]
@@ -277,11 +278,7 @@ impl FailureGroup {
     /// When the first game was lost: `move 119 (the bot's turn 62)`, or `move 23` when the bot
     /// played every move (a puzzle) or the bot's turn is not known (an old baseline).
     pub fn first_move(&self) -> String {
-        match self.first_bot_turn {
-            0 => format!("move {}", self.first_turn),
-            turn if turn == self.first_turn => format!("move {turn}"),
-            turn => format!("move {} (the bot's turn {turn})", self.first_turn),
-        }
+        botlens_engine::words::move_and_turn(self.first_turn, self.first_bot_turn)
     }
 
     /// Each opponent with the seeds lost against it: `random (seeds 8, 10), hunter (seed 8)`

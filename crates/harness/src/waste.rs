@@ -38,7 +38,7 @@ pub struct WasteSite {
     pub function: String,
     /// Wasted moves made here in that game.
     pub moves: u32,
-    /// The move number of the first (every seat's turns counted).
+    /// The move number of the first (every seat's moves counted).
     pub first_turn: u32,
     /// The first one as the game writes it: `attack(3, 7)`.
     pub action: String,
