@@ -387,13 +387,17 @@ impl Sampler {
     }
 }
 
-/// A raw frame's logical frames, innermost first: from the DWARF, or the wasm function alone.
+/// A raw frame's logical frames, innermost first: from the DWARF, or the wasm function alone;
+/// none for a linker's trampoline ([`is_trampoline`]).
 fn symbolize(
     locator: &Locator,
     debug: Option<&crate::dwarf::DebugInfo<'_>>,
     (index, offset): RawFrame,
     name: &str,
 ) -> Vec<ProfileFrame> {
+    if is_trampoline(name) {
+        return Vec::new();
+    }
     let logical = debug.map(|debug| locator.logical_frames(debug, index, name, offset as usize));
     match logical {
         Some(frames) if !frames.is_empty() => frames
@@ -411,6 +415,14 @@ fn symbolize(
             bot: debug.is_none(),
         }],
     }
+}
+
+/// Whether the wasm function `name` is a linker's trampoline, code of neither the bot nor any
+/// library it calls: wasm-ld wraps each export of a WASI command module (a C bot's
+/// `botlens_play`) in `botlens_play.command_export`, which runs the constructors and calls it.
+/// Profiles leave such frames out (a sample taken in one alone is charged to no frame).
+fn is_trampoline(name: &str) -> bool {
+    name.ends_with(".command_export")
 }
 
 /// A function's name without its generic arguments, which make a flame graph unreadable
@@ -453,7 +465,18 @@ impl Interner {
 
 #[cfg(test)]
 mod tests {
-    use super::without_generics;
+    use super::{is_trampoline, without_generics};
+
+    #[test]
+    fn the_linkers_export_trampolines_are_told_apart() {
+        assert!(is_trampoline("botlens_play.command_export"));
+        assert!(is_trampoline("botlens_new.command_export"));
+        for name in
+            ["botlens_play", "command_export", "bot::command_export_all", "__wasm_call_ctors"]
+        {
+            assert!(!is_trampoline(name), "{name}");
+        }
+    }
 
     #[test]
     fn generic_arguments_are_dropped_and_qualified_paths_kept() {
