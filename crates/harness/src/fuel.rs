@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use botlens_engine::text::printable;
-use botlens_engine::{FailureKind, SourceLocation};
+use botlens_engine::{CallStack, FailureKind, SourceLocation};
 use botlens_games::{GameVisitor, Scored};
 use botlens_sandbox::{FuelProfile, ProfileFrame};
 use serde::{Deserialize, Serialize};
@@ -104,8 +104,7 @@ pub fn render_growth(sites: &[GrowthSite], base: &Path) -> Vec<String> {
         .iter()
         .map(|site| {
             let kib = botlens_engine::stack::thousands(site.bytes / 1024);
-            let callers = site.callers.iter().rev().map(|caller| printable(caller));
-            let chain = callers.collect::<Vec<_>>().join(" ← ");
+            let chain = CallStack::of_functions(site.callers.iter().rev().cloned()).chain();
             format!("{:5.1} %  +{kib} KiB  {}  in {chain}", site.percent, site.place(base))
         })
         .collect()

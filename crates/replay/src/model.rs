@@ -445,6 +445,7 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             failure = Some(FailurePanel {
                 index,
                 turn: played.turn,
+                own_turn: turns_taken.get(played.seat).copied().unwrap_or(0),
                 seat: played.seat,
                 who: who(&trace.players, played.seat),
                 kind: found.kind,
@@ -527,28 +528,6 @@ fn stack_lines(
         }
     }
     lines
-}
-
-/// A stack on one line (see [`FailurePanel::stack_line`]), at most
-/// [`MAX_FRAMES`](botlens_engine::stack::MAX_FRAMES) frames of it.
-fn stack_line(stack: &CallStack) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut left_in_cycle = 0;
-    for frame in stack.frames.iter().take(botlens_engine::stack::MAX_FRAMES) {
-        let mut part = line(&frame.function);
-        if let Some(cycle) = frame.cycle.filter(|_| left_in_cycle == 0) {
-            part = format!("[×{} {part}", botlens_engine::stack::thousands(u64::from(cycle.times)));
-            left_in_cycle = cycle.frames.max(1);
-        }
-        if left_in_cycle > 0 {
-            left_in_cycle -= 1;
-            if left_in_cycle == 0 {
-                part.push(']');
-            }
-        }
-        parts.push(part);
-    }
-    parts.join(" ← ")
 }
 
 /// Untrusted text as one printable line.
