@@ -1,10 +1,14 @@
 //! `botlens profile`: the hot function and line of real samples, the same bytes on every run, a
-//! speedscope file with the format's required fields, the turn that ran out of fuel, and bad
-//! input refused with exit status 2.
+//! speedscope file with the format's required fields, the turn that ran out of fuel (its loop's
+//! line first, though a helper it calls burns most of it), each function listed once and no
+//! linker trampoline among them, and bad input refused with exit status 2.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::support::{botlens, line_after_marker, repo_root};
+use crate::support::{Tool, botlens, botlens_with_input, line_after_marker, repo_root, require};
 
 /// `botlens profile args… --json`, parsed, asserting success; and its raw output.
 fn profile_json(args: &[&str]) -> (Value, String) {
@@ -148,4 +152,88 @@ fn bad_input_is_refused_with_exit_status_2() {
         assert_eq!(out.code, Some(2), "{args:?}: {}", out.stderr);
         assert!(out.stderr.contains(expected), "{args:?}: {}", out.stderr);
     }
+}
+
+/// A C Tic-tac-toe bot whose search never ends: each round of its one-line loop calls `scan`,
+/// which burns most of the fuel, but the loop is what never ends (no square holds `#`). `scan`
+/// is kept out of line (inlined, the loop's own instructions may carry the helper's line), and
+/// its unrolled body has no epoch check but its entry, where it is sampled.
+const LOOPING_C: &str = r#"#include "botlens.h"
+
+static volatile int probes;
+
+// botlens samples the helper (at its entry) on the next line
+__attribute__((noinline)) static int scan(const char *board, int square) {
+    int seen = 0;
+    for (int i = 0; i < 9; i++) {
+        seen += board[(square + i + probes++) % 9] == '#';
+    }
+    return seen;
+}
+
+void bot_play(void) {
+    botlens_tictactoe_view view = botlens_tictactoe();
+    int square = 0;
+    // botlens reports the endless loop on the next line
+    while (scan(view.board, square) == 0) square = (square + 1) % 9;
+    botlens_mark(square % 3, square / 3);
+}
+"#;
+
+#[test]
+fn a_loop_that_calls_a_helper_leads_the_turn_that_ran_out_and_each_function_shows_once() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("looping");
+    std::fs::create_dir(&bot).unwrap();
+    let source = bot.join("bot.c");
+    std::fs::write(&source, LOOPING_C).unwrap();
+    let config = "game = \"tictactoe\"\n\n[limits]\nfuel_per_turn = 2_000_000\n";
+    std::fs::write(bot.join("botlens.toml"), config).unwrap();
+    let (looping, scanning) = (
+        line_after_marker(&source, "botlens reports the endless loop on the next line"),
+        line_after_marker(&source, "botlens samples the helper (at its entry) on the next line"),
+    );
+    let name = bot.to_str().unwrap();
+    let run = |args: &[&str]| botlens_with_input(args, "", Duration::from_secs(300));
+
+    // `run`: the out_of_fuel group's lines, by total fuel, the loop's first.
+    let out = run(&["run", name, "--vs", "random", "--seeds", "0", "--json"]);
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    let group = &report["failures"][0];
+    assert_eq!(group["kind"], "out_of_fuel", "{group}");
+    let lines = group["fuel_profile"].as_array().expect("a fuel profile");
+    let place = |line: &Value| (line["line"].as_u64().unwrap(), line["function"].clone());
+    assert_eq!(place(&lines[0]), (looping, Value::from("bot_play")), "{group}");
+    let total = |line: &Value| line["total_percent"].as_f64().unwrap();
+    let own = |line: &Value| line["self_percent"].as_f64().unwrap();
+    assert!(total(&lines[0]) > 99.0, "{group}");
+    let scan = lines.iter().find(|line| line["line"] == scanning).expect("scan's line");
+    assert!(own(scan) > own(&lines[0]), "the helper burns more itself: {group}");
+    // The table says both figures, the loop's line first.
+    let out = run(&["run", name, "--vs", "random", "--seeds", "0"]);
+    let table: Vec<&str> = out.stdout.lines().collect();
+    let at = table.iter().position(|l| l.contains("where that turn's fuel went")).unwrap();
+    let first = table[at + 1];
+    assert!(first.trim_start().starts_with("100.0 % total, "), "{}", out.stdout);
+    assert!(first.contains(" % self  "), "{}", out.stdout);
+    assert!(first.ends_with(&format!("bot.c:{looping}  in bot_play")), "{}", out.stdout);
+
+    // `profile`: every function once, and none of the linker's trampolines.
+    let out = run(&["profile", name, "--vs", "random", "--seeds", "0", "--json"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let profile: Value = serde_json::from_str(&out.stdout).unwrap();
+    let functions = profile["functions"].as_array().unwrap();
+    let names: Vec<&str> = functions.iter().map(|f| f["function"].as_str().unwrap()).collect();
+    let distinct: BTreeSet<&str> = names.iter().copied().collect();
+    assert_eq!(distinct.len(), names.len(), "a function listed twice: {names:?}");
+    assert!(names.iter().all(|name| !name.contains("command_export")), "{names:?}");
+    for name in ["bot_play", "scan"] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+    let turn = &profile["out_of_fuel"][0]["lines"][0];
+    assert_eq!(turn["line"].as_u64(), Some(looping), "{profile}");
 }

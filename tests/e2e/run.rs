@@ -501,3 +501,28 @@ fn run_with_no_bot_named_outside_any_bot_says_where_it_looked() {
         )
     );
 }
+
+#[test]
+fn progress_names_the_tool_that_builds_each_language() {
+    let cases = [
+        ("c", Tool::Clang, "clang"),
+        ("zig", Tool::Zig, "zig"),
+        ("assemblyscript", Tool::Node, "asc"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (lang, tool, builder) in cases {
+        if !require(&[tool]) {
+            continue;
+        }
+        let bot = dir.path().join(lang);
+        let name = bot.to_str().unwrap();
+        let made = botlens(&["new", "tictactoe", name, "--lang", lang]);
+        assert_eq!(made.code, Some(0), "{}", made.stderr);
+        // `replay` says its stages on stderr, as `run`'s spinner shows them.
+        let out = botlens_building(&["replay", name, "--vs", "random", "--seed", "0", "--plain"]);
+        assert_eq!(out.code, Some(0), "{lang}: {}", out.stderr);
+        let building: Vec<&str> =
+            out.stderr.lines().filter(|line| line.contains("building the bot")).collect();
+        assert_eq!(building, [format!("botlens: building the bot with {builder}…")], "{lang}");
+    }
+}

@@ -745,7 +745,7 @@ mod tests {
         let record =
             play_match::<Battleships>(&(), 5, &mut [&mut Idle, &mut Idle], &MatchLimits::default());
         assert_eq!(record.outcome.winner, None);
-        assert_eq!(record.outcome.reason, "turn cap of 400 reached");
+        assert_eq!(record.outcome.reason, "move cap of 400 reached");
         assert_eq!(record.outcome.turns, 400);
         assert_eq!(record.result_for(1), SeatResult::Draw);
         assert_eq!(record.wasteful_turns(0).len() + record.wasteful_turns(1).len(), 398);

@@ -121,9 +121,10 @@ pub trait Game:
     /// Ongoing, or how the game ended.
     fn status(&self) -> Status;
 
-    /// How the game ends when the turn cap is reached: by default a draw.
+    /// How the game ends when the move cap (`--max-turns`: every seat's moves counted) is
+    /// reached: by default a draw.
     fn capped(&self, cap: u32) -> Ending {
-        Ending { winner: None, reason: format!("turn cap of {cap} reached") }
+        Ending { winner: None, reason: format!("move cap of {cap} reached") }
     }
 
     /// Whether the legal move that just led to this state, answered `response`, was wasted

@@ -30,6 +30,7 @@ pub mod seed;
 pub mod stack;
 pub mod text;
 pub mod trace;
+pub mod words;
 
 #[cfg(test)]
 mod testing;

@@ -71,7 +71,7 @@ impl<G: Game> Turn<G> {
         self.seat
     }
 
-    /// The 1-based number of this turn in the game (all seats counted).
+    /// The move number of this turn: 1-based, every seat's moves counted (see [`crate::words`]).
     pub fn number(&self) -> u32 {
         self.number
     }

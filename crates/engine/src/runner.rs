@@ -280,7 +280,7 @@ mod tests {
         let idle = || vec![CountAction::Add(0)];
         let record = play([vec![idle(); 10], vec![idle(); 10]], MatchLimits { max_turns: Some(4) });
         assert_eq!(record.outcome.winner, None);
-        assert_eq!(record.outcome.reason, "turn cap of 4 reached");
+        assert_eq!(record.outcome.reason, "move cap of 4 reached");
         assert_eq!(record.outcome.turns, 4);
         assert_eq!(record.result_for(0), SeatResult::Draw);
     }

@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::SourceLocation;
+use crate::text::printable;
 
 /// The most frames a stack keeps (the sandbox's cap while walking, and the readers' cap on
 /// stacks from traces, which anyone can write).
@@ -144,6 +145,59 @@ impl CallStack {
         names
     }
 
+    /// A stack of the bot's functions alone, without locations, from `functions` innermost
+    /// first (a memory growth site's callers, which name no lines).
+    pub fn of_functions<S: Into<String>>(functions: impl IntoIterator<Item = S>) -> CallStack {
+        let frames = functions
+            .into_iter()
+            .map(|function| StackFrame {
+                function: function.into(),
+                location: None,
+                folded: 0,
+                cycle: None,
+            })
+            .collect();
+        CallStack { frames, dropped: 0 }
+    }
+
+    /// The stack as one line, innermost first: the one way every report names the bot's call
+    /// chain (failures of every kind, wasted moves, memory growth, the replayer's status line):
+    ///
+    /// ```text
+    /// my_bot::helper ← [×1,942 my_bot::b ← my_bot::a] ← my_bot::play ← … 12 outer frames
+    /// ```
+    ///
+    /// At most [`MAX_FRAMES`] frames; every name [`printable`] (a name is the bot's text); a
+    /// frame without a name (a place a runner stated alone) is left out.
+    pub fn chain(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        let mut left_in_cycle = 0;
+        for frame in self.frames.iter().take(MAX_FRAMES) {
+            let opens = frame.cycle.filter(|_| left_in_cycle == 0);
+            if frame.function.is_empty() && opens.is_none() && left_in_cycle == 0 {
+                continue;
+            }
+            let mut part = printable(&frame.function).into_owned();
+            if let Some(cycle) = opens {
+                part = format!("[×{} {part}", thousands(u64::from(cycle.times)));
+                left_in_cycle = cycle.frames.max(1);
+            }
+            if left_in_cycle > 0 {
+                left_in_cycle -= 1;
+                if left_in_cycle == 0 {
+                    part.push(']');
+                }
+            }
+            parts.push(part);
+        }
+        let cut = self.frames.len().saturating_sub(MAX_FRAMES) as u64;
+        let dropped = u64::from(self.dropped) + cut;
+        if dropped > 0 {
+            parts.push(format!("… {} outer frames", thousands(dropped)));
+        }
+        parts.join(" ← ")
+    }
+
     /// The stack as lines of text, innermost first, for terminals and hovers:
     ///
     /// ```text
@@ -261,6 +315,26 @@ mod tests {
         assert_eq!(recursion.call_order(), "bot::a → bot::b → bot::a");
         assert_eq!((recursion.times, recursion.call().location.as_ref().unwrap().line), (1942, 20));
         assert_eq!(stack.functions(), ["bot::helper", "bot::b", "bot::a", "bot::play"]);
+    }
+
+    #[test]
+    fn a_stack_is_one_chain_with_its_cycle_bracketed_and_names_made_printable() {
+        let mut b = frame("bot::b", 20);
+        b.cycle = Some(Cycle { frames: 2, times: 1942 });
+        let stack = CallStack {
+            frames: vec![frame("bot::helper", 8), b, frame("bot::a", 15), frame("bot::play", 30)],
+            dropped: 12,
+        };
+        assert_eq!(
+            stack.chain(),
+            "bot::helper ← [×1,942 bot::b ← bot::a] ← bot::play ← … 12 outer frames"
+        );
+        let evil = CallStack::of_functions(["hoard\u{1b}[2J\nx", "play"]);
+        assert_eq!(evil.chain(), "hoard\\u{1b}[2J\\u{a}x ← play");
+        let deep = CallStack::of_functions((0..100).map(|n| format!("f{n}")));
+        assert!(deep.chain().ends_with("← f63 ← … 36 outer frames"), "{}", deep.chain());
+        assert_eq!(CallStack::default().chain(), "");
+        assert_eq!(CallStack::of_functions(["", "play"]).chain(), "play");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use botlens_engine::text::printable;
-use botlens_engine::{FailureKind, SourceLocation};
+use botlens_engine::{CallStack, FailureKind, SourceLocation};
 use botlens_games::{GameVisitor, Scored};
 use botlens_sandbox::{FuelProfile, ProfileFrame};
 use serde::{Deserialize, Serialize};
@@ -104,8 +104,7 @@ pub fn render_growth(sites: &[GrowthSite], base: &Path) -> Vec<String> {
         .iter()
         .map(|site| {
             let kib = botlens_engine::stack::thousands(site.bytes / 1024);
-            let callers = site.callers.iter().rev().map(|caller| printable(caller));
-            let chain = callers.collect::<Vec<_>>().join(" ← ");
+            let chain = CallStack::of_functions(site.callers.iter().rev().cloned()).chain();
             format!("{:5.1} %  +{kib} KiB  {}  in {chain}", site.percent, site.place(base))
         })
         .collect()
@@ -264,12 +263,12 @@ impl GameVisitor for Replay<'_> {
 }
 
 /// A profile's last turn (the one that lost the game): the bot's turn from 1, its fuel, and its
-/// top lines (percentages of the turn's fuel).
+/// top lines by total fuel ([`Stacks::lines_by_total`]; percentages of the turn's fuel).
 pub(crate) fn failing_turn(profile: &FuelProfile) -> Option<(u32, u64, Vec<LineCost>)> {
     let last = profile.turns.len().checked_sub(1)?;
     let mut turn = Stacks::default();
     turn.add(profile, |index| index == last);
-    let mut lines = turn.lines().0;
+    let mut lines = turn.lines_by_total();
     lines.truncate(FAILING_TURN_LINES);
     Some((last as u32 + 1, turn.fuel(), lines))
 }
@@ -292,21 +291,21 @@ impl Stacks {
         self.0.values().sum()
     }
 
-    /// Every function by self fuel (then total fuel, then name).
+    /// Every function by self fuel (then total fuel, then name), each listed once
+    /// ([`Stacks::folded_names`]).
     pub(crate) fn functions(&self) -> Vec<FunctionCost> {
         let total = self.fuel();
-        // A function is its name in its file: std has many a `new` and `try_fold`.
-        let mut by_name: BTreeMap<(&str, Option<&str>), FunctionCost> = BTreeMap::new();
+        let folded = self.folded_names();
+        let mut by_name: BTreeMap<FunctionKey<'_>, FunctionCost> = BTreeMap::new();
         for (stack, &fuel) in &self.0 {
             let mut seen = BTreeSet::new();
             let mut own_seen = false;
             for (depth, frame) in stack.iter().enumerate().rev() {
-                let file = frame.location.as_ref().map(|l| l.file.as_str());
-                let key = (frame.function.as_str(), file);
+                let key = folded[&function_key(frame)];
                 let cost = by_name.entry(key).or_insert_with(|| FunctionCost {
-                    function: frame.function.clone(),
-                    bot: frame.bot,
-                    file: frame.location.as_ref().map(|l| l.file.clone()),
+                    function: key.0.to_owned(),
+                    bot: false,
+                    file: key.1.map(str::to_owned),
                     self_fuel: 0,
                     total_fuel: 0,
                     own_fuel: 0,
@@ -314,6 +313,7 @@ impl Stacks {
                     total_percent: 0.0,
                     own_percent: 0.0,
                 });
+                cost.bot |= frame.bot;
                 if depth + 1 == stack.len() {
                     cost.self_fuel += fuel;
                 }
@@ -358,47 +358,40 @@ impl Stacks {
         functions
     }
 
+    /// Each function as the profile lists it: a function is its name in its file (std has many
+    /// a `new` and `try_fold`), but one function may be seen under two names, which are folded
+    /// into one. Debug information names an inlined call by its short name (`value`) where the
+    /// module names the function out of line in full (`minimax::value`): a short name goes to
+    /// the one name in its file that ends in `::` and it. A frame without a line (a function's
+    /// prologue) goes to the one function of its name, or whose name ends in `::` and it, that
+    /// has a file. Where there are two candidates, nothing is folded: a guess would merge two
+    /// functions.
+    fn folded_names(&self) -> BTreeMap<FunctionKey<'_>, FunctionKey<'_>> {
+        let keys: BTreeSet<FunctionKey<'_>> =
+            self.0.keys().flat_map(|stack| stack.iter().map(function_key)).collect();
+        keys.iter()
+            .map(|&key| {
+                let folded = match key.1 {
+                    Some(_) => fold_in_file(&keys, key),
+                    None => {
+                        let located = keys.iter().filter(|(other, at)| {
+                            at.is_some() && (*other == key.0 || names(other, key.0))
+                        });
+                        let targets: BTreeSet<FunctionKey<'_>> =
+                            located.map(|&other| fold_in_file(&keys, other)).collect();
+                        only(targets).unwrap_or(key)
+                    }
+                };
+                (key, folded)
+            })
+            .collect()
+    }
+
     /// The bot's lines by self fuel (then total fuel, then place), and the fuel with none of
     /// them on the stack.
     pub(crate) fn lines(&self) -> (Vec<LineCost>, u64) {
-        let total = self.fuel();
-        let mut by_line: BTreeMap<(&str, u32), LineCost> = BTreeMap::new();
-        let mut outside = 0;
-        for (stack, &fuel) in &self.0 {
-            let own = |frame: &&ProfileFrame| frame.bot && frame.location.is_some();
-            let mut seen = BTreeSet::new();
-            let mut innermost = true;
-            for frame in stack.iter().rev().filter(own) {
-                let Some(location) = &frame.location else { continue };
-                let key = (location.file.as_str(), location.line);
-                let cost = by_line.entry(key).or_insert_with(|| LineCost {
-                    file: location.file.clone(),
-                    line: location.line,
-                    function: frame.function.clone(),
-                    self_fuel: 0,
-                    total_fuel: 0,
-                    self_percent: 0.0,
-                    total_percent: 0.0,
-                });
-                if std::mem::take(&mut innermost) {
-                    cost.self_fuel += fuel;
-                }
-                if seen.insert(key) {
-                    cost.total_fuel += fuel;
-                }
-            }
-            if innermost {
-                outside += fuel;
-            }
-        }
-        let mut lines: Vec<LineCost> = by_line
-            .into_values()
-            .map(|cost| LineCost {
-                self_percent: percent(cost.self_fuel, total),
-                total_percent: percent(cost.total_fuel, total),
-                ..cost
-            })
-            .collect();
+        let (lines, outside) = self.line_costs();
+        let mut lines: Vec<LineCost> = lines.into_iter().map(|(cost, _)| cost).collect();
         lines.sort_by(|a, b| {
             (b.self_fuel, b.total_fuel)
                 .cmp(&(a.self_fuel, a.total_fuel))
@@ -406,6 +399,105 @@ impl Stacks {
         });
         (lines, outside)
     }
+
+    /// The bot's lines by total fuel, as a turn that ran out of fuel is read: the line of the
+    /// loop that never ended leads, though most of its fuel burnt in the functions it called.
+    /// Its callers carry as much fuel, or a little more (a call of `hunt` from `play` carries
+    /// all of `hunt`'s, and `play` did something before), so lines whose totals round to the
+    /// same whole percent come innermost first: the deepest such line on the stack is where the
+    /// fuel went. Then self fuel, then place.
+    pub(crate) fn lines_by_total(&self) -> Vec<LineCost> {
+        let (mut lines, _) = self.line_costs();
+        let shown = |cost: &LineCost| cost.total_percent.round() as u64;
+        lines.sort_by(|(a, a_depth), (b, b_depth)| {
+            (shown(b), b_depth, b.self_fuel)
+                .cmp(&(shown(a), a_depth, a.self_fuel))
+                .then((&a.file, a.line).cmp(&(&b.file, b.line)))
+        });
+        lines.into_iter().map(|(cost, _)| cost).collect()
+    }
+
+    /// Every line of the bot's own code with its fuel and its depth (the most lines of the
+    /// bot's code outside it on one stack), in no order; and the fuel with none of them on the
+    /// stack.
+    fn line_costs(&self) -> (Vec<(LineCost, usize)>, u64) {
+        let total = self.fuel();
+        let folded = self.folded_names();
+        let mut by_line: BTreeMap<(&str, u32), (LineCost, usize)> = BTreeMap::new();
+        let mut outside = 0;
+        for (stack, &fuel) in &self.0 {
+            let own: Vec<(&ProfileFrame, &SourceLocation)> = stack
+                .iter()
+                .filter(|frame| frame.bot)
+                .filter_map(|frame| Some((frame, frame.location.as_ref()?)))
+                .collect();
+            let mut seen = BTreeSet::new();
+            for (depth, (frame, location)) in own.iter().enumerate().rev() {
+                let key = (location.file.as_str(), location.line);
+                let (cost, deepest) = by_line.entry(key).or_insert_with(|| {
+                    let cost = LineCost {
+                        file: location.file.clone(),
+                        line: location.line,
+                        function: folded[&function_key(frame)].0.to_owned(),
+                        self_fuel: 0,
+                        total_fuel: 0,
+                        self_percent: 0.0,
+                        total_percent: 0.0,
+                    };
+                    (cost, 0)
+                });
+                *deepest = (*deepest).max(depth);
+                if depth + 1 == own.len() {
+                    cost.self_fuel += fuel;
+                }
+                if seen.insert(key) {
+                    cost.total_fuel += fuel;
+                }
+            }
+            if own.is_empty() {
+                outside += fuel;
+            }
+        }
+        let lines = by_line
+            .into_values()
+            .map(|(cost, depth)| {
+                let cost = LineCost {
+                    self_percent: percent(cost.self_fuel, total),
+                    total_percent: percent(cost.total_fuel, total),
+                    ..cost
+                };
+                (cost, depth)
+            })
+            .collect();
+        (lines, outside)
+    }
+}
+
+/// A function as a profile tells functions apart: its name and its file.
+type FunctionKey<'a> = (&'a str, Option<&'a str>);
+
+/// The one name among `keys` in `key`'s file that is a longer name of `key`'s function
+/// (`minimax::value` for `value`), else `key`.
+fn fold_in_file<'a>(keys: &BTreeSet<FunctionKey<'a>>, key: FunctionKey<'a>) -> FunctionKey<'a> {
+    let longer = keys.iter().filter(|(other, at)| *at == key.1 && names(other, key.0));
+    only(longer.copied()).unwrap_or(key)
+}
+
+/// Whether `full` is a path that ends in the function `name`: `minimax::value` and `value`.
+fn names(full: &str, name: &str) -> bool {
+    full.strip_suffix(name).is_some_and(|path| path.ends_with("::"))
+}
+
+/// The one item of `items`, if there is exactly one.
+fn only<T>(items: impl IntoIterator<Item = T>) -> Option<T> {
+    let mut items = items.into_iter();
+    let first = items.next()?;
+    items.next().is_none().then_some(first)
+}
+
+/// The [`FunctionKey`] of `frame`.
+fn function_key(frame: &ProfileFrame) -> FunctionKey<'_> {
+    (frame.function.as_str(), frame.location.as_ref().map(|l| l.file.as_str()))
 }
 
 /// `part` of `whole` in percent (0 when the whole is 0).
@@ -434,14 +526,21 @@ impl LineCost {
     }
 }
 
-/// Lines as text, one each, files relative to `base`: `97.1 %  src/lib.rs:20  in my_bot::spin`.
-/// Names and files come from the bot's debug info or source map, so each is [`printable`].
+/// Lines as text, one each, files relative to `base`, with their total fuel (with the line on
+/// the stack) and self fuel (with it innermost):
+/// `100.0 % total,   2.9 % self  src/lib.rs:50  in my_bot::hunt`. Names and files come from the
+/// bot's debug info or source map, so each is [`printable`].
 pub fn render_lines(lines: &[LineCost], base: &Path) -> Vec<String> {
     lines
         .iter()
         .map(|line| {
             let function = printable(&line.function);
-            format!("{:5.1} %  {}  in {function}", line.self_percent, line.place(base))
+            format!(
+                "{:5.1} % total, {:5.1} % self  {}  in {function}",
+                line.total_percent,
+                line.self_percent,
+                line.place(base)
+            )
         })
         .collect()
 }
@@ -497,6 +596,77 @@ pub(crate) mod tests {
         let text = render_growth(&sites, Path::new(""));
         assert_eq!(text[0], " 96.0 %  +3,072 KiB  src/lib.rs:14  in hoard ← play");
         assert!(growth_sites(&FuelProfile::default()).is_empty());
+    }
+
+    #[test]
+    fn a_function_seen_under_two_names_or_without_a_line_is_listed_once() {
+        let play = frame("bot::play", Some(10), true);
+        let value_out_of_line = frame("bot::minimax::value", Some(20), true);
+        let value_inlined = frame("value", Some(21), true);
+        let value_prologue = frame("bot::minimax::value", None, false);
+        // Two `new`s in one file: an inlined `new` there could be either, so it stays apart.
+        let a_new = frame("bot::A::new", Some(30), true);
+        let b_new = frame("bot::B::new", Some(40), true);
+        let new_inlined = frame("new", Some(31), true);
+        let stacks = stacks(&[
+            (&[play.clone(), value_out_of_line.clone(), value_inlined.clone()], 50),
+            (&[play.clone(), value_inlined], 20),
+            (&[play.clone(), value_prologue], 5),
+            (&[play.clone(), a_new, new_inlined], 3),
+            (&[play.clone(), b_new], 2),
+        ]);
+        let names: Vec<(String, Option<String>, bool, u64, u64)> = stacks
+            .functions()
+            .into_iter()
+            .map(|f| (f.function, f.file, f.bot, f.self_fuel, f.total_fuel))
+            .collect();
+        let lib = Some("src/lib.rs".to_owned());
+        assert_eq!(
+            names,
+            [
+                ("bot::minimax::value".to_owned(), lib.clone(), true, 75, 75),
+                ("new".to_owned(), lib.clone(), true, 3, 3),
+                ("bot::B::new".to_owned(), lib.clone(), true, 2, 2),
+                ("bot::play".to_owned(), lib.clone(), true, 0, 80),
+                ("bot::A::new".to_owned(), lib, true, 0, 3),
+            ]
+        );
+        // The lines name the function as the table does.
+        let (lines, _) = stacks.lines();
+        assert_eq!((lines[0].line, lines[0].function.as_str()), (21, "bot::minimax::value"));
+    }
+
+    #[test]
+    fn a_turn_that_ran_out_ranks_its_lines_by_total_fuel_the_loop_first() {
+        // play (line 10) calls hunt, whose loop (line 50) calls huntable (line 20) each round:
+        // most fuel burns in huntable, but the loop is what never ended.
+        let play = frame("play", Some(10), true);
+        let hunt = frame("hunt", Some(50), true);
+        let huntable = frame("huntable", Some(20), true);
+        let tied = stacks(&[
+            (&[play.clone(), hunt.clone(), huntable.clone()], 700),
+            (&[play.clone(), hunt.clone()], 296),
+            (std::slice::from_ref(&play), 4),
+        ]);
+        let ranked: Vec<(u32, u64, u64)> =
+            tied.lines_by_total().iter().map(|l| (l.line, l.self_fuel, l.total_fuel)).collect();
+        // play's line carries 100 % and the loop's 99.6 %: alike to the percent, the loop's
+        // line, deeper, leads.
+        assert_eq!(ranked, [(50, 296, 996), (10, 4, 1000), (20, 700, 700)]);
+        // A caller that burnt a percent more itself leads.
+        let apart = stacks(&[
+            (&[play.clone(), hunt.clone(), huntable], 700),
+            (&[play.clone(), hunt], 280),
+            (&[play], 20),
+        ]);
+        let ranked: Vec<u32> = apart.lines_by_total().iter().map(|l| l.line).collect();
+        assert_eq!(ranked, [10, 50, 20]);
+        let (by_self, _) = tied.lines();
+        assert_eq!(by_self[0].line, 20, "by self fuel, the helper leads");
+        assert_eq!(
+            render_lines(&tied.lines_by_total()[..1], Path::new("")),
+            [" 99.6 % total,  29.6 % self  src/lib.rs:50  in hunt"]
+        );
     }
 
     #[test]

@@ -549,7 +549,7 @@ Lines of the bot by self fuel:
 
 Turns that ran out of fuel:
   vs random\\u{{a}} seed 1, the bot's turn 2 (10 fuel):
-    100.0 %  {file}:10  in {name}
+    100.0 % total, 100.0 % self  {file}:10  in {name}
 "
             )
         );

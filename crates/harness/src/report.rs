@@ -13,14 +13,14 @@
 //! | `games` | games played |
 //! | `duration_ms` | wall-clock time of the suite |
 //! | `opponents[]` | per opponent (or board): `name`, `games`, `wins`, `losses`, `draws`, `mean_moves` (shots, marks or steps), `par` (puzzles: mean optimal steps of the boards played, else null), `faults` (games lost by a bot fault); in a paired run (`--paired`) also `pairs`: `pentanomial` (the pairs by the bot's points in the pair, 0, ½, 1, 1½, 2), `elo` (the bot's logistic Elo over the opponent, fishtest's: `kind` `estimate` with `elo`, `lower`, `upper` (null when unbounded) and `margin` (fishtest's ±), `too_few_games` with `games` and `needed` (fewer than 20 pairs), or `no_games`, `all_won`, `all_lost` with `games`) and `los` (the likelihood that the bot is the stronger, null with too few games); `outcomes`: the result on each seed, `first_seed`, `seat0` and (paired) `seat1`, one character per seed, `W`, `L`, `D` or `-` (not played), for the first 100,000 seeds (see `botlens_harness::outcomes`) |
-//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_seat` (the bot's seat in that game: 1 only in a paired run), `first_turn` (its move number, every seat's turns counted), `first_bot_turn` (which of the bot's own turns that was), `replay` (the command that steps through the first game), `replays` (the command that steps through the first game lost against each of `opponents`, in order), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown), `fuel_profile` (`out_of_fuel` groups: the failing turn's top lines, each `file`, `line`, `function`, `self_fuel`, `total_fuel`, `self_percent`, `total_percent` of the turn's fuel, as in `botlens_harness::profile`; absent otherwise), `memory_growth` (`memory_limit` groups: the lines that grew the memory most over the first game, each `file`, `line`, `function`, `bytes`, `percent` of the game's growth and `callers` (the bot's functions on that stack, outermost first); absent otherwise). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
+//! | `failures[]` | per (kind, file, line): `kind`, `message` (of the first occurrence: the smallest opponent, then seed), `file`, `line`, `column` (null when unknown), `count`, `seeds` (at most 1,000 per opponent, the smallest), `opponents` (names), `seeds_by_opponent` (the seeds lost against each of `opponents`, in order), `first_seed`, `first_opponent`, `first_seat` (the bot's seat in that game: 1 only in a paired run), `first_turn` (its move number, every seat's moves counted: the name is kept from older reports), `first_bot_turn` (which of the bot's own turns that was; see `botlens_engine::words`), `replay` (the command that steps through the first game), `replays` (the command that steps through the first game lost against each of `opponents`, in order), `identity` (the first game's failure identity: 16 hex digits that stay when lines move; absent in old reports), `stack` (the first game's call stack: `frames[]` innermost first, each `function`, `location`, `folded` std/SDK frames and a `cycle` of `frames` × `times`; `dropped`; absent when unknown), `fuel_profile` (`out_of_fuel` groups: the failing turn's top lines by total fuel, the loop that never ended first, each `file`, `line`, `function`, `self_fuel`, `total_fuel`, `self_percent`, `total_percent` of the turn's fuel, as in `botlens_harness::profile`; absent otherwise), `memory_growth` (`memory_limit` groups: the lines that grew the memory most over the first game, each `file`, `line`, `function`, `bytes`, `percent` of the game's growth and `callers` (the bot's functions on that stack, outermost first); absent otherwise). Beyond 256 distinct locations, the failures elsewhere are counted in one group per kind, without a location |
 //! | `wasteful[]` | per opponent with wasted moves (legal moves that achieved nothing: Battleships re-attacks, Klotski slides straight back): `opponent`, `games`, `moves`, `first_seed` and `first_seat` (the first game with one), `replay` (the command that steps through it), `sites` (the lines that made that game's wasted moves, most first, at most 8: `file`, `line`, `column`, `function`, `moves`, `first_turn`, `action` (the first, e.g. `attack(3, 7)`), `stack` (its call stack, as in `failures[]`); absent for reference bots) |
 //! | `cancelled` | true when the suite stopped early |
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use botlens_engine::stack::{frame_text, thousands};
+use botlens_engine::stack::thousands;
 use botlens_engine::text::printable_lines;
 use botlens_engine::{CallStack, FailureKind, Seat, SourceLocation};
 use botlens_games::GameKind;
@@ -121,7 +121,8 @@ pub struct FailureGroup {
     /// before this field existed).
     #[serde(default)]
     pub first_seat: Seat,
-    /// Turn of the first occurrence (every seat's turns counted: the move number).
+    /// The move number of the first occurrence (every seat's moves counted; named `turn` as a
+    /// trace names it, see [`botlens_engine::words`]).
     pub first_turn: u32,
     /// Which of the bot's own turns that was (0 in baselines saved before this field existed).
     #[serde(default)]
@@ -238,16 +239,15 @@ impl FailureGroup {
         }
     }
 
-    /// What the terminal report says of the stack: the innermost bot frame and, when frames
-    /// repeated, the recursion with its count and the call that closes it. Empty without a
-    /// stack.
+    /// What the terminal report says of the stack, for every kind of failure alike: the bot's
+    /// call chain, innermost first ([`CallStack::chain`]: `in smallest_ship ← hunt ← play`),
+    /// and, when frames repeated, the recursion with its count and the call that closes it.
+    /// Empty without a stack.
     pub fn stack_summary(&self) -> Vec<String> {
         let Some(stack) = &self.stack else { return Vec::new() };
-        let mut lines: Vec<String> = stack
-            .innermost()
-            .map(|frame| format!("in {}", frame_text(frame)))
-            .into_iter()
-            .collect();
+        let chain = stack.chain();
+        let mut lines: Vec<String> =
+            (!chain.is_empty()).then(|| format!("in {chain}")).into_iter().collect();
         if let Some(recursion) = stack.recursion() {
             let at =
                 recursion.call().location.as_ref().map_or_else(String::new, |location| {
@@ -277,11 +277,7 @@ impl FailureGroup {
     /// When the first game was lost: `move 119 (the bot's turn 62)`, or `move 23` when the bot
     /// played every move (a puzzle) or the bot's turn is not known (an old baseline).
     pub fn first_move(&self) -> String {
-        match self.first_bot_turn {
-            0 => format!("move {}", self.first_turn),
-            turn if turn == self.first_turn => format!("move {turn}"),
-            turn => format!("move {} (the bot's turn {turn})", self.first_turn),
-        }
+        botlens_engine::words::move_and_turn(self.first_turn, self.first_bot_turn)
     }
 
     /// Each opponent with the seeds lost against it: `random (seeds 8, 10), hunter (seed 8)`
@@ -753,7 +749,7 @@ mod tests {
         assert_eq!(
             group.stack_summary(),
             [
-                "in bot::helper  src/lib.rs:8:5  (+2 std/SDK frames)",
+                "in bot::helper ← [×1,942 bot::b ← bot::a] ← bot::play",
                 "recursion bot::a → bot::b → bot::a ×1,942, the recursive call at src/lib.rs:20:5",
             ]
         );
@@ -769,7 +765,7 @@ mod tests {
             cancelled: false,
         };
         let text = report.render(Path::new("/"));
-        assert!(text.contains("    stack overflow\n    in bot::helper  src/lib.rs:8:5"), "{text}");
+        assert!(text.contains("    stack overflow\n    in bot::helper ← [×1,942"), "{text}");
         // The stack round-trips through the JSON; a report without one reads as before.
         let json = serde_json::to_value(&group).unwrap();
         assert_eq!(serde_json::from_value::<FailureGroup>(json).unwrap(), group);
@@ -777,6 +773,110 @@ mod tests {
         assert!(unstacked.stack_summary().is_empty());
         let json = serde_json::to_value(&unstacked).unwrap();
         assert!(json.get("stack").is_none());
+    }
+
+    #[test]
+    fn every_kind_of_failure_shows_the_bots_call_chain_alike() {
+        let at = |line| Some(SourceLocation { file: "/bot/src/lib.rs".into(), line, column: 9 });
+        let frame = |function: &str, line, folded| StackFrame {
+            function: function.into(),
+            location: at(line),
+            folded,
+            cycle: None,
+        };
+        let stack = |frames: Vec<StackFrame>| Some(CallStack { frames, dropped: 0 });
+        let group = |kind, message: &str, line, frames, seed| FailureGroup {
+            kind,
+            message: message.into(),
+            location: at(line),
+            count: 2,
+            seeds: vec![seed, seed + 5],
+            opponents: vec!["hunter".into()],
+            seeds_by_opponent: vec![vec![seed, seed + 5]],
+            first_seed: seed,
+            first_opponent: "hunter".into(),
+            first_seat: 0,
+            first_turn: 23,
+            first_bot_turn: 12,
+            replay: format!("botlens replay bot --vs hunter --seed {seed}"),
+            replays: Vec::new(),
+            identity: None,
+            stack: stack(frames),
+            fuel_profile: None,
+            memory_growth: None,
+        };
+        let panic = group(
+            FailureKind::Panic,
+            "panic: no ship is smaller than none",
+            40,
+            vec![
+                frame("bot::smallest_ship", 40, 12),
+                frame("bot::hunt", 55, 0),
+                frame("<bot::Hunter as botlens_sdk::Bot>::play", 70, 1),
+            ],
+            1,
+        );
+        let illegal = group(
+            FailureKind::IllegalMove,
+            "illegal move attack(10, 3): x out of range",
+            62,
+            vec![
+                frame("bot::fire", 62, 3),
+                frame("<bot::Hunter as botlens_sdk::Bot>::play", 71, 1),
+            ],
+            2,
+        );
+        let line_cost = |line, function: &str, self_percent: f64, total_percent: f64| LineCost {
+            file: "/bot/src/lib.rs".into(),
+            line,
+            function: function.into(),
+            self_fuel: (self_percent * 1000.0) as u64,
+            total_fuel: (total_percent * 1000.0) as u64,
+            self_percent,
+            total_percent,
+        };
+        let fuel = FailureGroup {
+            fuel_profile: Some(vec![
+                line_cost(50, "bot::hunt", 31.5, 100.0),
+                line_cost(20, "bot::huntable", 68.5, 68.5),
+            ]),
+            ..group(
+                FailureKind::OutOfFuel,
+                "out of fuel: the turn budget of 20000000 is used up",
+                20,
+                vec![frame("bot::huntable", 20, 0), frame("bot::hunt", 50, 0)],
+                3,
+            )
+        };
+        let memory = FailureGroup {
+            memory_growth: Some(vec![GrowthSite {
+                file: "/bot/src/lib.rs".into(),
+                line: 14,
+                function: "bot::hoard".into(),
+                bytes: 3 << 20,
+                percent: 96.0,
+                callers: vec!["bot::play".into(), "bot::hoard".into()],
+            }]),
+            ..group(
+                FailureKind::MemoryLimit,
+                "memory limit: growing the memory past 64 MiB",
+                14,
+                vec![frame("bot::hoard", 14, 9), frame("bot::play", 30, 0)],
+                4,
+            )
+        };
+        let report = SuiteReport {
+            game: "battleships".into(),
+            bot: "bot".into(),
+            seeds: "0..=9".into(),
+            games: 10,
+            duration_ms: 1250,
+            opponents: Vec::new(),
+            failures: vec![panic, illegal, fuel, memory],
+            wasteful: Vec::new(),
+            cancelled: false,
+        };
+        insta::assert_snapshot!(report.render(Path::new("/bot")));
     }
 
     #[test]

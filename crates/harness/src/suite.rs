@@ -293,7 +293,7 @@ pub enum SuiteError {
     #[error("{0}")]
     BadContender(String),
     /// A turn cap of 0 or above [`MAX_TURN_CAP`].
-    #[error("a turn cap of {0} is out of range 1..={MAX_TURN_CAP}")]
+    #[error("a move cap (--max-turns, max_turns) of {0} is out of range 1..={MAX_TURN_CAP}")]
     TurnCap(u32),
     /// Every trace kept in memory for more than [`MAX_KEPT_GAMES`] games.
     #[error(

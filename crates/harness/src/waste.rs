@@ -38,7 +38,7 @@ pub struct WasteSite {
     pub function: String,
     /// Wasted moves made here in that game.
     pub moves: u32,
-    /// The move number of the first (every seat's turns counted).
+    /// The move number of the first (every seat's moves counted).
     pub first_turn: u32,
     /// The first one as the game writes it: `attack(3, 7)`.
     pub action: String,
@@ -56,12 +56,9 @@ impl WasteSite {
     /// `base` (without `in …` when the stack names no function).
     pub fn render(&self, base: &Path) -> String {
         let place = SourceLocation { file: relative(&self.file, base), ..self.location() };
-        let functions: Vec<&str> =
-            self.stack.functions().into_iter().filter(|name| !name.is_empty()).collect();
-        let chain = if functions.is_empty() {
-            String::new()
-        } else {
-            format!(" in {}", functions.join(" ← "))
+        let chain = match self.stack.chain() {
+            chain if chain.is_empty() => String::new(),
+            chain => format!(" in {chain}"),
         };
         format!("{}× {place}{chain}, first {} at move {}", self.moves, self.action, self.first_turn)
     }

@@ -26,7 +26,7 @@ a `botlens` key; camelCase or snake_case; each overrides the project's
 [package.metadata.botlens]):
   opponents           list of reference names, .wasm paths or boards [default: the project's]
   seeds               a seed range: `0..20`, `1..=50`, `7` [default: the project's]
-  maxTurns            turn cap per game, 1 to 100000 [default: the project's, else the game's]
+  maxTurns            most moves per game, 1 to 100000 [default: the project's, else the game's]
   publishBuildErrors  compiler errors as diagnostics too [default: true; false beside
                       rust-analyzer, which shows them already]
 Example: { \"botlens\": { \"opponents\": [\"hunter\"], \"seeds\": \"0..20\" } }";

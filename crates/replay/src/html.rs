@@ -227,7 +227,7 @@ const SCRIPT: &str = r#"
     $("answer").textContent = move && move.response ? "answer: " + move.response : "";
     $("cost").textContent = frame.cost ? "cost: " + frame.cost : "";
     $("logs").textContent = frame.logs.length ? frame.logs.join("\n")
-      : (move ? "(nothing logged this turn)" : "(the game has not started)");
+      : (move ? "(nothing logged on this move)" : "(the game has not started)");
     items.forEach(function (li, j) { li.classList.toggle("current", j === current); });
     items[current].scrollIntoView({ block: "nearest" });
     $("scrub").value = String(current);
@@ -423,10 +423,9 @@ fn failure_section(failure: &FailurePanel) -> String {
         false => format!("<pre class=\"stack\">{}</pre>\n", escape(&failure.stack.join("\n"))),
     };
     format!(
-        "<section id=\"failure\">\n<h2>failure · move {index} · turn {turn} · {who}</h2>\n\
+        "<section id=\"failure\">\n<h2>failure · {when} · {who}</h2>\n\
          <p><span class=\"kind\">{kind}</span>: {message}</p>\n{location}\n{source}\n{stack}</section>\n",
-        index = failure.index,
-        turn = failure.turn,
+        when = escape(&failure.when()),
         who = escape(&failure.who),
         kind = failure.kind,
         message = escape(&failure.message),
@@ -503,7 +502,10 @@ mod tests {
         let (_, html) = failed_page();
         let failure = &html[html.find("<section id=\"failure\">").expect("failure section")..];
         let failure = &failure[..failure.find("</section>").expect("closed")];
-        assert!(failure.contains("failure · move 5 · turn 5 · seat 0 (my-bot)"), "{failure}");
+        assert!(
+            failure.contains("failure · move 5 (the bot&#39;s turn 3) · seat 0 (my-bot)"),
+            "{failure}"
+        );
         assert!(failure.contains("<span class=\"kind\">illegal_move</span>: illegal move mark(1, 1): square (1, 1) is taken by X"), "{failure}");
         assert!(failure.contains("at <code>src/lib.rs:3:6</code>"), "{failure}");
         assert!(
@@ -626,7 +628,7 @@ mod tests {
         assert_eq!(help.matches("<tr>").count(), 8, "{help}");
     }
 
-    /// A Battleships game that lasts its whole 400-turn cap: each seat hits every square of the
+    /// A Battleships game that lasts its whole 400-move cap: each seat hits every square of the
     /// other's fleet but one, then shoots at water, over and over.
     fn a_400_move_battleships_game() -> Trace {
         let seed = 5;
@@ -655,7 +657,7 @@ mod tests {
     fn a_400_move_battleships_page_stays_well_under_a_megabyte_and_a_half() {
         let replay = Replay::from_trace(&a_400_move_battleships_game(), None).expect("replays");
         assert_eq!(replay.move_count(), 400);
-        assert!(replay.result.starts_with("draw: turn cap of 400 reached"), "{}", replay.result);
+        assert!(replay.result.starts_with("draw: move cap of 400 reached"), "{}", replay.result);
         assert_eq!(replay.cell_states, ["water", "ship", "hit", "sunk", "miss"]);
         let size = page(&replay, 0).len();
         assert!(size < 1_500_000, "the page is {size} bytes");

@@ -1,5 +1,5 @@
 //! Step through a finished botlens game: the board after every move, the move list, the bot's
-//! log lines for each turn and the failure that lost the game, down to the source line.
+//! log lines for each move and the failure that lost the game, down to the source line.
 //!
 //! # Example
 //!

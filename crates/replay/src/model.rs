@@ -1,5 +1,5 @@
 //! The replay model: a finished game as a list of frames, one per position, with the move list,
-//! the log lines of each turn and the failure that ended the game.
+//! the log lines of each move and the failure that ended the game.
 //!
 //! Built once from a [`Trace`]; everything the viewers show (terminal, text, HTML) is read from
 //! here — the board as text and, for games that draw it, as a [`Drawing`] with the cells each
@@ -16,9 +16,10 @@ use std::path::Path;
 use botlens_engine::picture::{Picture, Spot, State, TextCell};
 use botlens_engine::stack::thousands;
 use botlens_engine::text::{printable, printable_lines};
+use botlens_engine::words::move_and_turn;
 use botlens_engine::{
-    CallStack, FailureKind, Game, MatchOutcome, PlayerInfo, Seat, SourceLocation,
-    TRACE_FORMAT_VERSION, Trace, TraceError, TurnCost,
+    CallStack, FailureKind, Game, PlayerInfo, Seat, SourceLocation, TRACE_FORMAT_VERSION, Trace,
+    TraceError, TurnCost,
 };
 use botlens_games::{GameKind, GameVisitor, Scored};
 use serde::Serialize;
@@ -61,7 +62,8 @@ pub struct Replay {
 /// One move in the move list.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MoveEntry {
-    /// The turn number in the trace (1-based, all seats counted).
+    /// The move number (1-based, every seat's moves counted; named `turn` as the trace names
+    /// it, see [`botlens_engine::words`]).
     pub turn: u32,
     /// The seat that moved.
     pub seat: Seat,
@@ -213,8 +215,10 @@ impl Legend {
 pub struct FailurePanel {
     /// The move that failed (its frame index).
     pub index: usize,
-    /// The turn number in the trace.
+    /// The move number (every seat's moves counted, as [`MoveEntry::turn`]).
     pub turn: u32,
+    /// Which of the seat's own turns it was (its N-th move, from 1).
+    pub own_turn: u32,
     /// The seat at fault.
     pub seat: Seat,
     /// Who sat there: `seat 0 (my-bot)`.
@@ -246,9 +250,14 @@ impl FailurePanel {
         lines
     }
 
+    /// When it failed: `move 23 (the bot's turn 12)` ([`move_and_turn`]).
+    pub fn when(&self) -> String {
+        move_and_turn(self.turn, self.own_turn)
+    }
+
     /// [`FailurePanel::lines`] without the call stack, where room is short.
     pub fn summary_lines(&self) -> Vec<String> {
-        let mut lines = vec![format!("turn {} · {} · {}", self.turn, self.who, self.kind)];
+        let mut lines = vec![format!("{} · {} · {}", self.when(), self.who, self.kind)];
         lines.extend(self.message.lines().map(str::to_owned));
         match &self.location {
             Some(location) => lines.push(format!("at {location}")),
@@ -369,8 +378,12 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
     // quadratic); `decode` has already checked that every recorded legal action replays.
     let mut game = record.initial.clone();
     let mut memory_before = vec![None; record.initial.seats()];
+    let mut turns_taken = vec![0u32; record.initial.seats()];
     for (position, played) in record.moves.iter().enumerate() {
         let index = position + 1;
+        if let Some(taken) = turns_taken.get_mut(played.seat) {
+            *taken += 1;
+        }
         let touched = played
             .action
             .as_ref()
@@ -432,6 +445,7 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             failure = Some(FailurePanel {
                 index,
                 turn: played.turn,
+                own_turn: turns_taken.get(played.seat).copied().unwrap_or(0),
                 seat: played.seat,
                 who: who(&trace.players, played.seat),
                 kind: found.kind,
@@ -442,7 +456,7 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
                 }),
                 source: found.location.as_ref().map(|location| SourceLine::read(&root, location)),
                 stack: stack_lines(found.stack.as_ref(), found.location.as_ref(), &root),
-                stack_line: found.stack.as_ref().map_or_else(String::new, stack_line),
+                stack_line: found.stack.as_ref().map_or_else(String::new, CallStack::chain),
             });
         }
     }
@@ -453,7 +467,7 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
         engine_version: line(&trace.engine_version),
         seats: (0..record.initial.seats()).map(|seat| seat_line(&trace.players, seat)).collect(),
         bot_seat: bot_seat(&trace.players),
-        result: result_line(&trace.outcome, &trace.players, record.initial.seats()),
+        result: result_line(trace, record.initial.seats()),
         moves,
         frames,
         failure,
@@ -516,28 +530,6 @@ fn stack_lines(
     lines
 }
 
-/// A stack on one line (see [`FailurePanel::stack_line`]), at most
-/// [`MAX_FRAMES`](botlens_engine::stack::MAX_FRAMES) frames of it.
-fn stack_line(stack: &CallStack) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut left_in_cycle = 0;
-    for frame in stack.frames.iter().take(botlens_engine::stack::MAX_FRAMES) {
-        let mut part = line(&frame.function);
-        if let Some(cycle) = frame.cycle.filter(|_| left_in_cycle == 0) {
-            part = format!("[×{} {part}", botlens_engine::stack::thousands(u64::from(cycle.times)));
-            left_in_cycle = cycle.frames.max(1);
-        }
-        if left_in_cycle > 0 {
-            left_in_cycle -= 1;
-            if left_in_cycle == 0 {
-                part.push(']');
-            }
-        }
-        parts.push(part);
-    }
-    parts.join(" ← ")
-}
-
 /// Untrusted text as one printable line.
 fn line(text: &str) -> String {
     printable(text).into_owned()
@@ -560,16 +552,25 @@ fn seat_line(players: &[PlayerInfo], seat: Seat) -> String {
 }
 
 /// How the game ended, for people: `seat 1 (perfect) won: three in a row: row 0`, `draw: board
-/// full, no three in a row`, `seat 1 (hunter) won: seat 0 (my-bot) lost by illegal_move at turn
-/// 23` (the failure panel has the details), `not solved: turn cap of 500 reached`.
-fn result_line(outcome: &MatchOutcome, players: &[PlayerInfo], seats: usize) -> String {
+/// full, no three in a row`, `seat 1 (hunter) won: seat 0 (my-bot) lost by illegal_move at move
+/// 23 (the bot's turn 12)` (the failure panel has the details), `not solved: move cap of 500
+/// reached`.
+fn result_line(trace: &Trace, seats: usize) -> String {
+    let (outcome, players) = (&trace.outcome, &trace.players);
     let why = match &outcome.fault {
-        Some(fault) => format!(
-            "{} lost by {} at turn {}",
-            who(players, fault.seat),
-            fault.failure.kind,
-            fault.turn
-        ),
+        Some(fault) => {
+            let own_turn = trace
+                .moves
+                .iter()
+                .filter(|played| played.seat == fault.seat && played.turn <= fault.turn)
+                .count();
+            format!(
+                "{} lost by {} at {}",
+                who(players, fault.seat),
+                fault.failure.kind,
+                move_and_turn(fault.turn, u32::try_from(own_turn).unwrap_or(u32::MAX))
+            )
+        }
         None => line(&outcome.reason),
     };
     match outcome.winner {
@@ -672,7 +673,7 @@ mod tests {
             .expect("replays");
         assert_eq!(
             replay.result,
-            "seat 1 (scripted) won: seat 0 (my-bot) lost by illegal_move at turn 5"
+            "seat 1 (scripted) won: seat 0 (my-bot) lost by illegal_move at move 5 (the bot's turn 3)"
         );
     }
 
@@ -692,13 +693,14 @@ mod tests {
         assert!(replay.frames[2].logs.is_empty(), "the opponent logged nothing");
 
         let failure = replay.failure.expect("the game was lost by a fault");
-        assert_eq!((failure.turn, failure.seat, failure.kind), (5, 0, FailureKind::IllegalMove));
+        assert_eq!((failure.turn, failure.own_turn, failure.seat), (5, 3, 0));
+        assert_eq!(failure.kind, FailureKind::IllegalMove);
         assert_eq!(failure.message, "illegal move mark(1, 1): square (1, 1) is taken by X");
         assert_eq!(failure.location, Some(bot_location()));
         assert_eq!(
             failure.lines(),
             [
-                "turn 5 · seat 0 (my-bot) · illegal_move",
+                "move 5 (the bot's turn 3) · seat 0 (my-bot) · illegal_move",
                 "illegal move mark(1, 1): square (1, 1) is taken by X",
                 "at src/lib.rs:3:6",
                 "3 │     turn.mark(1, 1)?; // taken!",
@@ -1080,7 +1082,7 @@ mod tests {
             &MatchLimits::default(),
         );
         let replay = Replay::from_trace(&record.to_trace(vec![], json!(null)), None).expect("ok");
-        assert_eq!(replay.result, "not solved: seat 0 lost by no_move at turn 1");
+        assert_eq!(replay.result, "not solved: seat 0 lost by no_move at move 1");
     }
 
     #[test]

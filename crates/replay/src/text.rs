@@ -1,5 +1,5 @@
 //! The replay as plain text: a header, then each frame (heading, board, the game's answer, the
-//! turn's log lines and the failure). What `botlens replay` prints without a terminal, with
+//! move's log lines and the failure). What `botlens replay` prints without a terminal, with
 //! `--plain`, or for one move with `--at N`.
 
 use std::io::{self, Write};

@@ -294,13 +294,13 @@ fn log_panel(replay: &Replay, current: usize, scroll: usize, height: u16) -> Par
         let waiting = Line::styled("(the game has not started)", dim);
         return Paragraph::new(waiting).block(panel(" log ".into()));
     };
-    let mut title = format!(" log · turn {} · seat {} ", played.turn, played.seat);
+    let mut title = format!(" log · move {} · seat {} ", played.turn, played.seat);
     if let Some(cost) = &replay.frames[current].cost {
         title.push_str(&format!("· {cost} "));
     }
     let logs = &replay.frames[current].logs;
     if logs.is_empty() {
-        let nothing = Line::styled("(nothing logged this turn)", dim);
+        let nothing = Line::styled("(nothing logged on this move)", dim);
         return Paragraph::new(nothing).block(panel(title));
     }
     let visible = usize::from(height.saturating_sub(2)).max(1);
@@ -678,7 +678,7 @@ mod tests {
         let mut terminal = Terminal::new(TestBackend::new(80, 30)).expect("test terminal");
         terminal.draw(|frame| draw(frame, &replay, &viewer)).expect("draws");
         let screen = terminal.backend().to_string();
-        assert!(screen.contains("log · turn 3 · seat 0 · lines 6–13 of 30 "), "{screen}");
+        assert!(screen.contains("log · move 3 · seat 0 · lines 6–13 of 30 "), "{screen}");
         assert!(screen.contains("└ PgUp/PgDn scroll ─"), "{screen}");
         assert!(screen.contains("│ log line 6 "), "{screen}");
         assert!(!screen.contains("│ log line 5 "), "{screen}");

@@ -102,9 +102,9 @@ pub(crate) enum Command {
     PlayPause,
     /// The next autoplay speed.
     Speed,
-    /// Scroll the turn's log up.
+    /// Scroll the move's log up.
     LogUp,
-    /// Scroll the turn's log down.
+    /// Scroll the move's log down.
     LogDown,
     /// Open the key help.
     Help,
@@ -176,7 +176,7 @@ const HELP: [(&[Command], &str); 12] = [
     (&[Command::GoTo], "go to a move: its number, then Enter (Esc cancels)"),
     (&[Command::PlayPause], "play / pause (step speed: one move)"),
     (&[Command::Speed], "speed: fast 10 ms, slow 100 ms, slower 500 ms, step"),
-    (&[Command::LogUp, Command::LogDown], "scroll the turn's log"),
+    (&[Command::LogUp, Command::LogDown], "scroll the move's log"),
     (&[Command::Help], "this help (any key closes it)"),
     (&[Command::OwnMoves], "step through the bot's own moves only (again: every move)"),
     (&[Command::PlayOn], "play on from this move with the bot's build"),
@@ -649,7 +649,7 @@ mod tests {
         assert_eq!(help[0], ("→  l  n".to_owned(), "next move"));
         assert_eq!(help[2], ("Home / End".to_owned(), "start / last move"));
         assert_eq!(help[5], ("space".to_owned(), "play / pause (step speed: one move)"));
-        assert_eq!(help[7], ("PgUp / PgDn".to_owned(), "scroll the turn's log"));
+        assert_eq!(help[7], ("PgUp / PgDn".to_owned(), "scroll the move's log"));
     }
 
     #[test]

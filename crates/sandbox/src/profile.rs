@@ -3,7 +3,9 @@
 //! Sampling cannot follow a timer and stay deterministic, so it follows the code. wasmtime checks
 //! the epoch at every function entry and loop back-edge; a profiled player's store keeps its
 //! epoch deadline at "now", so every check calls [`Recorder`]'s callback, which captures the
-//! wasm call stack every `interval` checks (and at a turn's first check). Each sample is then
+//! wasm call stack every `interval` checks on average, give or take half of it from a fixed
+//! stream (so a loop whose checks repeat with a period dividing the interval is not always
+//! caught at the same one), and at a turn's first check. Each sample is then
 //! charged fuel: compiled code writes the fuel it burnt back to the store only at calls and
 //! returns (a loop without calls keeps it in a register), so the callback charges what the store
 //! says was burnt since its last reading to the stacks sampled since, shared by how often each
@@ -62,6 +64,9 @@ const CLOCK_CHECKS: u32 = 4096;
 
 /// Frames a sample may have without putting the next off: more than a bot's usual depth.
 const SHALLOW_FRAMES: u64 = 64;
+
+/// Where the stream that spreads samples starts ([`Sampler::next_interval`]).
+const SPREAD_SEED: u64 = 0x0062_6f74_6c65_6e73;
 
 /// Epoch checks a sample puts the next off by, per frame past [`SHALLOW_FRAMES`]: what
 /// capturing a frame costs (about 600 ns) in checks (about 25 ns each), rounded up.
@@ -154,8 +159,10 @@ pub(crate) struct Recorder {
 /// What the callback updates.
 #[derive(Debug)]
 struct Sampler {
-    /// Epoch checks between two samples.
+    /// Epoch checks between two samples, on average.
     interval: u64,
+    /// The state of the stream that spreads the samples ([`Sampler::next_interval`]).
+    spread: u64,
     /// Checks left before the next sample.
     until_sample: u64,
     /// Fuel left as last read (wasm code writes it back to the store at calls and returns).
@@ -189,12 +196,13 @@ fn lock(state: &Mutex<Sampler>) -> MutexGuard<'_, Sampler> {
 }
 
 impl Recorder {
-    /// A sampler that samples the stack every `interval` epoch checks (at least 1).
+    /// A sampler that samples the stack every `interval` epoch checks on average (at least 1).
     pub fn new(interval: u64) -> Self {
         let interval = interval.max(1);
         Recorder {
             state: Arc::new(Mutex::new(Sampler {
                 interval,
+                spread: SPREAD_SEED,
                 until_sample: interval,
                 fuel_read: 0,
                 turn_fuel: 0,
@@ -249,7 +257,7 @@ impl Recorder {
                 *sampler.pending.entry(stack.clone()).or_default() += 1;
                 sampler.last = Some(stack);
                 let put_off = depth.saturating_sub(SHALLOW_FRAMES) * CHECKS_PER_FRAME;
-                sampler.until_sample = sampler.interval + put_off;
+                sampler.until_sample = sampler.next_interval() + put_off;
                 sampler.clock_checks = CLOCK_CHECKS;
             }
             if sampler.clock_checks >= CLOCK_CHECKS {
@@ -349,6 +357,21 @@ impl Recorder {
 }
 
 impl Sampler {
+    /// Checks until the next sample: `interval` give or take half of it, drawn from a fixed
+    /// stream (splitmix64 from [`SPREAD_SEED`]), so that code whose checks repeat with a period
+    /// dividing the interval (a loop calling a helper: its loop check, the helper's entry, …)
+    /// is not always sampled at the same check. The stream depends on nothing but the number
+    /// of samples taken, so profiles stay deterministic; an interval of 1 samples every check.
+    fn next_interval(&mut self) -> u64 {
+        let half = self.interval / 2;
+        self.spread = self.spread.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.spread;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        self.interval - half + z % (2 * half + 1)
+    }
+
     /// Shares `fuel` between the pending stacks by how often each was sampled (what does not
     /// divide evenly goes to the first), and clears them.
     fn charge_pending(&mut self, fuel: u64) {
@@ -387,13 +410,17 @@ impl Sampler {
     }
 }
 
-/// A raw frame's logical frames, innermost first: from the DWARF, or the wasm function alone.
+/// A raw frame's logical frames, innermost first: from the DWARF, or the wasm function alone;
+/// none for a linker's trampoline ([`is_trampoline`]).
 fn symbolize(
     locator: &Locator,
     debug: Option<&crate::dwarf::DebugInfo<'_>>,
     (index, offset): RawFrame,
     name: &str,
 ) -> Vec<ProfileFrame> {
+    if is_trampoline(name) {
+        return Vec::new();
+    }
     let logical = debug.map(|debug| locator.logical_frames(debug, index, name, offset as usize));
     match logical {
         Some(frames) if !frames.is_empty() => frames
@@ -411,6 +438,14 @@ fn symbolize(
             bot: debug.is_none(),
         }],
     }
+}
+
+/// Whether the wasm function `name` is a linker's trampoline, code of neither the bot nor any
+/// library it calls: wasm-ld wraps each export of a WASI command module (a C bot's
+/// `botlens_play`) in `botlens_play.command_export`, which runs the constructors and calls it.
+/// Profiles leave such frames out (a sample taken in one alone is charged to no frame).
+fn is_trampoline(name: &str) -> bool {
+    name.ends_with(".command_export")
 }
 
 /// A function's name without its generic arguments, which make a flame graph unreadable
@@ -453,7 +488,35 @@ impl Interner {
 
 #[cfg(test)]
 mod tests {
-    use super::without_generics;
+    use super::{Recorder, is_trampoline, without_generics};
+
+    #[test]
+    fn samples_are_spread_around_the_interval_and_every_check_is_sampled_at_1() {
+        let intervals = |interval: u64| {
+            let recorder = Recorder::new(interval);
+            let mut sampler = super::lock(&recorder.state);
+            (0..1000).map(|_| sampler.next_interval()).collect::<Vec<u64>>()
+        };
+        assert!(intervals(1).iter().all(|&n| n == 1));
+        let spread = intervals(1000);
+        assert!(spread.iter().all(|n| (500..=1500).contains(n)), "{spread:?}");
+        let mean = spread.iter().sum::<u64>() as f64 / spread.len() as f64;
+        assert!((950.0..1050.0).contains(&mean), "{mean}");
+        // Both parities, so a period-2 pattern of checks is sampled at both of its checks.
+        assert!(spread.iter().any(|n| n % 2 == 0) && spread.iter().any(|n| n % 2 == 1));
+        assert_eq!(spread, intervals(1000), "the same stream every time");
+    }
+
+    #[test]
+    fn the_linkers_export_trampolines_are_told_apart() {
+        assert!(is_trampoline("botlens_play.command_export"));
+        assert!(is_trampoline("botlens_new.command_export"));
+        for name in
+            ["botlens_play", "command_export", "bot::command_export_all", "__wasm_call_ctors"]
+        {
+            assert!(!is_trampoline(name), "{name}");
+        }
+    }
 
     #[test]
     fn generic_arguments_are_dropped_and_qualified_paths_kept() {

@@ -18,7 +18,8 @@ pub struct SuiteArgs {
     /// Seeds: `A..B` (A to B-1), `A..=B`, or one seed `N` [default: the project's, else 0..100].
     #[arg(long)]
     pub seeds: Option<SeedRange>,
-    /// Turn cap per game, 1 to 100000 [default: the project's, else the game's own].
+    /// The most moves a game lasts (every seat's moves counted), 1 to 100000 [default: the
+    /// project's, else the game's own].
     #[arg(long)]
     pub max_turns: Option<u32>,
     /// Worker threads, 1 to 256 [default: one per core].

@@ -851,6 +851,64 @@ mod tests {
         }
     }
 
+    /// `config` with every commented-out setting taken in: each `# key = value` and `# [table]`
+    /// line uncommented, prose comments left as they are; and how many lines it uncommented.
+    fn uncommented(config: &str) -> (String, usize) {
+        let mut count = 0;
+        let lines = config.lines().map(|line| {
+            let Some(body) = line.strip_prefix("# ") else { return line.to_owned() };
+            let key = body.split_once(" = ").map(|(key, _)| key);
+            let is_key = key.is_some_and(|key| {
+                !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            });
+            let is_table = body.starts_with('[') && body.ends_with(']') && !body.contains(' ');
+            if is_key || is_table {
+                count += 1;
+                body.to_owned()
+            } else {
+                line.to_owned()
+            }
+        });
+        (lines.collect::<Vec<_>>().join("\n") + "\n", count)
+    }
+
+    #[test]
+    fn every_starters_commented_settings_load_once_uncommented() {
+        assert_eq!(
+            uncommented("# A bot.\ngame = \"x\"\n# Limits:\n# [limits]\n# fuel_per_turn = 5\n"),
+            ("# A bot.\ngame = \"x\"\n# Limits:\n[limits]\nfuel_per_turn = 5\n".to_owned(), 2)
+        );
+        let tmp = tempfile::tempdir().unwrap();
+        let sdk = sdk(tmp.path());
+        for lang in Lang::all() {
+            for game in GameKind::ALL {
+                let dir = tmp.path().join("botlens").join(format!("{} {} on", lang.name(), game));
+                let made = lang.scaffold(game, &dir, Some(&sdk)).unwrap();
+                let config = ["botlens.toml", "Cargo.toml"]
+                    .map(|file| made.root.join(file))
+                    .into_iter()
+                    .find(|path| path.is_file())
+                    .unwrap();
+                let (text, count) = uncommented(&std::fs::read_to_string(&config).unwrap());
+                assert!(count > 0, "{lang} {game}: nothing commented out in\n{text}");
+                std::fs::write(&config, &text).unwrap();
+                let bot = lang
+                    .load(&made.root, None)
+                    .unwrap_or_else(|e| panic!("{lang} {game}: {e}\n{text}"));
+                let suite = match bot.settings() {
+                    Settings::Project(project) => project.config.suite.clone(),
+                    Settings::Folder(folder) => folder.config.suite.clone(),
+                };
+                let limits = crate::caps::LimitCaps::default().limits(&suite.limits);
+                let limits = limits.unwrap_or_else(|e| panic!("{lang} {game}: {e}\n{text}"));
+                assert!(
+                    limits.fuel_per_turn < SandboxLimits::default().fuel_per_turn,
+                    "{lang} {game}: the suggested limit is taken\n{text}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_project_is_found_from_a_file_in_it_in_any_language() {
         let tmp = tempfile::tempdir().unwrap();

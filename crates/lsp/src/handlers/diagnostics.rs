@@ -646,8 +646,7 @@ mod tests {
             ..group(FailureKind::OutOfFuel, "out of fuel", "src/lib.rs", 50, 16)
         };
         let text = hover_text(&g, None, &[]);
-        let expected =
-            "Where that turn's fuel went:\n\n```text\n 97.0 %  src/lib.rs:50  in bot::hunt\n```";
+        let expected = "Where that turn's fuel went:\n\n```text\n 97.0 % total,  97.0 % self  src/lib.rs:50  in bot::hunt\n```";
         assert!(text.contains(expected), "{text}");
         let other = hover_text(&group(FailureKind::Panic, "boom", "src/lib.rs", 2, 1), None, &[]);
         assert!(!other.contains("fuel went"), "{other}");
