@@ -4,7 +4,6 @@
 //! prints with `GITHUB_ACTIONS=true`, which a bot's text can never add to.
 
 use std::path::Path;
-use std::time::Duration;
 
 use quick_xml::Reader;
 use quick_xml::events::Event;
@@ -368,10 +367,9 @@ pub fn wasted_moves_are_sarif_and_workflow_warnings(
             && functions.last().unwrap().ends_with("again"),
         "{functions:?}"
     );
-    let env = [("GITHUB_ACTIONS", "true")];
-    let out = botlens_with_env(&with_root, "", Duration::from_secs(120), &env);
-    let commands = workflow_commands(&out.stdout);
-    let [command] = commands.as_slice() else { panic!("one command: {}", out.stdout) };
+    let (_, output) = in_github_actions(&with_root);
+    let commands = workflow_commands(&output);
+    let [command] = commands.as_slice() else { panic!("one command: {output}") };
     let prefix = format!("::warning file={relative},line={line},");
     assert!(command.starts_with(&prefix), "{command}");
     assert!(command.contains(",title=botlens%3A wasted moves (re-attacks)::"), "{command}");
@@ -528,8 +526,8 @@ fn the_new_workflow_uploads_the_suite_and_fails_a_pull_request_that_weakens_the_
     // A pull request that changes nothing the bot does passes.
     git(&["checkout", "--quiet", "main"]);
     git(&["checkout", "--quiet", "-b", "same"]);
-    std::fs::write(bot.join("NOTES.md"), "the same bot\n").unwrap();
-    git(&["add", "NOTES.md"]);
+    std::fs::write(bot.join("notes.txt"), "the same bot\n").unwrap();
+    git(&["add", "notes.txt"]);
     git(&["commit", "--quiet", "-m", "notes"]);
     let (code, output) = run_step(&workflow, "Compare with the base branch", &bot);
     assert_eq!(code, Some(0), "{output}");

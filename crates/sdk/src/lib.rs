@@ -258,9 +258,11 @@ pub mod __private {
     /// See [`EncodingSection`].
     pub const ENCODING_SECTION: EncodingSection = bytes_of(ENCODING.name());
 
-    /// A source file of this SDK, as the compiler saw its path: botlens skips frames in its
-    /// directory when it points at the line of the bot that failed.
-    const SDK_FILE: &str = file!();
+    /// A source file of this SDK, by its absolute path as the debug information names it:
+    /// botlens skips frames in its directory when it points at the line of the bot that failed.
+    /// Not `file!()`, which is relative to the workspace when the SDK is a member of the bot's
+    /// (its own copy, in the project's `botlens/`), while the debug information is absolute.
+    const SDK_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/lib.rs");
 
     /// The bytes of the `botlens_sdk` custom section: the path of this file.
     pub type SdkSection = [u8; SDK_FILE.len()];
