@@ -20,7 +20,7 @@ pub mod github;
 pub mod junit;
 pub mod sarif;
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use botlens_engine::text::printable_lines;
 use botlens_harness::report::{FailureGroup, SuiteReport, WastefulSummary};
@@ -64,8 +64,8 @@ impl Sources {
     /// lexically (`a/../b` is `b`; symbolic links are not followed: debug information names
     /// files as the compiler saw them).
     pub fn place(&self, file: impl AsRef<Path>) -> Place {
-        let path = normal(&self.cwd.join(file));
-        match path.strip_prefix(normal(&self.root)) {
+        let path = botlens_files::lexical(&self.cwd.join(file));
+        match path.strip_prefix(botlens_files::lexical(&self.root)) {
             Ok(relative) if relative.components().next().is_some() => {
                 let parts: Vec<String> = relative
                     .components()
@@ -81,21 +81,6 @@ impl Sources {
     fn bot_place(&self) -> Option<Place> {
         self.bot_file.as_ref().map(|file| self.place(file))
     }
-}
-
-/// `path` with `.` segments dropped and `..` segments taking their parent away.
-fn normal(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// The most characters of untrusted text one line of any format carries ([`bounded`]).

@@ -35,17 +35,10 @@ pub fn stop(out: Option<&mut dyn Write>) -> io::Result<()> {
         .map_err(|error| io::Error::other(format!("no randomness: {error}")))?;
     let token: String = token.iter().map(|byte| format!("{byte:02x}")).collect();
     let (stop, resume) = botlens_ci::github::stop_commands(&token);
-    match out {
-        Some(out) => {
-            out.write_all(stop.as_bytes())?;
-            out.flush()?;
-        }
-        None => {
-            let mut stderr = io::stderr().lock();
-            stderr.write_all(stop.as_bytes())?;
-            stderr.flush()?;
-        }
-    }
+    let mut stderr = io::stderr().lock();
+    let out = out.unwrap_or(&mut stderr);
+    out.write_all(stop.as_bytes())?;
+    out.flush()?;
     *STOPPED.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(resume);
     Ok(())
 }

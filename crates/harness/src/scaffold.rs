@@ -362,7 +362,8 @@ fn new_dir(dir: &Path, subdir: &str) -> Result<(PathBuf, String), ScaffoldError>
     }
     // Name the bot before creating anything, so a nameless target leaves no trace.
     let absolute = std::path::absolute(dir).map_err(io_error(dir))?;
-    let dir_name = normalize(&absolute).file_name().map(|n| n.to_string_lossy().into_owned());
+    let dir_name =
+        botlens_files::lexical(&absolute).file_name().map(|n| n.to_string_lossy().into_owned());
     let name = crate_name(&dir_name.ok_or_else(|| ScaffoldError::NoName(dir.into()))?);
     let made = if subdir.is_empty() { dir.to_path_buf() } else { dir.join(subdir) };
     std::fs::create_dir_all(made).map_err(io_error(dir))?;
@@ -429,21 +430,6 @@ fn relative(from: &Path, to: &Path) -> Option<String> {
     let downs = to[common..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned());
     let parts: Vec<String> = ups.chain(downs).collect();
     Some(if parts.is_empty() { ".".to_owned() } else { parts.join("/") })
-}
-
-/// `path` with `.` and `..` components resolved lexically (for naming, not for access).
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// `n` with its thousands grouped: `400,000,000`.
