@@ -119,12 +119,13 @@ const RULES: &[Rule] = &[
         forbidden: AnyBut(&[
             "botlens-harness",
             "botlens-engine",
+            "botlens-files",
             "serde",
             "serde_json",
             "quick-xml",
         ]),
         of: "crates/ci",
-        says: "it depends on the harness (for the report's types), the engine, serde, serde_json and `quick-xml` alone",
+        says: "it depends on the harness (for the report's types), the engine, `botlens-files` (for its lexical paths), serde, serde_json and `quick-xml` alone",
     },
     Rule {
         crates: Only(&["stats"]),
