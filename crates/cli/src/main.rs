@@ -17,6 +17,7 @@
 //! prints is read as a workflow command but its own annotations (`workflow`).
 
 mod commands;
+mod shared;
 mod workflow;
 
 use std::io;

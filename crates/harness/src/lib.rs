@@ -7,7 +7,6 @@
 //!   or a reference player — resolved once;
 //! - [`pipeline`]: the one road from a target to a report: build or load, play, report, stage
 //!   by stage, cancellable;
-//! - [`play_on`]: a stored game played on from a position by another build;
 //! - [`profile`]: where a bot's fuel goes, by function and line, over a suite's games
 //!   ([`fuel`]: the profiles merged and summed up);
 //! - [`project`]: a bot project is a Cargo package with `[package.metadata.botlens]`;
@@ -15,12 +14,6 @@
 //! - [`caps`]: the caps the user sets on the limits a project may ask for;
 //! - [`suite`]: the bot plays its opponents over a range of seeds, in parallel (paired: each
 //!   seed with the bot in both seats);
-//! - [`compare`]: two bots on the same seeds, head to head or through the same opponents, with
-//!   Elo, LOS and the SPRT;
-//! - [`bisect`]: the first git revision that made the bot weaker, judged by SPRTs;
-//! - [`tournament`]: a paired round robin of several bots, Bradley–Terry ratings and the
-//!   crosstable;
-//! - [`diff`]: where two builds' games part, on one seed or over many;
 //! - [`tally`]: what the games add up to, counted as they finish;
 //! - [`outcomes`]: the result on each seed, a byte per seed, for comparing runs seed by seed;
 //! - [`report`]: scores per opponent and failures grouped by kind and source location;
@@ -33,23 +26,22 @@
 //! - `tools`: every program botlens starts (rustup, cargo, clang, zig, node, npm, git), each
 //!   confined by `botlens-confine`.
 //!
+//! What is played over these (two bots compared, where two builds part, bisecting, round
+//! robins, a stored game played on) is `botlens-experiments`'.
+//!
 //! This crate knows nothing of the terminal or of LSP: the CLI and the language server present
 //! what it returns. It reaches games only through `botlens-games`.
 
 pub mod baseline;
-pub mod bisect;
 pub mod build;
 pub mod bundled;
 pub mod caps;
-pub mod compare;
 mod compiled;
-pub mod diff;
 pub mod folder;
 pub mod fuel;
 pub mod outcomes;
 pub mod own_files;
 pub mod pipeline;
-pub mod play_on;
 pub mod profile;
 pub mod project;
 pub mod report;
@@ -63,7 +55,6 @@ pub mod tally;
 pub mod target;
 pub mod toolchain;
 mod tools;
-pub mod tournament;
 pub mod traces;
 pub mod waste;
 

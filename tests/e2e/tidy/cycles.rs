@@ -132,11 +132,15 @@ fn target<'a>(
     (1..=full.len()).rev().find_map(|len| modules.get(&full[..len]))
 }
 
-/// Every cycle among the modules of one crate, given its files under `src/` (path there, text).
-fn module_cycles(files: &[(String, String)]) -> Vec<String> {
+/// For each file module, the file modules it uses.
+type Uses = BTreeMap<ModulePath, BTreeSet<ModulePath>>;
+
+/// Which file modules each file module of a crate uses, given its files under `src/` (path
+/// there, text).
+fn module_uses(files: &[(String, String)]) -> (BTreeSet<ModulePath>, Uses) {
     let modules: BTreeSet<ModulePath> =
         files.iter().filter_map(|(path, _)| module_of(path)).collect();
-    let mut uses: BTreeMap<&ModulePath, BTreeSet<&ModulePath>> = BTreeMap::new();
+    let mut uses = Uses::new();
     for (path, text) in files {
         let Some(module) = module_of(path).and_then(|m| modules.get(&m)) else { continue };
         let code = blank(text, Keep::Nothing);
@@ -161,11 +165,17 @@ fn module_cycles(files: &[(String, String)]) -> Vec<String> {
                 if let Some(used) =
                     target(&path, module, depth, &modules).filter(|used| *used != module)
                 {
-                    uses.entry(module).or_default().insert(used);
+                    uses.entry(module.clone()).or_default().insert(used.clone());
                 }
             }
         }
     }
+    (modules, uses)
+}
+
+/// Every cycle among the modules of one crate, given its files under `src/` (path there, text).
+fn module_cycles(files: &[(String, String)]) -> Vec<String> {
+    let (modules, uses) = module_uses(files);
     let nodes: Vec<&ModulePath> = modules.iter().collect();
     let mut cycles = Vec::new();
     for (index, start) in nodes.iter().enumerate() {
@@ -179,13 +189,13 @@ fn module_cycles(files: &[(String, String)]) -> Vec<String> {
 /// Follows the uses from the end of `chain` through `allowed` modules, recording every way
 /// back to its first module.
 fn extend<'a>(
-    uses: &BTreeMap<&'a ModulePath, BTreeSet<&'a ModulePath>>,
+    uses: &'a Uses,
     allowed: &[&'a ModulePath],
     chain: &mut Vec<&'a ModulePath>,
     cycles: &mut Vec<String>,
 ) {
     let last = *chain.last().expect("a chain has a start");
-    for &next in uses.get(last).into_iter().flatten() {
+    for next in uses.get(last).into_iter().flatten() {
         if next == chain[0] {
             let names: Vec<String> = chain.iter().chain([&next]).map(|m| m.join("::")).collect();
             cycles.push(names.join(" → "));
@@ -240,4 +250,45 @@ fn planted_cycles_are_reported_as_chains_and_other_uses_are_not() {
         file("g.rs", "#[cfg(test)]\nmod tests { use crate::a::A; }"),
     ];
     assert_eq!(module_cycles(&files), ["a → b → c → a", "d → d::e → d"]);
+}
+
+/// Where a command module of the CLI (`commands::run`, `commands::play::klotski`) uses another
+/// command's module, as `user → used`: what two commands share belongs in `shared`.
+fn commands_borrowing(files: &[(String, String)]) -> Vec<String> {
+    let command = |module: &ModulePath| -> Option<String> {
+        (module.first()? == "commands").then(|| module.get(1).cloned().unwrap_or_default())
+    };
+    let (_, uses) = module_uses(files);
+    let mut found = Vec::new();
+    for (user, used) in &uses {
+        let Some(own) = command(user).filter(|own| !own.is_empty()) else { continue };
+        for other in used.iter().filter(|used| command(used).is_some_and(|c| c != own)) {
+            found.push(format!("{} → {}", user.join("::"), other.join("::")));
+        }
+    }
+    found
+}
+
+#[test]
+fn the_clis_commands_share_through_shared_and_borrow_nothing_from_each_other() {
+    let src = repo_root().join("crates/cli/src");
+    let files: Vec<(String, String)> =
+        files_with(&src, &["rs"]).iter().map(|f| (relative(&src, f), read(f))).collect();
+    assert!(files.iter().any(|(path, _)| path == "commands/run.rs"), "the CLI moved");
+    let found = commands_borrowing(&files);
+    assert!(found.is_empty(), "commands borrowing from other commands:\n{}", found.join("\n"));
+    let file = |path: &str, text: &str| (path.to_owned(), text.to_owned());
+    let planted = [
+        file("main.rs", "mod commands; mod shared;"),
+        file("commands/mod.rs", "mod run; mod play; pub fn sandbox() {}"),
+        file("commands/run.rs", "use crate::shared::progress::X;\nfn f() { super::sandbox() }"),
+        file("commands/play/mod.rs", "mod klotski;\nuse super::run::INSTALLING;"),
+        file("commands/play/klotski.rs", "use super::super::play::X;\nuse crate::shared::Y;"),
+        file("shared/mod.rs", "pub mod progress;"),
+        file("shared/progress.rs", "pub struct X;"),
+    ];
+    assert_eq!(
+        commands_borrowing(&planted),
+        ["commands::play → commands::run", "commands::run → commands"]
+    );
 }

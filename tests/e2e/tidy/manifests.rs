@@ -128,6 +128,18 @@ const RULES: &[Rule] = &[
         says: "it depends on the harness (for the report's types), the engine, `botlens-files` (for its lexical paths), serde, serde_json and `quick-xml` alone",
     },
     Rule {
+        crates: Only(&["harness", "lsp", "watch"]),
+        forbidden: Any(&["botlens-experiments"]),
+        of: "crates/experiments",
+        says: "nothing in the harness, the language server or watch depends on it",
+    },
+    Rule {
+        crates: Only(&["debugger"]),
+        forbidden: Any(&["clap", "indicatif", "crossterm", "ratatui", "libc", "botlens-confine"]),
+        of: "crates/debugger",
+        says: "no terminal and no process of its own",
+    },
+    Rule {
         crates: Only(&["stats"]),
         forbidden: AnyBut(&["serde"]),
         of: "crates/stats",

@@ -1,16 +1,17 @@
 //! `botlens bisect PROJECT GOOD BAD`: the first commit that made the bot weaker, by a binary
-//! search judged with `compare` SPRTs against GOOD. Glue over `botlens_harness::bisect`.
+//! search judged with `compare` SPRTs against GOOD. Glue over `botlens_experiments::bisect`.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use botlens_experiments::bisect::{self, BisectEvent};
 use botlens_harness::CancelToken;
-use botlens_harness::bisect::{self, BisectEvent};
 use botlens_harness::pipeline;
 use clap::Args;
 
-use super::compare::{GamesArgs, show};
+use crate::shared::games_args::GamesArgs;
+use crate::shared::progress::show;
 
 /// Arguments of `botlens bisect`.
 #[derive(Debug, Args)]

@@ -1,20 +1,18 @@
 //! `botlens compare A B`: is A stronger than B? Head to head, through a gauntlet of opponents,
 //! or (Klotski) step by step; with an SPRT that stops at its verdict. Glue over
-//! `botlens_harness::compare`.
+//! `botlens_experiments::compare`.
 
 use std::process::ExitCode;
 
 use botlens_engine::text::printable;
+use botlens_experiments::compare::{self, Side};
 use botlens_harness::CancelToken;
-use botlens_harness::SeedRange;
-use botlens_harness::compare::{self, CompareOptions, Event, Side};
-use botlens_harness::pipeline::{self, Stage};
-use botlens_stats::EloModel;
+use botlens_harness::pipeline;
 use clap::Args;
 
-use super::caps_args::CapArgs;
-use super::print_report;
-use super::run::INSTALLING;
+use crate::shared::games_args::GamesArgs;
+use crate::shared::output::print_report;
+use crate::shared::progress::show;
 
 /// Arguments of `botlens compare`.
 #[derive(Debug, Args)]
@@ -71,81 +69,13 @@ pub struct CompareArgs {
     game: Option<String>,
     #[command(flatten)]
     games: GamesArgs,
-    /// Print one JSON object (documented in `botlens_harness::compare`) instead of the lines.
+    /// Print one JSON object (documented in `botlens_experiments::compare`) instead of the lines.
     #[arg(long)]
     json: bool,
     /// Exit with status 1 when A is worse than B: a non-regression SPRT (`--sprt elo0=-10
     /// elo1=0`) accepted H0, or (Klotski) A took more steps; for CI.
     #[arg(long)]
     fail_on_regression: bool,
-}
-
-/// How two bots are played against each other: the flags `compare` and `bisect` share.
-#[derive(Debug, Args)]
-pub struct GamesArgs {
-    /// Opponents both bots play (a gauntlet), comma-separated; Klotski: boards [default: head
-    /// to head; Klotski: A's project's boards, else the bundled ones].
-    #[arg(long, value_delimiter = ',')]
-    vs: Vec<String>,
-    /// Seeds: `A..B`, `A..=B` or `N` [default: A's project's, else 0..100; with --sprt, from 0
-    /// on for as long as the test needs].
-    #[arg(long)]
-    seeds: Option<SeedRange>,
-    /// Stop at the verdict of a sequential probability ratio test: items `elo0=`, `elo1=`,
-    /// `alpha=`, `beta=` (any subset; defaults elo0 0, elo1 10, alpha and beta 0.05).
-    #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
-    sprt: Option<Vec<String>>,
-    /// The scale of --sprt's elo0 and elo1: `logistic` (cutechess-cli's and fastchess's, within
-    /// ±1000) or `normalized` (fishtest's default, within ±200) [default: logistic].
-    #[arg(long, value_name = "MODEL", requires = "sprt")]
-    elo_model: Option<EloModel>,
-    /// The most games to play in all [default with --sprt: 20000].
-    #[arg(long, value_name = "N")]
-    max_games: Option<u64>,
-    #[command(flatten)]
-    play: PlayLimits,
-}
-
-/// The turn cap, worker threads and caps on the projects' limits of commands that play many
-/// games (`compare`, `bisect`, `diff`, `tournament`).
-#[derive(Debug, Args)]
-pub struct PlayLimits {
-    /// Turn cap per game, 1 to 100000 [default: the projects', else the game's own].
-    #[arg(long)]
-    pub max_turns: Option<u32>,
-    /// Worker threads [default: one per core]; the figures do not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
-    jobs: Option<u16>,
-    #[command(flatten)]
-    pub caps: CapArgs,
-}
-
-impl PlayLimits {
-    /// Worker threads for the harness: 0 means one per core.
-    pub fn jobs(&self) -> usize {
-        self.jobs.map_or(0, usize::from)
-    }
-}
-
-impl GamesArgs {
-    /// The options these flags ask for; a dirty `--sprt` spec is an error.
-    pub fn options(&self) -> anyhow::Result<CompareOptions> {
-        let sprt = self
-            .sprt
-            .as_deref()
-            .map(|items| compare::parse_sprt(items, self.elo_model.unwrap_or_default()))
-            .transpose()
-            .map_err(anyhow::Error::msg)?;
-        Ok(CompareOptions {
-            opponents: (!self.vs.is_empty()).then(|| self.vs.clone()),
-            seeds: self.seeds,
-            max_turns: self.play.max_turns,
-            jobs: self.play.jobs(),
-            sprt,
-            max_games: self.max_games,
-            caps: self.play.caps.caps()?,
-        })
-    }
 }
 
 /// Runs `botlens compare`.
@@ -174,22 +104,4 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Tells the user what is happening, on stderr: builds, and with an SPRT every batch.
-pub fn show(event: Event<'_>) {
-    match event {
-        Event::Preparing { stage: Stage::InstallingTarget, .. } => eprintln!("{INSTALLING}"),
-        Event::Preparing { side, stage: Stage::Building { tool } } => {
-            eprintln!("botlens: building {} with {tool}…", printable(side));
-        }
-        Event::Preparing { .. } => {}
-        Event::Batch { games, elo, sprt: Some(sprt) } => {
-            eprintln!(
-                "botlens: {games} games: LLR {:.2} ({:.2}, {:.2}), {elo}",
-                sprt.llr, sprt.lower_bound, sprt.upper_bound
-            );
-        }
-        Event::Batch { sprt: None, .. } => {}
-    }
 }

@@ -1,17 +1,18 @@
 //! `botlens diff A B`: the first move at which two builds' games part, on one seed (both moves,
 //! the board, each side's log lines, the endings) or over many (a histogram of divergence moves
-//! and the results that changed). Glue over `botlens_harness::diff`.
+//! and the results that changed). Glue over `botlens_experiments::diff`.
 
 use std::process::ExitCode;
 
 use anyhow::bail;
-use botlens_harness::compare::Side;
-use botlens_harness::diff::{self, DiffOptions, GameDiff, SeedsDiff};
+use botlens_experiments::compare::Side;
+use botlens_experiments::diff::{self, DiffOptions, GameDiff, SeedsDiff};
 use botlens_harness::{CancelToken, SeedRange, pipeline};
 use clap::Args;
 
-use super::compare::{PlayLimits, show};
-use super::print_report;
+use crate::shared::games_args::PlayLimits;
+use crate::shared::output::print_report;
+use crate::shared::progress::show;
 
 /// Arguments of `botlens diff`.
 #[derive(Debug, Args)]
@@ -52,7 +53,7 @@ pub struct DiffArgs {
     seat: u8,
     #[command(flatten)]
     play: PlayLimits,
-    /// Print one JSON object instead of text (fields documented in `botlens_harness::diff`).
+    /// Print one JSON object instead of text (fields documented in `botlens_experiments::diff`).
     #[arg(long)]
     json: bool,
 }

@@ -10,7 +10,7 @@ use botlens_klotski::{Count, generate, solve};
 use clap::Args;
 use serde::Serialize;
 
-use super::solve::emit;
+use crate::shared::output::emit;
 
 /// Arguments of `botlens generate`.
 #[derive(Debug, Args)]

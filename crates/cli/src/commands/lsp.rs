@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::Args;
 
-use super::caps_args::CapArgs;
+use crate::shared::caps_args::CapArgs;
 
 /// Arguments of `botlens lsp`: the caps on the projects' limits (editors pass their settings as
 /// `initializationOptions`; caps are not among them, a workspace may carry its editor's settings).

@@ -2,23 +2,17 @@
 
 mod bench;
 mod bisect;
-mod bot_arg;
-mod caps_args;
 mod compare;
 mod debug;
 mod diff;
-mod game_arg;
 mod generate;
-mod lang_arg;
 mod lsp;
 mod new;
 mod play;
-mod play_klotski;
 mod profile;
 mod replay;
 mod run;
 mod solve;
-mod suite_args;
 mod tournament;
 mod watch;
 
@@ -69,38 +63,6 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Generate a random solvable Klotski layout from a seed.
     Generate(generate::GenerateArgs),
-}
-
-/// Writes a command's result to stdout as one JSON object and a newline (`--json`), or as the
-/// text `render` makes of it.
-pub fn print_report<T: serde::Serialize>(
-    json: bool,
-    report: &T,
-    render: impl Fn(&T) -> String,
-) -> anyhow::Result<()> {
-    use std::io::Write as _;
-    let mut stdout = std::io::stdout().lock();
-    if json {
-        serde_json::to_writer(&mut stdout, report)?;
-        writeln!(stdout)?;
-    } else {
-        write!(stdout, "{}", render(report))?;
-    }
-    Ok(())
-}
-
-/// The process's sandbox ([`botlens_harness::pipeline::sandbox`]), saying once on stderr why its
-/// disk cache is not used when it is not (a directory others may write to, say), and what of
-/// the builds' confinement this machine lacks, if anything.
-pub fn sandbox() -> anyhow::Result<botlens_sandbox::Sandbox> {
-    let sandbox = botlens_harness::pipeline::sandbox()?;
-    if let Some(note) = sandbox.disk_cache_note() {
-        eprintln!("botlens: note: {note}");
-    }
-    if let Some(warning) = botlens_harness::confinement_warning() {
-        eprintln!("botlens: {warning}");
-    }
-    Ok(sandbox)
 }
 
 /// Runs the parsed command line.

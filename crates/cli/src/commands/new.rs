@@ -15,8 +15,8 @@ use botlens_harness::target::shell_word;
 use botlens_harness::toolchain::Lang;
 use clap::Args;
 
-use super::game_arg::GameArg;
-use super::lang_arg::LangArg;
+use crate::shared::game_arg::GameArg;
+use crate::shared::lang_arg::LangArg;
 
 /// Arguments of `botlens new`.
 #[derive(Debug, Args)]

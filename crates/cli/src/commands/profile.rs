@@ -9,8 +9,8 @@ use botlens_harness::profile::{self, DEFAULT_INTERVAL, ProfileOptions};
 use botlens_harness::{CancelToken, Target};
 use clap::Args;
 
-use super::run::StageProgress;
-use super::suite_args::SuiteArgs;
+use crate::shared::progress::StageProgress;
+use crate::shared::suite_args::SuiteArgs;
 
 /// Arguments of `botlens profile`.
 #[derive(Debug, Args)]
@@ -61,10 +61,10 @@ pub struct ProfileArgs {
 
 /// Runs `botlens profile`.
 pub fn run(args: ProfileArgs) -> anyhow::Result<ExitCode> {
-    let bot = super::bot_arg::named_or_enclosing(args.bot.clone())?;
+    let bot = crate::shared::bot_arg::named_or_enclosing(args.bot.clone())?;
     let target = Target::parse(&bot, args.game.as_deref())?;
     let options = ProfileOptions { run: args.suite.options()?, interval: args.interval };
-    let sandbox = super::sandbox()?;
+    let sandbox = crate::shared::sandbox()?;
     let profile = StageProgress::around(args.json, |progress| {
         profile::profile(&sandbox, &target, &options, progress, &CancelToken::new())
     })?;
@@ -73,6 +73,8 @@ pub fn run(args: ProfileArgs) -> anyhow::Result<ExitCode> {
         std::fs::write(file, text).with_context(|| format!("cannot write {}", file.display()))?;
     }
     let base = std::env::current_dir().unwrap_or_default();
-    super::print_report(args.json, &profile, |profile| profile.render(&base, args.top))?;
+    crate::shared::output::print_report(args.json, &profile, |profile| {
+        profile.render(&base, args.top)
+    })?;
     Ok(ExitCode::SUCCESS)
 }

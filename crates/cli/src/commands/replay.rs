@@ -3,7 +3,7 @@
 //! `--html OUT.html`. The game is a stored trace, or is re-played deterministically from a bot
 //! project (or module, or reference player) with `--vs NAME --seed N`, or is a stored game
 //! played on from move N by another build with `--from N --with BOT`
-//! (`botlens_harness::play_on`). Glue over `botlens-replay`, which takes a trace from anywhere.
+//! (`botlens_experiments::play_on`). Glue over `botlens-replay`, which takes a trace from anywhere.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,16 +11,16 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use botlens_engine::{SeatResult, Trace};
+use botlens_experiments::play_on::{self, PlayedOn};
 use botlens_harness::baseline;
 use botlens_harness::caps::{CapOverrides, LimitCaps};
 use botlens_harness::pipeline::{self, RunOptions, Stage};
-use botlens_harness::play_on::{self, PlayedOn};
 use botlens_harness::target::is_module_path;
 use botlens_harness::{CancelToken, Target};
 use botlens_replay::{Output, ShowOptions};
 use clap::Args;
 
-use super::run::INSTALLING;
+use crate::shared::progress::INSTALLING;
 
 /// Arguments of `botlens replay`.
 #[derive(Debug, Args)]
@@ -109,7 +109,7 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
     let named = match (&args.target, args.from) {
         (Some(named), _) => named.clone(),
         (None, Some(_)) => bail!("--from plays on a stored game: give its trace file"),
-        (None, None) => super::bot_arg::named_or_enclosing(None)?,
+        (None, None) => crate::shared::bot_arg::named_or_enclosing(None)?,
     };
     let seat = args.seat.map(usize::from);
     let mut start = 0;
@@ -125,8 +125,12 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
                 with: args.with.as_deref(),
                 opponent: args.opponent.as_deref(),
             };
-            let played =
-                play_on::play_on(&super::sandbox()?, &request, &progress(), &CancelToken::new())?;
+            let played = play_on::play_on(
+                &crate::shared::sandbox()?,
+                &request,
+                &progress(),
+                &CancelToken::new(),
+            )?;
             if let Some(path) = &args.save {
                 std::fs::write(path, played.trace.to_json())
                     .with_context(|| format!("cannot write {}", path.display()))?;
@@ -283,7 +287,7 @@ fn target_dir(target: &Target) -> Option<PathBuf> {
 fn replay_game(target: &Target, opponent: &str, seed: u64, seat: usize) -> anyhow::Result<Trace> {
     let caps = LimitCaps::for_user(&CapOverrides::default())?;
     let run = pipeline::run(
-        &super::sandbox()?,
+        &crate::shared::sandbox()?,
         target,
         &RunOptions { paired: seat == 1, caps, ..RunOptions::one_game(opponent, seed) },
         &progress(),

@@ -1,20 +1,20 @@
 //! `botlens run`: build a bot, play its suite, print the table and the grouped failures (or
 //! the report as JSON, SARIF or JUnit XML, and GitHub workflow annotations in GitHub Actions).
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::bail;
 use botlens_ci::Sources;
 use botlens_harness::baseline::{self, Comparison, FailedGames};
-use botlens_harness::pipeline::{self, RunOptions, Stage};
+use botlens_harness::pipeline::{self, RunOptions};
 use botlens_harness::tally::SEEDS_LISTED;
 use botlens_harness::{CancelToken, Target};
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 
-use super::suite_args::SuiteArgs;
+use crate::shared::progress::StageProgress;
+use crate::shared::suite_args::SuiteArgs;
 
 /// Arguments of `botlens run`.
 #[derive(Debug, Args)]
@@ -120,7 +120,7 @@ pub enum Format {
 
 /// Runs `botlens run`.
 pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
-    let bot = super::bot_arg::named_or_enclosing(args.bot.clone())?;
+    let bot = crate::shared::bot_arg::named_or_enclosing(args.bot.clone())?;
     let target = Target::parse(&bot, args.game.as_deref())?;
     let project_root = target.project_dir();
     if project_root.is_none() && (args.baseline.is_some() || args.save_baseline.is_some()) {
@@ -156,7 +156,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let format = if args.json { Format::Json } else { args.format };
     let annotate = crate::workflow::in_github_actions();
     let sources = sources(args.source_root.as_deref(), &target)?;
-    let sandbox = super::sandbox()?;
+    let sandbox = crate::shared::sandbox()?;
     let run = StageProgress::around(format != Format::Text, |progress| {
         pipeline::run(&sandbox, &target, &options, progress, &CancelToken::new())
     })?;
@@ -250,59 +250,4 @@ fn failed_games(project_root: Option<&Path>, bot: &str) -> anyhow::Result<Option
     );
     let paired = last.opponents.iter().any(|row| row.pairs.is_some());
     Ok(Some(LastFailures { games, paired }))
-}
-
-/// What a user is told before rustup installs the wasm target.
-pub const INSTALLING: &str =
-    "botlens: installing the wasm32-wasip1 target with `rustup target add wasm32-wasip1` (once)…";
-
-/// Progress on stderr when it is a terminal and the output is for people.
-pub(super) struct StageProgress {
-    bar: ProgressBar,
-}
-
-impl StageProgress {
-    fn new(json: bool) -> Self {
-        if json || !std::io::stderr().is_terminal() {
-            return StageProgress { bar: ProgressBar::hidden() };
-        }
-        let bar = ProgressBar::new_spinner();
-        bar.enable_steady_tick(std::time::Duration::from_millis(100));
-        StageProgress { bar }
-    }
-
-    fn show(&self, stage: Stage) {
-        match stage {
-            Stage::InstallingTarget => self.bar.suspend(|| eprintln!("{INSTALLING}")),
-            Stage::Building { tool } => {
-                self.bar.set_message(format!("building the bot with {tool}…"))
-            }
-            Stage::SettingUp { what } => self.bar.set_message(format!("{what}…")),
-            Stage::Loading => self.bar.set_message("loading the module…"),
-            Stage::Playing { done, total } => {
-                if self.bar.length() != Some(total as u64) {
-                    self.bar.set_length(total as u64);
-                    self.bar.set_style(
-                        ProgressStyle::with_template(
-                            "{spinner} playing {pos}/{len} games {wide_bar} {eta}",
-                        )
-                        .expect("the template is valid"),
-                    );
-                }
-                self.bar.set_position(done as u64);
-            }
-        }
-    }
-
-    fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
-
-    /// Runs `work` with a progress display on stderr (none for `--json`), cleared when it ends.
-    pub(super) fn around<T>(json: bool, work: impl FnOnce(&(dyn Fn(Stage) + Sync)) -> T) -> T {
-        let progress = StageProgress::new(json);
-        let done = work(&|stage| progress.show(stage));
-        progress.finish();
-        done
-    }
 }

@@ -3,17 +3,17 @@
 //! bundled name or a file.
 //!
 //! Exit codes: 0 solved; 1 no solution (or too large to search); 2 unknown layout or malformed
-//! file (or one that is not a regular file, or larger than [`LAYOUT_LIMIT`]).
+//! file (or one that is not a regular file, or larger than [`crate::shared::layout::LAYOUT_LIMIT`]).
 
-use std::io::{self, Write};
-use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{anyhow, bail};
 use botlens_engine::text::printable;
-use botlens_klotski::{Count, Layout, Solution, SolveError, bundled, solve};
+use botlens_klotski::{Count, Layout, Solution, SolveError, solve};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
+
+use crate::shared::layout::load_layout;
+use crate::shared::output::emit;
 
 /// Arguments of `botlens solve`.
 #[derive(Debug, Args)]
@@ -93,27 +93,6 @@ struct ReportMove {
     path: Vec<&'static str>,
 }
 
-/// The most bytes of a layout file read: the largest board (16×16, 256 pieces) takes a few KiB.
-const LAYOUT_LIMIT: u64 = 1 << 20;
-
-/// Loads a layout argument: a bundled name or alias, else a layout file (a regular file of at
-/// most [`LAYOUT_LIMIT`] bytes: a FIFO or a device is refused, never waited on).
-pub(super) fn load_layout(arg: &Path) -> anyhow::Result<Layout> {
-    if let Some(layout) = arg.to_str().and_then(bundled::find) {
-        return Ok(layout);
-    }
-    if !arg.exists() {
-        bail!(
-            "no bundled layout or file named `{}` (bundled: {})",
-            arg.display(),
-            bundled::names()
-        );
-    }
-    let text = botlens_replay::read_text(arg, LAYOUT_LIMIT)
-        .map_err(|e| anyhow!("cannot read layout file {}: {e}", arg.display()))?;
-    Layout::parse(&text).map_err(|e| anyhow!("{}:{e}", arg.display()))
-}
-
 /// Runs `botlens solve`.
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let layout = load_layout(&args.layout)?;
@@ -169,13 +148,6 @@ fn report(
         moves,
         error,
     }
-}
-
-/// Writes command output to stdout (a reader that went away, `| head`, is `main`'s to handle).
-pub(super) fn emit(text: &str) -> io::Result<()> {
-    let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()
 }
 
 /// `3 steps`, `1 cell move`.

@@ -1,15 +1,16 @@
 //! `botlens tournament A B C …`: a paired round robin of several bots, with Bradley–Terry
-//! ratings and the crosstable. Glue over `botlens_harness::tournament`.
+//! ratings and the crosstable. Glue over `botlens_experiments::tournament`.
 
 use std::process::ExitCode;
 
-use botlens_harness::compare::Side;
-use botlens_harness::tournament::{self, Event, TournamentOptions};
+use botlens_experiments::compare::Side;
+use botlens_experiments::tournament::{self, Event, TournamentOptions};
 use botlens_harness::{CancelToken, SeedRange};
 use clap::Args;
 
-use super::compare::{PlayLimits, show};
-use super::print_report;
+use crate::shared::games_args::PlayLimits;
+use crate::shared::output::print_report;
+use crate::shared::progress::show;
 
 /// Arguments of `botlens tournament`.
 #[derive(Debug, Args)]
@@ -46,7 +47,7 @@ pub struct TournamentArgs {
     seeds: Option<SeedRange>,
     #[command(flatten)]
     play: PlayLimits,
-    /// Print one JSON object (documented in `botlens_harness::tournament`) instead of tables.
+    /// Print one JSON object (documented in `botlens_experiments::tournament`) instead of tables.
     #[arg(long)]
     json: bool,
 }
@@ -65,7 +66,7 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         caps: args.play.caps.caps()?,
     };
     let report = tournament::tournament(
-        &super::sandbox()?,
+        &crate::shared::sandbox()?,
         &sides,
         &options,
         &|event| match event {

@@ -10,8 +10,8 @@ use botlens_engine::text::printable;
 use botlens_watch::{Watch, WatchOptions};
 use clap::Args;
 
-use super::run::INSTALLING;
-use super::suite_args::SuiteArgs;
+use crate::shared::progress::INSTALLING;
+use crate::shared::suite_args::SuiteArgs;
 
 /// Arguments of `botlens watch`.
 #[derive(Debug, Args)]
@@ -40,12 +40,12 @@ pub struct WatchArgs {
 
 /// Runs `botlens watch` until Ctrl-C.
 pub fn run(args: WatchArgs) -> anyhow::Result<ExitCode> {
-    let project = args.project.map_or_else(super::bot_arg::enclosing, Ok)?;
+    let project = args.project.map_or_else(crate::shared::bot_arg::enclosing, Ok)?;
     let options =
         WatchOptions { run: args.suite.options()?, debounce: Duration::from_millis(args.debounce) };
     botlens_harness::pipeline::ensure_wasm_target(&mut || eprintln!("{INSTALLING}"))?;
     // The watch plays in the process's sandbox: made (and any note about it said) here first.
-    super::sandbox()?;
+    crate::shared::sandbox()?;
     let watch = Watch::new(&project, options)?;
     watch.stop_on_ctrl_c()?;
     let mut stdout = std::io::stdout().lock();

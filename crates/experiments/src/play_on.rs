@@ -21,10 +21,10 @@ use botlens_engine::{Seat, SeatResult, Trace};
 use botlens_games::GameKind;
 use botlens_sandbox::Sandbox;
 
-use crate::CancelToken;
-use crate::pipeline::{self, RunError, RunOptions, Stage};
-use crate::suite::{self, PlayOn};
-use crate::target::{Target, TargetError, is_module_path};
+use botlens_harness::CancelToken;
+use botlens_harness::pipeline::{self, RunError, RunOptions, Stage};
+use botlens_harness::suite::{self, PlayOn};
+use botlens_harness::target::{Target, TargetError, is_module_path};
 
 /// What to play on from, and with whom.
 #[derive(Debug, Clone)]
@@ -210,7 +210,7 @@ fn opponent_of(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::sandbox;
+    use botlens_harness::pipeline::sandbox;
 
     fn stored(bot: &str, opponent: &str, seed: u64) -> Trace {
         stored_of("tictactoe", bot, opponent, seed)

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use botlens_klotski::{Labels, Layout, PlaySession};
 
-use super::solve::load_layout;
+use crate::shared::layout::load_layout;
 
 /// Plays Klotski on stdin/stdout: `layout` is a bundled name or a file (default 横刀立马);
 /// `ascii` draws codes instead of CJK names.

@@ -2,7 +2,7 @@
 //! the commits after GOOD up to BAD (`git rev-list --first-parent GOOD..BAD`), each revision
 //! judged by a `botlens compare` SPRT against GOOD.
 //!
-//! Each revision is built in a temporary worktree ([`crate::revision`]) and played against
+//! Each revision is built in a temporary worktree ([`botlens_harness::revision`]) and played against
 //! GOOD's build (head to head, or through opponents: the [`CompareOptions`] say), and the SPRT
 //! asks whether GOOD is stronger than it by the test's `elo1` rather than `elo0`:
 //!
@@ -25,11 +25,11 @@ use botlens_engine::text::printable_lines;
 use botlens_sandbox::Sandbox;
 use botlens_stats::{EloModel, Sprt, Verdict};
 
-use crate::CancelToken;
 use crate::compare::{self, CompareError, CompareOptions, Event, PreparedSide, Side, SideKind};
-use crate::pipeline::RunOptions;
-use crate::revision::{Repository, RevisionError};
-use crate::suite;
+use botlens_harness::CancelToken;
+use botlens_harness::pipeline::RunOptions;
+use botlens_harness::revision::{Repository, RevisionError};
+use botlens_harness::suite;
 
 /// Why a bisection could not be made.
 #[derive(Debug, thiserror::Error)]

@@ -39,9 +39,9 @@ use botlens_stats::{
 };
 use serde::Serialize;
 
-use crate::caps::LimitCaps;
 use crate::compare::{self, CompareError, CompareOptions, Figures, PreparedSide, Side};
-use crate::{CancelToken, SeedRange, suite};
+use botlens_harness::caps::LimitCaps;
+use botlens_harness::{CancelToken, SeedRange, suite};
 
 /// Drawn games added to every pair before the fit, so that sweeps keep finite ratings.
 pub const VIRTUAL_DRAWS: f64 = 1.0;
@@ -367,7 +367,7 @@ impl TournamentReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline;
+    use botlens_harness::pipeline;
 
     fn sides(names: &[&str], game: &str) -> Vec<Side> {
         names.iter().map(|name| Side::parse(name, Some(game)).unwrap()).collect()

@@ -1,8 +1,10 @@
 //! `botlens play <game>`: a person at the keyboard. Klotski keeps a session of its own
-//! (`play_klotski`: undo, hints, layouts from files); every other game the registry has is the
+//! (`klotski`: undo, hints, layouts from files); every other game the registry has is the
 //! engine's match runner with the person as a player (`botlens_engine::human`), against a
 //! reference opponent, or alone in a game of one seat. Terminal glue only: stdin, stdout and
 //! the exit code, 0 however the game ends (played out, `quit` or the end of input).
+
+mod klotski;
 
 use std::io::{self, BufReader};
 use std::path::PathBuf;
@@ -13,8 +15,7 @@ use botlens_engine::{ReferencePlayer, human};
 use botlens_games::{GameKind, GameVisitor, Scored};
 use clap::Args;
 
-use super::game_arg::GameArg;
-use super::play_klotski;
+use crate::shared::game_arg::GameArg;
 
 /// Arguments of `botlens play`.
 #[derive(Debug, Args)]
@@ -52,7 +53,7 @@ pub struct PlayArgs {
 /// Runs `botlens play`.
 pub fn run(args: PlayArgs) -> anyhow::Result<ExitCode> {
     if args.game == GameKind::Klotski {
-        return play_klotski::run(args.layout.as_deref(), args.ascii);
+        return klotski::run(args.layout.as_deref(), args.ascii);
     }
     args.game.visit(AtTheKeyboard { vs: args.vs, seed: args.seed })?;
     Ok(ExitCode::SUCCESS)

@@ -6,7 +6,7 @@ use botlens_harness::SeedRange;
 use botlens_harness::pipeline::RunOptions;
 use clap::Args;
 
-use super::caps_args::CapArgs;
+use crate::shared::caps_args::CapArgs;
 
 /// Overrides of a project's suite.
 #[derive(Debug, Args)]

@@ -43,11 +43,11 @@ use botlens_sandbox::Sandbox;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::caps::LimitCaps;
 use crate::compare::{self, CompareError, Event, PreparedSide, Side};
-use crate::pipeline::RunOptions;
-use crate::suite::{self, KeepTraces, Suite, SuiteError};
-use crate::{CancelToken, SeedRange};
+use botlens_harness::caps::LimitCaps;
+use botlens_harness::pipeline::RunOptions;
+use botlens_harness::suite::{self, KeepTraces, Suite, SuiteError};
+use botlens_harness::{CancelToken, SeedRange};
 
 /// Seeds per batch of [`diff_seeds`]: both sides' traces of one batch are held at once.
 pub const BATCH_SEEDS: u64 = 100;
@@ -617,7 +617,7 @@ mod tests {
     }
 
     fn sandbox() -> Sandbox {
-        crate::pipeline::sandbox().unwrap()
+        botlens_harness::pipeline::sandbox().unwrap()
     }
 
     fn quiet(_: Event<'_>) {}

@@ -57,15 +57,15 @@ use botlens_stats::{
 };
 use serde::Serialize;
 
-use crate::caps::LimitCaps;
-use crate::folder::FolderError;
-use crate::pipeline::{self, RunError, RunOptions, Stage};
-use crate::revision::{self, Checkout, RevisionError};
-use crate::suite::{self, Contender, GameResult, KeepTraces, Suite, SuiteError};
-use crate::tally::{Position, points};
-use crate::target::{Target, TargetError};
-use crate::toolchain::LoadError;
-use crate::{CancelToken, ProjectError, SeedRange};
+use botlens_harness::caps::LimitCaps;
+use botlens_harness::folder::FolderError;
+use botlens_harness::pipeline::{self, RunError, RunOptions, Stage};
+use botlens_harness::revision::{self, Checkout, RevisionError};
+use botlens_harness::suite::{self, Contender, GameResult, KeepTraces, Suite, SuiteError};
+use botlens_harness::tally::{Position, points};
+use botlens_harness::target::{Target, TargetError};
+use botlens_harness::toolchain::LoadError;
+use botlens_harness::{CancelToken, ProjectError, SeedRange};
 
 /// Games per batch: the SPRT is looked at after each, and a progress line printed. Fixed, so a
 /// test stops at the same game whatever the number of worker threads.
@@ -79,7 +79,7 @@ pub const DEFAULT_SPRT_MAX_GAMES: u64 = 20_000;
 /// default: `elo0` 0, `elo1` 10 and α = β = [`botlens_stats::DEFAULT_ERROR_RATE`].
 ///
 /// ```
-/// use botlens_harness::compare::parse_sprt;
+/// use botlens_experiments::compare::parse_sprt;
 /// use botlens_stats::EloModel;
 ///
 /// let items = ["elo1=5".to_owned(), "alpha=0.1".to_owned()];
