@@ -584,15 +584,6 @@ Turns that ran out of fuel:
             stacks: BTreeMap::new(),
             source_root: Some(dir.path().to_owned()),
         };
-        let table = profile.render(dir.path(), 10);
-        let rows: Vec<&str> =
-            table.lines().filter(|l| l.contains("bot.c:") || l.contains("passwd")).collect();
-        assert_eq!(
-            rows,
-            [
-                "  50.0 %   50.0 %  bot.c:2  x = x + 1; /* hot */",
-                "  50.0 %   50.0 %  /etc/passwd:1  "
-            ]
-        );
+        insta::assert_snapshot!(profile.render(dir.path(), 10));
     }
 }
