@@ -216,6 +216,7 @@ fn in_github_actions(args: &[&str]) -> (Option<i32>, String) {
     let (mut reader, writer) = std::io::pipe().expect("a pipe");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_botlens"))
         .args(args)
+        .env("CARGO_TARGET_DIR", crate::support::shared_target())
         .env("GITHUB_ACTIONS", "true")
         .current_dir(repo_root())
         .stdin(std::process::Stdio::null())

@@ -114,11 +114,11 @@ const CENTRE: &str = "if board[4].is_none() { 4 } else { free[0] }";
 /// The fallback of the weaker bot: any free square.
 const ANYWHERE: &str = "*self.rng.choose(&free).expect(\"a free square\")";
 
-/// A git repository with a bot project `bot` made by `botlens new`, committed once per
+/// A git repository with a bot project `name` made by `botlens new`, committed once per
 /// fallback of `history` (each commit's message its index); the repository's directory.
-fn bot_history(history: &[&str]) -> tempfile::TempDir {
+fn bot_history(name: &str, history: &[&str]) -> tempfile::TempDir {
     let repo = tempfile::tempdir().expect("temp dir");
-    let bot = repo.path().join("bot");
+    let bot = repo.path().join(name);
     let made = botlens_building(&["new", "tictactoe", bot.to_str().unwrap()]);
     assert_eq!(made.code, Some(0), "{}", made.stderr);
     std::fs::write(repo.path().join(".gitignore"), "target/\n").unwrap();
@@ -368,8 +368,8 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
 
 #[test]
 fn a_revision_is_built_in_a_worktree_that_is_removed_after() {
-    let repo = bot_history(&[CENTRE, ANYWHERE]);
-    let bot = repo.path().join("bot");
+    let repo = bot_history("compared", &[CENTRE, ANYWHERE]);
+    let bot = repo.path().join("compared");
     let (now, before) = (bot.display().to_string(), format!("{}@HEAD~1", bot.display()));
     let out = botlens_building(&[
         "compare", &before, &now, "--vs", "random", "--sprt", "elo1=40", "--json",
@@ -600,8 +600,8 @@ const ANYWHERE_AGAIN: &str = "free[self.rng.index(free.len())]";
 
 #[test]
 fn bisect_names_the_commit_that_made_the_bot_weaker_with_the_evidence() {
-    let repo = bot_history(&[CENTRE, CENTRE_AGAIN, ANYWHERE, ANYWHERE_AGAIN]);
-    let bot = repo.path().join("bot");
+    let repo = bot_history("bisected", &[CENTRE, CENTRE_AGAIN, ANYWHERE, ANYWHERE_AGAIN]);
+    let bot = repo.path().join("bisected");
     let project = bot.to_str().unwrap();
     let hash = |rev: &str| {
         let out = std::process::Command::new("git")

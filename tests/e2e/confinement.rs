@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{BUILD_DEADLINE, Output, Tool, botlens, botlens_with_env, repo_root, require};
+use crate::support::{BUILD_DEADLINE, Output, Tool, botlens, botlens_with_env, require};
 
 /// What lies outside the bot's project: a secret to read, a place to plant a file in, a port
 /// listening for a connection.
@@ -92,10 +92,8 @@ fn rust_bot_with_build_script(dir: &Path, script: &str) -> String {
 /// `botlens run <bot> --vs random --seeds 0..2 --json`, building into the tests' shared target
 /// directory.
 fn run_bot(bot: &str) -> Output {
-    let target = repo_root().join("target/e2e-bots");
-    let target = target.display().to_string();
     let args = ["run", bot, "--vs", "random", "--seeds", "0..2", "--json"];
-    botlens_with_env(&args, "", BUILD_DEADLINE, &[("CARGO_TARGET_DIR", &target)])
+    botlens_with_env(&args, "", BUILD_DEADLINE, &[])
 }
 
 /// A Rust `build.rs` that tries everything and writes what happened to `<OUT_DIR>/<probe>`
@@ -147,7 +145,8 @@ fn a_rust_build_script_reaches_nothing_outside_its_project_and_the_bot_still_pla
         out.stdout,
         out.stderr
     );
-    let report = find(&repo_root().join("target/e2e-bots"), &probe).expect("the build script ran");
+    let report =
+        find(Path::new(&crate::support::shared_target()), &probe).expect("the build script ran");
     let report = std::fs::read_to_string(report).unwrap();
     // Without a network namespace of its own, Landlock refuses the connection instead.
     let report =
@@ -262,7 +261,7 @@ fn a_build_stopped_by_ctrl_c_or_a_killed_botlens_leaves_nothing_running() {
         let dir = tempfile::tempdir().unwrap();
         let marker = sleep_marker(n);
         let bot = hanging_bot(dir.path(), &marker);
-        let target = repo_root().join("target/e2e-bots");
+        let target = crate::support::shared_target();
         let mut botlens = Command::new(env!("CARGO_BIN_EXE_botlens"))
             .args(["run", &bot, "--vs", "random", "--seeds", "0..2"])
             .env("CARGO_TARGET_DIR", &target)

@@ -17,7 +17,9 @@ fn with_config(dir: &Path, config: &str, args: &[&str]) -> Output {
     let file = dir.join("config.toml");
     std::fs::write(&file, config).expect("a config file");
     let file = file.display().to_string();
-    botlens_with_env(args, "", Duration::from_secs(60), &[("BOTLENS_CONFIG", &file)])
+    // The project's own target directory, so that "nothing was built" can be seen there.
+    let env = [("BOTLENS_CONFIG", file.as_str()), ("CARGO_TARGET_DIR", "")];
+    botlens_with_env(args, "", Duration::from_secs(60), &env)
 }
 
 /// A JavaScript bot folder `dir/bot` whose `botlens.toml` has `limits` under `[limits]`, playing

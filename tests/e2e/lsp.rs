@@ -75,7 +75,7 @@ impl Lsp {
     fn spawn(answer: bool) -> Lsp {
         let mut child = Command::new(env!("CARGO_BIN_EXE_botlens"))
             .arg("lsp")
-            .env("CARGO_TARGET_DIR", repo_root().join("target/e2e-bots"))
+            .env("CARGO_TARGET_DIR", crate::support::shared_target())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -1194,7 +1194,7 @@ fn headless_nvim(globals: &str, script: &Path) {
     let status = Command::new("nvim")
         .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", globals, "-c"])
         .arg(format!("luafile {}", script.display()))
-        .env("CARGO_TARGET_DIR", repo_root().join("target/e2e-bots"))
+        .env("CARGO_TARGET_DIR", crate::support::shared_target())
         .stdin(Stdio::null())
         .status()
         .expect("nvim runs");

@@ -554,6 +554,7 @@ fn with_stdout_closed(args: &[&str]) -> (Option<i32>, String) {
     use std::io::Read;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_botlens"))
         .args(args)
+        .env("CARGO_TARGET_DIR", crate::support::shared_target())
         .current_dir(crate::support::repo_root())
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())

@@ -2,8 +2,8 @@
 //! named, the bot the current directory is in, found upward.
 
 use crate::support::{
-    BUILD_DEADLINE, Tool, botlens, botlens_building, botlens_in_dir, line_after_marker,
-    only_failure, repo_root, require,
+    BUILD_DEADLINE, Tool, botlens, botlens_building, botlens_in_dir, botlens_with_env,
+    line_after_marker, only_failure, repo_root, require,
 };
 
 #[test]
@@ -131,7 +131,9 @@ fn a_projects_bad_settings_are_named_in_its_manifest_before_any_build() {
         ("[package.metadata.botlens.limits]\nfuel_per_turn = 0\n", "fuel_per_turn"),
     ] {
         write(table);
-        let out = botlens(&["run", project]);
+        // The project's own target directory, so that "nothing was built" can be seen there.
+        let minute = std::time::Duration::from_secs(60);
+        let out = botlens_with_env(&["run", project], "", minute, &[("CARGO_TARGET_DIR", "")]);
         assert_eq!(out.code, Some(2), "{table}: {}", out.stderr);
         assert!(out.stderr.contains(&manifest.display().to_string()), "{}", out.stderr);
         assert!(out.stderr.contains(says), "{}", out.stderr);

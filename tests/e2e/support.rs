@@ -36,8 +36,19 @@ pub fn botlens_with_env(
     botlens_in_dir(&repo_root(), args, stdin, limit, env)
 }
 
+/// The cargo target directory every Rust bot of the tests builds into (`CARGO_TARGET_DIR`, which
+/// botlens honours as the user's own): the SDK's dependencies are compiled once for all the
+/// samples and new bots rather than once per project. cargo writes each package's module at one
+/// path there, so no two bots of the tests may share a package name (the samples' names are
+/// their own; a test names its new bot after itself).
+pub fn shared_target() -> String {
+    repo_root().join("target/e2e-bots").display().to_string()
+}
+
 /// `botlens args…` run in the directory `dir` (the others run in the repository's root), with
-/// `stdin` as input and `env` set; fails the test if it takes longer than `limit`.
+/// `stdin` as input and `env` set (a Rust bot builds into [`shared_target`] unless `env` sets
+/// `CARGO_TARGET_DIR`: empty, the project's own `target/`); fails the test if it takes longer
+/// than `limit`.
 pub fn botlens_in_dir(
     dir: &Path,
     args: &[&str],
@@ -47,6 +58,7 @@ pub fn botlens_in_dir(
 ) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_botlens"))
         .args(args)
+        .env("CARGO_TARGET_DIR", shared_target())
         .envs(env.iter().copied())
         .current_dir(dir)
         .stdin(Stdio::piped())

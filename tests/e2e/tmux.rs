@@ -12,17 +12,19 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{Tool, botlens, botlens_with_input, repo_root, require};
+use crate::support::{Tool, botlens, botlens_with_input, repo_root, require, shared_target};
 
 /// A tmux session that is killed when the test ends, however it ends.
 struct Session(String);
 
 impl Session {
-    /// Runs `command` in a new detached session `name` of `width` × `height` cells.
+    /// Runs `command` in a new detached session `name` of `width` × `height` cells, a bot it
+    /// builds building into the tests' shared target directory as every other test's.
     fn start(name: &str, command: &str, (width, height): (u16, u16)) -> Session {
         let _ = Command::new("tmux").args(["kill-session", "-t", name]).output();
+        let target = format!("CARGO_TARGET_DIR={}", shared_target());
         let status = Command::new("tmux")
-            .args(["new-session", "-d", "-s", name, "-x", &width.to_string()])
+            .args(["new-session", "-d", "-s", name, "-e", &target, "-x", &width.to_string()])
             .args(["-y", &height.to_string(), command])
             .current_dir(repo_root())
             .status()

@@ -3,7 +3,7 @@
 //!
 //! Each test writes a small Tic-tac-toe bot project into a temporary directory and edits its
 //! `src/lib.rs` while `botlens watch` runs as a child process. The bots build into a shared
-//! target directory (`target/e2e-bots`) so the SDK is compiled once for every test and run.
+//! target directory (`support::shared_target`) so the SDK is compiled once for every test and run.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -116,7 +116,7 @@ impl Watcher {
         let mut child = Command::new(env!("CARGO_BIN_EXE_botlens"))
             .args(["watch", "--debounce", "100"])
             .arg(project)
-            .env("CARGO_TARGET_DIR", repo_root().join("target/e2e-bots"))
+            .env("CARGO_TARGET_DIR", crate::support::shared_target())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
