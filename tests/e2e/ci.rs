@@ -456,7 +456,8 @@ fn every_new_bot_gets_a_workflow_that_installs_what_its_language_builds_with() {
 
 /// Runs the workflow's step `name` in `bot` as GitHub's runner runs a `run:` step (bash with
 /// `-e` and `pipefail`), with the workflow's environment, `GITHUB_ACTIONS`, the base branch of
-/// a pull request against `main`, and this botlens first on `PATH`; its exit code and output.
+/// a pull request against `main`, and this botlens first on `PATH` (a Rust bot building into the
+/// tests' shared target directory); its exit code and output.
 fn run_step(workflow: &yaml_rust2::Yaml, name: &str, bot: &Path) -> (Option<i32>, String) {
     let script = workflow_step(workflow, name)["run"].as_str().expect("a run step");
     let bin = Path::new(env!("CARGO_BIN_EXE_botlens")).parent().unwrap();
@@ -470,6 +471,7 @@ fn run_step(workflow: &yaml_rust2::Yaml, name: &str, bot: &Path) -> (Option<i32>
     }
     let out = command
         .envs([("GITHUB_ACTIONS", "true"), ("GITHUB_BASE_REF", "main"), ("PATH", path.as_str())])
+        .env("CARGO_TARGET_DIR", crate::support::shared_target())
         .current_dir(bot)
         .output()
         .expect("bash runs");
@@ -482,7 +484,7 @@ fn run_step(workflow: &yaml_rust2::Yaml, name: &str, bot: &Path) -> (Option<i32>
 fn the_new_workflow_uploads_the_suite_and_fails_a_pull_request_that_weakens_the_bot() {
     // A Tic-tac-toe bot whose main branch plays perfectly (the minimax sample)…
     let repo = tempfile::tempdir().unwrap();
-    let bot = repo.path().join("bot");
+    let bot = repo.path().join("workflow-bot");
     let made = botlens(&["new", "tictactoe", bot.to_str().unwrap()]);
     assert_eq!(made.code, Some(0), "{}", made.stderr);
     let manifest = std::fs::read_to_string(bot.join("Cargo.toml")).unwrap();

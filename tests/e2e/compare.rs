@@ -1,7 +1,7 @@
 //! "Is the new build better?": paired runs (`run --paired`), `compare`, the verdict of
 //! `run --baseline`, `diff` and `bisect`, driven through the real binary.
 
-use crate::support::{Tool, botlens, botlens_building, require};
+use crate::support::{Tool, botlens, botlens_building, require, shared_target};
 
 #[test]
 fn a_paired_run_scores_pairs_and_its_seat_1_failures_replay() {
@@ -384,7 +384,9 @@ fn a_revision_is_built_in_a_worktree_that_is_removed_after() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&worktrees.stdout).lines().count(), 1, "only the main one");
-    assert!(bot.join("target/botlens/revisions").is_dir(), "revisions share a target directory");
+    // The tests' bots build into one target directory (`CARGO_TARGET_DIR`): revisions too.
+    let revisions = std::path::Path::new(&shared_target()).join("botlens/revisions");
+    assert!(revisions.is_dir(), "revisions share a target directory");
 }
 
 #[test]

@@ -32,6 +32,14 @@ pub struct BenchOptions {
     pub scratch: PathBuf,
 }
 
+impl BenchOptions {
+    /// How the measured Rust bots are built: into one cargo target directory under `scratch`,
+    /// so the SDK's dependencies compile once for the templates and samples, not once each.
+    fn build_options(&self) -> RunOptions {
+        RunOptions { cargo_target_dir: Some(self.scratch.join("target")), ..RunOptions::default() }
+    }
+}
+
 /// Where a measured wasm bot comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum WasmSource {
@@ -127,7 +135,7 @@ impl Pairing {
         let prepared = pipeline::prepare(
             sandbox,
             &Target::of_dir(dir),
-            &RunOptions::default(),
+            &options.build_options(),
             &|_| {},
             &CancelToken::new(),
         )?;
@@ -191,7 +199,7 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
     say("timing module compiles…");
     let compile = compile_times(&sample_module)?;
     say("playing the README's main job on one core and on all…");
-    let suite = suite_scaling(&options.samples.join("battleships-hunter"), cores)?;
+    let suite = suite_scaling(&options.samples.join("battleships-hunter"), options, cores)?;
     let save_to_report = if options.latency {
         say("measuring save → report after edits…");
         let sample = options.samples.join("battleships-hunter");
@@ -351,11 +359,15 @@ fn compile_times(wasm: &Path) -> anyhow::Result<CompileTimes> {
     })
 }
 
-fn suite_scaling(project_dir: &Path, cores: usize) -> anyhow::Result<SuiteScaling> {
+fn suite_scaling(
+    project_dir: &Path,
+    bench: &BenchOptions,
+    cores: usize,
+) -> anyhow::Result<SuiteScaling> {
     let sandbox = pipeline::sandbox()?;
     let target = Target::of_dir(project_dir);
     let run = |jobs: usize| {
-        let options = RunOptions { jobs, ..RunOptions::default() };
+        let options = RunOptions { jobs, ..bench.build_options() };
         pipeline::run(&sandbox, &target, &options, &|_| {}, &CancelToken::new())
     };
     run(0)?; // Warm up: the no-op build, the module cache and the instantiation recipe.

@@ -304,6 +304,11 @@ impl CargoBuild<'_> {
     }
 }
 
+/// The user's own cargo target directory, `CARGO_TARGET_DIR` of botlens's environment, when set.
+pub(crate) fn users_target_dir() -> Option<PathBuf> {
+    std::env::var_os("CARGO_TARGET_DIR").filter(|dir| !dir.is_empty()).map(PathBuf::from)
+}
+
 /// Where cargo writes: `target_dir` when given, else `CARGO_TARGET_DIR` of botlens's
 /// environment (the user's own), else the project's `target/`, which must be a directory of
 /// the project's (not a link leading elsewhere, which would let the build write there).
@@ -311,13 +316,8 @@ fn build_target_dir(project: &BotProject, target_dir: Option<&Path>) -> Result<P
     // cargo runs in a directory of its own: a relative directory is botlens's.
     let absolute =
         |dir: &Path| std::path::absolute(dir).map_err(|e| BuildError::Tool(e.to_string()));
-    if let Some(dir) = target_dir {
-        return Ok(absolute(dir)?);
-    }
-    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").filter(|dir| !dir.is_empty()) {
-        return Ok(
-            std::path::absolute(PathBuf::from(dir)).map_err(|e| BuildError::Tool(e.to_string()))?
-        );
+    if let Some(dir) = target_dir.map(Path::to_owned).or_else(users_target_dir) {
+        return Ok(absolute(&dir)?);
     }
     let target = project.root.join("target");
     match std::fs::symlink_metadata(&target) {

@@ -9,7 +9,8 @@
 //! configuration that starts a program: no hooks, no fsmonitor, no fetching; filter drivers are
 //! turned off for the checkout, and every revision argument follows `--end-of-options`. Builds
 //! of every revision of a project share one cargo target directory,
-//! `<project>/target/botlens/revisions/` ([`target_dir`]), so the dependencies compiled for one
+//! `<project>/target/botlens/revisions/` (under `CARGO_TARGET_DIR` when the user sets it;
+//! [`target_dir`]), so the dependencies compiled for one
 //! revision serve the next. Only committed files are in a revision: the working tree's changes
 //! are not.
 //!
@@ -71,9 +72,13 @@ pub fn split(text: &str) -> Option<(&str, &str)> {
 }
 
 /// The cargo target directory that builds of the revisions of the project at `project_root`
-/// share.
+/// share: `botlens/revisions` in the one the project builds into (the user's
+/// `CARGO_TARGET_DIR`, else the project's `target/`).
 pub fn target_dir(project_root: &Path) -> PathBuf {
-    project_root.join("target").join("botlens").join("revisions")
+    let builds = crate::build::users_target_dir()
+        .map(|dir| std::path::absolute(&dir).unwrap_or(dir))
+        .unwrap_or_else(|| project_root.join("target"));
+    builds.join("botlens").join("revisions")
 }
 
 /// The configuration every git command runs with, over the repository's own: a repository is

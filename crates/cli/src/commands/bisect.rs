@@ -19,7 +19,7 @@ use crate::shared::progress::show;
 GOOD..BAD), BAD first, then the one nearest the middle of those still in doubt, as git bisect
 does. Each revision is checked out into a private temporary worktree, with the repository's
 hooks and filters off, and built (a project's builds share
-<project>/target/botlens/revisions/; a bot folder in any language works too) and compared with GOOD's build by an SPRT (default
+<project>/target/botlens/revisions/, or $CARGO_TARGET_DIR/botlens/revisions/; a bot folder in any language works too) and compared with GOOD's build by an SPRT (default
 elo0=0 elo1=10: is GOOD stronger by 10 Elo rather than 0?): H1 accepted, the revision is bad;
 H0 accepted (or the same module as GOOD), good; a revision that does not build, or a test
 without a verdict within --max-games, is skipped. Without --vs, each revision plays GOOD head

@@ -21,7 +21,8 @@ use crate::shared::progress::show;
 module or a reference player, the last two with --game), or DIR@REV: that git revision of the
 bot in DIR (a project, or a bot folder in any language), checked out into a private temporary
 worktree with the repository's hooks and filters off, and built (a project's dependencies'
-builds kept in <project>/target/botlens/revisions/).
+builds kept in <project>/target/botlens/revisions/, or in $CARGO_TARGET_DIR/botlens/revisions/
+when it is set).
 
 Without --vs, A plays B head to head, each seed twice with the seats swapped. With --vs, A and B
 each play those opponents on the same seeds (both seats), and each (opponent, seed) counts A's
