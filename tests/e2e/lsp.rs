@@ -955,14 +955,17 @@ fn sample_copy(scratch: &Path, sample: &str, files: &[&str]) -> PathBuf {
 }
 
 #[test]
-fn the_neovim_module_shows_a_javascript_bots_failure_its_scores_and_its_hover() {
+fn the_neovim_module_shows_a_lone_javascript_files_failure_its_scores_and_its_hover() {
     // The JavaScript runner is built with clang.
     if !require(&[Tool::Neovim, Tool::Clang]) {
         return;
     }
     let scratch = tempfile::tempdir().expect("temp dir");
-    let bot = sample_copy(scratch.path(), "js-battleships-edgy", &["bot.js", "botlens.toml"]);
-    let source = bot.join("bot.js");
+    // The bot's file alone, under a name of its own, without the sample's botlens.toml: its
+    // calls (`turn.attack`) say it plays Battleships.
+    let bot = sample_copy(scratch.path(), "js-battleships-edgy", &["bot.js"]);
+    let source = bot.join("edgy.js");
+    std::fs::rename(bot.join("bot.js"), &source).unwrap();
     // Seeds 4, 6 and 8 of ten lose to `random` by the planted bug (the sample's README).
     let settings = json!({"opponents": ["random"], "seeds": "0..10"});
     let shown = neovim_module_on(&source, settings, scratch.path());

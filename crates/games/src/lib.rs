@@ -52,6 +52,10 @@ pub trait Scored: Game {
     /// What the game's wasted moves ([`Game::is_wasteful`]) are, for warnings: `re-attacks`.
     const WASTED_MOVES: &'static str = "wasted moves";
 
+    /// The call that makes a move in the SDK of every language whose bot may be a lone file
+    /// (`attack`; C's is `botlens_attack`): what tells such a bot's game from its source.
+    const SDK_MOVE: &'static str;
+
     /// The config for one game against `opponent` on `seed`: two-player games use the default;
     /// a puzzle resolves a board name (or `generated`, a board generated from the seed).
     fn config_for(_opponent: &str, _seed: u64) -> Result<Self::Config, String> {
@@ -73,6 +77,7 @@ pub trait Scored: Game {
 
 impl Scored for Battleships {
     const TITLE: &'static str = "Battleships";
+    const SDK_MOVE: &'static str = "attack";
     const WASTED_MOVES: &'static str = "re-attacks";
 
     fn par(_config: &()) -> Option<u32> {
@@ -86,6 +91,7 @@ impl Scored for Battleships {
 
 impl Scored for TicTacToe {
     const TITLE: &'static str = "Tic-tac-toe";
+    const SDK_MOVE: &'static str = "mark";
 
     fn par(_config: &()) -> Option<u32> {
         None
@@ -104,6 +110,7 @@ const GENERATED_MIN_STEPS: u32 = 30;
 
 impl Scored for Klotski {
     const TITLE: &'static str = "Klotski (Huarong Dao)";
+    const SDK_MOVE: &'static str = "move";
     /// A Klotski board does not depend on the seed (only the bot's random choices do), so fewer
     /// seeds than a two-player game.
     const STARTER_SEEDS: &'static str = "0..4";
@@ -227,6 +234,8 @@ pub struct GameInfo {
     pub starter_seeds: &'static str,
     /// [`Scored::WASTED_MOVES`]: `re-attacks`.
     pub wasted_moves: &'static str,
+    /// [`Scored::SDK_MOVE`]: `attack`.
+    pub sdk_move: &'static str,
 }
 
 struct InfoOf;
@@ -239,6 +248,7 @@ impl GameVisitor for InfoOf {
             title: G::TITLE,
             starter_seeds: G::STARTER_SEEDS,
             wasted_moves: G::WASTED_MOVES,
+            sdk_move: G::SDK_MOVE,
         }
     }
 }

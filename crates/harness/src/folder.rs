@@ -5,7 +5,7 @@
 //!
 //! ```toml
 //! # botlens.toml, beside the bot's sources
-//! game = "battleships"                 # without it, the game comes from --game
+//! game = "battleships"                 # without it, --game, else the game whose move it calls
 //! lang = "c"                           # "js", "c", "zig" or "assemblyscript"; by default the sources say
 //! bot = "bot.js"                       # JavaScript: by default the folder's only .js file
 //! opponents = ["random", "hunter"]     # by default every reference opponent of the game
@@ -108,10 +108,12 @@ pub enum FolderError {
         /// What is wrong.
         message: String,
     },
-    /// No game: neither `--game` nor `botlens.toml` names one.
+    /// No game: neither `--game` nor `botlens.toml` names one, and the bot's calls do not tell
+    /// ([`game_of_sources`]).
     #[error(
-        "say which game {} plays: --game battleships|tictactoe|klotski, or `game = \"…\"` in a botlens.toml beside it",
-        .0.display()
+        "say which game {} plays: --game {choices}, or `game = \"…\"` in a botlens.toml beside it",
+        .0.display(),
+        choices = GameKind::ALL.map(GameKind::name).join("|")
     )]
     NoGame(PathBuf),
     /// `--game` and `botlens.toml` disagree.
@@ -279,6 +281,38 @@ pub fn read_config(root: &Path) -> Result<FolderConfig, FolderError> {
     }
 }
 
+/// The game whose SDK move call (`attack(…)`, `botlens_attack(…)`: [`botlens_games::Scored::SDK_MOVE`])
+/// the sources `texts` make, when they make one game's and no other game's: how a bot without
+/// `botlens.toml` or `--game` tells its game. Any identifier followed by `(` counts, so a
+/// helper of one's own named like another game's call makes the game the user's to say.
+pub fn game_of_sources(texts: &[&str]) -> Option<GameKind> {
+    let calls = |game: GameKind| {
+        let call = game.info().sdk_move;
+        let prefixed = format!("botlens_{call}");
+        texts.iter().any(|text| called_names(text).any(|name| name == call || name == prefixed))
+    };
+    let mut games = GameKind::ALL.into_iter().filter(|game| calls(*game));
+    let game = games.next()?;
+    games.next().is_none().then_some(game)
+}
+
+/// The identifiers in `text` directly followed (spaces aside) by `(`.
+fn called_names(text: &str) -> impl Iterator<Item = &str> {
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        loop {
+            let tail = &rest[rest.find(is_name)?..];
+            let (name, after) =
+                tail.split_at(tail.find(|c: char| !is_name(c)).unwrap_or(tail.len()));
+            rest = after;
+            if after.trim_start().starts_with('(') {
+                return Some(name);
+            }
+        }
+    })
+}
+
 /// The folder's source files of `extension` (`c`), sorted; a file that leads outside the folder
 /// (a symbolic link to `/etc/shadow`) is none ([`crate::own_files::listed`]).
 pub fn sources(dir: &Path, extension: &str) -> Vec<PathBuf> {
@@ -421,5 +455,19 @@ mod tests {
             error.ends_with("bot.c:2:4: the file is not UTF-8 text (C sources must be UTF-8)"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_game_is_told_by_one_games_sdk_calls_only() {
+        let told = |texts: &[&str]| game_of_sources(texts);
+        assert_eq!(told(&["var shot = turn.attack(x, y);"]), Some(GameKind::Battleships));
+        assert_eq!(told(&["botlens_shot s = botlens_attack (x, y);"]), Some(GameKind::Battleships));
+        assert_eq!(told(&["const after = botlens.mark(1, 2);"]), Some(GameKind::TicTacToe));
+        assert_eq!(told(&["", "const slid = move(code, dir);"]), Some(GameKind::Klotski));
+        // A call of one's own named like another game's leaves the game to the user.
+        assert_eq!(told(&["turn.mark(x, y);", "function move(a) {}"]), None);
+        // Names that only contain a call's name, and names not called, tell nothing.
+        assert_eq!(told(&["reattack(1); var attack = 2; botlens_attacked(3);"]), None);
+        assert_eq!(told(&[]), None);
     }
 }

@@ -97,6 +97,29 @@ fn each_language_is_a_module_and_a_row_and_nothing_else_names_one() {
 }
 
 #[test]
+fn every_folder_languages_sdk_has_each_games_move_call_and_its_starter_makes_it() {
+    let root = repo_root();
+    for lang in Lang::folders() {
+        let sdk = root.join("crates").join(lang.sdk());
+        let api: String = files_with(&sdk, &[lang.extension(), "h"])
+            .iter()
+            .filter(|file| !file.starts_with(sdk.join("starters")))
+            .map(|file| read(file))
+            .collect();
+        for game in GameKind::ALL {
+            // The call a lone bot file's game is told by (`Scored::SDK_MOVE`); C prefixes it.
+            let call = game.info().sdk_move;
+            let defined = [format!("botlens_{call}("), format!(" {call}(")];
+            assert!(
+                defined.iter().any(|d| api.contains(d.as_str())),
+                "{lang}'s SDK (crates/{}) has no `{call}(` for {game}",
+                lang.sdk()
+            );
+        }
+    }
+}
+
+#[test]
 fn planted_mentions_of_one_language_are_reported_and_the_rest_pass() {
     let file = |path: &str, text: &str| (path.to_owned(), text.to_owned());
     let files = [

@@ -540,11 +540,11 @@ pub fn is_watched(name: &str) -> bool {
 }
 
 /// The bot project in the directory `dir`, as the language server keeps it: a Cargo project's
-/// `[package.metadata.botlens]` ([`BotProject::load`]), or a bot folder's `botlens.toml`, read
+/// `[package.metadata.botlens]` ([`BotProject::load`]), or a bot folder's settings (its
+/// `botlens.toml`, its game else told by its calls: [`crate::folder::game_of_sources`]), read
 /// into a project named after the folder (play it as [`crate::Target::of_dir`] names it).
 pub fn load_project(dir: &Path) -> Result<BotProject, ProjectError> {
-    let is_folder = Lang::detect(dir).is_some_and(Lang::is_folder);
-    if !is_folder || !dir.join(CONFIG_FILE).is_file() {
+    if !Lang::detect(dir).is_some_and(Lang::is_folder) {
         return BotProject::load(dir);
     }
     let root =
@@ -580,17 +580,27 @@ pub fn find_root(dir: &Path) -> Option<&Path> {
 
 /// The first directory from `path` up (itself when a directory, else its folder) with a
 /// language's manifest or a `botlens.toml` that is a bot's, and what loading it gave: a Cargo
-/// package without botlens's table ([`ProjectError::NotABot`]) is passed over.
+/// package without botlens's table ([`ProjectError::NotABot`]) is passed over. The first
+/// directory is also a bot without either when it holds a folder language's sources that tell
+/// their game (a lone `bot.js`); sources that do not are passed over.
 fn first_bot(path: &Path) -> Option<(&Path, Result<BotProject, ProjectError>)> {
     let start = if path.is_dir() { Some(path) } else { path.parent() };
+    let marked = |dir: &Path| {
+        Lang::all()
+            .filter_map(|lang| lang.manifest())
+            .chain([CONFIG_FILE])
+            .any(|file| dir.join(file).is_file())
+    };
+    let lone_bot = |dir: &Path| {
+        let project = Lang::detect(dir).filter(|lang| lang.is_folder()).map(|_| load_project(dir));
+        project.filter(Result::is_ok)
+    };
     std::iter::successors(start, |dir| dir.parent())
-        .filter(|dir| {
-            Lang::all()
-                .filter_map(|lang| lang.manifest())
-                .chain([CONFIG_FILE])
-                .any(|file| dir.join(file).is_file())
+        .filter_map(|dir| match marked(dir) {
+            true => Some((dir, load_project(dir))),
+            false if Some(dir) == start => lone_bot(dir).map(|project| (dir, project)),
+            false => None,
         })
-        .map(|dir| (dir, load_project(dir)))
         .find(|(_, loaded)| !matches!(loaded, Err(ProjectError::NotABot(_))))
 }
 
@@ -605,7 +615,8 @@ pub(crate) fn folder_settings(
     checked_folder(root, crate::folder::read_config(root)?, game, path)
 }
 
-/// [`folder_settings`] with `botlens.toml` already read.
+/// [`folder_settings`] with `botlens.toml` already read. Without a game from `--game` or the
+/// settings, the bot's sources tell it ([`crate::folder::game_of_sources`]).
 pub(crate) fn checked_folder(
     root: &Path,
     config: FolderConfig,
@@ -618,7 +629,33 @@ pub(crate) fn checked_folder(
             message: error.to_string(),
         })?;
     }
-    Folder::with_config(root, config, game, path)
+    // Without a game said, the bot's calls tell it (`--game` and the settings still win).
+    let told = match (&config.game, game) {
+        (None, None) => crate::folder::game_of_sources(&texts(&bot_sources(root, path))),
+        _ => game,
+    };
+    Folder::with_config(root, config, told, path)
+}
+
+/// `texts` as string slices.
+fn texts(texts: &[String]) -> Vec<&str> {
+    texts.iter().map(String::as_str).collect()
+}
+
+/// The texts of the bot `path` names for [`crate::folder::game_of_sources`]: the named file, or the sources of
+/// every folder language in the folder `root`, read as the build reads them (inside the
+/// folder, bounded); a file that cannot be read is left out.
+fn bot_sources(root: &Path, path: &Path) -> Vec<String> {
+    let named = path.file_name().filter(|_| path.is_file()).map(|name| root.join(name));
+    let files = match named {
+        Some(file) => vec![file],
+        None => Lang::folders()
+            .flat_map(|lang| crate::folder::sources(root, lang.extension()))
+            .collect(),
+    };
+    let mut budget = crate::own_files::Budget::new(root);
+    let text = |file: &PathBuf| budget.read(file).ok().map(|b| String::from_utf8_lossy(&b).into());
+    files.iter().filter_map(text).collect()
 }
 
 /// The bot `path` names in a language whose bot is one root file (Zig, AssemblyScript) with
@@ -989,5 +1026,54 @@ mod tests {
             }
             assert_eq!(lang.builder().is_none(), lang.runner(), "{lang}: built, or run");
         }
+    }
+
+    #[test]
+    fn every_starter_tells_its_game_by_its_calls() {
+        for lang in Lang::folders() {
+            for game in GameKind::ALL {
+                let starter = crate::scaffold::starter(lang.sdk(), game, lang.extension()).unwrap();
+                let told = crate::folder::game_of_sources(&[starter]);
+                assert_eq!(told, Some(game), "{lang}'s {game} starter");
+            }
+        }
+    }
+
+    #[test]
+    fn a_lone_source_that_tells_its_game_is_a_bot_and_other_sources_are_not() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("lone");
+        std::fs::create_dir(&dir).unwrap();
+        let file = dir.join("hunter.js");
+        std::fs::write(
+            &file,
+            "function Bot() {}\nBot.prototype.play = function (turn) {\n  turn.attack(1, 2);\n};\n",
+        )
+        .unwrap();
+        let project = find_project(&file).unwrap().expect("a lone bot");
+        assert_eq!((project.game, project.name.as_str()), (GameKind::Battleships, "lone"));
+        assert_eq!(find_root(&dir), Some(dir.as_path()));
+
+        // Sources making no SDK call (a web page's script) are no bot: nothing is found.
+        std::fs::write(&file, "document.title = 'hello';\n").unwrap();
+        assert!(find_project(&file).unwrap().is_none());
+        assert_eq!(find_root(&dir), None);
+    }
+
+    #[test]
+    fn a_folder_without_a_game_takes_the_one_its_sources_call() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bot.c"), "void play(void) { botlens_mark(0, 0); }\n")
+            .unwrap();
+        let folder = folder_settings(dir.path(), None, dir.path());
+        assert_eq!(folder.unwrap().game, GameKind::TicTacToe);
+        // Named alone, a file is read alone.
+        let other = dir.path().join("other.c");
+        std::fs::write(&other, "void play(void) { botlens_attack(0, 0); }\n").unwrap();
+        let folder = folder_settings(dir.path(), None, &other);
+        assert_eq!(folder.unwrap().game, GameKind::Battleships);
+        // Both together tell no one game.
+        let both = folder_settings(dir.path(), None, dir.path());
+        assert!(matches!(both.unwrap_err(), crate::folder::FolderError::NoGame(_)));
     }
 }
