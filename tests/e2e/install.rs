@@ -13,7 +13,8 @@ use std::process::Command;
 use crate::support::repo_root;
 
 /// Runs `script` with `sh -e` in a mount namespace where the checkout is an empty directory;
-/// `$BOTLENS` is the copied binary and `$WORK` a scratch directory outside the checkout.
+/// `$BOTLENS` is the copied binary, `$WORK` a scratch directory outside the checkout and
+/// `$BOTLENS_CACHE_DIR` botlens's cache, `cache`.
 fn without_checkout(botlens: &Path, work: &Path, cache: &Path, script: &str) -> (bool, String) {
     let repo = repo_root();
     let hidden = format!(
@@ -76,10 +77,13 @@ fn a_copied_binary_scaffolds_builds_plays_replays_and_benches_without_the_checko
     assert_eq!(moved["games"], 2, "{moved}");
     assert!(std::fs::read_to_string(work.join("game.html")).unwrap().contains("<html"));
 
+    // The bench builds its bots in the cache the other tests share (the JavaScript runner, built
+    // from the sources bundled in botlens, is there already; a fresh cache was tried above).
+    let shared_cache = botlens_harness::bundled::cache_root().expect("the tests' cache directory");
     let (ok, out) = without_checkout(
         &botlens,
         &work,
-        &cache,
+        &shared_cache,
         "\"$BOTLENS\" bench --games 10 --no-latency --json > \"$WORK/bench.json\"",
     );
     assert!(ok, "{out}");
@@ -87,7 +91,7 @@ fn a_copied_binary_scaffolds_builds_plays_replays_and_benches_without_the_checko
         serde_json::from_str(&std::fs::read_to_string(work.join("bench.json")).unwrap())
             .expect("the bench report is JSON");
     check_bench(&bench);
-    assert!(cache.join("bench").is_dir(), "the bench's scratch is in the cache directory");
+    assert!(shared_cache.join("bench").is_dir(), "the bench's scratch is in the cache directory");
 }
 
 /// Every documented figure of a small `botlens bench --json` is there and positive.
