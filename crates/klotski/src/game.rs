@@ -83,9 +83,10 @@ impl Klotski {
         self.board.slide(index, dir)?;
         self.undid = self.last == Some(index) && self.last_dir == Some(dir.opposite());
         self.last_dir = Some(dir);
-        self.moves += 1;
+        // A game read from a trace may start at any count: counts stop at their top.
+        self.moves = self.moves.saturating_add(1);
         if self.last != Some(index) {
-            self.steps += 1;
+            self.steps = self.steps.saturating_add(1);
             self.last = Some(index);
         }
         Ok(Slid { moves: self.moves, steps: self.steps, solved: self.is_solved() })
@@ -329,6 +330,18 @@ mod tests {
 
     fn slide(piece: &str, dir: Dir) -> Slide {
         Slide { piece: piece.into(), dir }
+    }
+
+    #[test]
+    fn a_game_read_at_the_top_count_still_slides() {
+        let mut text = serde_json::to_value(Klotski::default()).unwrap();
+        text["moves"] = u32::MAX.into();
+        text["steps"] = u32::MAX.into();
+        let mut game: Klotski = serde_json::from_value(text).unwrap();
+        let free = first_legal(game.board()).expect("a piece that slides");
+        let index = game.board().find(&free.piece).unwrap();
+        let slid = game.slide(index, free.dir).unwrap();
+        assert_eq!((slid.moves, slid.steps), (u32::MAX, u32::MAX));
     }
 
     #[test]
