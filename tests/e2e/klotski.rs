@@ -163,11 +163,15 @@ fn play_tictactoe_against_perfect_ends_cleanly_on_eof() {
 fn play_battleships_gives_hints_and_takes_moves_back() {
     let out = botlens_with_input(
         &["play", "battleships", "--vs", "hunter", "--seed", "3"],
-        "hint\nd8\nundo\nhint\nd8\n",
+        "help\nhint\nd8\nundo\nhint\nd8\n",
         Duration::from_secs(30),
     );
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     let stdout = &out.stdout;
+    // `help` names the commands and what a move looks like, and quotes no error.
+    assert!(stdout.contains("`hint` shows what density would play, `undo` takes back"), "{stdout}");
+    let forms = stdout.lines().find(|l| l.starts_with("a move: ")).expect("the move's forms");
+    assert!(forms.ends_with("or a square like `d8` (column a–j, row 1–10)"), "{forms}");
     let hints: Vec<&str> = stdout.lines().filter_map(|l| l.split("hint: ").nth(1)).collect();
     assert_eq!(hints, ["attack(5, 4) (density would play it)"; 2], "the same position: {stdout}");
     assert_eq!(stdout.matches("you: attack(3, 7) -> ").count(), 2, "{stdout}");

@@ -421,7 +421,11 @@ const ACCEPTED_FORMS: &str = "expected `x y` or `x,y` with x and y in 0–9 (e.g
 /// Parses `3 7`, `3,7`, `(3, 7)`, `attack(3, 7)` or `d8` (= `3 7`).
 fn parse_attack(text: &str) -> Result<Attack, String> {
     let trimmed = text.trim();
-    let refuse = || format!("{ACCEPTED_FORMS}; got `{trimmed}`");
+    // Nothing typed is quoted as nothing: the forms alone (what `help` shows).
+    let refuse = || match trimmed {
+        "" => ACCEPTED_FORMS.to_owned(),
+        _ => format!("{ACCEPTED_FORMS}; got `{trimmed}`"),
+    };
     if let Some(attack) = parse_square(trimmed) {
         return attack.map_err(|problem| format!("{problem}: {ACCEPTED_FORMS}"));
     }
@@ -856,7 +860,7 @@ mod tests {
         let forms = "expected `x y` or `x,y` with x and y in 0–9 (e.g. `3 7`, `attack(3, 7)`), \
                      or a square like `d8` (column a–j, row 1–10)";
         assert_eq!(Battleships::parse_action("fire!"), Err(format!("{forms}; got `fire!`")));
-        assert_eq!(Battleships::parse_action(""), Err(format!("{forms}; got ``")));
+        assert_eq!(Battleships::parse_action(""), Err(forms.to_owned()));
         assert_eq!(Battleships::parse_action("1 2 3"), Err(format!("{forms}; got `1 2 3`")));
         assert_eq!(
             Battleships::parse_action("99999999999 1"),
