@@ -6,8 +6,8 @@
 
 use std::collections::BTreeSet;
 
-use botlens_harness::folder::CONFIG_FILE;
-use botlens_harness::toolchain::{self, Lang};
+use botlens_bots::folder::CONFIG_FILE;
+use botlens_bots::toolchain::{self, Lang};
 
 use crate::support::repo_root;
 

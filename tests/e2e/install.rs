@@ -79,7 +79,7 @@ fn a_copied_binary_scaffolds_builds_plays_replays_and_benches_without_the_checko
 
     // The bench builds its bots in the cache the other tests share (the JavaScript runner, built
     // from the sources bundled in botlens, is there already; a fresh cache was tried above).
-    let shared_cache = botlens_harness::bundled::cache_root().expect("the tests' cache directory");
+    let shared_cache = botlens_bots::bundled::cache_root().expect("the tests' cache directory");
     let (ok, out) = without_checkout(
         &botlens,
         &work,

@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+use botlens_bots::toolchain::{Lang, UnknownLang};
 use botlens_games::GameKind;
 use botlens_harness::pipeline::{self, RunOptions};
-use botlens_harness::toolchain::{Lang, UnknownLang};
 use botlens_harness::{CancelToken, Contender, KeepTraces, Target, run_suite};
 use botlens_sandbox::Sandbox;
 

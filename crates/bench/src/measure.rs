@@ -5,10 +5,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use botlens_battleships::Battleships;
+use botlens_bots::bundled;
 use botlens_engine::{Game, MatchLimits, SeedRng, Stream, runner};
 use botlens_games::GameKind;
 use botlens_harness::pipeline::{self, RunOptions};
-use botlens_harness::{CancelToken, Contender, Target, WasmBot, bundled, run_suite};
+use botlens_harness::{CancelToken, Contender, Target, WasmBot, run_suite};
 use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
 use crate::report::{
@@ -151,7 +152,7 @@ impl Pairing {
 fn refresh_template(game: GameKind, dir: &Path, sdk: &Path) -> anyhow::Result<()> {
     let staging = tempfile::tempdir()?;
     let fresh = staging.path().join(dir.file_name().context("the template directory has a name")?);
-    botlens_harness::scaffold::scaffold(game, &fresh, Some(sdk))?;
+    botlens_bots::scaffold::scaffold(game, &fresh, Some(sdk))?;
     copy_changed(&fresh, dir)
 }
 

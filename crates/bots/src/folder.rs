@@ -23,7 +23,7 @@
 //! ([`crate::toolchain::Lang::detect`]). A folder with a `Cargo.toml` is a Rust project instead
 //! ([`crate::project`]).
 //!
-//! Not for: building or running (see [`crate::toolchain`] and [`crate::pipeline`]).
+//! Not for: building or running (see [`crate::toolchain`] and `botlens-harness`'s `pipeline`).
 
 use std::path::{Path, PathBuf};
 

@@ -18,7 +18,7 @@
 //! Configuration layers, later ones winning: the game's defaults → this table → command-line
 //! flags (`--vs`, `--seeds`).
 //!
-//! Not for: building (see [`crate::build`]) or running (see [`crate::suite`]).
+//! Not for: building (see [`crate::build`]) or running (see `botlens-harness`).
 
 use std::path::{Path, PathBuf};
 

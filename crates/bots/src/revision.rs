@@ -14,8 +14,8 @@
 //! revision serve the next. Only committed files are in a revision: the working tree's changes
 //! are not.
 //!
-//! Not for: building or playing the checkout (see [`crate::pipeline`], given
-//! [`crate::RunOptions::cargo_target_dir`]).
+//! Not for: building or playing the checkout (see `botlens-harness`'s `pipeline`, given
+//! `botlens_bots::RunOptions::cargo_target_dir`).
 
 use std::path::{Path, PathBuf};
 
@@ -60,7 +60,7 @@ pub enum RevisionError {
 /// reference player).
 ///
 /// ```
-/// use botlens_harness::revision::split;
+/// use botlens_bots::revision::split;
 ///
 /// assert_eq!(split(".@HEAD~1"), Some((".", "HEAD~1")));
 /// assert_eq!(split("hunter"), None);

@@ -29,15 +29,13 @@
 //! else absolute.
 //!
 //! Not for: building or running the new project (see [`crate::build`] and
-//! [`crate::pipeline`]).
+//! `botlens-harness`'s `pipeline`).
 
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use botlens_games::GameKind;
 use botlens_sandbox::SandboxLimits;
-
-use crate::suite;
 
 /// The `Cargo.toml` template.
 const CARGO_TOML: &str = include_str!("../templates/Cargo.toml.in");
@@ -136,7 +134,7 @@ const DEPENDENCIES: &str = "botlens-sdk botlens-protocol serde serde_derive serd
 /// package the bot depends on (`botlens-sdk`, `serde`, …) `-bot` after.
 ///
 /// ```
-/// use botlens_harness::scaffold::crate_name;
+/// use botlens_bots::scaffold::crate_name;
 ///
 /// assert_eq!(crate_name("My Bot!"), "my-bot");
 /// assert_eq!(crate_name("2048"), "bot-2048");
@@ -252,7 +250,7 @@ pub fn workflow(game: GameKind, name: &str, setup: CiSetup, language: &str) -> S
             install(&format!("python3 -m pip install --user --break-system-packages {packages}"))
         }
     };
-    let (about, args) = if suite::is_puzzle(game) {
+    let (about, args) = if game.is_puzzle() {
         ("Klotski has no SPRT: it fails when the branch takes more steps (the sign test).", "")
     } else {
         (
@@ -510,7 +508,7 @@ mod tests {
                 };
                 let step = text.lines().skip_while(|l| !l.contains("Install what C bots")).nth(1);
                 assert_eq!(step.map(|l| l.trim_start().trim_start_matches("run: ")), install);
-                let sprt = !suite::is_puzzle(game);
+                let sprt = !game.is_puzzle();
                 assert_eq!(text.contains("--sprt elo0=-10 elo1=0 --fail-on-regression"), sprt);
                 assert!(text.ends_with("--fail-on-regression\n"), "{text}");
             }

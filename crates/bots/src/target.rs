@@ -6,11 +6,11 @@
 //! Every front end turns what it was given into a [`Target`] here — the command line from its
 //! argument and `--game` (with no argument, the bot it runs in, found upward:
 //! [`Target::enclosing`]), `watch` and the language server from a project directory — and hands
-//! it to [`crate::pipeline`], which plays it. A target also names itself in the command that
+//! it to `botlens-harness`'s `pipeline`, which plays it. A target also names itself in the command that
 //! replays one of its games ([`Target::replay_command`]), so reports, the editor and the
 //! terminal print the same line.
 //!
-//! Not for: loading, building or playing (see [`crate::pipeline`]).
+//! Not for: loading, building or playing (see `botlens-harness`'s `pipeline`).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -96,7 +96,7 @@ impl Target {
     /// Modules and reference players need the game.
     ///
     /// ```
-    /// use botlens_harness::target::Target;
+    /// use botlens_bots::target::Target;
     ///
     /// let perfect = Target::parse("perfect", Some("tictactoe")).unwrap();
     /// assert_eq!(perfect.replay_command("random", 3), "botlens replay perfect --game tictactoe --vs random --seed 3");
@@ -207,7 +207,7 @@ impl Target {
     /// it; words a shell would split are quoted.
     ///
     /// ```
-    /// use botlens_harness::target::Target;
+    /// use botlens_bots::target::Target;
     ///
     /// let bot = Target::of_dir("my bots/sinker");
     /// assert_eq!(bot.replay_command("hunter", 4), "botlens replay 'my bots/sinker' --vs hunter --seed 4");
@@ -220,7 +220,7 @@ impl Target {
     /// second game) adds `--seat 1`.
     ///
     /// ```
-    /// use botlens_harness::target::Target;
+    /// use botlens_bots::target::Target;
     ///
     /// let bot = Target::of_dir("bot");
     /// assert_eq!(bot.replay_command_in_seat("hunter", 4, 1), "botlens replay bot --vs hunter --seed 4 --seat 1");
@@ -234,7 +234,7 @@ impl Target {
     /// debugger, stopped as the bot begins the turn it failed on (`botlens debug`).
     ///
     /// ```
-    /// use botlens_harness::target::Target;
+    /// use botlens_bots::target::Target;
     ///
     /// let bot = Target::of_dir("bot");
     /// assert_eq!(bot.debug_command("hunter", 4), "botlens debug bot --vs hunter --seed 4");
@@ -268,7 +268,7 @@ impl fmt::Display for Target {
 /// `word` as one word for a POSIX shell: as is when it is plain, else in single quotes.
 ///
 /// ```
-/// use botlens_harness::target::shell_word;
+/// use botlens_bots::target::shell_word;
 ///
 /// assert_eq!(shell_word("bots/my-bot"), "bots/my-bot");
 /// assert_eq!(shell_word("it's"), "'it'\\''s'");

@@ -6,12 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use botlens_bots::build::DebugInfo;
+use botlens_bots::toolchain::Debugging;
 use botlens_engine::Trace;
 use botlens_engine::text::printable;
-use botlens_harness::build::DebugInfo;
 use botlens_harness::pipeline::{self, Prepared, RunOptions, Stage};
 use botlens_harness::suite::GameResult;
-use botlens_harness::toolchain::Debugging;
 use botlens_harness::{CancelToken, Contender, Target};
 use botlens_sandbox::Sandbox;
 

@@ -10,7 +10,7 @@
 //!   file name from its debug info) ever read as a command.
 //!
 //! Starting the debugger is the harness's, as every program botlens starts is
-//! (`botlens_harness::debugger_session`: confined, at the user's terminal). The command line
+//! (`botlens_bots::debugger_session`: confined, at the user's terminal). The command line
 //! (`botlens debug`) parses flags and prints.
 
 pub mod game;

@@ -2,7 +2,7 @@
 //! the commits after GOOD up to BAD (`git rev-list --first-parent GOOD..BAD`), each revision
 //! judged by a `botlens compare` SPRT against GOOD.
 //!
-//! Each revision is built in a temporary worktree ([`botlens_harness::revision`]) and played against
+//! Each revision is built in a temporary worktree ([`botlens_bots::revision`]) and played against
 //! GOOD's build (head to head, or through opponents: the [`CompareOptions`] say), and the SPRT
 //! asks whether GOOD is stronger than it by the test's `elo1` rather than `elo0`:
 //!
@@ -26,10 +26,9 @@ use botlens_sandbox::Sandbox;
 use botlens_stats::{EloModel, Sprt, Verdict};
 
 use crate::compare::{self, CompareError, CompareOptions, Event, PreparedSide, Side, SideKind};
+use botlens_bots::revision::{Repository, RevisionError};
 use botlens_harness::CancelToken;
 use botlens_harness::pipeline::RunOptions;
-use botlens_harness::revision::{Repository, RevisionError};
-use botlens_harness::suite;
 
 /// Why a bisection could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -222,7 +221,7 @@ pub fn bisect(
         kind: SideKind::Revision { project: PathBuf::from(project), rev: commit.hash.clone() },
     };
     let game = side(&good_commit).game().map_err(BisectError::Compare)?;
-    if suite::is_puzzle(game) {
+    if game.is_puzzle() {
         return Err(CompareError::SprtOfSteps(game.name()).into());
     }
     let compare_events = |event: Event<'_>| events(BisectEvent::Compare(event));

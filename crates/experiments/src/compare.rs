@@ -57,14 +57,14 @@ use botlens_stats::{
 };
 use serde::Serialize;
 
-use botlens_harness::caps::LimitCaps;
-use botlens_harness::folder::FolderError;
+use botlens_bots::caps::LimitCaps;
+use botlens_bots::folder::FolderError;
+use botlens_bots::revision::{self, Checkout, RevisionError};
+use botlens_bots::target::{Target, TargetError};
+use botlens_bots::toolchain::LoadError;
 use botlens_harness::pipeline::{self, RunError, RunOptions, Stage};
-use botlens_harness::revision::{self, Checkout, RevisionError};
 use botlens_harness::suite::{self, Contender, GameResult, KeepTraces, Suite, SuiteError};
 use botlens_harness::tally::{Position, points};
-use botlens_harness::target::{Target, TargetError};
-use botlens_harness::toolchain::LoadError;
 use botlens_harness::{CancelToken, ProjectError, SeedRange};
 
 /// Games per batch: the SPRT is looked at after each, and a progress line printed. Fixed, so a
@@ -208,7 +208,7 @@ impl CompareOptions {
             seeds: self.seeds,
             max_turns: self.max_turns,
             jobs: self.jobs,
-            paired: self.opponents.is_some() && !suite::is_puzzle(game),
+            paired: self.opponents.is_some() && !game.is_puzzle(),
             caps: self.caps.clone(),
             ..RunOptions::default()
         }
@@ -405,7 +405,7 @@ pub const STEPS_SIGNIFICANCE: f64 = 0.05;
 /// test at all cannot: its error says what to ask for instead.
 pub fn check_regression_test(game: GameKind, sprt: Option<&Sprt>) -> Result<(), CompareError> {
     let why = match sprt {
-        _ if suite::is_puzzle(game) => return Ok(()),
+        _ if game.is_puzzle() => return Ok(()),
         Some(sprt) if sprt.elo1() <= 0.0 => return Ok(()),
         Some(sprt) => format!(
             "needs a non-regression test, elo1 at most 0 (H0 accepted then means A is worse than B); elo1 is {}: for example `--sprt elo0=-10 elo1=0`",
@@ -513,7 +513,7 @@ pub fn compare(
     cancel: &CancelToken,
 ) -> Result<CompareReport, CompareError> {
     let game_a = common_game(a, b)?;
-    if options.sprt.is_some() && suite::is_puzzle(game_a) {
+    if options.sprt.is_some() && game_a.is_puzzle() {
         return Err(CompareError::SprtOfSteps(game_a.name()));
     }
     let run = options.run_options(game_a);
@@ -622,7 +622,7 @@ pub fn play(
     cancel: &CancelToken,
 ) -> Result<CompareReport, CompareError> {
     let game = check_pair(a, b)?;
-    let mode = if suite::is_puzzle(game) {
+    let mode = if game.is_puzzle() {
         Mode::Steps
     } else if options.opponents.is_some() {
         Mode::Gauntlet

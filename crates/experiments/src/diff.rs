@@ -44,7 +44,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::compare::{self, CompareError, Event, PreparedSide, Side};
-use botlens_harness::caps::LimitCaps;
+use botlens_bots::caps::LimitCaps;
 use botlens_harness::pipeline::RunOptions;
 use botlens_harness::suite::{self, KeepTraces, Suite, SuiteError};
 use botlens_harness::{CancelToken, SeedRange};
@@ -255,7 +255,7 @@ fn prepare(
     cancel: &CancelToken,
 ) -> Result<Prepared, DiffError> {
     let game = compare::common_game(a, b)?;
-    let last = if suite::is_puzzle(game) { 0 } else { 1 };
+    let last = if game.is_puzzle() { 0 } else { 1 };
     if options.seat > last {
         return Err(DiffError::BadSeat { seat: options.seat, game: game.name(), last });
     }

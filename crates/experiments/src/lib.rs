@@ -1,7 +1,7 @@
 //! Experiments on bots, played over the harness's one road (`botlens_harness::pipeline`):
 //!
 //! - [`compare`]: two bots on the same seeds, head to head or through the same opponents, with
-//!   Elo, LOS and the SPRT (a side may be a bot at a git revision, `botlens_harness::revision`);
+//!   Elo, LOS and the SPRT (a side may be a bot at a git revision, `botlens_bots::revision`);
 //! - [`diff`]: where two builds' games part, on one seed or over many;
 //! - [`bisect`]: the first git revision that made the bot weaker, judged by SPRTs;
 //! - [`tournament`]: a paired round robin of several bots, Bradley–Terry ratings and the

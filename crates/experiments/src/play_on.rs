@@ -21,10 +21,10 @@ use botlens_engine::{Seat, SeatResult, Trace};
 use botlens_games::GameKind;
 use botlens_sandbox::Sandbox;
 
+use botlens_bots::target::{Target, TargetError, is_module_path};
 use botlens_harness::CancelToken;
 use botlens_harness::pipeline::{self, RunError, RunOptions, Stage};
 use botlens_harness::suite::{self, PlayOn};
-use botlens_harness::target::{Target, TargetError, is_module_path};
 
 /// What to play on from, and with whom.
 #[derive(Debug, Clone)]
@@ -184,7 +184,7 @@ fn opponent_of(
     seat: Seat,
     named: Option<&str>,
 ) -> Result<String, PlayOnError> {
-    if suite::is_puzzle(game) {
+    if game.is_puzzle() {
         if named.is_some() {
             return Err(PlayOnError::NotAModule(stored.players[seat].name.clone()));
         }

@@ -40,8 +40,8 @@ use botlens_stats::{
 use serde::Serialize;
 
 use crate::compare::{self, CompareError, CompareOptions, Figures, PreparedSide, Side};
-use botlens_harness::caps::LimitCaps;
-use botlens_harness::{CancelToken, SeedRange, suite};
+use botlens_bots::caps::LimitCaps;
+use botlens_harness::{CancelToken, SeedRange};
 
 /// Drawn games added to every pair before the fit, so that sweeps keep finite ratings.
 pub const VIRTUAL_DRAWS: f64 = 1.0;
@@ -189,7 +189,7 @@ pub fn tournament(
     for side in rest {
         game = compare::common_game(first, side)?;
     }
-    if suite::is_puzzle(game) {
+    if game.is_puzzle() {
         return Err(TournamentError::Puzzle(game.name()));
     }
     let compare_events = |event: compare::Event<'_>| events(Event::Compare(event));

@@ -178,6 +178,19 @@ impl GameKind {
         }
     }
 
+    /// Whether it is a one-player puzzle, whose "opponents" are boards
+    /// ([`Scored::OPPONENTS_ARE_BOARDS`]).
+    pub fn is_puzzle(self) -> bool {
+        struct Check;
+        impl GameVisitor for Check {
+            type Output = bool;
+            fn visit<G: Scored>(self) -> bool {
+                G::OPPONENTS_ARE_BOARDS
+            }
+        }
+        self.visit(Check)
+    }
+
     /// The names of the game's reference players.
     pub fn reference_names(self) -> Vec<&'static str> {
         self.visit(ReferenceNames)

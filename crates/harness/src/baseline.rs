@@ -80,9 +80,9 @@ pub enum BaselineError {
         source: std::io::Error,
     },
     /// The file is a link out of the project, not a regular file, or too large
-    /// ([`crate::own_files`]).
+    /// ([`botlens_bots::own_files`]).
     #[error(transparent)]
-    File(#[from] crate::own_files::FileError),
+    File(#[from] botlens_bots::own_files::FileError),
     /// The file is not a saved report.
     #[error("{}: not a botlens baseline: {message}", .path.display())]
     Malformed {
@@ -151,11 +151,12 @@ fn write_report(path: &Path, report: &SuiteReport) -> Result<(), BaselineError> 
 }
 
 /// Reads a saved report: a regular file of at most
-/// [`MAX_REPORT_BYTES`](crate::own_files::MAX_REPORT_BYTES), inside the project's directory
+/// [`MAX_REPORT_BYTES`](botlens_bots::own_files::MAX_REPORT_BYTES), inside the project's directory
 /// `root` (a project may be anyone's: its `target/botlens/last-run.json` may be a link to
 /// `/dev/zero`).
 fn read_report(root: &Path, path: &Path) -> Result<SuiteReport, BaselineError> {
-    let text = crate::own_files::read_text(root, path, crate::own_files::MAX_REPORT_BYTES)?;
+    let text =
+        botlens_bots::own_files::read_text(root, path, botlens_bots::own_files::MAX_REPORT_BYTES)?;
     serde_json::from_str(&text)
         .map_err(|e| BaselineError::Malformed { path: path.to_path_buf(), message: e.to_string() })
 }

@@ -27,16 +27,16 @@ use botlens_engine::MatchLimits;
 use botlens_games::GameKind;
 use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
-use crate::build::{self, BuildError, CompilerMessage};
-use crate::caps::LimitCaps;
-use crate::compiled::Built;
-use crate::folder::{Folder, FolderError};
 use crate::report::SuiteReport;
 use crate::suite::{self, Contender, KeepTraces, PlayOn, Suite, SuiteError, SuiteResults, WasmBot};
-use crate::target::{Target, TargetError, is_module_path};
-pub use crate::toolchain::Stage;
-use crate::toolchain::{BuildFailure, BuildRequest, Lang, LoadError, Ready, Settings};
 use crate::{BotProject, CancelToken, ProjectError, SeedRange};
+use botlens_bots::build::{self, BuildError, CompilerMessage};
+use botlens_bots::caps::LimitCaps;
+use botlens_bots::folder::{Folder, FolderError};
+use botlens_bots::target::{Target, TargetError, is_module_path};
+use botlens_bots::toolchain::Built;
+pub use botlens_bots::toolchain::Stage;
+use botlens_bots::toolchain::{BuildFailure, BuildRequest, Lang, LoadError, Ready, Settings};
 
 /// Overrides of the target's suite (the command line's `--vs`, `--seeds`, …).
 #[derive(Debug, Clone, Default)]
@@ -173,9 +173,9 @@ pub fn sandbox() -> Result<Sandbox, RunError> {
 }
 
 /// Where compiled modules are cached: `modules/` in botlens's cache directory
-/// ([`crate::bundled::cache_root`]); `None` (no disk cache) when there is none.
+/// ([`botlens_bots::bundled::cache_root`]); `None` (no disk cache) when there is none.
 pub fn module_cache_dir() -> Option<PathBuf> {
-    crate::bundled::cache_root().map(|root| root.join("modules"))
+    botlens_bots::bundled::cache_root().map(|root| root.join("modules"))
 }
 
 /// Builds or loads `target` and resolves its suite, then plays it: the whole job.
@@ -362,7 +362,7 @@ impl Defaults {
         suite::check_turn_cap(defaults.max_turns)?;
         suite::check_turn_cap(options.max_turns)?;
         check_opponents(folder.game, &opponent_names(&defaults, options))?;
-        let config = folder.root.join(crate::folder::CONFIG_FILE);
+        let config = folder.root.join(botlens_bots::folder::CONFIG_FILE);
         check_inside(&folder.root, &folder.config.suite.opponents)
             .map_err(|error| RunError::Load(format!("{}: {error}", config.display())))?;
         Ok(defaults)
@@ -470,14 +470,14 @@ fn sandbox_limits(project: &BotProject, caps: &LimitCaps) -> Result<SandboxLimit
 }
 
 /// Loads a `.wasm` (or `.wat`) file as a contender named `name`, recording `source` in traces
-/// ([`crate::toolchain::load_module`]: a FIFO or a device is refused first).
+/// ([`botlens_bots::toolchain::load_module`]: a FIFO or a device is refused first).
 fn load_wasm(
     sandbox: &Sandbox,
     path: &Path,
     name: &str,
     source: &str,
 ) -> Result<WasmBot, RunError> {
-    let module = crate::toolchain::load_module(sandbox, path).map_err(RunError::Load)?;
+    let module = botlens_bots::toolchain::load_module(sandbox, path).map_err(RunError::Load)?;
     Ok(WasmBot { name: name.to_owned(), module, source: source.to_owned() })
 }
 
@@ -493,11 +493,11 @@ fn contender(sandbox: &Sandbox, name: &str, base: &Path) -> Result<Contender, Ru
 }
 
 /// Makes sure the `wasm32-wasip1` target is installed (once per process: later calls are free,
-/// [`crate::toolchain::ensure_wasm_target`]); [`run`] does it before every build that needs it,
+/// [`botlens_bots::toolchain::ensure_wasm_target`]); [`run`] does it before every build that needs it,
 /// front ends may do it up front. `installing` is called before a long install, so the user can
 /// be told.
 pub fn ensure_wasm_target(installing: &mut dyn FnMut()) -> Result<(), RunError> {
-    crate::toolchain::ensure_wasm_target(installing).map_err(RunError::Build)
+    botlens_bots::toolchain::ensure_wasm_target(installing).map_err(RunError::Build)
 }
 
 #[cfg(test)]

@@ -133,7 +133,7 @@ pub struct Profile {
     pub stacks: BTreeMap<Vec<ProfileFrame>, u64>,
     /// The directory the table's source lines are read from: the bot's project or folder, or
     /// a module's directory. The module's line tables name the files, and a module may be
-    /// anyone's: a file outside this directory is not read ([`crate::own_files`]).
+    /// anyone's: a file outside this directory is not read ([`botlens_bots::own_files`]).
     #[serde(skip)]
     pub source_root: Option<PathBuf>,
 }
@@ -285,7 +285,7 @@ fn summarize(suite: &Suite, interval: u64, played: &[Played]) -> Profile {
 }
 
 /// Source lines read once per file, for showing a line's text: only files inside `root`
-/// ([`crate::own_files`]).
+/// ([`botlens_bots::own_files`]).
 struct Sources {
     root: Option<PathBuf>,
     read: HashMap<String, Option<Vec<String>>>,
@@ -297,10 +297,10 @@ impl Sources {
     fn text(&mut self, file: &str, line: u32, width: usize) -> String {
         let root = self.root.as_deref();
         let lines = self.read.entry(file.to_owned()).or_insert_with(|| {
-            let limit = crate::own_files::MAX_SOURCE_BYTES;
+            let limit = botlens_bots::own_files::MAX_SOURCE_BYTES;
             // A file the line tables name relative to the project is the project's.
             let root = root?;
-            let text = crate::own_files::read_text(root, &root.join(file), limit).ok()?;
+            let text = botlens_bots::own_files::read_text(root, &root.join(file), limit).ok()?;
             Some(text.lines().map(str::to_owned).collect())
         });
         let Some(text) = lines.as_ref().and_then(|l| l.get(line as usize - 1)) else {

@@ -31,8 +31,8 @@ use crate::fuel::{GrowthSite, LineCost};
 use crate::outcomes::Outcomes;
 use crate::suite::{Suite, SuiteResults};
 use crate::tally::{FailureTally, MAX_GROUPS};
-use crate::target::Target;
 use crate::waste::{Located, WasteSite};
+use botlens_bots::target::Target;
 
 /// Scores against one opponent (or one board).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -20,7 +20,7 @@
 //! comes ([`crate::tally`]: sums, minimums and smallest-N lists, the same in any order), so
 //! reports are deterministic whatever the scheduling and memory does not grow with the games.
 //!
-//! Not for: building (see [`crate::build`]) or presenting results (see [`crate::report`]).
+//! Not for: building (see [`botlens_bots::build`]) or presenting results (see [`crate::report`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -324,22 +324,10 @@ pub fn check_turn_cap(max_turns: Option<u32>) -> Result<(), SuiteError> {
     }
 }
 
-/// Whether `game` is a one-player puzzle, whose "opponents" are boards.
-pub fn is_puzzle(game: GameKind) -> bool {
-    struct Check;
-    impl GameVisitor for Check {
-        type Output = bool;
-        fn visit<G: Scored>(self) -> bool {
-            G::OPPONENTS_ARE_BOARDS
-        }
-    }
-    game.visit(Check)
-}
-
 /// Refuses `paired` for a one-player game; [`run_suite`] checks it again, front ends may check
 /// it before a build.
 pub fn check_paired(game: GameKind, paired: bool) -> Result<(), SuiteError> {
-    if paired && is_puzzle(game) {
+    if paired && game.is_puzzle() {
         return Err(SuiteError::PairedPuzzle(game.name()));
     }
     Ok(())

@@ -19,7 +19,7 @@
 //! ```no_run
 //! // What `botlens lsp` does: serve the editor over standard input and output.
 //! // Exit 0 after `shutdown`, else 1, as the protocol asks.
-//! let caps = botlens_harness::caps::LimitCaps::default();
+//! let caps = botlens_bots::caps::LimitCaps::default();
 //! let ending = botlens_lsp::serve_stdio(caps)?;
 //! std::process::exit(if ending == botlens_lsp::Ending::ShutDown { 0 } else { 1 });
 //! # Ok::<(), std::io::Error>(())
@@ -41,7 +41,7 @@ pub mod settings;
 
 use std::time::Duration;
 
-use botlens_harness::caps::LimitCaps;
+use botlens_bots::caps::LimitCaps;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tower_lsp_server::{LspService, Server};

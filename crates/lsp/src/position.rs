@@ -87,10 +87,10 @@ impl PositionEncoding {
 
 /// The file's text, when it can be read (a missing file gives positions without conversion).
 /// The path comes from a compiler's or a bot's message, so only a regular file of at most
-/// [`MAX_SOURCE_BYTES`](botlens_harness::own_files::MAX_SOURCE_BYTES) is read: a device or a
+/// [`MAX_SOURCE_BYTES`](botlens_bots::own_files::MAX_SOURCE_BYTES) is read: a device or a
 /// FIFO is not, and neither is a huge file.
 pub fn read(path: &Path) -> Option<String> {
-    botlens_files::read_text(path, botlens_harness::own_files::MAX_SOURCE_BYTES).ok()
+    botlens_files::read_text(path, botlens_bots::own_files::MAX_SOURCE_BYTES).ok()
 }
 
 #[cfg(test)]

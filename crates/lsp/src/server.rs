@@ -11,7 +11,7 @@ use tower_lsp_server::ls_types::{
 };
 use tower_lsp_server::{Client, LanguageServer, jsonrpc};
 
-use botlens_harness::caps::LimitCaps;
+use botlens_bots::caps::LimitCaps;
 
 use crate::handlers::{guard, guard_notification, hover, lens, lifecycle, run};
 use crate::session::ServerSession;

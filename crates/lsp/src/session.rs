@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use botlens_harness::caps::LimitCaps;
+use botlens_bots::caps::LimitCaps;
 use botlens_harness::profile::LineCost;
 use botlens_harness::report::SuiteReport;
 use botlens_harness::{BotProject, CancelToken};

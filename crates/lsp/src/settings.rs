@@ -13,7 +13,7 @@
 //! { "botlens": { "opponents": ["hunter"], "seeds": "0..20", "maxTurns": 200, "publishBuildErrors": false } }
 //! ```
 
-use botlens_harness::caps::LimitCaps;
+use botlens_bots::caps::LimitCaps;
 use botlens_harness::{RunOptions, SeedRange};
 use serde::Deserialize;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //!
 //! A path is relevant when it is inside the project, outside build output and version-control
 //! folders, is not an editor's temporary file, and is something a build reads in any language
-//! botlens builds (`botlens_harness::toolchain::watched`: each language's sources and what else
+//! botlens builds (`botlens_bots::toolchain::watched`: each language's sources and what else
 //! its build reads — `.h` headers, TOML such as `Cargo.toml` and `.cargo/config.toml` —, a bot
 //! folder's `botlens.toml`, a `.wasm` opponent). `Cargo.lock` is not: cargo itself rewrites it
 //! during a build, which would loop.
@@ -46,7 +46,7 @@ fn is_source_file(name: &str) -> bool {
     if is_editor_temporary(name) || name == "Cargo.lock" {
         return false;
     }
-    botlens_harness::toolchain::is_watched(name)
+    botlens_bots::toolchain::is_watched(name)
 }
 
 /// Swap, backup and lock files editors write next to the file being saved: vim's `*.swp`,

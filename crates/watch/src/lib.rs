@@ -34,11 +34,11 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use botlens_bots::build::BuildError;
+use botlens_bots::toolchain::LoadError;
 use botlens_engine::text::printable_lines;
 use botlens_harness::baseline;
-use botlens_harness::build::BuildError;
 use botlens_harness::pipeline::{self, RunError, RunOptions};
-use botlens_harness::toolchain::LoadError;
 use botlens_harness::{ProjectError, Target};
 use notify::RecursiveMode;
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};

@@ -10,8 +10,8 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+use botlens_bots::build::CompilerMessage;
 use botlens_harness::baseline::Comparison;
-use botlens_harness::build::CompilerMessage;
 use botlens_harness::{CancelToken, SuiteReport};
 
 /// Compile errors shown in full after a failed build; the rest are counted.

@@ -2,7 +2,7 @@
 //! READMEs and the `botlens new` template say a bot may spend is what
 //! `botlens_sandbox::SandboxLimits::default()` grants, and no stale figure is left anywhere.
 
-use botlens_harness::scaffold::grouped;
+use botlens_bots::scaffold::grouped;
 use botlens_sandbox::SandboxLimits;
 
 use super::source::{files_with, read, relative};
@@ -37,7 +37,7 @@ fn documents_state_the_budgets_the_code_grants() {
     says("docs/performance.md", format!("the default {} fuel of a turn", scientific(turn)));
     says("samples/battleships-spinner/README.md", format!("default budget of {}", grouped(turn)));
     says("samples/klotski-solver/README.md", format!("default turn budget of {}", grouped(turn)));
-    says("crates/harness/templates/Cargo.toml.in", "(by default {{fuel_per_turn}})".to_owned());
+    says("crates/bots/templates/Cargo.toml.in", "(by default {{fuel_per_turn}})".to_owned());
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! The table of languages (`botlens_harness::toolchain::TOOLCHAINS`) is the only place that lists
-//! them: each language is a module of `crates/harness/src/toolchain/` named as the language and a
+//! The table of languages (`botlens_bots::toolchain::TOOLCHAINS`) is the only place that lists
+//! them: each language is a module of `crates/bots/src/toolchain/` named as the language and a
 //! row of the table, its SDK's folder holds its starting bot for every game (bundled into
 //! botlens), and no library code outside those modules names one language's module or spells one
 //! language's source files (`".c"`, `"*.zig"`, `"**/*.ts"`): it asks the table. Tests may name
@@ -7,14 +7,14 @@
 
 use std::collections::BTreeSet;
 
+use botlens_bots::toolchain::Lang;
 use botlens_games::GameKind;
-use botlens_harness::toolchain::Lang;
 
 use super::source::{Keep, blank, files_with, is_ident_char, read, relative};
 use crate::support::repo_root;
 
 /// Where the languages' modules are, relative to the repository.
-const TOOLCHAIN_DIR: &str = "crates/harness/src/toolchain/";
+const TOOLCHAIN_DIR: &str = "crates/bots/src/toolchain/";
 
 /// The ways code spells a language's source files: `".c"`, `"*.c"`, `"**/*.c"`.
 const PATTERNS: [&str; 3] = ["", "*", "**/*"];
@@ -77,8 +77,7 @@ fn each_language_is_a_module_and_a_row_and_nothing_else_names_one() {
                 root.join(&starter).is_file(),
                 "{lang} has no starting bot for {game}: {starter}"
             );
-            let bundled =
-                botlens_harness::bundled::starter(lang.sdk(), game.name(), lang.extension());
+            let bundled = botlens_bots::bundled::starter(lang.sdk(), game.name(), lang.extension());
             assert!(bundled.is_some(), "{starter} is not bundled into botlens");
         }
     }
@@ -128,7 +127,7 @@ fn planted_mentions_of_one_language_are_reported_and_the_rest_pass() {
             "crates/b/src/lib.rs",
             "// \"*.zig\" and toolchain::zig in a comment\nconst Z: &str = \"**/*.zig\";",
         ),
-        file("crates/harness/src/toolchain/c.rs", "const C: &str = \"*.c\"; use super::zig::X;"),
+        file("crates/bots/src/toolchain/c.rs", "const C: &str = \"*.c\"; use super::zig::X;"),
         file(
             "crates/d/src/lib.rs",
             "use crate::toolchain::{Lang, zigzag};\nconst F: &str = \"bot.c\";",

@@ -20,7 +20,7 @@
 //! Its row in [`super::TOOLCHAINS`] is [`AssemblyScript`]. The SDK and AssemblyScript's standard
 //! library are `~lib/…` in the source map, which the locator skips.
 //!
-//! Not for: playing (see [`crate::pipeline`]).
+//! Not for: playing (see `botlens-harness`'s `pipeline`).
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};

@@ -15,7 +15,7 @@
 //! `botlens_sdk` section (a top-level `asm` directive), and wasi-libc's sources are the
 //! locator's to skip.
 //!
-//! Not for: playing (see [`crate::pipeline`]).
+//! Not for: playing (see `botlens-harness`'s `pipeline`).
 
 use botlens_games::GameKind;
 use botlens_sandbox::Sandbox;

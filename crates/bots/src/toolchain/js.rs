@@ -10,7 +10,7 @@
 //!
 //! Its row in [`super::TOOLCHAINS`] is [`JavaScript`].
 //!
-//! Not for: playing (see [`crate::pipeline`]).
+//! Not for: playing (see `botlens-harness`'s `pipeline`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

@@ -26,7 +26,7 @@
 //! Adding a language is its module here, its SDK's folder under `crates/` (with its starting
 //! bots) and its row in [`TOOLCHAINS`] (ARCHITECTURE.md, "Adding a language").
 //!
-//! Not for: playing (see [`crate::pipeline`]).
+//! Not for: playing (see `botlens-harness`'s `pipeline`).
 
 pub mod assemblyscript;
 pub mod c;
@@ -250,7 +250,7 @@ pub struct Ready {
 
 impl Ready {
     /// `built` loaded into `sandbox`, [`Stage::Loading`] said first.
-    pub(crate) fn load(
+    pub fn load(
         sandbox: &Sandbox,
         built: Built,
         progress: &(dyn Fn(Stage) + Sync),
@@ -268,7 +268,7 @@ impl Ready {
     }
 }
 
-/// Where preparing a bot is ([`crate::pipeline::run`] hears of each stage).
+/// Where preparing a bot is (`botlens_bots::pipeline::run` hears of each stage).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
     /// The `wasm32-wasip1` target is being installed with rustup (once per machine).

@@ -6,7 +6,7 @@
 //! itself (`link_section`), and rustc's and cargo's own paths (the standard library, the
 //! registry) are the locator's to skip.
 //!
-//! Not for: playing (see [`crate::pipeline`]).
+//! Not for: playing (see `botlens-harness`'s `pipeline`).
 
 use std::path::Path;
 

@@ -30,7 +30,7 @@
 //!
 //! Its row in [`super::TOOLCHAINS`] is [`Zig`].
 //!
-//! Not for: playing (see [`crate::pipeline`]).
+//! Not for: playing (see `botlens-harness`'s `pipeline`).
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};

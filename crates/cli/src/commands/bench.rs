@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use botlens_bench::BenchOptions;
-use botlens_harness::bundled;
+use botlens_bots::bundled;
 use clap::Args;
 
 /// Arguments of `botlens bench`.

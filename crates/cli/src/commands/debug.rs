@@ -164,7 +164,7 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
     read.extend(args.batch.clone());
     read.extend(wasm);
     read.extend(game::sources(&target));
-    let status = botlens_harness::debugger_session(&debugger, words, &read)
+    let status = botlens_bots::debugger_session(&debugger, words, &read)
         .with_context(|| format!("running {}", args.debugger))?;
     Ok(ExitCode::from(status.code().map_or(2, |code| code.clamp(0, 255) as u8)))
 }

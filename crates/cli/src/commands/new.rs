@@ -1,5 +1,5 @@
 //! `botlens new <game> <dir> [--lang <language>]`: scaffold a bot in a language of the
-//! harness's table (`botlens_harness::toolchain`): a Rust project by default, or a bot folder in
+//! harness's table (`botlens_bots::toolchain`): a Rust project by default, or a bot folder in
 //! any other language, that builds and runs as is, then say what to do next. The files
 //! themselves come from the language's `Toolchain::scaffold`.
 //!
@@ -10,9 +10,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use botlens_bots::target::shell_word;
+use botlens_bots::toolchain::Lang;
 use botlens_games::GameKind;
-use botlens_harness::target::shell_word;
-use botlens_harness::toolchain::Lang;
 use clap::Args;
 
 use crate::shared::game_arg::GameArg;

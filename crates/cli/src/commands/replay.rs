@@ -10,12 +10,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
+use botlens_bots::caps::{CapOverrides, LimitCaps};
+use botlens_bots::target::is_module_path;
 use botlens_engine::{SeatResult, Trace};
 use botlens_experiments::play_on::{self, PlayedOn};
 use botlens_harness::baseline;
-use botlens_harness::caps::{CapOverrides, LimitCaps};
 use botlens_harness::pipeline::{self, RunOptions, Stage};
-use botlens_harness::target::is_module_path;
 use botlens_harness::{CancelToken, Target};
 use botlens_replay::{Output, ShowOptions};
 use clap::Args;

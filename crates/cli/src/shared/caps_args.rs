@@ -1,8 +1,8 @@
 //! The flags that cap the limits a project may ask for (`--max-fuel-per-turn`, …), shared by
 //! every command that builds and plays a project, and the language server. Each overrides the
-//! same cap of the user's config file; see `botlens_harness::caps` and docs/limits.md.
+//! same cap of the user's config file; see `botlens_bots::caps` and docs/limits.md.
 
-use botlens_harness::caps::{CapOverrides, LimitCaps};
+use botlens_bots::caps::{CapOverrides, LimitCaps};
 use clap::Args;
 
 /// The user's caps on what a project may ask for.

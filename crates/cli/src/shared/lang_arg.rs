@@ -1,11 +1,11 @@
 //! The `--lang` argument of `botlens new`: a language of the harness's table of languages
-//! (`botlens_harness::toolchain`). `--help` lists the table's languages, each with what `new`
+//! (`botlens_bots::toolchain`). `--help` lists the table's languages, each with what `new`
 //! writes in it; any other name is refused with the table's message, which lists them too
 //! (`unknown language `go` (known: …)`), as bad usage (exit code 2).
 
 use std::ffi::OsStr;
 
-use botlens_harness::toolchain::Lang;
+use botlens_bots::toolchain::Lang;
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::{Arg, Command};

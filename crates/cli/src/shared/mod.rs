@@ -21,7 +21,7 @@ pub fn sandbox() -> anyhow::Result<botlens_sandbox::Sandbox> {
     if let Some(note) = sandbox.disk_cache_note() {
         eprintln!("botlens: note: {note}");
     }
-    if let Some(warning) = botlens_harness::confinement_warning() {
+    if let Some(warning) = botlens_bots::confinement_warning() {
         eprintln!("botlens: {warning}");
     }
     Ok(sandbox)

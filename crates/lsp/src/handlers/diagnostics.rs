@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use botlens_bots::build::CompilerMessage;
 use botlens_engine::SourceLocation;
 use botlens_engine::stack::{CallStack, frame_text, thousands};
 use botlens_harness::baseline::Comparison;
-use botlens_harness::build::CompilerMessage;
 use botlens_harness::report::{
     FailureGroup, SEEDS_SHOWN, SuiteReport, WastefulSummary, seeds_phrase,
 };

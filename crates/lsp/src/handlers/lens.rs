@@ -8,10 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use botlens_bots::toolchain::{self, Debugging, Lang};
 use botlens_harness::SuiteReport;
 use botlens_harness::Target;
 use botlens_harness::baseline::EloVerdict;
-use botlens_harness::toolchain::{self, Debugging, Lang};
 use serde_json::{Value, json};
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{
@@ -59,8 +59,8 @@ pub async fn code_lens(
     let lang = Lang::detect(&root);
     let entry = lang.filter(|lang| path.extension().is_some_and(|ext| ext == lang.extension()));
     let entry = entry.and_then(|lang| {
-        let limit = botlens_harness::own_files::MAX_SOURCE_BYTES;
-        let text = botlens_harness::own_files::read_text(&root, &path, limit).ok()?;
+        let limit = botlens_bots::own_files::MAX_SOURCE_BYTES;
+        let text = botlens_bots::own_files::read_text(&root, &path, limit).ok()?;
         toolchain::entry_line(lang, &text)
     });
     let debuggable =

@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use botlens_harness::{BotProject, toolchain};
+use botlens_bots::toolchain;
+use botlens_harness::BotProject;
 use serde_json::Value;
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{
@@ -161,7 +162,7 @@ pub async fn initialized(session: Arc<ServerSession>, _params: InitializedParams
         format!("botlens: watching {}", names.join(", "))
     };
     session.client.log_message(MessageType::INFO, text).await;
-    if let Some(warning) = botlens_harness::confinement_warning() {
+    if let Some(warning) = botlens_bots::confinement_warning() {
         session.client.show_message(MessageType::WARNING, format!("botlens: {warning}")).await;
     }
     if watch {

@@ -12,10 +12,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use botlens_harness::build::BuildError;
+use botlens_bots::build::BuildError;
+use botlens_bots::toolchain;
 use botlens_harness::report::FailureGroup;
 use botlens_harness::{
-    BotProject, CancelToken, RunError, RunOptions, Stage, SuiteRun, Target, pipeline, toolchain,
+    BotProject, CancelToken, RunError, RunOptions, Stage, SuiteRun, Target, pipeline,
 };
 use botlens_replay::Replay;
 use tokio::sync::mpsc;
