@@ -285,11 +285,13 @@ pub fn read_config(root: &Path) -> Result<FolderConfig, FolderError> {
 /// the sources `texts` make, when they make one game's and no other game's: how a bot without
 /// `botlens.toml` or `--game` tells its game. Any identifier followed by `(` counts, so a
 /// helper of one's own named like another game's call makes the game the user's to say.
-pub fn game_of_sources(texts: &[&str]) -> Option<GameKind> {
+pub fn game_of_sources(texts: &[impl AsRef<str>]) -> Option<GameKind> {
     let calls = |game: GameKind| {
         let call = game.info().sdk_move;
         let prefixed = format!("botlens_{call}");
-        texts.iter().any(|text| called_names(text).any(|name| name == call || name == prefixed))
+        texts
+            .iter()
+            .any(|text| called_names(text.as_ref()).any(|name| name == call || name == prefixed))
     };
     let mut games = GameKind::ALL.into_iter().filter(|game| calls(*game));
     let game = games.next()?;

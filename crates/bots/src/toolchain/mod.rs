@@ -631,15 +631,10 @@ pub(crate) fn checked_folder(
     }
     // Without a game said, the bot's calls tell it (`--game` and the settings still win).
     let told = match (&config.game, game) {
-        (None, None) => crate::folder::game_of_sources(&texts(&bot_sources(root, path))),
+        (None, None) => crate::folder::game_of_sources(&bot_sources(root, path)),
         _ => game,
     };
     Folder::with_config(root, config, told, path)
-}
-
-/// `texts` as string slices.
-fn texts(texts: &[String]) -> Vec<&str> {
-    texts.iter().map(String::as_str).collect()
 }
 
 /// The texts of the bot `path` names for [`crate::folder::game_of_sources`]: the named file, or the sources of
