@@ -250,16 +250,22 @@ fn debug_the_hostile_bot(debugger: &str, batch: &str) -> String {
         dollar.display(),
     );
     let locals = if debugger == "gdb" { "info locals" } else { "frame variable" };
+    let commands = if debugger == "gdb" {
+        "`turn N` and `back` play the game again to another turn; `print $deref(p)` reads what a pointer of the bot's points at"
+    } else {
+        "`turn N` and `back` play the game again to another turn (then `continue`); `print *p` reads what a pointer of the bot's points at"
+    };
     let expected = [
         format!("botlens: the bot failed on its turn 1 ({failure}); stopping as it begins."),
         format!(
             "botlens: no breakpoint is set on the failing line {place}: its file name holds a line break, which a debugger would read as part of a command."
         ),
         format!("botlens: then `bt`, `{locals}`, `print NAME`, `next`, `step`; `quit` to leave."),
+        format!("botlens: `board` prints the board as the bot sees it; {commands}."),
         format!("botlens: starting {debugger}…"),
     ];
-    assert!(banner.len() >= 4, "{all}");
-    assert_eq!(banner[..4], expected, "{all}");
+    assert!(banner.len() >= 5, "{all}");
+    assert_eq!(banner[..5], expected, "{all}");
     all
 }
 
@@ -279,4 +285,138 @@ fn lldb_runs_no_command_a_bots_panic_message_or_file_name_holds() {
     }
     let all = debug_the_hostile_bot("lldb", "continue\n");
     assert!(all.contains("# botlens: stopped as the bot begins its turn 1 (why: above)."), "{all}");
+}
+
+/// `botlens debug BOT ARGS… --debugger DEBUGGER` running `commands` at the stop (`--batch`),
+/// within `limit`: all it printed, after checking it succeeded.
+fn debug_running(
+    bot: &str,
+    args: &[&str],
+    debugger: &str,
+    commands: &str,
+    limit: std::time::Duration,
+) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = dir.path().join("commands");
+    std::fs::write(&batch, commands).unwrap();
+    let words = [&["debug", bot][..], args, &["--debugger", debugger, "--batch"]].concat();
+    let out = crate::support::botlens_with_input(
+        &[&words[..], &[batch.to_str().unwrap()]].concat(),
+        "",
+        limit,
+    );
+    // lldb passes on the game's output from a terminal of its own, its lines ending in `\r\n`.
+    let all = format!("{}\n{}", out.stdout, out.stderr).replace('\r', "");
+    assert_eq!(out.code, Some(0), "{all}");
+    all
+}
+
+/// Whether `all` has the line `line`, surrounding whitespace aside.
+fn has_line(all: &str, line: &str) -> bool {
+    all.lines().any(|l| l.trim() == line)
+}
+
+/// The off-by-one sample fires at column 10 on its turn 32, seed 8 vs hunter (its README).
+const OFFBYONE: &str = "samples/battleships-offbyone";
+
+#[test]
+fn gdb_prints_a_rust_bots_locals_fields_and_board_and_plays_the_game_again_to_another_turn() {
+    if !require(&[Tool::Gdb]) {
+        return;
+    }
+    let commands = "continue\nprint x\nprint y\nprint hits.len\nprint $deref(self).rng.state > 0\n\
+                    print $deref(view).shots\nboard\nturn 3\nback\nprint 6 * 7\n";
+    let args = ["--vs", "hunter", "--seed", "8"];
+    let all = debug_running(OFFBYONE, &args, "gdb", commands, std::time::Duration::from_secs(300));
+    let source = repo_root().join(OFFBYONE).join("src/lib.rs");
+    let line = line_after_marker(&source, "botlens reports the illegal_move on the next line");
+    let stop =
+        format!("battleships_offbyone::{{impl#0}}::play (self=..., turn=...) at src/lib.rs:{line}");
+    assert!(all.contains(&stop), "{all}");
+    // The wrong value at the failing line, a loop's result, and the bot's structures.
+    assert!(has_line(&all, "$1 = 10"), "x, the column off the grid: {all}");
+    assert!(has_line(&all, "$2 = 8"), "y: {all}");
+    assert!(has_line(&all, "$3 = 3"), "hits.len: {all}");
+    assert!(has_line(&all, "$4 = true"), "self's field, through $deref: {all}");
+    assert!(has_line(&all, "$5 = 31"), "the view's shots, through $deref: {all}");
+    assert!(all.contains("the bot's turn 32, as it sees the board:\n31 shots fired"), "{all}");
+    assert!(all.contains("its view message: {\"targets\":"), "{all}");
+    // The game played again to turn 3, then back to turn 2; the failing line waits for them.
+    assert!(all.contains("botlens_turn_begins (turn=3)"), "{all}");
+    assert!(all.contains("botlens_turn_begins (turn=2)"), "{all}");
+    assert!(has_line(&all, "$6 = 42"), "the last stop is a prompt at turn 2: {all}");
+    // Built beside the project however it was named, not under a path repeated inside it.
+    let project = repo_root().join(OFFBYONE);
+    assert!(project.join("target/botlens-debug").is_dir());
+    assert!(!project.join(OFFBYONE).exists(), "a relative target directory resolved twice");
+}
+
+#[test]
+fn lldb_prints_a_rust_bots_locals_fields_and_board_and_plays_the_game_again_to_another_turn() {
+    if !require(&[Tool::Lldb]) {
+        return;
+    }
+    let commands = "continue\nframe variable x y\np self->rng.state > 0\np view->shots\nboard\n\
+                    turn 3\ncontinue\nback\ncontinue\np 6 * 7\n";
+    let args = ["--vs", "hunter", "--seed", "8"];
+    let all = debug_running(OFFBYONE, &args, "lldb", commands, std::time::Duration::from_secs(300));
+    assert!(has_line(&all, "(unsigned int) x = 10"), "{all}");
+    assert!(has_line(&all, "(unsigned int) y = 8"), "{all}");
+    assert!(has_line(&all, "(bool) $0 = true"), "self's field: {all}");
+    assert!(has_line(&all, "(unsigned int) $1 = 31"), "the view's shots: {all}");
+    assert!(all.contains("the bot's turn 32, as it sees the board:\n31 shots fired"), "{all}");
+    assert!(all.contains("playing the game again, to stop as the bot begins its turn 3"), "{all}");
+    assert!(all.contains("playing the game again, to stop as the bot begins its turn 2"), "{all}");
+    assert!(has_line(&all, "(int) $4 = 42"), "the last stop is a prompt: {all}");
+}
+
+#[test]
+fn gdb_and_lldb_print_a_c_bots_ints_arrays_and_structs_built_unoptimised() {
+    if !require(&[Tool::Clang, Tool::Gdb, Tool::Lldb]) {
+        return;
+    }
+    let args = ["--vs", "perfect", "--seed", "4"];
+    let limit = std::time::Duration::from_secs(120);
+    let bot = "samples/c-tictactoe-edgeless";
+    let commands = "continue\nprint square\nprint view.board\nprint view\nprint other\nboard\n";
+    let all = debug_running(bot, &args, "gdb", commands, limit);
+    assert!(all.contains("with all debug info, unoptimised"), "{all}");
+    assert!(has_line(&all, "$1 = -1"), "no square found: {all}");
+    assert!(has_line(&all, "$2 = \"XOOOXXX.O\""), "{all}");
+    assert!(has_line(&all, "$3 = {board = \"XOOOXXX.O\", you = 88 'X'}"), "{all}");
+    assert!(has_line(&all, "$4 = 79 'O'"), "{all}");
+    assert!(all.contains("its view message: {\"board\":\"XOOOXXX.O\",\"you\":\"X\"}"), "{all}");
+    let all = debug_running(bot, &args, "lldb", "continue\nframe variable square view\n", limit);
+    assert!(has_line(&all, "(int) square = -1"), "{all}");
+    assert!(
+        has_line(&all, "(botlens_tictactoe_view) view = (board = \"XOOOXXX.O\", you = 'X')"),
+        "{all}"
+    );
+}
+
+#[test]
+fn gdb_and_lldb_print_a_zig_bots_locals_built_in_debug_mode() {
+    if !require(&[Tool::Zig, Tool::Gdb, Tool::Lldb]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("zbot");
+    let name = bot.to_str().unwrap();
+    let limit = std::time::Duration::from_secs(300);
+    let made =
+        crate::support::botlens_with_input(&["new", "--lang", "zig", "tictactoe", name], "", limit);
+    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    // On its second turn the bot marks column 3, off the board: a wrong value in a local.
+    let file = bot.join("bot.zig");
+    let source = std::fs::read_to_string(&file).unwrap();
+    let planted = "    turns += 1;\n    const column: u32 = turns + 1;\n    if (turns == 2) _ = botlens.mark(@intCast(column), 0);\n";
+    std::fs::write(&file, source.replacen("    turns += 1;\n", planted, 1)).unwrap();
+    let args = ["--vs", "random", "--seed", "1"];
+    let all =
+        debug_running(name, &args, "gdb", "continue\nprint column\nprint column * 2\n", limit);
+    assert!(all.contains("bot.play () at"), "{all}");
+    assert!(has_line(&all, "$1 = 3"), "{all}");
+    assert!(has_line(&all, "$2 = 6"), "{all}");
+    let all = debug_running(name, &args, "lldb", "continue\nframe variable column\n", limit);
+    assert!(has_line(&all, "(unsigned int) column = 3"), "{all}");
 }

@@ -169,6 +169,11 @@ pub enum DebugInfo {
 }
 
 impl DebugInfo {
+    /// Whether the code is optimised as `botlens run` builds it (all but [`DebugInfo::Unoptimised`]).
+    pub fn optimised(self) -> bool {
+        self != DebugInfo::Unoptimised
+    }
+
     /// The value of cargo's `debug` profile setting.
     fn profile_value(self) -> &'static str {
         match self {
@@ -203,7 +208,7 @@ pub fn build_with(
             .args(["--release", "--target", WASM_TARGET, "--message-format=json"])
             .env("CARGO_PROFILE_RELEASE_DEBUG", debug_info.profile_value())
             .env("CARGO_PROFILE_RELEASE_STRIP", "none");
-        if debug_info == DebugInfo::Unoptimised {
+        if !debug_info.optimised() {
             cargo.env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0");
         }
     };

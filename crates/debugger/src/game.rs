@@ -72,17 +72,16 @@ pub fn check_debuggable(target: &Target) -> anyhow::Result<()> {
         ),
         Target::Bot { lang, path, .. } => match lang.debugging() {
             Debugging::Refused(why) => bail!("{} {why}", path.display()),
-            Debugging::Debugger { .. } => Ok(()),
+            Debugging::Debugger => Ok(()),
         },
         Target::Module { .. } => Ok(()),
     }
 }
 
-/// Whether `botlens debug` builds the bot again for the debugger, with all debug info (its
-/// language says so, [`Debugging`]), rather than as `botlens run` does.
+/// Whether `botlens debug` builds the bot again for the debugger, with all debug info: a bot's
+/// source is (its language permitting, [`check_debuggable`]); a module is used as it is.
 pub fn rebuilt(target: &Target) -> bool {
-    let Target::Bot { lang, .. } = target else { return false };
-    lang.debugging() == Debugging::Debugger { rebuilt: true }
+    matches!(target, Target::Bot { .. })
 }
 
 /// How the bot is built, in words for the progress line: `with all debug info, unoptimised`.
@@ -90,7 +89,7 @@ pub fn how_built(target: &Target, build: &Build) -> &'static str {
     match (rebuilt(target), build.optimized) {
         (true, true) => "with all debug info",
         (true, false) => "with all debug info, unoptimised",
-        (false, _) => "as `botlens run` builds it, optimised with debug info",
+        (false, _) => "as it is",
     }
 }
 
@@ -182,7 +181,9 @@ pub fn stop_turn(game: &GameResult, asked: Option<u32>) -> anyhow::Result<(u32, 
 
 /// The game under the debugger: played in a sandbox for debuggers (native DWARF, no wall-clock
 /// backstop), the bot's module calling [`crate::HOOK`] as its turn `turn` begins — found first
-/// by playing the game once when not given, and said to `said`, printable. Returns the game.
+/// by playing the game once when not given, and said to `said`, printable. When the debugger
+/// asks for another turn (`turn N`, `back`: [`botlens_sandbox::replay_asked`]), the game ends
+/// and is played again from its start, stopping at that turn. Returns the last game played.
 pub fn play_stopping(
     target: &Target,
     game: &OneGame,
@@ -191,8 +192,8 @@ pub fn play_stopping(
     said: &dyn Fn(&str),
 ) -> anyhow::Result<GameResult> {
     let sandbox = Sandbox::for_debugger()?;
-    let mut prepared = prepare(&sandbox, target, game, build, &|_| {})?;
-    let turn = match turn {
+    let prepared = prepare(&sandbox, target, game, build, &|_| {})?;
+    let mut turn = match turn {
         Some(turn) => turn,
         None => {
             let (turn, why) = stop_turn(&play(prepared.clone(), target)?, None)?;
@@ -200,10 +201,28 @@ pub fn play_stopping(
             turn
         }
     };
-    if let Contender::Wasm(bot) = &mut prepared.suite.bot {
-        bot.module = bot.module.stopping_at(turn);
+    loop {
+        let mut stopping = prepared.clone();
+        if let Contender::Wasm(bot) = &mut stopping.suite.bot {
+            bot.module = bot.module.stopping_at(turn);
+        }
+        let played = play(stopping, target)?;
+        if played.bot_turns < turn {
+            said(&format!(
+                "the bot played {} turns in this game, so it never began turn {turn}",
+                played.bot_turns
+            ));
+        }
+        match botlens_sandbox::replay_asked() {
+            None => return Ok(played),
+            Some(asked) => {
+                said(&format!(
+                    "playing the game again, to stop as the bot begins its turn {asked}"
+                ));
+                turn = asked;
+            }
+        }
     }
-    play(prepared, target)
 }
 
 /// How a game ended, in words: `lost: …` with its failure, else its result (`win`).

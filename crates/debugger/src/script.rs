@@ -56,6 +56,17 @@ impl Stop {
             "botlens: then `bt`, `{}`, `print NAME`, `next`, `step`; `quit` to leave.",
             debugger.locals_command()
         ));
+        lines.push(format!(
+            "botlens: `board` prints the board as the bot sees it; `turn N` and `back` play the game again to another turn{}; {}.",
+            match debugger {
+                Debugger::Gdb => "",
+                Debugger::Lldb => " (then `continue`)",
+            },
+            match debugger {
+                Debugger::Gdb => "`print $deref(p)` reads what a pointer of the bot's points at",
+                Debugger::Lldb => "`print *p` reads what a pointer of the bot's points at",
+            }
+        ));
         lines
     }
 
@@ -82,9 +93,10 @@ impl Stop {
 }
 
 /// A gdb script: pending breakpoints allowed (the bot's code is registered as it is compiled),
-/// a stop at the hook, botlens's words at the stop, a breakpoint on the failing line. No
-/// untrusted text: the words are botlens's own, the breakpoint's file name is checked
-/// ([`unfit_for_a_command`]) and quoted.
+/// a stop at the hook, botlens's words at the stop, botlens's commands ([`GDB_COMMANDS`]), a
+/// breakpoint on the failing line (armed at each stop at the hook, so a game played again does
+/// not stop there on its way), and `$deref` ([`GDB_DEREF`]). No untrusted text: the words are
+/// botlens's own, the breakpoint's file name is checked ([`unfit_for_a_command`]) and quoted.
 fn gdb_commands(stop: &Stop) -> String {
     let mut script = String::from(
         "set breakpoint pending on\nset pagination off\nset confirm off\n\
@@ -94,11 +106,76 @@ fn gdb_commands(stop: &Stop) -> String {
     for line in stop.at_the_stop() {
         let _ = writeln!(script, "echo {}\\n", gdb_escape(&line));
     }
+    let arming = stop.breakpoint().is_some();
+    let disarm = if arming { "  disable 2\n" } else { "" };
+    script.push_str(&GDB_COMMANDS.replace("  @disarm\n", disarm));
     if let Some((file, line)) = stop.breakpoint() {
-        let _ = writeln!(script, "break \"{file}\":{line}");
+        let _ = writeln!(script, "break \"{file}\":{line}\ncommands 1\n  enable 2\nend");
     }
+    // Last: a gdb without Python stops reading the script here, with all else done.
+    script.push_str(GDB_DEREF);
     script
 }
+
+/// botlens's gdb commands: `board`, `turn N`, `back`. They name the host's functions and
+/// variables in C (`with language c`), whatever the frame's language. `@disarm` is where the
+/// breakpoint on the failing line is disabled, when there is one.
+const GDB_COMMANDS: &str = "define board
+  with language c -- call ((void (*)(void)) *(void **) &botlens_show_board_at)()
+end
+document board
+Print the board as the bot sees it at this turn, and the view message it was handed.
+end
+define turn
+  with language c -- set var *(unsigned *) &botlens_replay_turn = $arg0
+  @disarm
+  continue
+end
+document turn
+Play the game again from its start, stopping as the bot begins its turn N: turn N.
+end
+define back
+  with language c -- set var *(unsigned *) &botlens_replay_turn = *(unsigned *) &botlens_stop_turn - 1
+  @disarm
+  continue
+end
+document back
+Play the game again from its start, stopping as the bot begins the turn before this one.
+end
+";
+
+/// `$deref(p)`, what a pointer of the bot's points at: wasmtime shows a bot's pointers as
+/// `WebAssemblyPtrWrapper<T>` (an offset into the bot's linear memory), whose `operator*`
+/// only lldb calls. It finds `T` among the types of the frame's unit and reads it at the
+/// memory's base (`__vmctx->memory`) plus the offset.
+const GDB_DEREF: &str = r#"python
+class BotlensDeref(gdb.Function):
+    """$deref(p): what the bot's pointer p (a WebAssemblyPtrWrapper<T>) points at."""
+
+    def __init__(self):
+        super().__init__("deref")
+
+    def invoke(self, pointer):
+        name = pointer.type.strip_typedefs().name or ""
+        wrapper = "WebAssemblyPtrWrapper<"
+        if not name.startswith(wrapper):
+            raise gdb.GdbError("$deref takes a pointer of the bot's, a WebAssemblyPtrWrapper<T>")
+        pointee = name[len(wrapper):-1].strip()
+        frame = gdb.selected_frame()
+        for block in (frame.block().static_block, frame.block().global_block):
+            for symbol in block:
+                if symbol.addr_class == gdb.SYMBOL_LOC_TYPEDEF and (
+                    symbol.name == pointee or symbol.name.endswith("::" + pointee)
+                ):
+                    base = frame.read_var("__vmctx")["memory"]
+                    address = base + int(pointer["__ptr"])
+                    return address.cast(symbol.type.pointer()).dereference()
+        raise gdb.GdbError("no type " + pointee + " in this frame's unit")
+
+
+BotlensDeref()
+end
+"#;
 
 /// `text` for gdb's `echo`, which reads backslash escapes: on one line, each control
 /// character a visible escape, each backslash doubled.
@@ -107,19 +184,33 @@ fn gdb_escape(text: &str) -> String {
 }
 
 /// An lldb script: the JIT loader on, a stop at the hook, botlens's words at the stop (as
-/// comments, which lldb echoes: its one way to print text, `script`, needs its Python and
-/// evaluates backticks), a breakpoint on the failing line; as checked as gdb's.
+/// comments, which lldb echoes: its one way to print text, `script`, needs its Python), its
+/// commands ([`LLDB_COMMANDS`]), a breakpoint on the failing line that waits for the stop at
+/// the hook (a game played again does not stop there on its way) and makes the bot's pointers
+/// readable (`__vmctx->set()`); as checked as gdb's. Nothing needs lldb's Python.
 fn lldb_commands(stop: &Stop) -> String {
     let mut script = String::from("settings set plugin.jit-loader.gdb.enable on\n");
     let _ = writeln!(script, "breakpoint set --name {HOOK} --skip-prologue false\nprocess launch");
     for line in stop.at_the_stop() {
         let _ = writeln!(script, "# {}", printable(&line).replace('`', "'"));
     }
+    script.push_str(LLDB_COMMANDS);
     if let Some((file, line)) = stop.breakpoint() {
-        let _ = writeln!(script, "breakpoint set --file \"{file}\" --line {line}");
+        let _ = writeln!(
+            script,
+            "breakpoint set --file \"{file}\" --line {line} --condition '*(unsigned *) &botlens_stop_turn != 0'\n\
+             breakpoint command add --one-liner 'expression -- (void) __vmctx->set()'"
+        );
     }
     script
 }
+
+/// botlens's lldb commands: `board`, `turn N` and `back` (each followed by `continue`: lldb
+/// runs one command for a command of one's own without its Python).
+const LLDB_COMMANDS: &str = "command alias board expression -- ((void (*)(void)) *(void **) &botlens_show_board_at)()
+command regex turn --help 'Play the game again from its start, stopping as the bot begins its turn N: turn N, then continue.' --syntax 'turn N' 's/^([0-9]+)$/expression -- *(unsigned *) &botlens_replay_turn = %1/'
+command alias back expression -- *(unsigned *) &botlens_replay_turn = *(unsigned *) &botlens_stop_turn - 1
+";
 
 /// The debugger's own arguments up to the program it runs: botlens's `script`, then the user's
 /// `batch` file as a file of its own (its name never enters a command). gdb starts the program
@@ -236,40 +327,17 @@ mod tests {
     }
 
     #[test]
-    fn scripts_stop_at_the_hook_say_so_and_break_on_the_failing_line() {
+    fn scripts_stop_at_the_hook_say_so_define_botlens_commands_and_break_on_the_failing_line() {
         let stop = stop("the bot failed", Some("/home/me/my bots/src/lib.rs"));
-        assert_eq!(
-            gdb_commands(&stop),
-            "set breakpoint pending on\nset pagination off\nset confirm off\n\
-             set print thread-events off\nset print inferior-events off\n\
-             break botlens_turn_begins\nrun\n\
-             echo botlens: stopped as the bot begins its turn 3 (why: above).\\n\n\
-             echo botlens: continue to reach the breakpoint on the failing line.\\n\n\
-             break \"/home/me/my bots/src/lib.rs\":85\n"
-        );
-        assert_eq!(
-            lldb_commands(&stop),
-            "settings set plugin.jit-loader.gdb.enable on\n\
-             breakpoint set --name botlens_turn_begins --skip-prologue false\nprocess launch\n\
-             # botlens: stopped as the bot begins its turn 3 (why: above).\n\
-             # botlens: continue to reach the breakpoint on the failing line.\n\
-             breakpoint set --file \"/home/me/my bots/src/lib.rs\" --line 85\n"
-        );
+        insta::assert_snapshot!("gdb_script", gdb_commands(&stop));
+        insta::assert_snapshot!("lldb_script", lldb_commands(&stop));
+        insta::assert_snapshot!("gdb_banner", stop.banner(Debugger::Gdb).join("\n"));
         let none = Stop { failing_line: None, ..stop };
-        let plain = gdb_commands(&none);
-        assert!(
-            plain.ends_with(
-                "\nrun\necho botlens: stopped as the bot begins its turn 3 (why: above).\\n\n"
-            ),
-            "{plain}"
-        );
-        assert_eq!(
-            none.banner(Debugger::Lldb),
-            [
-                "botlens: the bot failed.",
-                "botlens: set breakpoints on the bot's lines (`break bot.c:42`), then `continue`.",
-                "botlens: then `bt`, `frame variable`, `print NAME`, `next`, `step`; `quit` to leave.",
-            ]
+        insta::assert_snapshot!("gdb_script_without_a_failing_line", gdb_commands(&none));
+        insta::assert_snapshot!("lldb_script_without_a_failing_line", lldb_commands(&none));
+        insta::assert_snapshot!(
+            "lldb_banner_without_a_failing_line",
+            none.banner(Debugger::Lldb).join("\n")
         );
     }
 

@@ -88,7 +88,10 @@ fn config(key: Key) -> Config {
         .relaxed_simd_deterministic(true)
         .parallel_compilation(true);
     if key.debugger {
-        config.debug_info(true).allocation_strategy(InstanceAllocationStrategy::OnDemand);
+        config
+            .debug_info(true)
+            .cranelift_opt_level(wasmtime::OptLevel::None)
+            .allocation_strategy(InstanceAllocationStrategy::OnDemand);
     } else {
         config.allocation_strategy(InstanceAllocationStrategy::Pooling(pooling()));
     }

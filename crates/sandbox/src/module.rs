@@ -373,7 +373,9 @@ impl BotModule {
     /// The same module, calling the debugger hook `botlens_turn_begins` (an `extern "C"`
     /// function of the host process, never inlined) as each game's `turn`-th turn of this bot
     /// begins (the first turn is 1), so a debugger that breaks there stops the process at that
-    /// turn. Meant for a [`Sandbox::for_debugger`] module; the hook does nothing by itself.
+    /// turn; a game the debugger asks to be played again ([`crate::replay_asked`]) ends at the
+    /// next turn. Meant for a [`Sandbox::for_debugger`] module; the hook does nothing by
+    /// itself.
     pub fn stopping_at(&self, turn: u32) -> BotModule {
         BotModule { stop_at: Some(turn), ..self.clone() }
     }
@@ -385,11 +387,28 @@ impl BotModule {
         crate::dwarf::has_variables(&self.inner.binary)
     }
 
-    /// Calls the debugger hook if `turn` (1 for the bot's first) is the turn it stops at.
-    pub(crate) fn turn_begins(&self, turn: u32) {
-        if self.stop_at == Some(turn) {
-            crate::debugger::botlens_turn_begins(turn);
+    /// As the bot's turn `number` (1 for its first) begins, `turn` its game: at the turn it
+    /// stops at ([`BotModule::stopping_at`]), the debugger hook, with the board and view kept
+    /// for the debugger's `board` command. A game the debugger asked to be played again
+    /// ([`crate::replay_asked`]) ends here, failed, so the next can begin.
+    pub(crate) fn turn_begins<G: Game>(
+        &self,
+        number: u32,
+        turn: &botlens_engine::Turn<G>,
+    ) -> Result<(), Failure> {
+        let Some(stop_at) = self.stop_at else { return Ok(()) };
+        if number == stop_at && !crate::debugger::replay_pending() {
+            let mut message = Vec::new();
+            turn.write_view(Encoding::Json, &mut message);
+            crate::debugger::stop(number, &G::render_view(&turn.view()), &message);
         }
+        if crate::debugger::replay_pending() {
+            return Err(Failure::new(
+                FailureKind::Timeout,
+                "stopped by the debugger, to be played again to another turn",
+            ));
+        }
+        Ok(())
     }
 
     /// The payload given with [`BotModule::with_payload`].

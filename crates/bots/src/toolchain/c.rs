@@ -7,6 +7,9 @@
 //! clang --target=wasm32-wasi -mexec-model=reactor -g -O2 -I<botlens.h's dir> *.c -o bot.wasm
 //! ```
 //!
+//! For a debugger (`botlens debug`, [`DebugInfo::Unoptimised`]) it is `-O0` instead, so every
+//! local lives in memory where gdb and lldb read it.
+//!
 //! [`build`] runs it, turns clang's diagnostics into located [`CompilerMessage`]s (the editor
 //! shows them like rustc's; nothing of a file outside the bot's folder: [`crate::shown`]), names the Debian package of a missing tool, and caches the module
 //! by a hash of the sources, the header and the flags, so an unchanged bot is not rebuilt.
@@ -25,7 +28,7 @@ use std::path::{Path, PathBuf};
 use super::Toolchain;
 use super::{Bot, BuildFailure, BuildRequest, Debugging, LoadError, Ready, Settings, Stage};
 use crate::CancelToken;
-use crate::build::CompilerMessage;
+use crate::build::{CompilerMessage, DebugInfo};
 use crate::compiled::{Built, Fnv, cached, store, unlocated};
 use crate::folder::{Folder, FolderError, missing_clang_tools};
 use crate::scaffold::{CiSetup, FolderReadme, Scaffold, ScaffoldError};
@@ -97,7 +100,7 @@ impl Toolchain for C {
     }
 
     fn debugging(&self) -> Debugging {
-        Debugging::Debugger { rebuilt: false }
+        Debugging::Debugger
     }
 
     fn load(&self, path: &Path, game: Option<GameKind>) -> Result<Box<dyn Bot>, LoadError> {
@@ -114,18 +117,21 @@ impl Toolchain for C {
     }
 }
 
-/// clang's flags besides the include path, the sources and the output.
-const FLAGS: [&str; 7] = [
-    "--target=wasm32-wasi",
-    "-mexec-model=reactor",
-    "-g",
-    "-O2",
-    "-fno-color-diagnostics",
-    // Calling a function nothing declared (botlens.h not included) is an error, not a link
-    // error later.
-    "-Werror=implicit-function-declaration",
-    "-Wall",
-];
+/// clang's flags besides the include path, the sources and the output: optimised (`-O2`) but
+/// for a debugger ([`DebugInfo::optimised`]).
+fn flags(debug_info: DebugInfo) -> [&'static str; 7] {
+    [
+        "--target=wasm32-wasi",
+        "-mexec-model=reactor",
+        "-g",
+        if debug_info.optimised() { "-O2" } else { "-O0" },
+        "-fno-color-diagnostics",
+        // Calling a function nothing declared (botlens.h not included) is an error, not a link
+        // error later.
+        "-Werror=implicit-function-declaration",
+        "-Wall",
+    ]
+}
 
 /// A C bot on disk.
 #[derive(Debug, Clone)]
@@ -174,29 +180,37 @@ impl Bot for CBot {
     fn build(
         &self,
         sandbox: &Sandbox,
-        _request: &BuildRequest<'_>,
+        request: &BuildRequest<'_>,
         progress: &(dyn Fn(Stage) + Sync),
         cancel: &CancelToken,
     ) -> Result<Ready, BuildFailure> {
         progress(Stage::Building { tool: CLANG });
-        Ready::load(sandbox, build(self, cancel)?, progress)
+        Ready::load(sandbox, build(self, request.debug_info, cancel)?, progress)
     }
 }
 
-/// Builds `bot` with clang (or finds it built in the cache): compile errors come back as
+/// Builds `bot` with clang (or finds it built in the cache), optimised unless `debug_info` says
+/// it is for a debugger: compile errors come back as
 /// [`FolderError::Compile`], a missing tool as [`FolderError::Toolchain`] with its package.
 /// clang runs confined (`tools`): it reads the bot's folder and the header's, writes a
 /// private directory, and is stopped when `cancel` is cancelled.
-pub fn build(bot: &CBot, cancel: &CancelToken) -> Result<Built, FolderError> {
+pub fn build(
+    bot: &CBot,
+    debug_info: DebugInfo,
+    cancel: &CancelToken,
+) -> Result<Built, FolderError> {
     let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
     let header = crate::bundled::folder(C.sdk())?;
     let path = std::env::var_os("PATH").unwrap_or_default();
-    build_with(bot, &header, &cache.join("c-bots"), &path, Path::new(WASI_INCLUDE), cancel)
+    let flags = flags(debug_info);
+    build_with(bot, &flags, &header, &cache.join("c-bots"), &path, Path::new(WASI_INCLUDE), cancel)
 }
 
-/// [`build`] with the header's directory, the cache, `PATH` and wasi-libc's headers given.
+/// [`build`] with clang's `flags`, the header's directory, the cache, `PATH` and wasi-libc's
+/// headers given.
 fn build_with(
     bot: &CBot,
+    flags: &[&str],
     header_dir: &Path,
     cache: &Path,
     path: &OsStr,
@@ -216,7 +230,7 @@ fn build_with(
     let mut hash = Fnv::default();
     hash.add(header_dir.as_os_str().as_encoded_bytes());
     hash.add(&read(&header_dir.join(HEADER))?);
-    for flag in FLAGS {
+    for flag in flags {
         hash.add(flag.as_bytes());
     }
     // The folder's own headers (a link leading out of it is not one: `own_files::listed`).
@@ -238,7 +252,7 @@ fn build_with(
     let partial = output.path().join("bot.wasm");
     let mut clang = crate::tools::system(CLANG, path);
     clang
-        .args(FLAGS)
+        .args(flags)
         .arg("-I")
         .arg(header_dir)
         .args(&bot.sources)
@@ -390,6 +404,7 @@ mod tests {
         let empty = tempfile::tempdir().unwrap();
         let error = build_with(
             &cbot,
+            &flags(DebugInfo::LineTables),
             empty.path(),
             empty.path(),
             empty.path().as_os_str(),
@@ -414,6 +429,7 @@ mod tests {
         }
         let error = build_with(
             &cbot,
+            &flags(DebugInfo::LineTables),
             empty.path(),
             empty.path(),
             empty.path().as_os_str(),

@@ -155,14 +155,10 @@ pub trait Toolchain: Sync {
 /// Whether a debugger can stop in a language's bots ([`Toolchain::debugging`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Debugging {
-    /// gdb and lldb stop in the bot's lines: its modules carry DWARF. `rebuilt`: `botlens debug`
-    /// builds the bot again with all debug info and no optimisation ([`DebugInfo`]); else as
-    /// `botlens run` builds it (optimised, with debug info: some locals print as optimised
-    /// out).
-    Debugger {
-        /// Whether the build for the debugger is a build of its own.
-        rebuilt: bool,
-    },
+    /// gdb and lldb stop in the bot's lines: its modules carry DWARF. `botlens debug` builds
+    /// the bot again with all debug info and no optimisation ([`DebugInfo::Unoptimised`]), so
+    /// every local prints.
+    Debugger,
     /// No debugger shows the bot's lines: why, and what to do instead, as the rest of a
     /// sentence that starts with the bot's path (`is a JavaScript bot: …`).
     Refused(&'static str),
@@ -1017,7 +1013,7 @@ mod tests {
                     assert!(why.starts_with("is a") && why.contains(lang.title()), "{why}");
                     assert!(why.contains("botlens replay"), "what to do instead: {why}");
                 }
-                Debugging::Debugger { .. } => assert!(!lang.runner(), "{lang}"),
+                Debugging::Debugger => assert!(!lang.runner(), "{lang}"),
             }
             assert_eq!(lang.builder().is_none(), lang.runner(), "{lang}: built, or run");
         }

@@ -67,7 +67,7 @@ impl Toolchain for Rust {
     }
 
     fn debugging(&self) -> Debugging {
-        Debugging::Debugger { rebuilt: true }
+        Debugging::Debugger
     }
 
     fn load(&self, path: &Path, _game: Option<GameKind>) -> Result<Box<dyn Bot>, LoadError> {

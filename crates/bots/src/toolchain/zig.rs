@@ -13,6 +13,9 @@
 //!     -femit-bin=bot.wasm
 //! ```
 //!
+//! For a debugger (`botlens debug`, [`DebugInfo::Unoptimised`]) both steps take `-O Debug`
+//! instead, so every local lives where gdb and lldb read it.
+//!
 //! `zig build-exe` takes no `-mllvm` for Zig code, but it compiles an LLVM module as it does C,
 //! with `-cflags`. Tail merging would join a function's calls of one argument-less panic
 //! handler (an overflow, `unreachable`) into one call at line 0 of the DWARF, which botlens
@@ -43,6 +46,7 @@ use botlens_sandbox::Sandbox;
 use super::Toolchain;
 use super::{Bot, BuildFailure, BuildRequest, Debugging, LoadError, Ready, Settings, Stage};
 use crate::CancelToken;
+use crate::build::DebugInfo;
 use crate::compiled::{Built, Fnv};
 use crate::folder::{Folder, FolderError};
 use crate::scaffold::{CiSetup, FolderReadme, Scaffold, ScaffoldError};
@@ -110,7 +114,7 @@ impl Toolchain for Zig {
     }
 
     fn debugging(&self) -> Debugging {
-        Debugging::Debugger { rebuilt: false }
+        Debugging::Debugger
     }
 
     fn load(&self, path: &Path, game: Option<GameKind>) -> Result<Box<dyn Bot>, LoadError> {
@@ -127,19 +131,22 @@ impl Toolchain for Zig {
     }
 }
 
-/// zig's flags for both steps, besides their inputs and outputs.
-const FLAGS: [&str; 10] = [
-    "build-exe",
-    "-target",
-    "wasm32-freestanding",
-    "-O",
-    "ReleaseSafe",
-    "-fno-strip",
-    "-fno-entry",
-    "-rdynamic",
-    "--color",
-    "off",
-];
+/// zig's flags for both steps, besides their inputs and outputs: `ReleaseSafe`, but `Debug` for
+/// a debugger ([`DebugInfo::optimised`]), so every local lives where gdb and lldb read it.
+fn flags(debug_info: DebugInfo) -> [&'static str; 10] {
+    [
+        "build-exe",
+        "-target",
+        "wasm32-freestanding",
+        "-O",
+        if debug_info.optimised() { "ReleaseSafe" } else { "Debug" },
+        "-fno-strip",
+        "-fno-entry",
+        "-rdynamic",
+        "--color",
+        "off",
+    ]
+}
 
 /// The first step's flag besides its output: no machine code (only the LLVM module).
 const TO_BITCODE: &str = "-fno-emit-bin";
@@ -186,25 +193,30 @@ impl Bot for ZigBot {
     fn build(
         &self,
         sandbox: &Sandbox,
-        _request: &BuildRequest<'_>,
+        request: &BuildRequest<'_>,
         progress: &(dyn Fn(Stage) + Sync),
         cancel: &CancelToken,
     ) -> Result<Ready, BuildFailure> {
         progress(Stage::Building { tool: ZIG });
-        Ready::load(sandbox, build(self, cancel)?, progress)
+        Ready::load(sandbox, build(self, request.debug_info, cancel)?, progress)
     }
 }
 
-/// Builds `bot` with zig (or finds it built in the cache): compile errors come back as
+/// Builds `bot` with zig (or finds it built in the cache), optimised unless `debug_info` says it
+/// is for a debugger: compile errors come back as
 /// [`FolderError::Compile`], a missing zig as [`FolderError::Toolchain`] naming `pip install
 /// ziglang`. zig runs confined (`tools`): it reads its own installation, the bot's
 /// folder and the SDK, writes a private directory and the bot's own zig caches, and is stopped
 /// when `cancel` is cancelled.
-pub fn build(bot: &ZigBot, cancel: &CancelToken) -> Result<Built, FolderError> {
+pub fn build(
+    bot: &ZigBot,
+    debug_info: DebugInfo,
+    cancel: &CancelToken,
+) -> Result<Built, FolderError> {
     let cache = crate::bundled::cache_root().ok_or(crate::bundled::BundleError::NoCacheDir)?;
     let sdk = crate::bundled::folder(Zig.sdk())?;
     let path = std::env::var_os("PATH").unwrap_or_default();
-    build_with(bot, &sdk, &cache, &path, cancel)
+    build_with(bot, &flags(debug_info), &sdk, &cache, &path, cancel)
 }
 
 /// An installed zig.
@@ -273,9 +285,10 @@ fn from_python(path: &OsStr) -> Option<PathBuf> {
     })
 }
 
-/// [`build`] with the SDK's directory, botlens's cache directory and `PATH` given.
+/// [`build`] with zig's `flags`, the SDK's directory, botlens's cache directory and `PATH` given.
 fn build_with(
     bot: &ZigBot,
+    flags: &[&str],
     sdk_dir: &Path,
     cache: &Path,
     path: &OsStr,
@@ -289,7 +302,7 @@ fn build_with(
         let read = std::fs::read(file);
         hash.add(&read.map_err(|source| FolderError::Read { path: file.clone(), source })?);
     }
-    for flag in FLAGS.iter().chain([&TO_BITCODE]).chain(&CODEGEN) {
+    for flag in flags.iter().chain([&TO_BITCODE]).chain(&CODEGEN) {
         hash.add(flag.as_bytes());
     }
     let mut budget = crate::own_files::Budget::new(&bot.folder.root);
@@ -315,7 +328,7 @@ fn build_with(
     let toolchain: Vec<&Path> = std::iter::once(sdk_dir).chain(zig.std_dir.as_deref()).collect();
     let shown = Shown::new(&bot.folder.root, &toolchain);
     let mut first = zig.command(path);
-    step(&mut first, bot, &caches, sdk_dir, output.path())
+    step(&mut first, flags, bot, &caches, sdk_dir, output.path())
         .args(["--dep", "bot", "--dep", "botlens"])
         .arg(format!("-Mroot={}", root.display()))
         .args(["--dep", "botlens"])
@@ -325,7 +338,7 @@ fn build_with(
         .arg(format!("-femit-llvm-bc={}", bitcode.display()));
     let first = compile(&first, &shown, cancel)?;
     let mut codegen = zig.command(path);
-    step(&mut codegen, bot, &caches, sdk_dir, output.path())
+    step(&mut codegen, flags, bot, &caches, sdk_dir, output.path())
         .args(CODEGEN)
         .arg(&bitcode)
         .arg(format!("-femit-bin={}", partial.display()));
@@ -345,16 +358,17 @@ fn build_with(
     crate::compiled::store(&partial, wasm, &stderr, duration, crate::toolchain::c::diagnostics)
 }
 
-/// `zig` with the flags of both build steps and the bot's own `caches`, run in `bot`'s folder,
-/// reading it and the SDK's `sdk_dir`, writing `output`.
+/// `zig` with the `flags` of both build steps and the bot's own `caches`, run in `bot`'s
+/// folder, reading it and the SDK's `sdk_dir`, writing `output`.
 fn step<'a>(
     zig: &'a mut Confined,
+    flags: &[&str],
     bot: &ZigBot,
     caches: &Path,
     sdk_dir: &Path,
     output: &Path,
 ) -> &'a mut Confined {
-    zig.args(FLAGS)
+    zig.args(flags)
         .arg("--cache-dir")
         .arg(caches.join("local"))
         .arg("--global-cache-dir")

@@ -25,10 +25,9 @@ use crate::shared::progress::INSTALLING;
 #[derive(Debug, Args)]
 #[command(after_help = "The bot is a bot project directory (built again with all debug info and no
 optimisation, into <project>/target/botlens-debug, so that every local prints; --optimized keeps
-the optimisation) or a .wasm module with --game built with `debug = true`, or a C or Zig bot (built as `botlens
-run` builds it: optimised, with debug info, so some locals print as optimised out). Reference
-players, JavaScript and AssemblyScript bots cannot be debugged this way: `botlens replay` steps
-through their games.
+the optimisation), a C or Zig bot (built again likewise: clang -O0, zig -O Debug), or a .wasm
+module with --game built with `debug = true`. Reference players, JavaScript and AssemblyScript
+bots cannot be debugged this way: `botlens replay` steps through their games.
 
 Examples:
   botlens debug samples/battleships-offbyone --vs hunter --seed 8
@@ -39,6 +38,9 @@ Examples:
 
 At the stop, the failing line has a breakpoint: `continue` to reach it, then `bt`,
 `info locals` (lldb: `frame variable`), `print NAME`, `next`, `step`; `quit` to leave.
+botlens's commands there: `board` (the board as the bot sees it, and its view message),
+`turn N` and `back` (the same game played again, stopping at turn N or the one before; in
+lldb, then `continue`); gdb's `print $deref(p)` and lldb's `print *p` read a bot's pointer.
 
 Exit status: the debugger's; 2 on bad input (no debugger installed, a module without debug
 info, a turn past the bot's last, a trace of another game or format version).")]

@@ -63,8 +63,7 @@ pub async fn code_lens(
         let text = botlens_bots::own_files::read_text(&root, &path, limit).ok()?;
         toolchain::entry_line(lang, &text)
     });
-    let debuggable =
-        lang.is_some_and(|lang| matches!(lang.debugging(), Debugging::Debugger { .. }));
+    let debuggable = lang.is_some_and(|lang| matches!(lang.debugging(), Debugging::Debugger));
     let Some(line) = entry else {
         return Ok((!hot.is_empty()).then_some(hot));
     };
