@@ -350,6 +350,37 @@ fn diagnostics_follow_saves_and_clear_when_the_bug_is_fixed() {
         json!({"command": "botlens.debug", "arguments": [bot.display().to_string()]}),
     );
     assert_eq!(worst["result"], json!(expected), "the worst game is the diagnostic's: {worst:#}");
+    // …and as code actions on the diagnostic: debug it, replay it.
+    let actions = lsp.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&lib)}, "range": diagnostic["range"],
+               "context": {"diagnostics": [diagnostic]}}),
+    );
+    let game = format!("seed {} vs {}", data["seed"], data["opponent"].as_str().unwrap());
+    let offered: Vec<(&str, &str, &Value)> = actions["result"]
+        .as_array()
+        .map(|all| {
+            all.iter()
+                .map(|a| {
+                    let command = &a["command"];
+                    (
+                        a["title"].as_str().unwrap(),
+                        command["command"].as_str().unwrap(),
+                        &command["arguments"],
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let arguments = json!([data["project"], data["opponent"], data["seed"]]);
+    assert_eq!(
+        offered,
+        [
+            (format!("botlens: debug this game ({game})").as_str(), "botlens.debug", &arguments),
+            (format!("botlens: replay this game ({game})").as_str(), "botlens.replay", &arguments),
+        ],
+        "{actions:#}"
+    );
 
     // The one-line fix: O answers a centre opening by the preference list.
     let source = std::fs::read_to_string(&lib).unwrap();
@@ -737,6 +768,36 @@ else
         table.insert(lines, 'hover ' .. d.lnum .. ' ' .. vim.split(contents.value, '\n')[1])
       end
     end
+    local range = { start = { line = d.lnum, character = 0 }, ['end'] = { line = d.lnum, character = 0 } }
+    local asked = {
+      textDocument = { uri = vim.uri_from_bufnr(0) },
+      range = range,
+      -- The diagnostic as the server sent it, rebuilt as Neovim's own code action does.
+      context = { diagnostics = { vim.tbl_extend('keep', {
+        range = { start = { line = d.lnum, character = d.col },
+                  ['end'] = { line = d.end_lnum, character = d.end_col } },
+        message = d.message, source = d.source, severity = d.severity,
+      }, d.user_data.lsp) } },
+    }
+    local offered = vim.lsp.buf_request_sync(0, 'textDocument/codeAction', asked, 20000) or {}
+    for _, answer in pairs(offered) do
+      if answer.err then table.insert(lines, 'action error ' .. vim.inspect(answer.err)) end
+      for _, action in ipairs(answer.result or {}) do
+        table.insert(lines, 'action ' .. action.title)
+        _G.botlens_replay_action = _G.botlens_replay_action
+          or (action.command.command == 'botlens.replay' and action.command)
+      end
+    end
+  end
+  -- The replay action, run as Neovim runs a code action's command: in a terminal split.
+  local action = _G.botlens_replay_action
+  if action and vim.lsp.commands[action.command] then
+    local source = vim.api.nvim_get_current_buf()
+    vim.lsp.commands[action.command](action, { client_id = clients()[1].id, bufnr = source })
+    vim.wait(20000, function() return vim.bo.buftype == 'terminal' end, 50)
+    table.insert(lines, 'terminal ' .. vim.api.nvim_buf_get_name(0))
+    vim.cmd('stopinsert')
+    vim.api.nvim_set_current_buf(source)
   end
   for _, title in ipairs(lens_titles()) do table.insert(lines, 'lens ' .. title) end
 end
@@ -787,11 +848,25 @@ impl Shown {
             self.written
         );
         assert!(!self.written.contains("timeout"), "{}", self.written);
+        // The diagnostic's code action replays its game, in a terminal split.
+        let replay =
+            self.written.lines().find(|l| l.starts_with("action botlens: replay this game (seed "));
+        assert!(replay.is_some(), "{}", self.written);
+        let terminal = self.written.lines().find_map(|l| l.strip_prefix("terminal "));
+        assert!(
+            terminal.is_some_and(|name| name.starts_with("term://") && name.contains(" replay ")),
+            "{}",
+            self.written
+        );
     }
 
-    /// Whether the `⏸ debug it` lens is there.
+    /// Whether the `⏸ debug it` lens is there, and the "debug this game" code action with it.
     fn offers_debugging(&self) -> bool {
-        self.lenses.iter().any(|l| l == "⏸ debug it")
+        let action =
+            self.written.lines().any(|l| l.starts_with("action botlens: debug this game (seed "));
+        let lens = self.lenses.iter().any(|l| l == "⏸ debug it");
+        assert_eq!(lens, action, "the lens and the code action agree: {}", self.written);
+        lens
     }
 }
 

@@ -9,6 +9,7 @@ mod c;
 mod ci;
 mod compare;
 mod confinement;
+mod dap;
 mod debug;
 mod editors;
 mod help;

@@ -86,6 +86,37 @@ impl std::fmt::Display for Debugger {
     }
 }
 
+/// lldb's Debug Adapter Protocol server, for an editor's debugger UI: the first of `lldb-dap`,
+/// `lldb-vscode` (its name before LLVM 18), then the same names with a version (Debian's
+/// `lldb-vscode-14`), newest first, on `PATH`.
+pub fn dap_adapter() -> Option<PathBuf> {
+    dap_adapter_on(&std::env::var_os("PATH")?)
+}
+
+/// [`dap_adapter`] in the directories of `path`.
+fn dap_adapter_on(path: &OsStr) -> Option<PathBuf> {
+    const NAMES: [&str; 2] = ["lldb-dap", "lldb-vscode"];
+    let dirs: Vec<PathBuf> = std::env::split_paths(path).collect();
+    let plain = NAMES.iter().flat_map(|name| dirs.iter().map(move |dir| dir.join(name)));
+    if let Some(found) = plain.into_iter().find(|file| is_executable(file)) {
+        return Some(found);
+    }
+    dirs.iter()
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let version = NAMES.iter().find_map(|known| {
+                name.strip_prefix(known)?.strip_prefix('-')?.parse::<u32>().ok()
+            })?;
+            let file = entry.path();
+            is_executable(&file).then_some((version, file))
+        })
+        .max_by_key(|(version, _)| *version)
+        .map(|(_, file)| file)
+}
+
 #[cfg(unix)]
 fn is_executable(file: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
@@ -108,6 +139,33 @@ mod tests {
             assert_eq!(debugger.to_string(), debugger.program());
         }
         assert_eq!("GDB".parse::<Debugger>(), Err("no debugger `GDB`: gdb or lldb".into()));
+    }
+
+    #[test]
+    fn the_dap_adapter_is_lldb_dap_else_lldb_vscode_else_the_newest_versioned_one() {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let dir = tempfile::tempdir().unwrap();
+            let put = |name: &str| {
+                let file = dir.path().join(name);
+                std::fs::write(&file, "").unwrap();
+                std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+                file
+            };
+            let path = dir.path().as_os_str();
+            assert_eq!(dap_adapter_on(path), None);
+            std::fs::write(dir.path().join("lldb-vscode-15"), "").unwrap();
+            assert_eq!(dap_adapter_on(path), None, "not executable");
+            put("lldb-vscode-14");
+            let newer = put("lldb-vscode-9000");
+            put("lldb-vscode-x");
+            assert_eq!(dap_adapter_on(path), Some(newer));
+            let plain = put("lldb-vscode");
+            assert_eq!(dap_adapter_on(path), Some(plain));
+            let dap = put("lldb-dap");
+            assert_eq!(dap_adapter_on(path), Some(dap));
+        }
     }
 
     #[test]

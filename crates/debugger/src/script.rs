@@ -189,20 +189,66 @@ fn gdb_escape(text: &str) -> String {
 /// the hook (a game played again does not stop there on its way) and makes the bot's pointers
 /// readable (`__vmctx->set()`); as checked as gdb's. Nothing needs lldb's Python.
 fn lldb_commands(stop: &Stop) -> String {
-    let mut script = String::from("settings set plugin.jit-loader.gdb.enable on\n");
-    let _ = writeln!(script, "breakpoint set --name {HOOK} --skip-prologue false\nprocess launch");
+    let mut script = format!("{LLDB_JIT}\n");
+    let _ = writeln!(script, "{}\nprocess launch", lldb_hook_breakpoint());
     for line in stop.at_the_stop() {
         let _ = writeln!(script, "# {}", printable(&line).replace('`', "'"));
     }
     script.push_str(LLDB_COMMANDS);
-    if let Some((file, line)) = stop.breakpoint() {
-        let _ = writeln!(
-            script,
-            "breakpoint set --file \"{file}\" --line {line} --condition '*(unsigned *) &botlens_stop_turn != 0'\n\
-             breakpoint command add --one-liner 'expression -- (void) __vmctx->set()'"
-        );
+    for command in lldb_failing_line_breakpoint(stop) {
+        let _ = writeln!(script, "{command}");
     }
     script
+}
+
+/// lldb's setting that reads the native DWARF wasmtime registers for the bot's code.
+const LLDB_JIT: &str = "settings set plugin.jit-loader.gdb.enable on";
+
+/// lldb's breakpoint at [`HOOK`].
+fn lldb_hook_breakpoint() -> String {
+    format!("breakpoint set --name {HOOK} --skip-prologue false")
+}
+
+/// lldb's breakpoint on the failing line (none when there is none fit for a command,
+/// [`Stop::breakpoint`]): waiting for the stop at the hook, and making the bot's pointers
+/// readable there.
+fn lldb_failing_line_breakpoint(stop: &Stop) -> Vec<String> {
+    let Some((file, line)) = stop.breakpoint() else { return Vec::new() };
+    vec![
+        format!(
+            "breakpoint set --file \"{file}\" --line {line} --condition '*(unsigned *) &botlens_stop_turn != 0'"
+        ),
+        "breakpoint command add --one-liner 'expression -- (void) __vmctx->set()'".to_owned(),
+    ]
+}
+
+/// What lldb is given at launch when an editor runs it as a Debug Adapter Protocol server
+/// (lldb-vscode, lldb-dap): the launch request's `initCommands` and `preRunCommands`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LldbLaunch {
+    /// Before the program is made a target: the JIT loader on, no scripts from symbol files.
+    pub init_commands: Vec<String>,
+    /// Before it runs: botlens's commands, and the breakpoint on the failing line (or, when
+    /// there is none, at the hook), so the editor's first stop is the failing line at the
+    /// failing turn.
+    pub pre_run_commands: Vec<String>,
+}
+
+impl Stop {
+    /// What lldb is given when an editor's DAP client launches the game ([`LldbLaunch`]).
+    pub fn lldb_launch(&self) -> LldbLaunch {
+        let init_commands = vec![
+            LLDB_JIT.to_owned(),
+            "settings set target.load-script-from-symbol-file false".to_owned(),
+        ];
+        let mut pre_run_commands: Vec<String> = LLDB_COMMANDS.lines().map(str::to_owned).collect();
+        let failing = lldb_failing_line_breakpoint(self);
+        if failing.is_empty() {
+            pre_run_commands.push(lldb_hook_breakpoint());
+        }
+        pre_run_commands.extend(failing);
+        LldbLaunch { init_commands, pre_run_commands }
+    }
 }
 
 /// botlens's lldb commands: `board`, `turn N` and `back` (each followed by `continue`: lldb

@@ -5,15 +5,16 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use tower_lsp_server::ls_types::{
-    CodeLens, CodeLensParams, DidChangeConfigurationParams, DidChangeWatchedFilesParams,
-    DidOpenTextDocumentParams, DidSaveTextDocumentParams, ExecuteCommandParams, Hover, HoverParams,
-    InitializeParams, InitializeResult, InitializedParams,
+    CodeActionParams, CodeActionResponse, CodeLens, CodeLensParams, DidChangeConfigurationParams,
+    DidChangeWatchedFilesParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
+    ExecuteCommandParams, Hover, HoverParams, InitializeParams, InitializeResult,
+    InitializedParams,
 };
 use tower_lsp_server::{Client, LanguageServer, jsonrpc};
 
 use botlens_bots::caps::LimitCaps;
 
-use crate::handlers::{guard, guard_notification, hover, lens, lifecycle, run};
+use crate::handlers::{actions, guard, guard_notification, hover, lens, lifecycle, run};
 use crate::session::ServerSession;
 
 /// The botlens language server, one per client connection.
@@ -95,6 +96,13 @@ impl LanguageServer for Backend {
 
     async fn code_lens(&self, params: CodeLensParams) -> jsonrpc::Result<Option<Vec<CodeLens>>> {
         guard("codeLens", lens::code_lens(self.session.clone(), params)).await
+    }
+
+    async fn code_action(
+        &self,
+        params: CodeActionParams,
+    ) -> jsonrpc::Result<Option<CodeActionResponse>> {
+        guard("codeAction", actions::code_action(self.session.clone(), params)).await
     }
 
     async fn execute_command(

@@ -3,8 +3,11 @@
 // The server does the work (builds on save, plays the suite, publishes diagnostics, code lenses
 // and hovers); this file only starts it, passes the settings, and turns the answers of
 // `botlens.replay` and `botlens.debug` into a terminal running that command line (the second
-// one opens gdb there, stopped at the failing turn).
+// one opens gdb there, stopped at the failing turn). It also declares the debugger type
+// `botlens`: a lost game in VS Code's own debugger, through lldb's debug adapter, which
+// `botlens debug … --dap` runs confined, launched as `botlens debug … --launch-config` says.
 
+import { execFile } from "node:child_process";
 import * as vscode from "vscode";
 import {
   ExecuteCommandRequest,
@@ -68,6 +71,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...[...TERMINAL_COMMANDS.keys()].map((name) =>
       vscode.commands.registerCommand(name, (...args: unknown[]) => inTerminal(name, args)),
     ),
+    vscode.debug.registerDebugConfigurationProvider("botlens", {
+      resolveDebugConfigurationWithSubstitutedVariables: (_folder, config) =>
+        launchConfig(command, config),
+    }),
+    vscode.debug.registerDebugAdapterDescriptorFactory("botlens", {
+      createDebugAdapterDescriptor: (session) =>
+        new vscode.DebugAdapterExecutable(command, [...gameArgs(session.configuration), "--dap"]),
+    }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("botlens")) {
         client?.sendNotification("workspace/didChangeConfiguration", { settings: settings() });
@@ -120,4 +131,40 @@ async function inTerminal(name: string, args: unknown[]): Promise<void> {
 
 export async function deactivate(): Promise<void> {
   await client?.stop();
+}
+
+/** `botlens debug`'s arguments naming the game of a `botlens` debug configuration. */
+function gameArgs(config: vscode.DebugConfiguration): string[] {
+  return ["debug", String(config.bot), "--vs", String(config.vs), "--seed", String(config.seed)];
+}
+
+/**
+ * A `botlens` debug configuration made the launch request lldb's adapter takes: what
+ * `botlens debug … --launch-config` prints (the program under the debugger, its arguments,
+ * botlens's lldb commands and the breakpoint on the failing line), run without a shell.
+ */
+async function launchConfig(
+  command: string,
+  config: vscode.DebugConfiguration,
+): Promise<vscode.DebugConfiguration | undefined> {
+  if (typeof config.bot !== "string" || typeof config.vs !== "string" || config.seed === undefined) {
+    vscode.window.showErrorMessage("botlens: a botlens debug configuration names `bot`, `vs` and `seed`");
+    return undefined;
+  }
+  const printed = await new Promise<string>((resolve, reject) => {
+    execFile(command, [...gameArgs(config), "--launch-config"], (error, stdout, stderr) => {
+      if (error) {
+        reject(new Error(stderr.trim() || error.message));
+      } else {
+        resolve(stdout);
+      }
+    });
+  }).catch((error: Error) => {
+    vscode.window.showErrorMessage(`botlens: ${error.message}`);
+    return undefined;
+  });
+  if (printed === undefined) {
+    return undefined;
+  }
+  return { ...config, ...JSON.parse(printed), name: config.name, type: "botlens", request: "launch" };
 }

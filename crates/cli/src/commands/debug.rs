@@ -83,6 +83,16 @@ pub struct DebugArgs {
     /// begins its failing turn (or --turn).
     #[arg(long, conflicts_with_all = ["debugger", "batch"])]
     debuggee: bool,
+    /// Print the launch configuration of an editor's debugger for this game, as JSON: the
+    /// arguments of a Debug Adapter Protocol `launch` request to lldb's adapter (lldb-dap,
+    /// lldb-vscode), which `--dap` runs. See docs/debugging.md, "Editors".
+    #[arg(long, conflicts_with_all = ["debugger", "batch", "debuggee", "dap"])]
+    launch_config: bool,
+    /// Be an editor's debug adapter for this game: lldb's Debug Adapter Protocol server
+    /// (lldb-dap, lldb-vscode), confined as botlens's debuggers are, speaking DAP on stdin and
+    /// stdout. The editor's launch request is the one `--launch-config` prints.
+    #[arg(long, conflicts_with_all = ["debugger", "batch", "debuggee"])]
+    dap: bool,
     /// With --debuggee: the bot's module, built by the `botlens debug` that started the
     /// debugger, loaded instead of building the bot (a debugger's run may not build).
     #[arg(long, value_name = "MODULE", requires = "debuggee", hide = true)]
@@ -117,12 +127,20 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
         std::io::stderr().flush()?;
         return Ok(ExitCode::SUCCESS);
     }
-    let debugger = args.debugger.installed().with_context(|| {
-        format!(
-            "{name} is not installed: apt-get install {name} (or choose the other with --debugger)",
-            name = args.debugger.program()
-        )
-    })?;
+    let debugger = if args.dap {
+        botlens_debugger::dap_adapter().context(
+            "lldb's debug adapter (lldb-dap, or lldb-vscode before LLVM 18) is not installed: apt-get install lldb",
+        )?
+    } else if args.launch_config {
+        PathBuf::new()
+    } else {
+        args.debugger.installed().with_context(|| {
+            format!(
+                "{name} is not installed: apt-get install {name} (or choose the other with --debugger)",
+                name = args.debugger.program()
+            )
+        })?
+    };
     let how = game::how_built(&target, &build);
     let progress = |stage| match stage {
         Stage::InstallingTarget => eprintln!("{INSTALLING}"),
@@ -149,10 +167,25 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
     }
     let failing_line = played.fault.as_ref().and_then(|fault| script::failing_line(fault, &target));
     let stop = Stop { turn, why, failing_line, example: script::example_file(&target) };
+    let program = std::env::current_exe().context("the path of this botlens")?;
+    let debuggee = debuggee_args(&args, &bot, &chosen, turn, wasm.as_deref());
+    if args.launch_config {
+        println!("{}", launch_config(&stop, &bot, &chosen, &program, &debuggee)?);
+        return Ok(ExitCode::SUCCESS);
+    }
     // What the bot's failure and files say is printed here, never handed to the debugger: its
     // commands are botlens's own words alone ([`Stop`]).
     for line in stop.banner(args.debugger) {
         eprintln!("{}", printable(&line));
+    }
+    if args.dap {
+        // stdout is the editor's: the adapter speaks DAP on it.
+        eprintln!("botlens: starting {}…", debugger.display());
+        let mut read: Vec<PathBuf> = wasm.into_iter().collect();
+        read.extend(game::sources(&target));
+        let status = botlens_bots::debugger_session(&debugger, Vec::new(), &read)
+            .with_context(|| format!("running {}", debugger.display()))?;
+        return Ok(ExitCode::from(status.code().map_or(2, |code| code.clamp(0, 255) as u8)));
     }
     eprintln!("botlens: starting {}…", args.debugger);
     let dir = tempfile::tempdir().context("a directory for the debugger's commands")?;
@@ -160,8 +193,8 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
     std::fs::write(&commands, stop.script(args.debugger))
         .context("writing the debugger's commands")?;
     let mut words = script::debugger_args(args.debugger, &commands, args.batch.as_deref());
-    words.push(std::env::current_exe().context("the path of this botlens")?.into());
-    words.extend(debuggee_args(&args, &bot, &chosen, turn, wasm.as_deref()));
+    words.push(program.into());
+    words.extend(debuggee);
     let mut read = vec![dir.path().to_owned()];
     read.extend(args.batch.clone());
     read.extend(wasm);
@@ -169,6 +202,41 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
     let status = botlens_bots::debugger_session(&debugger, words, &read)
         .with_context(|| format!("running {}", args.debugger))?;
     Ok(ExitCode::from(status.code().map_or(2, |code| code.clamp(0, 255) as u8)))
+}
+
+/// The launch configuration of an editor's DAP debugger for the game `game` of `bot`: lldb's
+/// adapter runs `program` (this botlens) with `debuggee`, with botlens's commands and the
+/// breakpoint on the failing line ([`Stop::lldb_launch`]). JSON, its strings escaped: the bot's
+/// text in it (its file names, an opponent's name) is data, never a command.
+fn launch_config(
+    stop: &Stop,
+    bot: &str,
+    game: &OneGame,
+    program: &Path,
+    debuggee: &[OsString],
+) -> anyhow::Result<String> {
+    let text = |word: &std::ffi::OsStr| {
+        word.to_str().map(str::to_owned).with_context(|| {
+            format!(
+                "{} is not UTF-8, which a launch configuration (JSON) cannot hold",
+                word.display()
+            )
+        })
+    };
+    let args = debuggee.iter().map(|word| text(word)).collect::<anyhow::Result<Vec<_>>>()?;
+    let cwd = std::env::current_dir().context("the current directory")?;
+    let launch = stop.lldb_launch();
+    let config = serde_json::json!({
+        "name": format!("botlens: {bot} vs {}, seed {}", game.vs, game.seed),
+        "type": "botlens",
+        "request": "launch",
+        "program": text(program.as_os_str())?,
+        "args": args,
+        "cwd": text(cwd.as_os_str())?,
+        "initCommands": launch.init_commands,
+        "preRunCommands": launch.pre_run_commands,
+    });
+    Ok(serde_json::to_string_pretty(&config)?)
 }
 
 /// The arguments of this command again, for the process under the debugger: values joined to

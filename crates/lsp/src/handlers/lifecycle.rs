@@ -10,11 +10,12 @@ use botlens_harness::BotProject;
 use serde_json::Value;
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{
-    CodeLensOptions, DidChangeConfigurationParams, DidChangeWatchedFilesRegistrationOptions,
-    ExecuteCommandOptions, FileSystemWatcher, GlobPattern, HoverProviderCapability,
-    InitializeParams, InitializeResult, InitializedParams, MessageType, Registration, SaveOptions,
-    ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
+    CodeActionProviderCapability, CodeLensOptions, DidChangeConfigurationParams,
+    DidChangeWatchedFilesRegistrationOptions, ExecuteCommandOptions, FileSystemWatcher,
+    GlobPattern, HoverProviderCapability, InitializeParams, InitializeResult, InitializedParams,
+    MessageType, Registration, SaveOptions, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    TextDocumentSyncSaveOptions,
 };
 
 use super::answered;
@@ -85,6 +86,7 @@ pub async fn initialize(
             )),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
             code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+            code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
             execute_command_provider: Some(ExecuteCommandOptions {
                 commands: COMMANDS.iter().map(|c| (*c).to_owned()).collect(),
                 ..ExecuteCommandOptions::default()

@@ -5,6 +5,7 @@
 //! keeps serving; a request of the server's own waits for the client's answer through
 //! [`answered`], so a client that never answers cannot hold anything up.
 
+pub mod actions;
 pub mod diagnostics;
 pub mod hover;
 pub mod lens;

@@ -2,7 +2,8 @@
 -- builds (Rust projects, bot folders with a botlens.toml, lone .js, .c, .zig and .ts files) and
 -- adds :BotlensReplay, which runs the replay command line of the failure under the cursor in a
 -- terminal split, and :BotlensDebug, which opens that game in gdb (`botlens debug`) there,
--- stopped as the bot begins its failing turn.
+-- stopped as the bot begins its failing turn. The lenses and the code actions on a failure
+-- ("debug this game", "replay this game") open theirs the same way.
 --
 -- Works from Neovim 0.7 on, the same way on every version: a buffer of a file a bot's build
 -- reads is attached when it is read, to a client per bot root (vim.lsp.start from 0.8,
@@ -144,6 +145,24 @@ local function run_game_command(command)
   end, 0)
 end
 
+--- Runs a `botlens.replay` or `botlens.debug` command a lens or a code action ("debug this
+--- game") carries: the server answers its command line, which opens in a terminal split.
+--- (Registered in vim.lsp.commands: Neovim runs such a command itself, not through the server.)
+local function game_command(command, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if not client then
+    return
+  end
+  local params = { command = command.command, arguments = command.arguments }
+  client.request('workspace/executeCommand', params, function(err, result)
+    if err then
+      vim.notify('botlens: ' .. err.message, vim.log.levels.ERROR)
+    elseif type(result) == 'string' then
+      run_in_terminal(result)
+    end
+  end, ctx.bufnr)
+end
+
 --- :BotlensReplay — the replay of the failure under the cursor, else of the worst game.
 function M.replay()
   local data = diagnostic_data()
@@ -188,6 +207,8 @@ end
 
 function M.setup(opts)
   opts = vim.tbl_deep_extend('force', defaults, opts or {})
+  vim.lsp.commands['botlens.replay'] = game_command
+  vim.lsp.commands['botlens.debug'] = game_command
   local config = {
     name = 'botlens',
     cmd = opts.cmd,
