@@ -420,3 +420,20 @@ fn gdb_and_lldb_print_a_zig_bots_locals_built_in_debug_mode() {
     let all = debug_running(name, &args, "lldb", "continue\nframe variable column\n", limit);
     assert!(has_line(&all, "(unsigned int) column = 3"), "{all}");
 }
+
+#[test]
+fn the_bot_in_seat_1_of_a_paired_game_is_debugged_with_seat() {
+    if !require(&[Tool::Gdb]) {
+        return;
+    }
+    // Seed 12 vs random fails only with the bot in seat 1 (`run --paired` names it so), where
+    // the opponent opens in the centre.
+    let args = ["--vs", "random", "--seed", "12", "--seat", "1"];
+    let limit = std::time::Duration::from_secs(300);
+    let all = debug_running(PANICKY, &args, "gdb", "continue\nprint x_square\n", limit);
+    assert!(all.contains("the bot failed on its turn 1 (panic: X opens on a corner"), "{all}");
+    assert!(all.contains("tictactoe_panicky::answer_opening (x_square=4)"), "{all}");
+    assert!(has_line(&all, "$1 = 4"), "{all}");
+    let seat0 = debug_running(PANICKY, &args[..4], "gdb", "", limit);
+    assert!(seat0.contains("the game did not fail (win in 3 turns)"), "{seat0}");
+}

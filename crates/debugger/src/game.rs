@@ -22,11 +22,13 @@ pub struct OneGame {
     pub vs: String,
     /// The seed.
     pub seed: u64,
+    /// The bot's seat: 0, or 1 for the second game of a pair (`botlens run --paired`).
+    pub seat: usize,
 }
 
 impl OneGame {
     /// The game a stored trace recorded, refused unless it is a game of the bot's own kind with
-    /// the bot (a module) in seat 0.
+    /// a bot (a module) in a seat: the first such seat.
     pub fn of_trace(trace: &Trace, path: &Path, target: &Target) -> anyhow::Result<OneGame> {
         let plays = match target {
             Target::Reference { .. } => bail!("{target} has no module of its own to debug"),
@@ -42,10 +44,13 @@ impl OneGame {
         }
         match &trace.players[..] {
             [bot, opponent] if bot.kind == "wasm" => {
-                Ok(OneGame { vs: opponent.name.clone(), seed: trace.seed })
+                Ok(OneGame { vs: opponent.name.clone(), seed: trace.seed, seat: 0 })
+            }
+            [opponent, bot] if bot.kind == "wasm" => {
+                Ok(OneGame { vs: opponent.name.clone(), seed: trace.seed, seat: 1 })
             }
             _ => bail!(
-                "{} does not record a bot in seat 0 against an opponent; give --vs NAME --seed N",
+                "{} does not record a bot against an opponent; give --vs NAME --seed N",
                 path.display()
             ),
         }
@@ -125,6 +130,8 @@ pub fn prepare(
         debug_info,
         cargo_target_dir: target.project_dir().map(|dir| dir.join("target").join(build_dir)),
         prebuilt: build.prebuilt.clone(),
+        // The bot's game in seat 1 is the second of a pair.
+        paired: game.seat == 1,
         ..RunOptions::one_game(&game.vs, game.seed)
     };
     let prepared = pipeline::prepare(sandbox, target, &options, progress, &CancelToken::new())?;
@@ -140,10 +147,11 @@ pub fn prepare(
     Ok(prepared)
 }
 
-/// Plays the prepared game and returns it.
-pub fn play(prepared: Prepared, target: &Target) -> anyhow::Result<GameResult> {
+/// Plays the prepared game and returns the bot's game in `seat`.
+pub fn play(prepared: Prepared, target: &Target, seat: usize) -> anyhow::Result<GameResult> {
     let run = pipeline::play(prepared, target, &|_| {}, &CancelToken::new())?;
-    run.results.kept.into_iter().next().context("the game produced no result")
+    let mut kept = run.results.kept.into_iter();
+    kept.find(|game| game.bot_seat == seat).context("the game produced no result")
 }
 
 /// Whether the played game made the stored trace's moves.
@@ -196,7 +204,7 @@ pub fn play_stopping(
     let mut turn = match turn {
         Some(turn) => turn,
         None => {
-            let (turn, why) = stop_turn(&play(prepared.clone(), target)?, None)?;
+            let (turn, why) = stop_turn(&play(prepared.clone(), target, game.seat)?, None)?;
             said(&printable(&why));
             turn
         }
@@ -204,9 +212,9 @@ pub fn play_stopping(
     loop {
         let mut stopping = prepared.clone();
         if let Contender::Wasm(bot) = &mut stopping.suite.bot {
-            bot.module = bot.module.stopping_at(turn);
+            bot.module = bot.module.stopping_at(turn, game.seat);
         }
-        let played = play(stopping, target)?;
+        let played = play(stopping, target, game.seat)?;
         if played.bot_turns < turn {
             said(&format!(
                 "the bot played {} turns in this game, so it never began turn {turn}",

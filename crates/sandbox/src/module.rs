@@ -8,7 +8,7 @@ use std::sync::mpsc::{RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use botlens_engine::{Failure, FailureKind, Game};
+use botlens_engine::{Failure, FailureKind, Game, Seat};
 use botlens_protocol::Encoding;
 use wasmtime::{Engine, ExternType, InstancePre, Linker, Module, ModuleExport};
 
@@ -314,8 +314,9 @@ pub struct BotModule {
     inner: Arc<Inner>,
     /// What a language runner is given to run (`botlens.source`).
     payload: Option<Arc<[u8]>>,
-    /// The turn of every game at which the debugger hook is called ([`BotModule::stopping_at`]).
-    stop_at: Option<u32>,
+    /// The turn, and the bot's seat, of the games at which the debugger hook is called
+    /// ([`BotModule::stopping_at`]).
+    stop_at: Option<(u32, Seat)>,
 }
 
 struct Inner {
@@ -371,13 +372,13 @@ impl BotModule {
     }
 
     /// The same module, calling the debugger hook `botlens_turn_begins` (an `extern "C"`
-    /// function of the host process, never inlined) as each game's `turn`-th turn of this bot
-    /// begins (the first turn is 1), so a debugger that breaks there stops the process at that
-    /// turn; a game the debugger asks to be played again ([`crate::replay_asked`]) ends at the
+    /// function of the host process, never inlined) as the `turn`-th turn of this bot begins
+    /// (the first turn is 1) in each game it plays in `seat`, so a debugger that breaks there
+    /// stops the process at that turn; a game the debugger asks to be played again ([`crate::replay_asked`]) ends at the
     /// next turn. Meant for a [`Sandbox::for_debugger`] module; the hook does nothing by
     /// itself.
-    pub fn stopping_at(&self, turn: u32) -> BotModule {
-        BotModule { stop_at: Some(turn), ..self.clone() }
+    pub fn stopping_at(&self, turn: u32, seat: Seat) -> BotModule {
+        BotModule { stop_at: Some((turn, seat)), ..self.clone() }
     }
 
     /// Whether the module's DWARF describes variables (built with `debug = true` or
@@ -387,17 +388,18 @@ impl BotModule {
         crate::dwarf::has_variables(&self.inner.binary)
     }
 
-    /// As the bot's turn `number` (1 for its first) begins, `turn` its game: at the turn it
-    /// stops at ([`BotModule::stopping_at`]), the debugger hook, with the board and view kept
+    /// As the bot's turn `number` (1 for its first) begins in `seat`, `turn` its game: at the
+    /// turn and seat it stops at ([`BotModule::stopping_at`]), the debugger hook, with the board and view kept
     /// for the debugger's `board` command. A game the debugger asked to be played again
     /// ([`crate::replay_asked`]) ends here, failed, so the next can begin.
     pub(crate) fn turn_begins<G: Game>(
         &self,
         number: u32,
+        seat: Seat,
         turn: &botlens_engine::Turn<G>,
     ) -> Result<(), Failure> {
         let Some(stop_at) = self.stop_at else { return Ok(()) };
-        if number == stop_at && !crate::debugger::replay_pending() {
+        if (number, seat) == stop_at && !crate::debugger::replay_pending() {
             let mut message = Vec::new();
             turn.write_view(Encoding::Json, &mut message);
             crate::debugger::stop(number, &G::render_view(&turn.view()), &message);

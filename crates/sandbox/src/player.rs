@@ -536,7 +536,7 @@ fn start<G: Game>(
 
 impl<G: Game> Player<G> for WasmPlayer<G> {
     fn play(&mut self, turn: &mut Turn<G>) -> Result<(), Failure> {
-        self.module.turn_begins(self.stats.turns + 1, turn)?;
+        self.module.turn_begins(self.stats.turns + 1, self.seat, turn)?;
         let budget = self.budget();
         if let Some(recorder) = &self.profile {
             let wall_clock = Duration::from_millis(self.limits.wall_clock_ms_per_turn);

@@ -34,6 +34,7 @@ Examples:
   botlens debug samples/tictactoe-minimax --vs perfect --seed 3 --turn 2
   botlens debug bot.wasm --game tictactoe --vs perfect --seed 3 --debugger lldb
   botlens debug samples/battleships-offbyone --vs hunter --seed 8 --batch cmds.gdb
+  botlens debug samples/tictactoe-panicky --vs random --seed 3 --seat 1
   botlens debug samples/battleships-offbyone --trace traces/hunter-seed8.json
 
 At the stop, the failing line has a breakpoint: `continue` to reach it, then `bt`,
@@ -58,6 +59,11 @@ pub struct DebugArgs {
     /// The seed of the game to debug.
     #[arg(long, required_unless_present = "trace")]
     seed: Option<u64>,
+    /// The bot's seat in the game: 0, or 1 for the second game of a pair (`botlens run
+    /// --paired`, where the opponent moves first).
+    #[arg(long, value_name = "SEAT", default_value_t = 0, conflicts_with = "trace",
+          value_parser = clap::value_parser!(u8).range(0..=1))]
+    seat: u8,
     /// Debug the game this stored trace recorded (`botlens run --trace-dir`): its opponent and
     /// seed, checked against the bot's game; the re-played game is compared with it.
     #[arg(long, value_name = "TRACE", conflicts_with_all = ["vs", "seed"])]
@@ -109,7 +115,9 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
             let trace = botlens_replay::load(path)?;
             (OneGame::of_trace(&trace, path, &target)?, Some((trace, path.as_path())))
         }
-        (None, Some(vs), Some(seed)) => (OneGame { vs: vs.clone(), seed }, None),
+        (None, Some(vs), Some(seed)) => {
+            (OneGame { vs: vs.clone(), seed, seat: usize::from(args.seat) }, None)
+        }
         _ => bail!("say which game: --vs NAME --seed N, or --trace FILE"),
     };
     let build = Build { optimized: args.optimized, prebuilt: args.prebuilt.clone() };
@@ -150,7 +158,7 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
     let prepared = game::prepare(&crate::shared::sandbox()?, &target, &chosen, &build, &progress)?;
     // The debugger's game loads the module built here: a debugger's run builds nothing.
     let wasm = prepared.wasm.clone().filter(|_| matches!(target, Target::Bot { .. }));
-    let played = game::play(prepared, &target)?;
+    let played = game::play(prepared, &target, chosen.seat)?;
     if let Some((trace, path)) = &stored
         && !game::same_moves(&played, trace)
     {
@@ -227,7 +235,7 @@ fn launch_config(
     let cwd = std::env::current_dir().context("the current directory")?;
     let launch = stop.lldb_launch();
     let config = serde_json::json!({
-        "name": format!("botlens: {bot} vs {}, seed {}", game.vs, game.seed),
+        "name": format!("botlens: {bot} vs {}, seed {}, seat {}", game.vs, game.seed, game.seat),
         "type": "botlens",
         "request": "launch",
         "program": text(program.as_os_str())?,
@@ -264,6 +272,7 @@ fn debuggee_args(
     words.extend([
         format!("--vs={}", game.vs).into(),
         format!("--seed={}", game.seed).into(),
+        format!("--seat={}", game.seat).into(),
         format!("--turn={turn}").into(),
         "--debuggee".into(),
         "--".into(),
@@ -287,7 +296,7 @@ mod tests {
         let mut asked = parse(vec!["debug".into(), "--vs=x".into(), "--seed=1".into()]);
         assert_eq!(asked.target, None, "no bot named: the one the debugger runs in is found");
         asked.game = Some("tictactoe".into());
-        let game = OneGame { vs: "--batch=/tmp/x\nshell id".into(), seed: 9 };
+        let game = OneGame { vs: "--batch=/tmp/x\nshell id".into(), seed: 9, seat: 1 };
         asked.optimized = true;
         let prebuilt = Path::new("/p/--batch=x.wasm");
         let again = parse(debuggee_args(&asked, "--debugger=lldb", &game, 4, Some(prebuilt)));
@@ -296,6 +305,7 @@ mod tests {
         assert!(again.optimized, "the debugger's game is built as the first was");
         assert_eq!(again.vs.as_deref(), Some("--batch=/tmp/x\nshell id"));
         assert_eq!((again.seed, again.turn, again.debuggee), (Some(9), Some(4), true));
+        assert_eq!(again.seat, 1, "the bot's seat");
         assert_eq!(again.game.as_deref(), Some("tictactoe"));
         assert_eq!(again.batch, None);
     }

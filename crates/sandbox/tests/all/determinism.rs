@@ -110,7 +110,7 @@ fn a_bot_that_burns_its_fuel_fails_identically_on_threads_competing_for_the_core
 #[test]
 fn a_sandbox_for_debuggers_plays_the_very_same_game_fuel_and_all() {
     let debugging = botlens_sandbox::Sandbox::for_debugger().unwrap();
-    let bot = debugging.load(crate::support::guest_bytes("chatty")).unwrap().stopping_at(2);
+    let bot = debugging.load(crate::support::guest_bytes("chatty")).unwrap().stopping_at(2, 0);
     let limits = SandboxLimits::default();
     for seed in [0, 7] {
         let under_debugger: MatchRecord<TicTacToe> = play(&bot, seed, &limits);
