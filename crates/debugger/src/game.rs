@@ -216,9 +216,9 @@ pub fn play_stopping(
         }
         let played = play(stopping, target, game.seat)?;
         if played.bot_turns < turn {
+            let (turns, s) = (played.bot_turns, if played.bot_turns == 1 { "" } else { "s" });
             said(&format!(
-                "the bot played {} turns in this game, so it never began turn {turn}",
-                played.bot_turns
+                "the bot played {turns} turn{s} in this game, so it never began turn {turn}"
             ));
         }
         match botlens_sandbox::replay_asked() {

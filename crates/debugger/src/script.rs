@@ -422,6 +422,32 @@ mod tests {
     }
 
     #[test]
+    fn an_editors_launch_commands_are_the_scripts_and_carry_no_text_of_the_bots() {
+        let plain = stop("plain", Some("/bot/src/lib.rs"));
+        let launch = plain.lldb_launch();
+        let script = lldb_commands(&plain);
+        for command in &launch.pre_run_commands {
+            assert!(script.contains(command.as_str()), "{command} is in lldb's script too");
+        }
+        assert_eq!(launch.init_commands[0], LLDB_JIT);
+        assert!(launch.pre_run_commands.last().unwrap().contains("__vmctx->set()"));
+        assert!(
+            !launch.pre_run_commands.iter().any(|c| c.contains(HOOK)),
+            "the first stop is the line"
+        );
+        for why in HOSTILE {
+            let named = stop(why, Some(&format!("/bot/{why}.c")));
+            let launch = named.lldb_launch();
+            let none = stop("plain", None).lldb_launch();
+            assert_eq!(launch, none, "{why:?}");
+            assert!(
+                launch.pre_run_commands.iter().any(|c| c.contains(HOOK)),
+                "without a line, the hook"
+            );
+        }
+    }
+
+    #[test]
     fn a_file_name_a_debugger_would_parse_gets_no_breakpoint_and_the_banner_says_why() {
         let why = |file: &str| unfit_for_a_command(file);
         assert_eq!(why("/home/me/my bots/bot.c"), None, "spaces are quoted");

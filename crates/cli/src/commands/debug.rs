@@ -127,9 +127,10 @@ pub fn run(args: DebugArgs) -> anyhow::Result<ExitCode> {
         let played = game::play_stopping(&target, &chosen, &build, args.turn, &|said| {
             eprintln!("botlens: {said}")
         })?;
+        let turns = played.bot_turns;
+        let s = if turns == 1 { "" } else { "s" };
         eprintln!(
-            "botlens: the game is over after the bot's {} turns: {}",
-            played.bot_turns,
+            "botlens: the game is over after the bot's {turns} turn{s}: {}",
             game::ending(&played)
         );
         std::io::stderr().flush()?;
