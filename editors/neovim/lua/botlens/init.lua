@@ -123,6 +123,18 @@ local function diagnostic_data()
   end
 end
 
+--- Asks `client` to execute `params` (`botlens.replay`, `botlens.debug` and their arguments),
+--- which answers a command line, and runs it in a terminal split.
+local function open_answer(client, params, bufnr)
+  client.request('workspace/executeCommand', params, function(err, result)
+    if err then
+      vim.notify('botlens: ' .. err.message, vim.log.levels.ERROR)
+    elseif type(result) == 'string' then
+      run_in_terminal(result)
+    end
+  end, bufnr)
+end
+
 --- Asks the server for the command line of `command` (`botlens.replay`, `botlens.debug`): the
 --- game of the diagnostic under the cursor, else the project's worst game; runs it in a
 --- terminal split.
@@ -135,32 +147,17 @@ local function run_game_command(command)
   local data = diagnostic_data()
   local arguments = data and { data.project, data.opponent, data.seed }
     or { M.root(vim.api.nvim_buf_get_name(0)) }
-  local params = { command = command, arguments = arguments }
-  client.request('workspace/executeCommand', params, function(err, result)
-    if err then
-      vim.notify('botlens: ' .. err.message, vim.log.levels.ERROR)
-    elseif type(result) == 'string' then
-      run_in_terminal(result)
-    end
-  end, 0)
+  open_answer(client, { command = command, arguments = arguments }, 0)
 end
 
 --- Runs a `botlens.replay` or `botlens.debug` command a lens or a code action ("debug this
---- game") carries: the server answers its command line, which opens in a terminal split.
---- (Registered in vim.lsp.commands: Neovim runs such a command itself, not through the server.)
+--- game") carries, as `run_game_command` does. (Registered in vim.lsp.commands: Neovim runs
+--- such a command itself, not through the server.)
 local function game_command(command, ctx)
   local client = vim.lsp.get_client_by_id(ctx.client_id)
-  if not client then
-    return
+  if client then
+    open_answer(client, { command = command.command, arguments = command.arguments }, ctx.bufnr)
   end
-  local params = { command = command.command, arguments = command.arguments }
-  client.request('workspace/executeCommand', params, function(err, result)
-    if err then
-      vim.notify('botlens: ' .. err.message, vim.log.levels.ERROR)
-    elseif type(result) == 'string' then
-      run_in_terminal(result)
-    end
-  end, ctx.bufnr)
 end
 
 --- :BotlensReplay — the replay of the failure under the cursor, else of the worst game.
