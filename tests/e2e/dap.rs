@@ -29,9 +29,10 @@ struct Client {
 }
 
 impl Client {
-    fn start() -> Client {
+    /// The adapter of `game` (`botlens debug GAME… --dap`).
+    fn start(game: &[&str]) -> Client {
         let mut adapter = Command::new(env!("CARGO_BIN_EXE_botlens"))
-            .args([&["debug"][..], &GAME, &["--dap"]].concat())
+            .args([&["debug"][..], game, &["--dap"]].concat())
             .current_dir(repo_root())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -110,18 +111,16 @@ impl Drop for Client {
     }
 }
 
-#[test]
-fn a_dap_client_stops_at_the_failing_line_and_reads_its_wrong_value() {
-    if !require(&[Tool::Lldb]) {
-        return;
-    }
+/// Where a DAP client of `game`'s adapter, launched as `--launch-config` says, is stopped
+/// first: the client, the top frame and its locals (name, value).
+fn first_stop(game: &[&str]) -> (Client, Value, Vec<(String, String)>) {
     let config =
-        botlens_with_input(&[&["debug"][..], &GAME, &["--launch-config"]].concat(), "", PATIENCE);
+        botlens_with_input(&[&["debug"][..], game, &["--launch-config"]].concat(), "", PATIENCE);
     assert_eq!(config.code, Some(0), "{}", config.stderr);
     let launch: Value = serde_json::from_str(&config.stdout).expect("the configuration is JSON");
     assert_eq!(launch["request"], "launch", "{launch:#}");
 
-    let mut client = Client::start();
+    let mut client = Client::start(game);
     client.request(
         "initialize",
         json!({"adapterID": "botlens", "linesStartAt1": true, "pathFormat": "path"}),
@@ -131,28 +130,39 @@ fn a_dap_client_stops_at_the_failing_line_and_reads_its_wrong_value() {
     client.request("configurationDone", json!({}));
     let stopped = client.expect("a stop", |m| m["event"] == "stopped");
     assert_eq!(stopped["body"]["reason"], "breakpoint", "{stopped}");
-
-    // The failing line, in the bot's own source, in its frame.
     let thread = stopped["body"]["threadId"].clone();
     let trace = client.request("stackTrace", json!({"threadId": thread, "levels": 5}));
-    let top = &trace["stackFrames"][0];
-    let source = repo_root().join(GAME[0]).join("src/lib.rs");
-    let line = line_after_marker(&source, "botlens reports the illegal_move on the next line");
-    assert_eq!(top["line"], line, "{trace:#}");
-    assert_eq!(top["source"]["path"], source.display().to_string(), "{trace:#}");
-    assert!(top["name"].as_str().unwrap().contains("OffByOne"), "{trace:#}");
-
-    // Its locals with their values: the column off the grid.
+    let top = trace["stackFrames"][0].clone();
     let scopes = client.request("scopes", json!({"frameId": top["id"]}));
     let locals = scopes["scopes"].as_array().unwrap().iter().find(|s| s["name"] == "Locals");
     let reference = locals.expect("a Locals scope")["variablesReference"].clone();
     let variables = client.request("variables", json!({"variablesReference": reference}));
-    let value = |name: &str| {
-        let all = variables["variables"].as_array().unwrap();
-        all.iter().find(|v| v["name"] == name).map(|v| v["value"].clone())
-    };
-    assert_eq!(value("x"), Some(json!("10")), "{variables:#}");
-    assert_eq!(value("y"), Some(json!("8")), "{variables:#}");
+    let named = variables["variables"].as_array().unwrap().iter();
+    let locals = named
+        .map(|v| (v["name"].as_str().unwrap().to_owned(), v["value"].as_str().unwrap().to_owned()))
+        .collect();
+    (client, top, locals)
+}
+
+/// Whether `locals` has `name` with `value`.
+fn has(locals: &[(String, String)], name: &str, value: &str) -> bool {
+    locals.iter().any(|(n, v)| n == name && v == value)
+}
+
+#[test]
+fn a_dap_client_stops_at_the_failing_line_and_reads_its_wrong_value() {
+    if !require(&[Tool::Lldb]) {
+        return;
+    }
+    let (mut client, top, locals) = first_stop(&GAME);
+    // The failing line, in the bot's own source, in its frame.
+    let source = repo_root().join(GAME[0]).join("src/lib.rs");
+    let line = line_after_marker(&source, "botlens reports the illegal_move on the next line");
+    assert_eq!(top["line"], line, "{top:#}");
+    assert_eq!(top["source"]["path"], source.display().to_string(), "{top:#}");
+    assert!(top["name"].as_str().unwrap().contains("OffByOne"), "{top:#}");
+    // Its locals with their values: the column off the grid.
+    assert!(has(&locals, "x", "10") && has(&locals, "y", "8"), "{locals:?}");
     let watched = client.request(
         "evaluate",
         json!({"expression": "x * 2 + y", "frameId": top["id"], "context": "watch"}),
@@ -170,4 +180,33 @@ fn a_dap_client_stops_at_the_failing_line_and_reads_its_wrong_value() {
         client.expect("the board", |m| m["event"] == "output" && m.to_string().contains(said));
     }
     client.request("disconnect", json!({"terminateDebuggee": true}));
+}
+
+#[test]
+fn a_dap_client_reads_a_c_bots_and_a_zig_bots_locals_at_their_failing_lines() {
+    if !require(&[Tool::Lldb, Tool::Clang, Tool::Zig]) {
+        return;
+    }
+    let c = ["samples/c-tictactoe-edgeless", "--vs", "perfect", "--seed", "4"];
+    let (_client, top, locals) = first_stop(&c);
+    let source = repo_root().join(c[0]).join("bot.c");
+    let line = line_after_marker(&source, "botlens reports the panic on the next line");
+    assert_eq!((&top["name"], &top["line"]), (&json!("bot_play"), &json!(line)), "{top:#}");
+    assert!(has(&locals, "square", "-1") && has(&locals, "other", "'O'"), "{locals:?}");
+
+    // A Zig bot that marks column 3, off the board, on its second turn.
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("zbot");
+    let name = bot.to_str().unwrap();
+    let made = botlens_with_input(&["new", "--lang", "zig", "tictactoe", name], "", PATIENCE);
+    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    let file = bot.join("bot.zig");
+    let source = std::fs::read_to_string(&file).unwrap();
+    let planted = "    turns += 1;\n    const column: u32 = turns + 1;\n    if (turns == 2) _ = botlens.mark(@intCast(column), 0); // off\n";
+    std::fs::write(&file, source.replacen("    turns += 1;\n", planted, 1)).unwrap();
+    let written = std::fs::read_to_string(&file).unwrap();
+    let line = written.lines().position(|l| l.ends_with("// off")).unwrap() + 1;
+    let (_client, top, locals) = first_stop(&[name, "--vs", "random", "--seed", "1"]);
+    assert_eq!((&top["name"], &top["line"]), (&json!("bot.play"), &json!(line)), "{top:#}");
+    assert!(has(&locals, "column", "3"), "{locals:?}");
 }
