@@ -75,6 +75,24 @@ fn a_missing_debugger_is_named_with_its_package() {
         let said = format!("{debugger} is not installed: apt-get install {package}");
         assert!(out.stderr.contains(&said), "{}", out.stderr);
     }
+    let out = debug_with_path(&[PANICKY, "--vs", "random", "--seed", "47", "--dap"], empty.path());
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("lldb's debug adapter (lldb-dap, or lldb-vscode before LLVM 18) is not installed: apt-get install lldb"), "{}", out.stderr);
+    assert!(out.stdout.is_empty(), "stdout is the editor's DAP channel: {}", out.stdout);
+}
+
+#[test]
+fn a_seat_other_than_0_or_1_and_a_seat_beside_a_trace_are_refused() {
+    let out = botlens(&["debug", PANICKY, "--vs", "random", "--seed", "47", "--seat", "2"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("invalid value '2' for '--seat <SEAT>'"), "{}", out.stderr);
+    let out = botlens(&["debug", PANICKY, "--trace", "t.json", "--seat", "1"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("the argument '--trace <TRACE>' cannot be used with '--seat <SEAT>'"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]

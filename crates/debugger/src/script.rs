@@ -79,6 +79,21 @@ impl Stop {
         }
     }
 
+    /// What lldb is given when an editor's DAP client launches the game ([`LldbLaunch`]).
+    pub fn lldb_launch(&self) -> LldbLaunch {
+        let init_commands = vec![
+            LLDB_JIT.to_owned(),
+            "settings set target.load-script-from-symbol-file false".to_owned(),
+        ];
+        let mut pre_run_commands: Vec<String> = LLDB_COMMANDS.lines().map(str::to_owned).collect();
+        let failing = lldb_failing_line_breakpoint(self);
+        if failing.is_empty() {
+            pre_run_commands.push(lldb_hook_breakpoint());
+        }
+        pre_run_commands.extend(failing);
+        LldbLaunch { init_commands, pre_run_commands }
+    }
+
     /// What the debugger says at the stop, as lines: botlens's own words and numbers alone.
     fn at_the_stop(&self) -> Vec<String> {
         let mut lines = vec![format!(
@@ -170,7 +185,7 @@ class BotlensDeref(gdb.Function):
                     base = frame.read_var("__vmctx")["memory"]
                     address = base + int(pointer["__ptr"])
                     return address.cast(symbol.type.pointer()).dereference()
-        raise gdb.GdbError("no type " + pointee + " in this frame's unit")
+        raise gdb.GdbError("$deref finds no type for this pointer in this frame's unit")
 
 
 BotlensDeref()
@@ -232,23 +247,6 @@ pub struct LldbLaunch {
     /// there is none, at the hook), so the editor's first stop is the failing line at the
     /// failing turn.
     pub pre_run_commands: Vec<String>,
-}
-
-impl Stop {
-    /// What lldb is given when an editor's DAP client launches the game ([`LldbLaunch`]).
-    pub fn lldb_launch(&self) -> LldbLaunch {
-        let init_commands = vec![
-            LLDB_JIT.to_owned(),
-            "settings set target.load-script-from-symbol-file false".to_owned(),
-        ];
-        let mut pre_run_commands: Vec<String> = LLDB_COMMANDS.lines().map(str::to_owned).collect();
-        let failing = lldb_failing_line_breakpoint(self);
-        if failing.is_empty() {
-            pre_run_commands.push(lldb_hook_breakpoint());
-        }
-        pre_run_commands.extend(failing);
-        LldbLaunch { init_commands, pre_run_commands }
-    }
 }
 
 /// botlens's lldb commands: `board`, `turn N` and `back` (each followed by `continue`: lldb
