@@ -19,6 +19,7 @@
 //! let trace = record.to_trace(players, limits_json);   // versioned JSON, byte-identical per seed
 //! ```
 
+pub mod drawing;
 pub mod failure;
 mod game;
 pub mod human;
@@ -35,6 +36,7 @@ pub mod words;
 #[cfg(test)]
 mod testing;
 
+pub use drawing::{Colour, Drawing, Mark, Shape};
 pub use failure::{Failure, FailureKind, SourceLocation};
 pub use game::{Ending, Game, IllegalMove, Seat, SeatResult, Status};
 pub use player::{Player, ReferencePlayer, Turn, TurnCost};

@@ -1,6 +1,7 @@
 //! Players and turns: the [`Player`] trait every bot implements (native reference opponents here,
 //! WebAssembly bots in `botlens-sandbox`), and the [`Turn`] through which it makes its one action.
 
+use crate::drawing::{Drawing, Mark};
 use crate::{Failure, FailureKind, Game, IllegalMove, Seat, SeedRng};
 use serde::{Deserialize, Serialize};
 
@@ -34,6 +35,7 @@ pub struct Turn<G: Game> {
     wasted: bool,
     failure: Option<Failure>,
     logs: Vec<String>,
+    drawing: Drawing,
     cost: TurnCost,
 }
 
@@ -62,6 +64,7 @@ impl<G: Game> Turn<G> {
             wasted: false,
             failure: None,
             logs: Vec::new(),
+            drawing: Drawing::default(),
             cost: TurnCost::default(),
         }
     }
@@ -136,6 +139,22 @@ impl<G: Game> Turn<G> {
         self.logs.push(line.into());
     }
 
+    /// Keeps a mark the player drew this turn (or counts it dropped past the bounds of
+    /// [`crate::drawing`]).
+    pub fn draw(&mut self, mark: Mark) {
+        self.drawing.push(mark);
+    }
+
+    /// What the player drew this turn so far.
+    pub fn drawing(&self) -> &Drawing {
+        &self.drawing
+    }
+
+    /// Counts a mark the player drew that could not be read.
+    pub fn drop_mark(&mut self) {
+        self.drawing.drop_one();
+    }
+
     /// Records what the turn cost (sandboxed players).
     pub fn set_cost(&mut self, cost: TurnCost) {
         self.cost = cost;
@@ -193,6 +212,7 @@ impl<G: Game> Turn<G> {
             wasted: self.wasted,
             failure: self.failure,
             logs: self.logs,
+            drawing: self.drawing,
             cost: self.cost,
         };
         (self.game, parts)
@@ -206,6 +226,7 @@ pub(crate) struct TurnParts<G: Game> {
     pub wasted: bool,
     pub failure: Option<Failure>,
     pub logs: Vec<String>,
+    pub drawing: Drawing,
     pub cost: TurnCost,
 }
 

@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::drawing::Drawing;
 use crate::player::TurnParts;
 use crate::{Ending, Failure, FailureKind, Game, Player, Seat, SeatResult, Status, Turn, TurnCost};
 
@@ -52,6 +53,10 @@ pub struct MoveRecord<A, R> {
     /// Lines the player logged during this turn (stdout/stderr of a wasm bot).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub logs: Vec<String>,
+    /// What the player drew on its board during the turn ([`crate::drawing`]); kept only when
+    /// the game is played recording marks, absent from traces before format version 4.
+    #[serde(default, skip_serializing_if = "Drawing::is_empty")]
+    pub drawing: Drawing,
 }
 
 fn none<T>() -> Option<T> {
@@ -186,10 +191,19 @@ pub fn play_match<G: Game>(
         }
         let (after, parts) = turn.finish();
         game = after;
-        let TurnParts { action, response, wasted, failure, logs, cost } = parts;
+        let TurnParts { action, response, wasted, failure, logs, drawing, cost } = parts;
         let fault = failure.clone().map(|failure| Fault { seat, turn: turn_number, failure });
-        let record =
-            MoveRecord { turn: turn_number, seat, action, response, wasted, failure, cost, logs };
+        let record = MoveRecord {
+            turn: turn_number,
+            seat,
+            action,
+            response,
+            wasted,
+            failure,
+            cost,
+            logs,
+            drawing,
+        };
         moves.push(record);
         if let Some(fault) = fault {
             break fault_outcome(fault, game.seats(), turn_number);

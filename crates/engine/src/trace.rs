@@ -5,11 +5,11 @@
 //! belongs to. The same (game, seed, bot bytes, opponent, limits, engine version) always yields a
 //! byte-identical [`Trace::to_json`].
 //!
-//! # Format (version 3)
+//! # Format (version 4)
 //!
 //! ```json
 //! {
-//!   "format_version": 3,          // bumped whenever the format changes
+//!   "format_version": 4,          // bumped whenever the format changes
 //!   "engine_version": "0.1.0",    // botlens engine that played the game
 //!   "game": "battleships",        // Game::NAME
 //!   "seed": 17,
@@ -23,16 +23,22 @@
 //!                          "stack": {"frames": [{"function": "my_bot::aim", "location": {…}, "folded": 3},
 //!                                               {"function": "my_bot::a", "location": {…}, "cycle": {"frames": 2, "times": 1942}}, …],
 //!                                    "dropped": 0}},
-//!              "cost": {"fuel": 1234, "memory": 1179648}, "logs": ["…"]}],
+//!              "cost": {"fuel": 1234, "memory": 1179648}, "logs": ["…"],
+//!              "drawing": {"marks": [{"kind": "heat", "width": 10, "values": [0.5, …], "location": {…}},
+//!                                    {"kind": "label", "x": 3, "y": 4, "text": "p=.3", "colour": {"rgb": 16711680}}, …],
+//!                          "dropped": 0}}],
 //!   "outcome": {"winner": 1, "reason": "…", "fault": {"seat": 0, "turn": 23, "failure": {…}}, "turns": 23}
 //! }
 //! ```
-//! Optional fields (`action`, `response`, `failure`, `cost`, `logs`, `fault`, and in a
+//! Optional fields (`action`, `response`, `failure`, `cost`, `logs`, `drawing`, `fault`, and in a
 //! failure `location` and `stack`) are omitted when empty.
 //!
 //! Version 2 added the failure's `stack` (see [`crate::stack`]); a version 1 trace reads as a
 //! version 2 one whose failures have no stack. Version 3 added each wasm turn's `memory` (the
-//! bot's linear memory in bytes at the end of the turn); older traces read without it.
+//! bot's linear memory in bytes at the end of the turn); older traces read without it. Version 4
+//! added each turn's `drawing` (`crate::drawing`: what the bot drew on its board); older traces
+//! read without it, and a game played without recording marks writes none, so its trace is
+//! byte-identical to the same game's recorded one apart from the `drawing` fields.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -40,7 +46,7 @@ use serde_json::Value;
 use crate::{ENGINE_VERSION, Game, MatchOutcome, MatchRecord, MoveRecord, Seat};
 
 /// The trace format this engine writes and the newest it reads.
-pub const TRACE_FORMAT_VERSION: u32 = 3;
+pub const TRACE_FORMAT_VERSION: u32 = 4;
 
 /// Who sat in a seat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -163,6 +169,7 @@ impl<G: Game> MatchRecord<G> {
                     failure: m.failure.clone(),
                     cost: m.cost,
                     logs: m.logs.clone(),
+                    drawing: m.drawing.clone(),
                 })
                 .collect(),
             outcome: self.outcome.clone(),
@@ -257,6 +264,7 @@ impl Trace {
                 failure: m.failure.clone(),
                 cost: m.cost,
                 logs: m.logs.clone(),
+                drawing: m.drawing.clone(),
             });
         }
         Ok(MatchRecord {

@@ -180,7 +180,7 @@ pub(crate) fn play_profiled<G: Scored>(
 ) -> Played {
     let limits = &suite.sandbox_limits;
     let mut wasm = bot.module.player::<G>(seed, seat, limits).profiled(interval);
-    let (_, record) = suite::play_match(suite, opponent, seed, seat, &mut wasm);
+    let (_, record) = suite::play_match(suite, opponent, seed, seat, &mut wasm, false);
     let fault = record.outcome.fault.as_ref().filter(|fault| fault.seat == seat);
     Played {
         opponent,

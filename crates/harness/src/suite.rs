@@ -92,13 +92,32 @@ impl Contender {
         seat: usize,
         limits: &SandboxLimits,
     ) -> Result<Box<dyn Player<G>>, String> {
+        self.drawing_player(seed, seat, limits, false)
+    }
+
+    /// [`Contender::player`], keeping the marks a WebAssembly bot draws when `drawing`.
+    fn drawing_player<G: Scored>(
+        &self,
+        seed: u64,
+        seat: usize,
+        limits: &SandboxLimits,
+        drawing: bool,
+    ) -> Result<Box<dyn Player<G>>, String> {
         match self {
             Contender::Reference(name) => {
                 let reference = ReferencePlayer::<G>::find(name)?;
                 Ok((reference.create)(SeedRng::new(seed, Stream::Player(seat))))
             }
-            Contender::Wasm(bot) => Ok(Box::new(bot.module.player::<G>(seed, seat, limits))),
+            Contender::Wasm(bot) => {
+                let player = bot.module.player::<G>(seed, seat, limits);
+                Ok(Box::new(if drawing { player.drawing() } else { player }))
+            }
         }
+    }
+
+    /// Whether it is a WebAssembly bot that draws marks (`botlens.draw`).
+    fn draws(&self) -> bool {
+        matches!(self, Contender::Wasm(bot) if bot.module.draws())
     }
 }
 
@@ -429,7 +448,8 @@ impl GameVisitor for RunSuite<'_> {
                             break;
                         }
                         let (opponent, seed, bot_seat) = suite.game_at(index);
-                        let result = play_one::<G>(suite, opponent, seed, bot_seat);
+                        let result =
+                            play_one::<G>(suite, opponent, seed, bot_seat, records_marks(suite));
                         (self.observe)(&result);
                         let written = write_trace(suite, &result);
                         let mut shared = collected.lock().unwrap_or_else(|p| p.into_inner());
@@ -452,9 +472,14 @@ impl GameVisitor for RunSuite<'_> {
             }
         });
 
-        let collected = collected.into_inner().unwrap_or_else(|p| p.into_inner());
+        let mut collected = collected.into_inner().unwrap_or_else(|p| p.into_inner());
         if let Some(error) = collected.error {
             return Err(error);
+        }
+        if !records_marks(suite) {
+            for game in collected.kept.values_mut() {
+                record_marks::<G>(suite, game);
+            }
         }
         Ok(SuiteResults {
             cancelled: collected.played < total,
@@ -463,6 +488,28 @@ impl GameVisitor for RunSuite<'_> {
             kept: collected.kept.into_values().collect(),
             duration: started.elapsed(),
         })
+    }
+}
+
+/// Whether every game of the suite records the marks its bots draw: when every game's trace is
+/// kept. Otherwise only the games kept are played again recording them ([`record_marks`]).
+fn records_marks(suite: &Suite) -> bool {
+    suite.keep_traces == KeepTraces::All || suite.trace_dir.is_some()
+}
+
+/// Gives a kept game's trace the marks its bots drew, by playing it again recording them: the
+/// same game, since drawing costs the same fuel recorded or not (only a game with a bot that
+/// draws is played again).
+fn record_marks<G: Scored>(suite: &Suite, game: &mut GameResult) {
+    let opponent = &suite.opponents[game.opponent];
+    let draws = suite.bot.draws() || (!G::OPPONENTS_ARE_BOARDS && opponent.draws());
+    if game.trace.is_none() || !draws {
+        return;
+    }
+    let again = play_one::<G>(suite, game.opponent, game.seed, game.bot_seat, true);
+    debug_assert_eq!(again.fault, game.fault, "a game played again recording marks differs");
+    if again.fault == game.fault && again.turns == game.turns {
+        game.trace = again.trace;
     }
 }
 
@@ -556,17 +603,18 @@ fn play_one<G: Scored>(
     opponent_index: usize,
     seed: u64,
     bot_seat: Seat,
+    drawing: bool,
 ) -> GameResult {
     let opponent = &suite.opponents[opponent_index];
     let mut bot = suite
         .bot
-        .player::<G>(seed, bot_seat, &suite.sandbox_limits)
+        .drawing_player::<G>(seed, bot_seat, &suite.sandbox_limits, drawing)
         .expect("validated before the suite started");
     if let Some(play_on) = suite.play_on.as_ref().filter(|play_on| play_on.seat == bot_seat) {
         let actions = play_on.actions::<G>().expect("validated before the suite started");
         bot = Box::new(Opening::new(actions, bot));
     }
-    let (config, record) = play_match(suite, opponent_index, seed, bot_seat, bot.as_mut());
+    let (config, record) = play_match(suite, opponent_index, seed, bot_seat, bot.as_mut(), drawing);
     let mut seats: Vec<&Contender> =
         if G::OPPONENTS_ARE_BOARDS { vec![&suite.bot] } else { vec![&suite.bot, opponent] };
     seats.rotate_left(bot_seat);
@@ -600,6 +648,7 @@ pub(crate) fn play_match<G: Scored>(
     seed: u64,
     bot_seat: Seat,
     bot: &mut dyn Player<G>,
+    drawing: bool,
 ) -> (G::Config, MatchRecord<G>) {
     let opponent = &suite.opponents[opponent_index];
     // Playing on from a stored game: its config, whatever the opponent's name says.
@@ -613,7 +662,7 @@ pub(crate) fn play_match<G: Scored>(
         runner::play_match::<G>(&config, seed, &mut [bot], &suite.limits)
     } else {
         let mut other = opponent
-            .player::<G>(seed, 1 - bot_seat, &suite.sandbox_limits)
+            .drawing_player::<G>(seed, 1 - bot_seat, &suite.sandbox_limits, drawing)
             .expect("validated before the suite started");
         let players: &mut [&mut dyn Player<G>] =
             if bot_seat == 0 { &mut [bot, other.as_mut()] } else { &mut [other.as_mut(), bot] };

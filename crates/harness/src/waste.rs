@@ -129,7 +129,7 @@ impl GameVisitor for Replay<'_> {
         let (opponent, seed, seat) = self.at;
         let limits = &self.suite.sandbox_limits;
         let mut wasm = self.bot.module.player::<G>(seed, seat, limits).locating_wasted();
-        suite::play_match(self.suite, opponent, seed, seat, &mut wasm);
+        suite::play_match(self.suite, opponent, seed, seat, &mut wasm, false);
         Located { at: self.at, moves: wasm.wasted_moves() }
     }
 }

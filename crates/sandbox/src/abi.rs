@@ -74,6 +74,7 @@ pub(crate) const HOST_FUNCTIONS: &[(&str, Sig)] = &[
     ("position", Sig { params: &[I, I, I, I], results: &[] }),
     ("stack", Sig { params: &[I, I], results: &[] }),
     ("wasted", Sig { params: &[], results: &[I] }),
+    ("draw", Sig { params: &[I, I, I, I, I, I, I, I], results: &[] }),
 ];
 
 /// Whether the module declares itself a language runner (a `botlens_runner` section).

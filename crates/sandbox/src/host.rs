@@ -1,6 +1,6 @@
 //! The host side of one game: the store data every host function sees, and the `botlens`
-//! imports (`view`, `act`, `reply`, `log`, `panic`, and for language runners `source`,
-//! `position`, `stack` and `wasted`) of ABI version 1.
+//! imports (`view`, `act`, `reply`, `log`, `panic`, `draw` (in `crate::draw`), and for language
+//! runners `source`, `position`, `stack` and `wasted`) of ABI version 1.
 //!
 //! Every pointer and length the bot passes is checked against its memory before use:
 //! a bad one ends the game with `malformed_message`, never a host panic. A call that loses the
@@ -125,6 +125,8 @@ pub(crate) struct Host<G: Game> {
     pub wasted: Option<WasteLog>,
     /// The running guest call's backstop (`crate::backstop`), set as each turn begins.
     pub backstop: Option<Backstop>,
+    /// Whether `botlens.draw` keeps its marks on the turn ([`crate::draw`]).
+    pub records_marks: bool,
 }
 
 impl<G: Game> Host<G> {
@@ -151,6 +153,7 @@ impl<G: Game> Host<G> {
             waste_to_locate: false,
             wasted: None,
             backstop: None,
+            records_marks: false,
         }
     }
 
@@ -654,6 +657,7 @@ pub(crate) fn add_to_linker<G: Game>(linker: &mut Linker<Host<G>>) -> wasmtime::
     linker.func_wrap(HOST_MODULE, "position", position::<G>)?;
     linker.func_wrap(HOST_MODULE, "stack", stack::<G>)?;
     linker.func_wrap(HOST_MODULE, "wasted", wasted::<G>)?;
+    linker.func_wrap(HOST_MODULE, "draw", crate::draw::draw::<G>)?;
     Ok(())
 }
 

@@ -92,6 +92,7 @@ mod backstop;
 mod cache;
 mod config;
 mod debugger;
+mod draw;
 mod dwarf;
 mod engines;
 mod error;

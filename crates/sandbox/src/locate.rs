@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use botlens_engine::stack::thousands;
 use botlens_engine::{CallStack, Failure, FailureKind, SourceLocation, StackFrame};
@@ -107,6 +107,9 @@ pub(crate) struct Locator {
     exports: Vec<(u32, String)>,
     /// The first line of the bot's `play`, once looked up.
     play: OnceLock<Option<SourceLocation>>,
+    /// The bot's innermost line at each code address a mark was drawn from (`None`: not the
+    /// bot's code), so that recording marks symbolizes each call site once per module.
+    drawn_at: Mutex<HashMap<(u32, usize), Option<SourceLocation>>>,
 }
 
 impl Locator {
@@ -136,7 +139,15 @@ impl Locator {
             .collect();
         let source_map = SourceMap::read(sections)?;
         let play = OnceLock::new();
-        Ok(Locator { sdk_dirs, binary, source_map, imported_functions, exports, play })
+        Ok(Locator {
+            sdk_dirs,
+            binary,
+            source_map,
+            imported_functions,
+            exports,
+            play,
+            drawn_at: Mutex::default(),
+        })
     }
 
     /// Whether `file` is the bot's own code.
@@ -204,6 +215,27 @@ impl Locator {
             }
         }
         folder.finish()
+    }
+
+    /// The bot's innermost line on `backtrace` (where a mark was drawn), each code address
+    /// looked up once per module; `None` without debug information.
+    pub fn innermost_line(&self, backtrace: &WasmBacktrace) -> Option<SourceLocation> {
+        let mut known = self.drawn_at.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut debug = None;
+        for frame in backtrace.frames() {
+            let Some(offset) = frame.module_offset() else { continue };
+            let line = known.entry((frame.func_index(), offset)).or_insert_with(|| {
+                let debug = debug.get_or_insert_with(|| self.debug_info()).as_ref()?;
+                let name = self.function_name(frame);
+                self.logical_frames(debug, frame.func_index(), &name, offset)
+                    .into_iter()
+                    .find_map(|f| f.bot.then_some(f.location).flatten())
+            });
+            if line.is_some() {
+                return line.clone();
+            }
+        }
+        None
     }
 
     /// The logical frames (inlined ones first) at one wasm frame: the bot's as frames, other

@@ -162,6 +162,7 @@ impl Sandbox {
         let imported_functions =
             module.imports().filter(|i| matches!(i.ty(), ExternType::Func(_))).count() as u32;
         let runner = abi::is_runner(&sections);
+        let draws = module.imports().any(|i| i.module() == abi::HOST_MODULE && i.name() == "draw");
         // A runner's DWARF describes the runner, not the bot: it locates nothing.
         let debug = if runner { Arc::from(&[][..]) } else { Arc::clone(&binary) };
         let locator = Locator::new(debug, &sections, imported_functions)
@@ -172,6 +173,7 @@ impl Sandbox {
             stop_at: None,
             inner: Arc::new(Inner {
                 runner,
+                draws,
                 sandbox: self.clone(),
                 sha,
                 sha_hex: hex(&sha),
@@ -329,6 +331,8 @@ struct Inner {
     locator: Arc<Locator>,
     /// Whether the module is a language runner (a `botlens_runner` section).
     runner: bool,
+    /// Whether the module imports `botlens.draw`.
+    draws: bool,
     compiled: Mutex<Vec<Compiled>>,
 }
 
@@ -362,6 +366,12 @@ impl BotModule {
     /// the bot is the source it is given with [`BotModule::with_payload`] (`docs/abi.md`).
     pub fn is_runner(&self) -> bool {
         self.inner.runner
+    }
+
+    /// Whether the module imports `botlens.draw`: only such a bot draws marks, so only its games
+    /// are worth playing again to record them ([`WasmPlayer::drawing`](crate::WasmPlayer::drawing)).
+    pub fn draws(&self) -> bool {
+        self.inner.draws
     }
 
     /// The same compiled module, given `payload` to run: the bytes `botlens.source` copies into
@@ -573,7 +583,7 @@ mod tests {
             })
             .collect();
         let module = Module::new(&engine, format!("(module {imports})")).unwrap();
-        assert_eq!(module.imports().len(), 9 + 46);
+        assert_eq!(module.imports().len(), 10 + 46);
         imports::check_imports(&module).unwrap();
         linker::<TicTacToe>(&engine).unwrap().instantiate_pre(&module).unwrap();
     }

@@ -55,6 +55,8 @@ pub struct WasmPlayer<G: Game> {
     profile: Option<Recorder>,
     /// Where its wasted moves were made, for a player made [`WasmPlayer::locating_wasted`].
     wasted: Option<WasteLog>,
+    /// Whether it keeps the marks the bot draws ([`WasmPlayer::drawing`]).
+    records_marks: bool,
 }
 
 /// Where a [`WasmPlayer`]'s wall-clock time went in its game so far. Measurements for
@@ -151,6 +153,7 @@ impl<G: Game> WasmPlayer<G> {
             timed: false,
             profile: None,
             wasted: None,
+            records_marks: false,
         }
     }
 
@@ -234,6 +237,25 @@ impl<G: Game> WasmPlayer<G> {
         self
     }
 
+    /// Keeps the marks the bot draws (`botlens.draw`) on each turn, with the line that drew each,
+    /// for a game whose trace is kept. The game is the same either way: a `draw` call costs the
+    /// same fuel recorded or not, so the trace differs only by its `drawing` fields.
+    ///
+    /// ```no_run
+    /// # fn demo(bot: &botlens_sandbox::BotModule) {
+    /// use botlens_sandbox::SandboxLimits;
+    /// use botlens_battleships::Battleships;
+    ///
+    /// let player = bot.player::<Battleships>(42, 0, &SandboxLimits::default()).drawing();
+    /// # drop(player);
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn drawing(mut self) -> Self {
+        self.records_marks = true;
+        self
+    }
+
     /// The wasted moves located so far, in turn order, each with the bot's call stack; empty
     /// unless the player was made [`WasmPlayer::locating_wasted`].
     ///
@@ -274,6 +296,7 @@ impl<G: Game> WasmPlayer<G> {
         host.payload = self.module.payload().cloned();
         host.runner = self.module.is_runner();
         host.wasted = self.wasted.clone();
+        host.records_marks = self.records_marks;
         let mut store = Store::new(recipe.pre.module().engine(), host);
         store.limiter(|host| &mut host.limiter);
         if let Some(recorder) = &self.profile {

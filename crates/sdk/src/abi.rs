@@ -27,6 +27,17 @@ mod imports {
             line: u32,
             column: u32,
         );
+        #[allow(clippy::too_many_arguments)] // the ABI's signature
+        pub fn draw(
+            kind: i32,
+            x: i32,
+            y: i32,
+            to_x: i32,
+            to_y: i32,
+            colour: u32,
+            ptr: *const u8,
+            len: usize,
+        );
     }
 
     #[link(wasm_import_module = "wasi_snapshot_preview1")]
@@ -62,6 +73,19 @@ mod imports {
         outside()
     }
     pub unsafe fn random_get(_buf: *mut u8, _len: usize) -> i32 {
+        outside()
+    }
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn draw(
+        _k: i32,
+        _x: i32,
+        _y: i32,
+        _tx: i32,
+        _ty: i32,
+        _c: u32,
+        _p: *const u8,
+        _l: usize,
+    ) {
         outside()
     }
 }
@@ -131,6 +155,13 @@ pub fn panic(message: &str, file: &str, line: u32, column: u32) {
     unsafe {
         imports::panic(message.as_ptr(), message.len(), file.as_ptr(), file.len(), line, column)
     }
+}
+
+/// Draws one mark (`botlens.draw`): `kind` and its arguments as `docs/abi.md` gives them, and
+/// the bytes it reads (a label's text, a heat map's values).
+pub fn draw(kind: i32, from: (i32, i32), to: (i32, i32), colour: u32, bytes: &[u8]) {
+    // SAFETY: `bytes` is a live slice of `bytes.len()` bytes.
+    unsafe { imports::draw(kind, from.0, from.1, to.0, to.1, colour, bytes.as_ptr(), bytes.len()) }
 }
 
 /// Fills `bytes` from WASI `random_get`, which botlens seeds from the game seed.

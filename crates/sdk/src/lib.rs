@@ -5,7 +5,7 @@
 //! exactly one move (`attack`, `mark` or `slide`). The [`export!`] macro turns the type into a
 //! WebAssembly module botlens can load. Everything else in this crate is a convenience around
 //! that: typed views and answers for each game, [`log!`] and `println!` lines that show up in
-//! the trace of the turn, and a deterministic [`Rng`].
+//! the trace of the turn, marks [`draw`]n on the board, and a deterministic [`Rng`].
 //!
 //! # Example
 //!
@@ -71,6 +71,7 @@
 
 mod abi;
 pub mod battleships;
+pub mod draw;
 pub mod klotski;
 mod log;
 mod rng;

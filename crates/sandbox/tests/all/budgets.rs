@@ -288,6 +288,13 @@ fn loops_of_botlens_calls_run_out_of_fuel() {
     burns_out("reply before view", "(drop (call $reply (i32.const 0) (i32.const 256)))", reply);
     burns_out("log(p, 0)", "(call $log (i32.const 0) (i32.const 0))", "");
     burns_out("view", "(drop (call $view (i32.const 0) (i32.const 256)))", "");
+    let draw = r#"(import "botlens" "draw" (func $draw (param i32 i32 i32 i32 i32 i32 i32 i32)))"#;
+    let cell = "(call $draw (i32.const 0) (i32.const 1) (i32.const 1) (i32.const 0) (i32.const 0) \
+                (i32.const 0) (i32.const 0) (i32.const 0))";
+    burns_out("draw a cell", cell, draw);
+    let heat = "(call $draw (i32.const 1) (i32.const 64) (i32.const 0) (i32.const 0) (i32.const 0) \
+                (i32.const 0) (i32.const 0) (i32.const 16384))";
+    burns_out("draw a 64 × 64 heat map", heat, draw);
     assert_next_game_runs();
 }
 

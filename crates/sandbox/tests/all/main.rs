@@ -10,6 +10,7 @@ mod support;
 mod budgets;
 mod cache;
 mod determinism;
+mod drawing;
 mod encodings;
 mod failures;
 mod hostile;
