@@ -217,14 +217,9 @@ impl Drawing {
         })
     }
 
-    /// The heat map: the last one drawn.
-    pub fn heat(&self) -> Option<(u32, &[Option<f32>], Option<&SourceLocation>)> {
-        self.marks.iter().rev().find_map(|mark| match &mark.shape {
-            Shape::Heat { width, values } => {
-                Some((*width, values.as_slice(), mark.location.as_ref()))
-            }
-            _ => None,
-        })
+    /// The heat map: the last one drawn (a mark whose shape is [`Shape::Heat`]).
+    pub fn heat(&self) -> Option<&Mark> {
+        self.marks.iter().rev().find(|mark| matches!(mark.shape, Shape::Heat { .. }))
     }
 }
 
