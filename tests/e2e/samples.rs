@@ -121,6 +121,67 @@ fn battleships_offbyone_fires_off_the_grid_on_some_seeds() {
 }
 
 #[test]
+fn battleships_heatmap_finds_no_placement_after_a_vertical_hit_on_some_seeds() {
+    fails_only_as(Bug {
+        file: "src/lib.rs",
+        sample: "battleships-heatmap",
+        kind: "panic",
+        message: "some placement fits while a ship is afloat",
+    });
+}
+
+#[test]
+fn battleships_heatmap_draws_its_map_every_turn_at_the_lines_that_draw() {
+    let project = repo_root().join("samples/battleships-heatmap");
+    let dir = tempfile::tempdir().unwrap();
+    let traces = dir.path().to_str().unwrap();
+    let out = botlens_building(&[
+        "run",
+        project.to_str().unwrap(),
+        "--vs",
+        "random",
+        "--seeds",
+        "0..1",
+        "--trace-dir",
+        traces,
+    ]);
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    let trace: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("random-seed0.json")).unwrap(),
+    )
+    .unwrap();
+    let source = std::fs::read_to_string(project.join("src/lib.rs")).unwrap();
+    let line_of = |call: &str| source.lines().position(|l| l.contains(call)).unwrap() as u64 + 1;
+    let bot_turns: Vec<&Value> =
+        trace["moves"].as_array().unwrap().iter().filter(|m| m["seat"] == 0).collect();
+    assert!(bot_turns.len() >= 5, "{}", bot_turns.len());
+    for turn in &bot_turns {
+        let marks = turn["drawing"]["marks"].as_array().expect("every turn draws");
+        let heat = marks.iter().find(|m| m["kind"] == "heat").expect("a heat map every turn");
+        assert_eq!(heat["width"], 10);
+        assert_eq!(heat["values"].as_array().unwrap().len(), 100);
+        assert_eq!(heat["location"]["line"], line_of("draw::heat("), "{heat}");
+        let status = marks.iter().find(|m| m["kind"] == "status").expect("a status line");
+        assert_eq!(status["location"]["line"], line_of("draw::status("));
+    }
+    // The failing turn: a cold map, and the status saying so.
+    let last = bot_turns.last().unwrap();
+    assert_eq!(last["failure"]["kind"], "panic");
+    let marks = last["drawing"]["marks"].as_array().unwrap();
+    let heat = &marks.iter().find(|m| m["kind"] == "heat").unwrap()["values"];
+    assert!(heat.as_array().unwrap().iter().all(|v| v == 0.0), "{heat}");
+    let status = marks.iter().find(|m| m["kind"] == "status").unwrap();
+    assert_eq!(status["text"], "finishing a ship: at most 0 placements cover a square");
+    // Every other turn's map has heat, and its best squares labelled.
+    let earlier = &bot_turns[..bot_turns.len() - 1];
+    assert!(earlier.iter().all(|t| {
+        let marks = t["drawing"]["marks"].as_array().unwrap();
+        marks.iter().filter(|m| m["kind"] == "label").count() == 3
+            && marks.iter().any(|m| m["kind"] == "cell")
+    }));
+}
+
+#[test]
 fn battleships_spinner_runs_out_of_fuel_in_its_hunt_loop_on_some_seeds() {
     fails_only_as(Bug {
         file: "src/lib.rs",

@@ -7,7 +7,8 @@
 //! module compile time cold, from the disk cache and from memory; the README's main job (the
 //! `battleships-hunter` sample's suite) end to end on one core and on all; the save-to-report
 //! loop after an edit (cargo build, module compile, games); the bots in JavaScript, C, Zig and
-//! AssemblyScript against `random` (games/s, fuel per turn, against the Rust starter); a
+//! AssemblyScript against `random` (games/s, fuel per turn, against the Rust starter); what
+//! drawing a heat map every turn costs, its marks recorded and not; a
 //! JavaScript bot's save → diagnostics loop; and peak resident memory.
 //!
 //! Every figure is a measurement of this run; nothing here asserts a target. The method and the
@@ -15,6 +16,7 @@
 //!
 //! Not for: correctness (the tests) or profiling individual functions.
 
+mod drawing;
 mod languages;
 mod measure;
 mod report;
@@ -22,6 +24,6 @@ mod shared;
 
 pub use measure::{BenchOptions, run};
 pub use report::{
-    BenchReport, CompileTimes, GameSpeed, LangSpeed, LoopLatency, ScriptLatency, SuiteScaling,
-    WasmCostSplit,
+    BenchReport, CompileTimes, DrawingCost, GameSpeed, LangSpeed, LoopLatency, ScriptLatency,
+    SuiteScaling, WasmCostSplit,
 };

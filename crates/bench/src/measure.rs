@@ -164,7 +164,8 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
 
     let mut speeds = Vec::new();
-    let (mut light_bot, mut floor_bot, mut sample_module) = (None, None, None);
+    let (mut light_bot, mut floor_bot, mut sample_module, mut sample_bot) =
+        (None, None, None, None);
     for pairing in &PAIRINGS {
         let label = pairing.label();
         say(&format!("building {label}…"));
@@ -179,7 +180,10 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
         match (pairing.game, pairing.wasm) {
             (GameKind::Battleships, WasmSource::Template) => light_bot = Some(bot),
             (GameKind::Battleships, WasmSource::Floor) => floor_bot = Some(bot),
-            (GameKind::Battleships, WasmSource::Sample(_)) => sample_module = wasm,
+            (GameKind::Battleships, WasmSource::Sample(_)) => {
+                sample_module = wasm;
+                sample_bot = Some(bot);
+            }
             _ => {}
         }
     }
@@ -197,6 +201,10 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
 
     say("splitting the cost of a wasm game…");
     let wasm_cost = cost_split(&light_bot, &floor_bot, options.games.min(1000));
+    say("playing the sample drawing its map every turn, recorded and not…");
+    let sample_bot = sample_bot.context("the Battleships sample was measured")?;
+    let drawing = drawing_bot(&sandbox, options)?;
+    let drawing = crate::drawing::measure(&sample_bot, &drawing, options.games.min(1000))?;
     say("timing module compiles…");
     let compile = compile_times(&sample_module)?;
     say("playing the README's main job on one core and on all…");
@@ -222,6 +230,7 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
         wasm_cost,
         compile,
         suite,
+        drawing,
         save_to_report,
         js_save_to_diagnostics,
         peak_rss_mib: peak_rss_mib(),
@@ -412,11 +421,40 @@ fn loop_latency(sample: &Path, scratch: &Path, sdk: &Path) -> anyhow::Result<Loo
     })
 }
 
+/// The `battleships-hunter` sample drawing its density map every turn
+/// ([`crate::drawing::drawing_variant`]), built in `scratch` and loaded.
+fn drawing_bot(sandbox: &Sandbox, options: &BenchOptions) -> anyhow::Result<WasmBot> {
+    let sample = options.samples.join("battleships-hunter");
+    let project = scratch_copy_as(&sample, &options.scratch, &options.sdk, "hunter-drawing")?;
+    crate::drawing::make_drawing(&project)?;
+    let prepared = pipeline::prepare(
+        sandbox,
+        &Target::of_dir(&project),
+        &options.build_options(),
+        &|_| {},
+        &CancelToken::new(),
+    )?;
+    let Contender::Wasm(bot) = prepared.suite.bot else {
+        bail!("the drawing variant is a project, so its bot is a module");
+    };
+    Ok(WasmBot { name: "battleships-hunter drawing its map".into(), ..bot })
+}
+
 /// Copies a sample's manifest, lock file and sources into `scratch`, its SDK dependency at
 /// `sdk`, and returns the copy's directory.
 fn scratch_copy(sample: &Path, scratch: &Path, sdk: &Path) -> anyhow::Result<PathBuf> {
-    let sample = sample.canonicalize().with_context(|| format!("{}", sample.display()))?;
     let name = sample.file_name().context("a sample directory has a name")?;
+    scratch_copy_as(sample, scratch, sdk, &name.to_string_lossy())
+}
+
+/// [`scratch_copy`] into `scratch/<name>`.
+fn scratch_copy_as(
+    sample: &Path,
+    scratch: &Path,
+    sdk: &Path,
+    name: &str,
+) -> anyhow::Result<PathBuf> {
+    let sample = sample.canonicalize().with_context(|| format!("{}", sample.display()))?;
     let copy = scratch.join(name);
     std::fs::create_dir_all(copy.join("src"))?;
     let manifest = std::fs::read_to_string(sample.join("Cargo.toml"))?;

@@ -13,6 +13,7 @@
 //! | `wasm_cost` | a Battleships game of the `botlens new` bot (random squares) against `hunter`, split: `instantiate_us_per_game`, `guest_us_per_turn` (inside the module: bot work, its `act` call and message encoding), `host_us_per_turn` (engine, runner and native opponent), `fuel_per_turn`, `floor_guest_us_per_turn` and `floor_fuel_per_turn` (the same for a raw-ABI bot in WAT that reads the view and fires at the first unknown square: the floor any bot pays), `turns_per_game` |
 //! | `compile` | module compile of the `battleships-hunter` sample: `cold_ms`, `disk_cache_ms`, `memory_cache_us` |
 //! | `suite` | the README's main job: `description`, `games`, `one_core_ms`, `all_cores_ms`, `cores`, `speedup` (games only, build already done), `end_to_end_ms` (with a no-op cargo build and the module load) |
+//! | `drawing` | the `battleships-hunter` sample against `hunter`, as it is and drawing its 10 × 10 density map every turn (`draw::heat`), one core, best of 10 rounds: `games` (per round), `plain_games_per_s`, `unrecorded_games_per_s` (drawing, marks not recorded: every game of a suite), `recorded_games_per_s` (marks recorded: a game whose trace is kept), `plain_fuel_per_turn`, `drawing_fuel_per_turn` (the fixed cost of the call included), `unrecorded_over_plain`, `recorded_over_unrecorded` |
 //! | `save_to_report` | after an edit that moves every line of the sample (a module never compiled before), medians over `edits`: `cargo_build_ms`, `module_load_ms`, `games_ms`, `total_ms`, `not_cargo_ms`; null with `--no-latency` |
 //! | `js_save_to_diagnostics` | after an edit of the random JavaScript bot, what the language server runs on save (the runner found built, the module loaded from the cache and checked for syntax errors, the bot's suite on every core), medians over `edits`: `load_ms`, `games_ms`, `total_ms`; null with `--no-latency` |
 //! | `peak_rss_mib` | peak resident memory of the bench process |
@@ -124,6 +125,27 @@ pub struct SuiteScaling {
     pub end_to_end_ms: f64,
 }
 
+/// What drawing a heat map every turn costs a bot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DrawingCost {
+    /// Games per measurement round.
+    pub games: u64,
+    /// The sample as it is.
+    pub plain_games_per_s: f64,
+    /// The sample drawing its map every turn, marks not recorded.
+    pub unrecorded_games_per_s: f64,
+    /// The same, marks recorded.
+    pub recorded_games_per_s: f64,
+    /// Mean fuel per bot turn of the sample.
+    pub plain_fuel_per_turn: f64,
+    /// Mean fuel per bot turn of the drawing variant (recorded or not: the same).
+    pub drawing_fuel_per_turn: f64,
+    /// `unrecorded_games_per_s / plain_games_per_s`.
+    pub unrecorded_over_plain: f64,
+    /// `recorded_games_per_s / unrecorded_games_per_s`.
+    pub recorded_over_unrecorded: f64,
+}
+
 /// The save → report loop after an edit (what `botlens watch` and the language server
 /// wait for before showing results).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -159,6 +181,8 @@ pub struct BenchReport {
     pub compile: CompileTimes,
     /// The README's main job.
     pub suite: SuiteScaling,
+    /// A bot drawing its map every turn, recorded and not.
+    pub drawing: DrawingCost,
     /// Save-to-report latency; `None` when skipped.
     pub save_to_report: Option<LoopLatency>,
     /// A JavaScript bot's save-to-diagnostics latency; `None` when skipped.
@@ -231,6 +255,20 @@ impl BenchReport {
             s.all_cores_ms,
             s.speedup,
             s.end_to_end_ms
+        );
+        let d = &self.drawing;
+        let _ = writeln!(
+            out,
+            "drawing a 10×10 heat map every turn (battleships-hunter vs hunter): not drawing {:.0} games/s \
+             ({:.0} fuel/turn) · drawing, not recorded {:.0} games/s ({:.0} fuel/turn, {:.3}×) · \
+             recorded {:.0} games/s ({:.3}× of not recorded)",
+            d.plain_games_per_s,
+            d.plain_fuel_per_turn,
+            d.unrecorded_games_per_s,
+            d.drawing_fuel_per_turn,
+            d.unrecorded_over_plain,
+            d.recorded_games_per_s,
+            d.recorded_over_unrecorded
         );
         match &self.save_to_report {
             Some(l) => {
