@@ -18,6 +18,7 @@ mod install;
 mod javascript;
 mod klotski;
 mod limits;
+mod live;
 mod lsp;
 mod profile;
 mod replay;

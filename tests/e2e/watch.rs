@@ -14,14 +14,14 @@ use std::time::{Duration, Instant};
 use crate::support::{Tool, line_after_marker, repo_root, require};
 
 /// The first run builds the SDK and serde for wasm: allow a few minutes on a busy machine.
-const FIRST_RUN: Duration = Duration::from_secs(300);
+pub(crate) const FIRST_RUN: Duration = Duration::from_secs(300);
 /// Later runs rebuild only the bot.
-const LATER_RUN: Duration = Duration::from_secs(120);
+pub(crate) const LATER_RUN: Duration = Duration::from_secs(120);
 
 /// A bot that marks the first free square: never loses by a fault.
-const GOOD: &str = "(0..9).find(|&i| view.at(i % 3, i / 3).is_none()).unwrap_or(0)";
+pub(crate) const GOOD: &str = "(0..9).find(|&i| view.at(i % 3, i / 3).is_none()).unwrap_or(0)";
 /// A bot that always marks the top-left square: its second mark is an illegal move.
-const BUGGY: &str = "{ let _ = view; 0 }";
+pub(crate) const BUGGY: &str = "{ let _ = view; 0 }";
 /// A bot that panics on its first move, at the line after the `// the bug` comment.
 const PANICS: &str =
     "{\n        let _ = view;\n        // the bug\n        panic!(\"no square suits me\")\n    }";
@@ -58,7 +58,7 @@ export!(Tester);
 
 /// Writes a bot project named `name` into a fresh temporary directory. With `slow_build`, a
 /// build script makes every build take three seconds, so a test can edit during a run.
-fn bot_project(name: &str, slow_build: bool) -> tempfile::TempDir {
+pub(crate) fn bot_project(name: &str, slow_build: bool) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     let sdk = repo_root().join("crates/sdk");
     let manifest = format!(
@@ -99,13 +99,13 @@ seeds = "0..20"
     dir
 }
 
-fn write_source(project: &Path, choice: &str) {
+pub(crate) fn write_source(project: &Path, choice: &str) {
     std::fs::write(project.join("src/lib.rs"), bot_source(choice)).expect("write src/lib.rs");
 }
 
 /// A running `botlens watch`, interrupted (then killed if need be) when dropped, so no test
 /// leaves one behind, even when it fails.
-struct Watcher {
+pub(crate) struct Watcher {
     child: Child,
     stdout: Arc<Mutex<String>>,
     stderr: Arc<Mutex<String>>,
@@ -113,8 +113,14 @@ struct Watcher {
 
 impl Watcher {
     fn start(project: &Path) -> Watcher {
+        Watcher::start_with(project, &[])
+    }
+
+    /// `botlens watch` of `project` with `args` too.
+    pub(crate) fn start_with(project: &Path, args: &[&str]) -> Watcher {
         let mut child = Command::new(env!("CARGO_BIN_EXE_botlens"))
             .args(["watch", "--debounce", "100"])
+            .args(args)
             .arg(project)
             .env("CARGO_TARGET_DIR", crate::support::shared_target())
             .stdin(Stdio::null())
@@ -144,13 +150,13 @@ impl Watcher {
         Watcher { child, stdout, stderr }
     }
 
-    fn output(&self) -> String {
+    pub(crate) fn output(&self) -> String {
         self.stdout.lock().expect("output lock").clone()
     }
 
     /// Waits until stdout, from byte `from` on, contains `needle`; returns the offset just past
     /// it. Fails the test with the whole output after `limit`.
-    fn wait_for(&self, needle: &str, from: usize, limit: Duration) -> usize {
+    pub(crate) fn wait_for(&self, needle: &str, from: usize, limit: Duration) -> usize {
         let started = Instant::now();
         loop {
             let text = self.output();

@@ -30,6 +30,7 @@ pub mod session;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -38,7 +39,7 @@ use botlens_bots::build::BuildError;
 use botlens_bots::toolchain::LoadError;
 use botlens_engine::text::printable_lines;
 use botlens_harness::baseline;
-use botlens_harness::pipeline::{self, RunError, RunOptions};
+use botlens_harness::pipeline::{self, RunError, RunOptions, SuiteRun};
 use botlens_harness::{ProjectError, Target};
 use notify::RecursiveMode;
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
@@ -53,11 +54,60 @@ pub struct WatchOptions {
     /// How long the files must be quiet before a change counts. By default 200 ms: long enough
     /// to see an editor's save (write, rename, delete the swap file) as one change.
     pub debounce: Duration,
+    /// Told of every run as it starts and ends (the live view), on the thread that runs them.
+    pub observer: Option<RunObserver>,
 }
 
 impl Default for WatchOptions {
     fn default() -> Self {
-        WatchOptions { run: RunOptions::default(), debounce: Duration::from_millis(200) }
+        WatchOptions {
+            run: RunOptions::default(),
+            debounce: Duration::from_millis(200),
+            observer: None,
+        }
+    }
+}
+
+/// What a watch tells its [`RunObserver`] about a run (a cancelled run's end is not told: a
+/// newer run starts at once).
+#[derive(Debug)]
+pub enum RunEvent<'a> {
+    /// Run `number` started, because of `reason` (`start`, or the files that changed).
+    Started {
+        /// Runs are numbered from 1.
+        number: u32,
+        /// What started it.
+        reason: &'a str,
+    },
+    /// Run `number` was played.
+    Played {
+        /// Its number.
+        number: u32,
+        /// What started it.
+        reason: &'a str,
+        /// The run: its report and the games it kept.
+        run: &'a SuiteRun,
+        /// The project's root (source lines are read under it only).
+        root: &'a Path,
+    },
+    /// Run `number` produced no report: the build failed, or the bot did not load.
+    Failed {
+        /// Its number.
+        number: u32,
+        /// What started it.
+        reason: &'a str,
+        /// Why, as the terminal shows it.
+        message: &'a str,
+    },
+}
+
+/// Hears of every run of a watch ([`WatchOptions::observer`]).
+#[derive(Clone)]
+pub struct RunObserver(pub Arc<dyn Fn(RunEvent<'_>) + Send + Sync>);
+
+impl std::fmt::Debug for RunObserver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RunObserver")
     }
 }
 
@@ -178,7 +228,9 @@ impl Watch {
             .name("botlens-watch-runs".into())
             .spawn(move || {
                 for job in job_inputs {
-                    let outcome = run_once(&sandbox, &worker_root, &target, &options.run, &job);
+                    let observer = options.observer.as_ref();
+                    let outcome =
+                        run_once(&sandbox, &worker_root, &target, &options.run, &job, observer);
                     if finished.send(Input::Finished(job.number, outcome)).is_err() {
                         break;
                     }
@@ -302,23 +354,45 @@ fn input_from(root: &Path, result: DebounceEventResult) -> Input {
     }
 }
 
-/// One run: build (the project is read afresh: its configuration may have changed) and play.
+/// One run: build (the project is read afresh: its configuration may have changed) and play,
+/// telling `observer` as it starts and ends.
 fn run_once(
     sandbox: &botlens_sandbox::Sandbox,
     root: &Path,
     target: &Target,
     options: &RunOptions,
     job: &Job,
+    observer: Option<&RunObserver>,
 ) -> RunOutcome {
-    match pipeline::run(sandbox, target, options, &|_| {}, &job.cancel) {
+    let tell = |event: RunEvent<'_>| {
+        if let Some(observer) = observer {
+            (observer.0)(event);
+        }
+    };
+    let (number, reason) = (job.number, job.reason.as_str());
+    tell(RunEvent::Started { number, reason });
+    let outcome = match pipeline::run(sandbox, target, options, &|_| {}, &job.cancel) {
         Ok(run) => {
             // Kept for `botlens replay PROJECT` and `botlens run --failed`, as `run` keeps it; a
             // project whose target directory cannot be written is still watched.
             let _ = baseline::save_last_run(root, &run.report);
-            RunOutcome::Report { report: Box::new(run.report), warnings: run.warnings.len() }
+            tell(RunEvent::Played { number, reason, run: &run, root });
+            return RunOutcome::Report {
+                report: Box::new(run.report),
+                warnings: run.warnings.len(),
+            };
         }
-        Err(RunError::Cancelled) => RunOutcome::Cancelled,
+        Err(RunError::Cancelled) => return RunOutcome::Cancelled,
         Err(RunError::Build(BuildError::Compile(errors))) => RunOutcome::CompileErrors(errors),
         Err(other) => RunOutcome::Failed(other.to_string()),
-    }
+    };
+    let message = match &outcome {
+        RunOutcome::CompileErrors(errors) => {
+            errors.iter().map(|error| error.rendered.as_str()).collect::<Vec<_>>().join("\n")
+        }
+        RunOutcome::Failed(message) => message.clone(),
+        RunOutcome::Report { .. } | RunOutcome::Cancelled => String::new(),
+    };
+    tell(RunEvent::Failed { number, reason, message: &printable_lines(&message) });
+    outcome
 }

@@ -45,6 +45,8 @@ pub struct Job {
     pub number: u32,
     /// Cancelled when a newer change makes this run stale.
     pub cancel: CancelToken,
+    /// What started it: `start`, or the files that changed.
+    pub reason: String,
 }
 
 /// The answer to one input.
@@ -140,10 +142,10 @@ impl WatchSession {
 
     fn start(&mut self, reason: String) -> Step {
         self.started += 1;
-        let job = Job { number: self.started, cancel: CancelToken::new() };
+        let job = Job { number: self.started, cancel: CancelToken::new(), reason };
         self.running = Some(job.clone());
         Step {
-            text: format!("── run {} ({reason}) ──\n", job.number),
+            text: format!("── run {} ({}) ──\n", job.number, job.reason),
             start: Some(job),
             done: false,
         }
