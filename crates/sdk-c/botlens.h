@@ -52,6 +52,9 @@ BOTLENS_IMPORT("log") void botlens__log(const char *text, int32_t len);
 BOTLENS_IMPORT("panic")
 _Noreturn void botlens__panic(const char *msg, int32_t msg_len, const char *file,
                               int32_t file_len, int32_t line, int32_t column);
+BOTLENS_IMPORT("draw")
+void botlens__draw(int32_t kind, int32_t x, int32_t y, int32_t to_x, int32_t to_y,
+                   uint32_t colour, const void *data, int32_t len);
 __attribute__((import_module("wasi_snapshot_preview1"), import_name("random_get")))
 int32_t botlens__random_get(void *buf, int32_t len);
 
@@ -100,6 +103,74 @@ static inline uint32_t botlens_random(void) {
 /* A random number in 0..bound-1 (bound > 0). */
 static inline uint32_t botlens_random_below(uint32_t bound) {
     return (uint32_t)(((uint64_t)botlens_random() * bound) >> 32);
+}
+
+/* ── Drawing on the board (docs/c.md, "Drawing on the board") ──────────────────────────────
+ *
+ * Marks that show what the bot was thinking, drawn over its board by the replayers and the
+ * editor's hover: a cell in a colour, a heat map, an arrow, a label, the turn's status line.
+ * Each mark keeps the bot's line that drew it (this header's frames are skipped). Drawing never
+ * changes a game: a call costs the same fuel whether botlens keeps the mark or not, and a mark
+ * past a turn's bounds (256 marks, 16 KiB of text and values) is dropped and counted, never a
+ * failure. Coordinates are the game's: x the column, y the row, from 0 (a Battleships bot draws
+ * on the board it fires at). */
+
+/* A mark's colour: 0x00RRGGBB, or an intensity on the heat maps' palette (botlens_intensity). */
+typedef uint32_t botlens_colour;
+
+/* The colour of red, green and blue parts (0-255 each). */
+#define BOTLENS_RGB(r, g, b)                                                                  \
+    ((botlens_colour)((((uint32_t)(r) & 0xffu) << 16) | (((uint32_t)(g) & 0xffu) << 8) |      \
+                      ((uint32_t)(b) & 0xffu)))
+
+/* Colours, as the Rust SDK's `Colour` constants. */
+#define BOTLENS_RED BOTLENS_RGB(0xe0, 0x3c, 0x31)
+#define BOTLENS_GREEN BOTLENS_RGB(0x2e, 0xa0, 0x43)
+#define BOTLENS_BLUE BOTLENS_RGB(0x1f, 0x6f, 0xeb)
+#define BOTLENS_YELLOW BOTLENS_RGB(0xf2, 0xc2, 0x0f)
+#define BOTLENS_WHITE BOTLENS_RGB(0xff, 0xff, 0xff)
+#define BOTLENS_BLACK BOTLENS_RGB(0x00, 0x00, 0x00)
+
+/* The kinds of mark, as `botlens.draw` numbers them (docs/abi.md). */
+enum { BOTLENS__CELL, BOTLENS__HEAT, BOTLENS__ARROW, BOTLENS__LABEL, BOTLENS__STATUS };
+
+/* An intensity from 0.0 (cold) to 1.0 (hot), shaded on the heat maps' palette; values outside
+ * are clamped (NaN is 0). */
+static inline botlens_colour botlens_intensity(float level) {
+    float clamped = level > 1.0f ? 1.0f : level >= 0.0f ? level : 0.0f;
+    return 0x01000000u | (uint32_t)(clamped * 255.0f + 0.5f);
+}
+
+/* Fills the cell at column `x`, row `y` with `colour`. */
+static inline void botlens_draw_cell(int x, int y, botlens_colour colour) {
+    botlens__draw(BOTLENS__CELL, x, y, 0, 0, colour, 0, 0);
+}
+
+/* A heat map: `count` values, one per cell of a board `width` columns wide (1-64), row by row
+ * from the top left (a Battleships board: width 10, 100 values). The replayers shade each cell
+ * from the lowest value to the highest; a value that is not a finite number (NAN) leaves its
+ * cell unshaded. At most 4,096 values: a larger map is dropped. */
+static inline void botlens_draw_heat(int width, const float *values, int count) {
+    /* More values than any map may have: a length the host drops unread. */
+    int32_t len = count <= 0 ? 0 : count > 4096 ? INT32_MAX : count * 4;
+    botlens__draw(BOTLENS__HEAT, width, 0, 0, 0, 0, values, len);
+}
+
+/* An arrow from the cell (x, y) to the cell (to_x, to_y). */
+static inline void botlens_draw_arrow(int x, int y, int to_x, int to_y, botlens_colour colour) {
+    botlens__draw(BOTLENS__ARROW, x, y, to_x, to_y, colour, 0, 0);
+}
+
+/* A short text (UTF-8, NUL-terminated) on the cell at column `x`, row `y`: 32 bytes are kept,
+ * longer text is cut. */
+static inline void botlens_draw_label(int x, int y, const char *text, botlens_colour colour) {
+    botlens__draw(BOTLENS__LABEL, x, y, 0, 0, colour, text, (int32_t)strlen(text));
+}
+
+/* The turn's status line (UTF-8, NUL-terminated), shown under the board: 200 bytes are kept,
+ * and the last one drawn in a turn is the one shown. */
+static inline void botlens_draw_status(const char *text) {
+    botlens__draw(BOTLENS__STATUS, 0, 0, 0, 0, 0, text, (int32_t)strlen(text));
 }
 
 /* ── Messages (the compact encoding of docs/abi.md) ─────────────────────────────────────── */

@@ -35,6 +35,8 @@ extern "botlens" fn act(msg: [*]const u8, len: i32, out: [*]u8, cap: i32) i32;
 extern "botlens" fn log(text: [*]const u8, len: i32) void;
 /// The host's `botlens.panic` (imported under another name: `panic` is the bot's panic handler).
 const host_panic = @extern(*const fn (msg: [*]const u8, msg_len: i32, file: [*]const u8, file_len: i32, line: i32, column: i32) callconv(.c) noreturn, .{ .name = "panic", .library_name = "botlens" });
+/// The host's `botlens.draw` (imported under another name: `draw` is the drawing API below).
+const host_draw = @extern(*const fn (kind: i32, x: i32, y: i32, to_x: i32, to_y: i32, colour: u32, data: ?[*]const u8, len: i32) callconv(.c) void, .{ .name = "draw", .library_name = "botlens" });
 extern "wasi_snapshot_preview1" fn random_get(buf: [*]u8, len: i32) i32;
 
 /// Exports the module's entry points for the bot `Bot` (the bot's file: `@This()`), which
@@ -82,6 +84,91 @@ pub fn random() u32 {
     _ = random_get(&bytes, 4);
     return std.mem.readInt(u32, &bytes, .little);
 }
+
+/// Drawing on the board (docs/zig.md, "Drawing on the board"): marks that show what the bot was
+/// thinking, drawn over its board by the replayers and the editor's hover. Each mark keeps the
+/// bot's line that drew it (this file's frames are skipped). Drawing never changes a game: a
+/// call costs the same fuel whether botlens keeps the mark or not, and a mark past a turn's
+/// bounds (256 marks, 16 KiB of text and values) is dropped and counted, never a failure.
+/// Coordinates are the game's: `x` the column, `y` the row, from 0 (a Battleships bot draws on
+/// the board it fires at).
+///
+///     var density: [100]f32 = @splat(0);
+///     density[45] = 7;
+///     botlens.draw.heat(10, &density);
+///     botlens.draw.cell(5, 4, .red);
+///     botlens.draw.label(5, 4, "7", .white);
+///     botlens.draw.arrow(5, 4, 5, 5, botlens.draw.Colour.intensity(0.8));
+///     botlens.draw.status("hunting through (5, 4)");
+pub const draw = struct {
+    /// The kinds of mark, as `botlens.draw` numbers them (docs/abi.md).
+    const Kind = enum(i32) { cell, heat, arrow, label, status };
+
+    /// A mark's colour: red, green and blue (`.red`, `Colour.rgb(255, 136, 0)`, `Colour.hex(0xff8800)`),
+    /// or an intensity on the heat maps' palette (`Colour.intensity(0.8)`).
+    pub const Colour = enum(u32) {
+        red = 0xe03c31,
+        green = 0x2ea043,
+        blue = 0x1f6feb,
+        yellow = 0xf2c20f,
+        white = 0xffffff,
+        black = 0x000000,
+        _,
+
+        /// A colour from its red, green and blue parts.
+        pub fn rgb(red_part: u8, green_part: u8, blue_part: u8) Colour {
+            return @enumFromInt(@as(u32, red_part) << 16 | @as(u32, green_part) << 8 | blue_part);
+        }
+
+        /// A colour written `0xRRGGBB`.
+        pub fn hex(value: u32) Colour {
+            return @enumFromInt(value & 0xffffff);
+        }
+
+        /// An intensity from 0.0 (cold) to 1.0 (hot), shaded on the heat maps' palette; values
+        /// outside are clamped (NaN is 0).
+        pub fn intensity(level: f32) Colour {
+            const clamped = if (std.math.isNan(level)) 0 else std.math.clamp(level, 0, 1);
+            return @enumFromInt(0x01000000 | @as(u32, @intFromFloat(@round(clamped * 255))));
+        }
+    };
+
+    fn drawMark(kind: Kind, x: i32, y: i32, to_x: i32, to_y: i32, colour: Colour, data: []const u8) void {
+        // More bytes than any mark may have: a length the host drops unread.
+        const len = std.math.cast(i32, data.len) orelse std.math.maxInt(i32);
+        host_draw(@intFromEnum(kind), x, y, to_x, to_y, @intFromEnum(colour), data.ptr, len);
+    }
+
+    /// Fills the cell at column `x`, row `y` with `colour`.
+    pub fn cell(x: i32, y: i32, colour: Colour) void {
+        drawMark(.cell, x, y, 0, 0, colour, &.{});
+    }
+
+    /// A heat map: one value per cell of a board `width` columns wide (1–64), row by row from
+    /// the top left (a Battleships board: width 10, 100 values). The replayers shade each cell
+    /// from the lowest value to the highest; a value that is not a finite number leaves its
+    /// cell unshaded. At most 4,096 values: a larger map is dropped.
+    pub fn heat(width: i32, values: []const f32) void {
+        drawMark(.heat, width, 0, 0, 0, .black, std.mem.sliceAsBytes(values));
+    }
+
+    /// An arrow from the cell (`x`, `y`) to the cell (`to_x`, `to_y`).
+    pub fn arrow(x: i32, y: i32, to_x: i32, to_y: i32, colour: Colour) void {
+        drawMark(.arrow, x, y, to_x, to_y, colour, &.{});
+    }
+
+    /// A short text (UTF-8) on the cell at column `x`, row `y`: 32 bytes are kept, longer text
+    /// is cut.
+    pub fn label(x: i32, y: i32, text: []const u8, colour: Colour) void {
+        drawMark(.label, x, y, 0, 0, colour, text);
+    }
+
+    /// The turn's status line (UTF-8), shown under the board: 200 bytes are kept, and the last
+    /// one drawn in a turn is the one shown.
+    pub fn status(text: []const u8) void {
+        drawMark(.status, 0, 0, 0, 0, .black, text);
+    }
+};
 
 /// Room for any view or answer of the games below (a Klotski view of `max_pieces` pieces).
 const buffer_size = 8192;

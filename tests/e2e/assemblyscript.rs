@@ -265,3 +265,39 @@ mod klotski {
         assert!(message.contains("slide(nobody, down): no piece `nobody`"), "{failure:#}");
     }
 }
+
+/// A Tic-tac-toe bot that draws [`crate::support::DRAWN`] every turn with the package's `draw`,
+/// each call below its marker, then marks the first free square.
+const DRAWING_BOT: &str = r#"import { draw, exportBot, mark, tictactoe } from "botlens";
+export { botlens_new, botlens_play } from "botlens";
+
+function play(): void {
+  const view = tictactoe();
+  const heat: f32[] = [];
+  for (let i = 0; i < 9; i++) heat.push(<f32>i);
+  // draws the cell
+  draw.cell(1, 1, draw.RED);
+  // draws the heat map
+  draw.heat(3, heat);
+  // draws the arrow
+  draw.arrow(0, 0, 2, 2, draw.intensity(0.5));
+  // draws the label
+  draw.label(0, 2, "hi", draw.rgb(1, 2, 3));
+  // draws the status
+  draw.status("thinking");
+  const free = view.board.indexOf(".");
+  mark(free % 3, free / 3);
+}
+
+exportBot(play);
+"#;
+
+#[test]
+fn an_assemblyscript_bots_marks_are_in_its_traces_at_its_lines() {
+    if !require(&[Tool::Node]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let botlens = |args: &[&str]| botlens_as(args, &[]);
+    crate::support::assert_draws(botlens, dir.path(), "bot.ts", DRAWING_BOT);
+}

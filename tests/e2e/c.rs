@@ -57,6 +57,38 @@ fn new_c_bots_build_and_play_clean() {
     }
 }
 
+/// A Tic-tac-toe bot that draws [`crate::support::DRAWN`] every turn with `botlens.h`, each
+/// call below its marker, then marks the first free square.
+const DRAWING_BOT: &str = r#"#include "botlens.h"
+
+void bot_play(void) {
+    botlens_tictactoe_view view = botlens_tictactoe();
+    float heat[9];
+    for (int i = 0; i < 9; i++) heat[i] = (float)i;
+    // draws the cell
+    botlens_draw_cell(1, 1, BOTLENS_RED);
+    // draws the heat map
+    botlens_draw_heat(3, heat, 9);
+    // draws the arrow
+    botlens_draw_arrow(0, 0, 2, 2, botlens_intensity(0.5f));
+    // draws the label
+    botlens_draw_label(0, 2, "hi", BOTLENS_RGB(1, 2, 3));
+    // draws the status
+    botlens_draw_status("thinking");
+    for (int i = 0; i < 9; i++)
+        if (view.board[i] == '.') { botlens_mark(i % 3, i / 3); return; }
+}
+"#;
+
+#[test]
+fn a_c_bots_marks_are_in_its_traces_at_its_lines() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    crate::support::assert_draws(|args| botlens_env(args, &[]), dir.path(), "bot.c", DRAWING_BOT);
+}
+
 #[test]
 fn a_klotski_bots_bad_slide_fails_at_its_line() {
     if !require(&[Tool::Clang]) {

@@ -496,3 +496,151 @@ fn recursion_leaks_prototype_methods_calls_and_the_wrong_game_are_the_bots_own()
         "{failure:#}"
     );
 }
+
+/// A Tic-tac-toe bot that draws [`crate::support::DRAWN`] every turn with the global `draw`,
+/// each call below its marker, then marks the first free square.
+const DRAWING_BOT: &str = "function Bot() {}
+
+Bot.prototype.play = function (turn) {
+  var heat = [];
+  for (var i = 0; i < 9; i++) heat.push(i);
+  // draws the cell
+  draw.cell(1, 1, draw.RED);
+  // draws the heat map
+  draw.heat(3, heat);
+  // draws the arrow
+  draw.arrow(0, 0, 2, 2, draw.intensity(0.5));
+  // draws the label
+  draw.label(0, 2, 'hi', draw.rgb(1, 2, 3));
+  // draws the status
+  draw.status('thinking');
+  for (var i = 0; i < 9; i++) {
+    if (turn.grid[Math.floor(i / 3)][i % 3] === '') return turn.mark(i % 3, Math.floor(i / 3));
+  }
+};
+";
+
+#[test]
+fn a_javascript_bots_marks_are_in_its_traces_at_its_lines_and_columns() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let botlens = |args: &[&str]| botlens_with_input(args, "", DEADLINE);
+    crate::support::assert_draws(botlens, dir.path(), "bot.js", DRAWING_BOT);
+    // Each mark is located at its call, as a move is: the column of the function's name.
+    let trace = std::fs::read_to_string(dir.path().join("traces/random-seed0.json")).unwrap();
+    let trace: serde_json::Value = serde_json::from_str(&trace).unwrap();
+    let drawing = crate::support::bot_drawings(&trace)[0];
+    let (_, column) = place(DRAWING_BOT, "cell(1, 1");
+    assert_eq!(drawing["marks"][0]["location"]["column"].as_u64(), Some(column), "{drawing:#}");
+}
+
+/// A Tic-tac-toe bot whose every turn draws with arguments of every wrong kind, then 300 cells
+/// (past the 256 marks a turn keeps), then marks the first free square.
+const HOSTILE_DRAWING_BOT: &str = "function Bot() {}
+
+var sneaky = { toString: function () { throw new Error('never called'); }, valueOf: function () { throw new Error('never called'); } };
+
+Bot.prototype.play = function (turn) {
+  draw.heat(3, 'not an array');
+  draw.heat(3, { length: 1e9 });
+  draw.heat(3, new Array(5000).fill(1));
+  draw.heat(NaN, [1, 2, 3]);
+  draw.heat(3, [1, 2, 3].concat([sneaky]));
+  // the mixed heat map
+  draw.heat(3, [1, 'a', NaN, null, {}, 2]);
+  draw.cell('1', 1, draw.RED);
+  draw.cell(1, 1);
+  draw.cell(sneaky, 1, draw.RED);
+  draw.arrow(0, 0, Infinity, 1, draw.BLUE);
+  draw.label(1, 1, sneaky, draw.RED);
+  draw.label(1, 1, 42, draw.GREEN);
+  draw.label(1, 1, '\\ud800x', draw.GREEN);
+  draw.status(Symbol('no'));
+  draw.status(undefined);
+  draw.status('x'.repeat(100000));
+  for (var i = 0; i < 300; i++) draw.cell(i % 3, 0, draw.rgb(i, 300, -5));
+  for (var i = 0; i < 9; i++) {
+    if (turn.grid[Math.floor(i / 3)][i % 3] === '') return turn.mark(i % 3, Math.floor(i / 3));
+  }
+};
+";
+
+#[test]
+fn hostile_drawing_arguments_drop_marks_and_the_game_plays_on() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let botlens = |args: &[&str]| botlens_with_input(args, "", DEADLINE);
+    let traces = crate::support::drawing_traces(botlens, dir.path(), "bot.js", HOSTILE_DRAWING_BOT);
+    let heat_line = marked(dir.path(), "the mixed heat map");
+    for trace in &traces {
+        for drawing in crate::support::bot_drawings(trace) {
+            let marks = drawing["marks"].as_array().unwrap();
+            // Kept: the two heat maps (their values that are not numbers unshaded, `sneaky`
+            // never asked for one), the two labels and the first 252 cells.
+            assert_eq!(marks.len(), 256, "{drawing:#}");
+            let shape = |mark: &serde_json::Value| {
+                let mut shape = mark.clone();
+                shape.as_object_mut().unwrap().remove("location");
+                shape
+            };
+            let heat = |values| serde_json::json!({"kind": "heat", "width": 3, "values": values});
+            assert_eq!(shape(&marks[0]), heat(serde_json::json!([1.0, 2.0, 3.0, null])));
+            let mixed = serde_json::json!([1.0, null, null, null, null, 2.0]);
+            assert_eq!(shape(&marks[1]), heat(mixed), "{drawing:#}");
+            assert_eq!(marks[1]["location"]["line"].as_u64(), Some(heat_line), "{drawing:#}");
+            let texts: Vec<&str> =
+                marks[2..4].iter().map(|m| m["text"].as_str().unwrap()).collect();
+            assert_eq!(texts, ["42", "\u{fffd}x"], "{drawing:#}");
+            assert_eq!(marks[4]["colour"], serde_json::json!({"rgb": 0x00ff00}), "{drawing:#}");
+            // Dropped and counted: the other twelve, and the 48 cells past the bound.
+            assert_eq!(drawing["dropped"].as_u64(), Some(12 + 48), "{drawing:#}");
+        }
+    }
+}
+
+#[test]
+fn a_failure_after_a_mark_is_located_as_without_it() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
+    // The runner states the drawing line for the mark, then what it stated before (here
+    // nothing: the turn is too short for the runner to look where the bot is), so the endless
+    // loop after the mark is not located at the mark's line.
+    let failure = |before_the_loop: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let config = "game = \"tictactoe\"\nopponents = [\"random\"]\nseeds = \"0..2\"\n\n\
+                      [limits]\nfuel_per_turn = 3_000_000\n";
+        std::fs::write(dir.path().join("botlens.toml"), config).unwrap();
+        let source = format!(
+            "function Bot() {{\n  this.turns = 0;\n}}\n\n\
+             function spin() {{\n  while (true) {{}}\n}}\n\n\
+             Bot.prototype.play = function (turn) {{\n\
+             \x20 this.turns += 1;\n\
+             \x20 if (this.turns === 2) {{\n\
+             \x20   // before the loop\n\
+             \x20   {before_the_loop}\n\
+             \x20   spin();\n\
+             \x20 }}\n\
+             \x20 for (var i = 0; i < 9; i++) {{\n\
+             \x20   if (turn.grid[Math.floor(i / 3)][i % 3] === '') return turn.mark(i % 3, Math.floor(i / 3));\n\
+             \x20 }}\n\
+             }};\n"
+        );
+        std::fs::write(dir.path().join("bot.js"), source).unwrap();
+        let bot = dir.path().display().to_string();
+        let out = botlens_with_input(&["run", &bot, "--json"], "", DEADLINE);
+        assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+        let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        let failures = report["failures"].as_array().unwrap();
+        let [failure] = failures.as_slice() else { panic!("one failure group: {report:#}") };
+        assert_eq!(failure["kind"], "out_of_fuel", "{failure:#}");
+        let drawn = marked(dir.path(), "before the loop");
+        assert_ne!(failure["line"].as_u64(), Some(drawn), "not at the mark: {failure:#}");
+        (failure["file"].clone(), failure["line"].clone(), failure["column"].clone())
+    };
+    assert_eq!(failure("draw.cell(1, 1, draw.RED);"), failure("Math.max(1, 1);"));
+}

@@ -259,6 +259,100 @@ pub fn new_bot_plays_clean(
     bot
 }
 
+/// What every drawing bot of the tests draws on each of its turns, in order: the comment
+/// (`// {marker}`) on the line above the call in its source, and the mark as its trace keeps it
+/// (without its location): a red cell, a 3-wide heat map of 0 to 8, an arrow at intensity 0.5, a
+/// label in the colour (1, 2, 3) and a status line.
+pub const DRAWN: [(&str, &str); 5] = [
+    ("draws the cell", r#"{"kind": "cell", "x": 1, "y": 1, "colour": {"rgb": 14695473}}"#),
+    (
+        "draws the heat map",
+        r#"{"kind": "heat", "width": 3, "values": [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]}"#,
+    ),
+    (
+        "draws the arrow",
+        r#"{"kind": "arrow", "x": 0, "y": 0, "to_x": 2, "to_y": 2, "colour": {"intensity": 128}}"#,
+    ),
+    (
+        "draws the label",
+        r#"{"kind": "label", "x": 0, "y": 2, "text": "hi", "colour": {"rgb": 66051}}"#,
+    ),
+    ("draws the status", r#"{"kind": "status", "text": "thinking"}"#),
+];
+
+/// The traces `botlens run <dir> --trace-dir <dir>/traces` (run by `botlens`) wrote for the
+/// Tic-tac-toe bot folder `dir`, whose bot is `file` with `source`, played vs `random` on seeds
+/// 0..2: the run must play clean.
+pub fn drawing_traces(
+    botlens: impl Fn(&[&str]) -> Output,
+    dir: &Path,
+    file: &str,
+    source: &str,
+) -> Vec<serde_json::Value> {
+    std::fs::write(dir.join(file), source).expect("a temporary bot");
+    std::fs::write(dir.join("botlens.toml"), "game = \"tictactoe\"\n").expect("its settings");
+    let traces = dir.join("traces");
+    let (bot, traces_arg) = (dir.display().to_string(), traces.display().to_string());
+    let args = ["run", &bot, "--vs", "random", "--seeds", "0..2", "--trace-dir", &traces_arg];
+    let out = botlens(&[&args[..], &["--json"]].concat());
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert_played_clean(&out.stdout, 2);
+    let mut read: Vec<serde_json::Value> = std::fs::read_dir(&traces)
+        .expect("the traces")
+        .map(|entry| {
+            let text = std::fs::read_to_string(entry.expect("a trace").path()).expect("a trace");
+            serde_json::from_str(&text).expect("a trace's JSON")
+        })
+        .collect();
+    read.sort_by_key(|trace| trace["seed"].as_u64());
+    assert_eq!(read.len(), 2, "a trace per game");
+    read
+}
+
+/// The drawings of the bot's turns (the seat of the `wasm` player) in `trace`: at least one.
+pub fn bot_drawings(trace: &serde_json::Value) -> Vec<&serde_json::Value> {
+    let players = trace["players"].as_array().expect("players");
+    let bot = players.iter().position(|p| p["kind"] == "wasm").expect("the bot's seat");
+    let drawings: Vec<_> = trace["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .filter(|turn| turn["seat"].as_u64() == Some(bot as u64))
+        .map(|turn| &turn["drawing"])
+        .collect();
+    assert!(!drawings.is_empty(), "the bot played: {trace:#}");
+    drawings
+}
+
+/// Plays the drawing bot `file` with `source` (its folder `dir`; [`drawing_traces`]) and asserts
+/// that each of its turns drew [`DRAWN`], every mark located at its marked line of the bot's
+/// file, not in the SDK.
+pub fn assert_draws(botlens: impl Fn(&[&str]) -> Output, dir: &Path, file: &str, source: &str) {
+    let traces = drawing_traces(botlens, dir, file, source);
+    let expected: Vec<(u64, serde_json::Value)> = DRAWN
+        .iter()
+        .map(|(marker, mark)| {
+            (line_after_marker(&dir.join(file), marker), serde_json::from_str(mark).unwrap())
+        })
+        .collect();
+    for trace in traces {
+        for drawing in bot_drawings(&trace) {
+            assert_eq!(drawing["dropped"], serde_json::Value::Null, "{drawing:#}");
+            let marks = drawing["marks"].as_array().expect("marks");
+            assert_eq!(marks.len(), expected.len(), "{drawing:#}");
+            for (mark, (line, shape)) in marks.iter().zip(&expected) {
+                let mut mark = mark.clone();
+                let location = mark.as_object_mut().unwrap().remove("location");
+                assert_eq!(&mark, shape, "{drawing:#}");
+                let location = location.unwrap_or_else(|| panic!("a location: {drawing:#}"));
+                assert_eq!(location["line"].as_u64(), Some(*line), "{drawing:#}");
+                let at = location["file"].as_str().unwrap();
+                assert_eq!(Path::new(at).file_name(), Some(file.as_ref()), "{drawing:#}");
+            }
+        }
+    }
+}
+
 /// An optional tool some tests need. Without it a test skips, saying what to install, and the
 /// run ends with the count of what was skipped and why; with [`REQUIRE_TOOLS`] set (as `.ci/run`
 /// sets it), a missing tool fails the test instead.

@@ -108,3 +108,43 @@ fn new_zig_bots_play_clean_and_their_panics_are_located_in_bot_zig_with_zigs_mes
     assert!(out.stderr.contains("bot.zig:"), "{}", out.stderr);
     assert!(out.stderr.contains("error: expected expression"), "{}", out.stderr);
 }
+
+/// A Tic-tac-toe bot that draws [`crate::support::DRAWN`] every turn with `botlens.draw`, each
+/// call below its marker, then marks the first free square.
+const DRAWING_BOT: &str = r#"const botlens = @import("botlens");
+
+comptime {
+    botlens.exportBot(@This());
+}
+
+pub fn play() void {
+    const view = botlens.tictactoe();
+    var heat: [9]f32 = undefined;
+    for (&heat, 0..) |*value, i| value.* = @floatFromInt(i);
+    // draws the cell
+    botlens.draw.cell(1, 1, .red);
+    // draws the heat map
+    botlens.draw.heat(3, &heat);
+    // draws the arrow
+    botlens.draw.arrow(0, 0, 2, 2, botlens.draw.Colour.intensity(0.5));
+    // draws the label
+    botlens.draw.label(0, 2, "hi", botlens.draw.Colour.rgb(1, 2, 3));
+    // draws the status
+    botlens.draw.status("thinking");
+    for (view.board, 0..) |square, i| {
+        if (square == '.') {
+            _ = botlens.mark(@intCast(i % 3), @intCast(i / 3));
+            return;
+        }
+    }
+}
+"#;
+
+#[test]
+fn a_zig_bots_marks_are_in_its_traces_at_its_lines() {
+    if !require(&[Tool::Zig]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    crate::support::assert_draws(botlens_zig, dir.path(), "bot.zig", DRAWING_BOT);
+}

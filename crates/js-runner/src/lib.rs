@@ -29,6 +29,14 @@
 //! bot's stack every so often, so that the fuel trap of an endless loop is located where the bot
 //! last was.
 //!
+//! The prelude's global `draw` (docs/javascript.md) makes one `botlens.draw` a call
+//! ([`draw_mark`]): a runner's marks are located at the position it stated last, so the runner
+//! states the bot's line that called `draw.*` (`botlens.position`) right before, and right after
+//! states again what its last look stated (or forgets), so that a failure later in the turn is
+//! located as it would be without the mark. Arguments are read without running the bot's code,
+//! and what the ABI cannot take is handed on as a mark the host drops and counts; the calls are
+//! the same whether the host records marks or not, as its fuel must be.
+//!
 //! `src/prelude.js` turns the botlens messages into the arena's `turn` objects. A turn's cost is
 //! kept small (about 21,000 units of fuel for a bot that only moves): the view is received into a
 //! reused buffer and handed to QuickJS as it is, a turn object holds only the view's text, and a
@@ -71,6 +79,17 @@ mod abi {
         pub fn position(file_ptr: *const u8, file_len: usize, line: u32, column: u32);
         pub fn stack(text_ptr: *const u8, text_len: usize);
         pub fn wasted() -> i32;
+        #[allow(clippy::too_many_arguments)] // the ABI's signature
+        pub fn draw(
+            kind: i32,
+            x: i32,
+            y: i32,
+            to_x: i32,
+            to_y: i32,
+            colour: u32,
+            ptr: *const u8,
+            len: usize,
+        );
     }
 
     #[link(wasm_import_module = "wasi_snapshot_preview1")]
@@ -113,8 +132,12 @@ thread_local! {
     static MOVED: Cell<bool> = const { Cell::new(false) };
     /// The engine's context, for the interrupt handler (which is given no context).
     static RAW_CONTEXT: Cell<*mut qjs::JSContext> = const { Cell::new(std::ptr::null_mut()) };
-    /// Where the current turn's fuel stands: when the engine next reads the JavaScript stack.
-    static WATCH: Cell<Watch> = const { Cell::new(Watch { next: u64::MAX, stated: false }) };
+    /// When the engine next reads the JavaScript stack (the fuel clock's reading).
+    static WATCH: Cell<u64> = const { Cell::new(u64::MAX) };
+    /// The stack the last look stated this turn (`botlens.stack`'s text; empty when it stated
+    /// none, when no look did, or when a move forgot it): where the host places a failure it
+    /// finds with no other location, until the turn's move.
+    static LOOKED: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
 /// Fuel a turn burns before the runner first looks at where the bot is: eight times a simple
@@ -134,17 +157,10 @@ fn fuel_clock() -> u64 {
     now
 }
 
-/// When the current turn next looks at the bot's position (fuel clock), and whether it stated
-/// one this turn.
-#[derive(Clone, Copy)]
-struct Watch {
-    next: u64,
-    stated: bool,
-}
-
 /// Starts a turn's watch: the first look comes once the turn has burnt [`WATCH_AFTER`].
 fn watch_turn() {
-    WATCH.set(Watch { next: fuel_clock().saturating_add(WATCH_AFTER), stated: false });
+    WATCH.set(fuel_clock().saturating_add(WATCH_AFTER));
+    LOOKED.take();
 }
 
 /// QuickJS's interrupt handler, called every 10,000 jumps and calls of the bot's code: once the
@@ -152,17 +168,17 @@ fn watch_turn() {
 /// frames with `botlens.stack`, so that a turn stopped by its fuel budget (an
 /// endless loop) is located where the bot last was. Never interrupts.
 fn look() -> bool {
-    let watch = WATCH.get();
     let now = fuel_clock();
-    if now < watch.next {
+    if now < WATCH.get() {
         return false;
     }
     // Not again until this look is over (reading the stack runs the engine).
-    WATCH.set(Watch { next: u64::MAX, ..watch });
-    let stated = engine_stack().is_some_and(|stack| state_stack(&stack, false));
+    WATCH.set(u64::MAX);
+    if let Some(stack) = engine_stack() {
+        LOOKED.set(state_stack(&stack, false));
+    }
     let after = fuel_clock();
-    let next = after.saturating_add(after.saturating_sub(now).saturating_mul(LOOK_SPACING));
-    WATCH.set(Watch { next, stated: watch.stated || stated });
+    WATCH.set(after.saturating_add(after.saturating_sub(now).saturating_mul(LOOK_SPACING)));
     false
 }
 
@@ -204,8 +220,8 @@ fn state(at: &Position) {
 /// `botlens.stack`: the bot's frames of the QuickJS stack `stack`, innermost first (docs/abi.md:
 /// `function<TAB>file<TAB>line<TAB>column` per line), each caller's column at its call
 /// ([`call_column`]), and the innermost frame's too when `at_call` (a move the bot called).
-/// Returns whether the stack had one.
-fn state_stack(stack: &str, at_call: bool) -> bool {
+/// Returns the text stated: empty when the stack had no frame of the bot's.
+fn state_stack(stack: &str, at_call: bool) -> String {
     let frames = bot_frames(stack, at_call);
     let mut text = String::new();
     for frame in &frames {
@@ -214,7 +230,7 @@ fn state_stack(stack: &str, at_call: bool) -> bool {
     }
     // SAFETY: the text is a live string.
     unsafe { abi::stack(text.as_ptr(), text.len()) };
-    !frames.is_empty()
+    text
 }
 
 /// Where the call that QuickJS places at `column` of `line` begins: the name of the function
@@ -265,9 +281,7 @@ fn at_call(at: Position) -> Position {
 /// Forgets a position a look stated this turn, before a move, so that a failure the host finds
 /// in the move is not placed where the bot was long before.
 fn forget_look() {
-    let watch = WATCH.get();
-    if watch.stated {
-        WATCH.set(Watch { stated: false, ..watch });
+    if !LOOKED.take().is_empty() {
         // SAFETY: an empty file name; a line of 0 forgets the position.
         unsafe { abi::position(std::ptr::null(), 0, 0, 0) };
     }
@@ -335,14 +349,14 @@ struct Frame {
     at: Position,
 }
 
-/// The frames of the bot's file in a QuickJS stack, innermost first: `    at play (bot.js:12:9)`,
-/// or `    at bot.js:4:17` for a place in no function (a syntax error's). Each caller's column
-/// is moved to its call ([`at_call`]), and the innermost frame's when `innermost_call`.
-fn bot_frames(stack: &str, innermost_call: bool) -> Vec<Frame> {
+/// The frames of the bot's file in a QuickJS stack, innermost first, where QuickJS places them:
+/// `    at play (bot.js:12:9)`, or `    at bot.js:4:17` for a place in no function (a syntax
+/// error's). Read as they are asked for.
+fn placed_frames(stack: &str) -> impl Iterator<Item = Frame> + '_ {
     let file = FILE.with_borrow(Clone::clone);
     let in_function = format!(" ({file}:");
     let bare = format!("{file}:");
-    let frame = |line: &str| {
+    stack.lines().filter_map(move |line| {
         let line = line.trim().strip_prefix("at ")?;
         let (function, place) = match line.find(&in_function) {
             Some(open) => (&line[..open], line[open + in_function.len()..].strip_suffix(')')?),
@@ -352,20 +366,25 @@ fn bot_frames(stack: &str, innermost_call: bool) -> Vec<Frame> {
         let at =
             Position { file: file.clone(), line: row.parse().ok()?, column: column.parse().ok()? };
         Some(Frame { function: function.trim().to_owned(), at })
-    };
-    let mut frames: Vec<Frame> = stack.lines().filter_map(frame).collect();
-    for (index, frame) in frames.iter_mut().enumerate() {
-        if index > 0 || innermost_call {
-            let at = std::mem::replace(&mut frame.at, Position { file: String::new(), line: 0, column: 0 });
-            frame.at = at_call(at);
-        }
-    }
-    frames
+    })
+}
+
+/// The frames of the bot's file in a QuickJS stack, innermost first ([`placed_frames`]). Each
+/// caller's column is moved to its call ([`at_call`]), and the innermost frame's when
+/// `innermost_call`.
+fn bot_frames(stack: &str, innermost_call: bool) -> Vec<Frame> {
+    placed_frames(stack)
+        .enumerate()
+        .map(|(index, Frame { function, at })| {
+            let at = if index > 0 || innermost_call { at_call(at) } else { at };
+            Frame { function, at }
+        })
+        .collect()
 }
 
 /// The innermost frame of the bot's file in a QuickJS stack.
 fn bot_frame(stack: &str) -> Option<Position> {
-    bot_frames(stack, false).into_iter().next().map(|frame| frame.at)
+    placed_frames(stack).next().map(|frame| frame.at)
 }
 
 /// Ends the game with `panic`: `message` at `at` (or the first line of the bot's file).
@@ -583,7 +602,97 @@ fn host_functions<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
         })?,
     )?;
     host.set("random", Function::new(ctx.clone(), random)?)?;
+    host.set("draw", Function::new(ctx.clone(), draw)?)?;
+    host.set("drawHeat", Function::new(ctx.clone(), draw_heat)?)?;
     Ok(host)
+}
+
+/// The kinds of mark the runner draws itself, as `botlens.draw` numbers them (docs/abi.md); the
+/// prelude's `draw` names the others.
+mod kind {
+    /// A heat map.
+    pub const HEAT: i32 = 1;
+    /// A label: its text is read.
+    pub const LABEL: i32 = 3;
+    /// The status line: its text is read.
+    pub const STATUS: i32 = 4;
+    /// A kind no host knows, which it drops and counts: a mark whose arguments are not what
+    /// the ABI takes (a coordinate that is not a finite number, a label that is not text).
+    pub const DROPPED: i32 = -1;
+}
+
+/// The most values a heat map may have (a 64 × 64 board, docs/abi.md); a longer array is
+/// dropped by the host, unread.
+const MAX_HEAT_VALUES: usize = 64 * 64;
+
+/// `host.draw(kind, x, y, toX, toY, colour, text)`: one `botlens.draw` ([`draw_mark`]), `text` a
+/// string or `null` (the prelude makes it one). The mark is dropped when a coordinate or the
+/// colour is not a finite number, or a label or status line has no text.
+#[allow(clippy::too_many_arguments)] // the ABI's arguments
+fn draw<'js>(
+    kind: i32,
+    x: Value<'js>,
+    y: Value<'js>,
+    to_x: Value<'js>,
+    to_y: Value<'js>,
+    colour: Value<'js>,
+    text: Option<String>,
+) {
+    let numbers = [x, y, to_x, to_y, colour].map(|n| n.as_number().filter(|n| n.is_finite()));
+    let text_missing = text.is_none() && matches!(kind, kind::LABEL | kind::STATUS);
+    let [Some(x), Some(y), Some(to_x), Some(to_y), Some(colour)] = numbers else {
+        return draw_mark(kind::DROPPED, [0; 4], 0, &[]);
+    };
+    if text_missing {
+        return draw_mark(kind::DROPPED, [0; 4], 0, &[]);
+    }
+    // `as` truncates towards zero and saturates; the colour wraps as JavaScript's `>>> 0` does.
+    let at = [x as i32, y as i32, to_x as i32, to_y as i32];
+    draw_mark(kind, at, colour as i64 as u32, text.unwrap_or_default().as_bytes());
+}
+
+/// `host.drawHeat(width, values)`: a heat map of `values` (an array or typed array, else
+/// `null`), each value a number or NaN (its cell unshaded). The map is dropped when `width` is
+/// not a finite number, `values` is `null` or has no whole length, or it has more than
+/// [`MAX_HEAT_VALUES`] (not read, however long it is).
+fn draw_heat<'js>(width: Value<'js>, values: Option<Object<'js>>) -> rquickjs::Result<()> {
+    let count = match &values {
+        Some(values) => values.get::<_, Value>("length")?.as_number(),
+        None => None,
+    };
+    let count = count.filter(|n| (0.0..=MAX_HEAT_VALUES as f64).contains(n) && n.fract() == 0.0);
+    let width = width.as_number().filter(|n| n.is_finite());
+    let (Some(values), Some(count), Some(width)) = (values, count, width) else {
+        draw_mark(kind::DROPPED, [0; 4], 0, &[]);
+        return Ok(());
+    };
+    let mut bytes = Vec::with_capacity(count as usize * 4);
+    for index in 0..count as u32 {
+        let value = values.get::<_, Value>(index)?.as_number().unwrap_or(f64::NAN);
+        bytes.extend_from_slice(&(value as f32).to_le_bytes());
+    }
+    draw_mark(kind::HEAT, [width as i32, 0, 0, 0], 0, &bytes);
+    Ok(())
+}
+
+/// `botlens.draw` of a mark located at the bot's call: the runner states the innermost frame of
+/// the bot's file on the JavaScript stack (`botlens.position`, which a runner's marks are located
+/// at) right before, then states again what the turn's last look stated (nothing: forgets), so
+/// a failure later in the turn is located as it would be without the mark.
+fn draw_mark(kind: i32, [x, y, to_x, to_y]: [i32; 4], colour: u32, bytes: &[u8]) {
+    let stack = engine_stack().unwrap_or_default();
+    let at = placed_frames(&stack).next().map(|frame| at_call(frame.at));
+    let (file, line, column) =
+        at.as_ref().map_or(("", 0, 0), |at| (&at.file[..], at.line, at.column));
+    // SAFETY: the file name and the bytes are live for the calls.
+    unsafe {
+        abi::position(file.as_ptr(), file.len(), line, column);
+        abi::draw(kind, x, y, to_x, to_y, colour, bytes.as_ptr(), bytes.len());
+    }
+    LOOKED.with_borrow(|looked| {
+        // SAFETY: the text is a live string.
+        unsafe { abi::stack(looked.as_ptr(), looked.len()) }
+    });
 }
 
 /// Evaluates `source` as a global script named `file`.

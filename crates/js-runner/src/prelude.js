@@ -1,6 +1,6 @@
 // The botlens JavaScript prelude: the arena's bot format on top of the botlens ABI. Evaluated
 // once per game before the bot's source; `__botlens_host` holds the runner's native functions
-// (view, act, log, random), which this file hides again.
+// (view, act, log, random, draw), which this file hides again.
 (function (host) {
   'use strict';
   const show = (value) => {
@@ -15,6 +15,42 @@
   const print = (...values) => host.log(values.map(show).join(' ').toWellFormed());
   globalThis.console = { log: print, info: print, warn: print, error: print, debug: print };
   Math.random = host.random;
+
+  // Drawing on the board (docs/javascript.md): each call is one `botlens.draw`, which the runner
+  // locates at the bot's line that called it. Arguments are read without running the bot's
+  // code: a coordinate or colour that is not a finite number, or a text that is not a string,
+  // number or boolean, drops the mark (the trace counts it); heat-map values that are not
+  // numbers leave their cells unshaded.
+  const { isArray } = Array;
+  const { isView } = ArrayBuffer;
+  const number = (value) => (typeof value === 'number' ? value : NaN);
+  const text = (value) => {
+    if (typeof value === 'string') return value.toWellFormed();
+    const kind = typeof value;
+    return kind === 'number' || kind === 'boolean' || kind === 'bigint' ? String(value) : null;
+  };
+  const byte = (value) => { const n = number(value); return n > 0 ? Math.min(255, Math.floor(n)) : 0; };
+  const KIND = { cell: 0, arrow: 2, label: 3, status: 4 };
+  globalThis.draw = {
+    RED: 0xe03c31,
+    GREEN: 0x2ea043,
+    BLUE: 0x1f6feb,
+    YELLOW: 0xf2c20f,
+    WHITE: 0xffffff,
+    BLACK: 0x000000,
+    rgb(red, green, blue) { return (byte(red) << 16) | (byte(green) << 8) | byte(blue); },
+    intensity(level) {
+      const t = number(level);
+      return 0x01000000 | Math.round((t > 0 ? Math.min(t, 1) : 0) * 255);
+    },
+    cell(x, y, colour) { host.draw(KIND.cell, x, y, 0, 0, colour, null); },
+    heat(width, values) {
+      host.drawHeat(width, isArray(values) || isView(values) ? values : null);
+    },
+    arrow(x, y, toX, toY, colour) { host.draw(KIND.arrow, x, y, toX, toY, colour, null); },
+    label(x, y, value, colour) { host.draw(KIND.label, x, y, 0, 0, colour, text(value)); },
+    status(value) { host.draw(KIND.status, 0, 0, 0, 0, 0, text(value)); },
+  };
 
   // Every game's turn, made from the view as the host writes it (canonical JSON, docs/abi.md):
   // a new object each turn, of a class made once, holding the view's text only. The fields a bot

@@ -33,6 +33,8 @@ declare function hostAct(msg: usize, len: i32, out: usize, cap: i32): i32;
 declare function hostLog(text: usize, len: i32): void;
 @external("botlens", "panic")
 declare function hostPanic(msg: usize, msgLen: i32, file: usize, fileLen: i32, line: i32, column: i32): void;
+@external("botlens", "draw")
+declare function hostDraw(kind: i32, x: i32, y: i32, toX: i32, toY: i32, colour: u32, data: usize, len: i32): void;
 @external("wasi_snapshot_preview1", "random_get")
 declare function randomGet(buf: usize, len: i32): i32;
 
@@ -99,6 +101,89 @@ export function abort(message: string | null, fileName: string | null, line: u32
 /** What `Math.random` is seeded with (through `--use seed=…`): drawn from the game's seed. */
 export function seed(): f64 {
   return <f64>random();
+}
+
+/**
+ * Drawing on the board (docs/assemblyscript.md, "Drawing on the board"): marks that show what the
+ * bot was thinking, drawn over its board by the replayers and the editor's hover. Each mark keeps
+ * the bot's line that drew it (this package's frames are skipped). Drawing never changes a game:
+ * a call costs the same fuel whether botlens keeps the mark or not, and a mark past a turn's
+ * bounds (256 marks, 16 KiB of text and values) is dropped and counted, never a failure.
+ * Coordinates are the game's: `x` the column, `y` the row, from 0 (a Battleships bot draws on the
+ * board it fires at). Colours are `0xRRGGBB` numbers: `draw.RED`, `draw.rgb(255, 136, 0)`, or an
+ * intensity on the heat maps' palette, `draw.intensity(0.8)`.
+ *
+ *     draw.heat(10, density);
+ *     draw.cell(5, 4, draw.RED);
+ *     draw.label(5, 4, "7", draw.WHITE);
+ *     draw.arrow(5, 4, 5, 5, draw.intensity(0.8));
+ *     draw.status("hunting through (5, 4)");
+ */
+/** The kinds of mark, as `botlens.draw` numbers them (docs/abi.md). */
+const enum MarkKind {
+  Cell,
+  Heat,
+  Arrow,
+  Label,
+  Status,
+}
+
+export namespace draw {
+  /** Red. */
+  export const RED: u32 = 0xe03c31;
+  /** Green. */
+  export const GREEN: u32 = 0x2ea043;
+  /** Blue. */
+  export const BLUE: u32 = 0x1f6feb;
+  /** Yellow. */
+  export const YELLOW: u32 = 0xf2c20f;
+  /** White. */
+  export const WHITE: u32 = 0xffffff;
+  /** Black. */
+  export const BLACK: u32 = 0x000000;
+
+  /** The colour of red, green and blue parts (0-255 each). */
+  export function rgb(red: u8, green: u8, blue: u8): u32 {
+    return (<u32>red << 16) | (<u32>green << 8) | <u32>blue;
+  }
+
+  /** An intensity from 0.0 (cold) to 1.0 (hot), shaded on the heat maps' palette; values outside are clamped (NaN is 0). */
+  export function intensity(level: f32): u32 {
+    const clamped: f32 = isNaN(level) ? 0 : Mathf.min(Mathf.max(level, 0), 1);
+    return 0x01000000 | <u32>Mathf.round(clamped * 255);
+  }
+
+  /** Fills the cell at column `x`, row `y` with `colour`. */
+  export function cell(x: i32, y: i32, colour: u32): void {
+    hostDraw(MarkKind.Cell, x, y, 0, 0, colour, 0, 0);
+  }
+
+  /**
+   * A heat map: one value per cell of a board `width` columns wide (1-64), row by row from the
+   * top left (a Battleships board: width 10, 100 values). The replayers shade each cell from the
+   * lowest value to the highest; a value that is not a finite number leaves its cell unshaded.
+   * At most 4,096 values: a larger map is dropped.
+   */
+  export function heat(width: i32, values: f32[]): void {
+    hostDraw(MarkKind.Heat, width, 0, 0, 0, 0, values.dataStart, values.length << 2);
+  }
+
+  /** An arrow from the cell (`x`, `y`) to the cell (`toX`, `toY`). */
+  export function arrow(x: i32, y: i32, toX: i32, toY: i32, colour: u32): void {
+    hostDraw(MarkKind.Arrow, x, y, toX, toY, colour, 0, 0);
+  }
+
+  /** A short text on the cell at column `x`, row `y`: 32 bytes (UTF-8) are kept, longer text is cut. */
+  export function label(x: i32, y: i32, text: string, colour: u32): void {
+    const bytes = String.UTF8.encode(text);
+    hostDraw(MarkKind.Label, x, y, 0, 0, colour, changetype<usize>(bytes), bytes.byteLength);
+  }
+
+  /** The turn's status line, shown under the board: 200 bytes (UTF-8) are kept, and the last one drawn in a turn is the one shown. */
+  export function status(text: string): void {
+    const bytes = String.UTF8.encode(text);
+    hostDraw(MarkKind.Status, 0, 0, 0, 0, 0, changetype<usize>(bytes), bytes.byteLength);
+  }
 }
 
 function readView(): i32 {

@@ -95,16 +95,21 @@ fn each_language_is_a_module_and_a_row_and_nothing_else_names_one() {
     assert!(problems.is_empty(), "languages named outside their table:\n{}", problems.join("\n"));
 }
 
+/// The sources of `lang`'s SDK (its folder's files in its language, and C headers), without
+/// its starting bots.
+fn sdk_api(lang: Lang) -> String {
+    let sdk = repo_root().join("crates").join(lang.sdk());
+    files_with(&sdk, &[lang.extension(), "h"])
+        .iter()
+        .filter(|file| !file.starts_with(sdk.join("starters")))
+        .map(|file| read(file))
+        .collect()
+}
+
 #[test]
 fn every_folder_languages_sdk_has_each_games_move_call_and_its_starter_makes_it() {
-    let root = repo_root();
     for lang in Lang::folders() {
-        let sdk = root.join("crates").join(lang.sdk());
-        let api: String = files_with(&sdk, &[lang.extension(), "h"])
-            .iter()
-            .filter(|file| !file.starts_with(sdk.join("starters")))
-            .map(|file| read(file))
-            .collect();
+        let api = sdk_api(lang);
         for game in GameKind::ALL {
             // The call a lone bot file's game is told by (`Scored::SDK_MOVE`); C prefixes it.
             let call = game.info().sdk_move;
@@ -116,6 +121,42 @@ fn every_folder_languages_sdk_has_each_games_move_call_and_its_starter_makes_it(
             );
         }
     }
+}
+
+/// The drawing calls of `botlens.draw` (docs/abi.md) every SDK has, as the Rust SDK names them
+/// (`crates/sdk/src/draw.rs`).
+const DRAWING_CALLS: [&str; 5] = ["cell", "heat", "arrow", "label", "status"];
+
+/// Whether a line of `api` opens with a definition of the drawing call `call` in one of the
+/// SDKs' languages: `pub fn cell(` (Rust, Zig), `static inline void botlens_draw_cell(` (C),
+/// `export function cell(` (AssemblyScript), `cell(` (a method of the JavaScript prelude's
+/// `draw`).
+fn defines_drawing_call(api: &str, call: &str) -> bool {
+    let openings = [
+        format!("pub fn {call}("),
+        format!("static inline void botlens_draw_{call}("),
+        format!("export function {call}("),
+        format!("{call}("),
+    ];
+    api.lines().any(|line| openings.iter().any(|o| line.trim_start().starts_with(o.as_str())))
+}
+
+#[test]
+fn every_sdk_has_the_drawing_calls() {
+    for lang in Lang::all() {
+        let api = sdk_api(lang);
+        for call in DRAWING_CALLS {
+            assert!(
+                defines_drawing_call(&api, call),
+                "{lang}'s SDK (crates/{}) does not define the drawing call `{call}`",
+                lang.sdk()
+            );
+        }
+    }
+    // Planted: calls and comments define nothing, nor does a longer name.
+    let planted = "    // cell(1, 2)\n    draw.cell(1, 2, RED);\npub fn cells(x: i32) {}\n";
+    assert!(!defines_drawing_call(planted, "cell"));
+    assert!(defines_drawing_call("  pub fn cell(x: i32) {}", "cell"));
 }
 
 #[test]
