@@ -34,6 +34,9 @@ pub struct Layer {
     pub off_board: usize,
     /// How many marks the host dropped, past the bounds of a turn.
     pub dropped: u32,
+    /// What was left out or dropped, for people, a line each: `1 mark off the board left out`,
+    /// `3 marks dropped`.
+    pub left_out: Vec<String>,
 }
 
 /// A heat map cut to its grid: a value for each cell, shaded from the lowest to the highest.
@@ -161,6 +164,7 @@ pub(crate) fn layer<G: Game>(
         status: None,
         off_board: 0,
         dropped: drawing.dropped,
+        left_out: Vec::new(),
     };
     for mark in &drawing.marks {
         let at = at(mark.location.as_ref());
@@ -194,6 +198,7 @@ pub(crate) fn layer<G: Game>(
         layer.heat = heat_map(*columns, values, (width, height), at(mark.location.as_ref()));
         layer.off_board += usize::from(layer.heat.is_none());
     }
+    layer.left_out = left_out(layer.off_board, layer.dropped);
     Some(layer)
 }
 
@@ -274,6 +279,11 @@ fn arrow(x: usize, y: usize, to_x: usize, to_y: usize) -> char {
 }
 
 impl Replay {
+    /// Whether any bot drew on its board during the game.
+    pub fn has_marks(&self) -> bool {
+        self.moves.iter().any(|entry| entry.marks.is_some())
+    }
+
     /// What the bots drew as of frame `index` (each seat's marks of its latest move up to
     /// there), as plain text for the editor's hover: per seat, a heading naming the move and
     /// the grid, the heat map as a grid of levels 0 (its lowest value) to 9 (its highest) with
@@ -308,7 +318,7 @@ impl Replay {
             if let Some(status) = &layer.status {
                 out.push(located(format!("  status: {}", status.text), status.at.as_deref()));
             }
-            out.extend(left_out(layer).map(|line| format!("  {line}")));
+            out.extend(layer.left_out.iter().map(|line| format!("  {line}")));
         }
         (!out.is_empty()).then(|| out.join("\n") + "\n")
     }
@@ -341,15 +351,13 @@ fn heat_lines(heat: &HeatMap) -> Vec<String> {
     lines
 }
 
-/// What a layer left out: marks off the grid and marks the host dropped, one line each.
-pub(crate) fn left_out(layer: &Layer) -> impl Iterator<Item = String> {
-    let plural = |n: usize| if n == 1 { "" } else { "s" };
-    let off = (layer.off_board > 0).then(|| {
-        format!("{} mark{} off the board left out", layer.off_board, plural(layer.off_board))
-    });
-    let dropped = layer.dropped as usize;
-    let dropped = (dropped > 0).then(|| format!("{dropped} mark{} dropped", plural(dropped)));
-    off.into_iter().chain(dropped)
+/// What a layer left out, a line each: `off_board` marks off the grid and `dropped` marks the
+/// host dropped.
+fn left_out(off_board: usize, dropped: u32) -> Vec<String> {
+    let marks = |n: usize| if n == 1 { "1 mark".to_owned() } else { format!("{n} marks") };
+    let off = (off_board > 0).then(|| format!("{} off the board left out", marks(off_board)));
+    let dropped = (dropped > 0).then(|| format!("{} dropped", marks(dropped as usize)));
+    off.into_iter().chain(dropped).collect()
 }
 
 #[cfg(test)]
