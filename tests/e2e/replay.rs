@@ -2,7 +2,8 @@
 //! hostile ones too (a failure located in a file outside the project, escapes in names, a FIFO
 //! as the trace) — and a reader that closes the pipe early. The HTML page is loaded in headless
 //! Chromium: every game drawn, the last move's cells outlined, the failing move's marked, the
-//! text shown for a game without a picture, and a screenshot of each game.
+//! text shown for a game without a picture, what a bot drew (over its board, toggled, its
+//! lines named, the timeline seeking), and a screenshot of each game.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -742,4 +743,119 @@ fn playing_on_refuses_what_cannot_be_played_on() {
     ]);
     assert_eq!(replaying.code, Some(2), "--from plays on a stored game, not a re-played one");
     assert!(replaying.stderr.contains("--from"), "{}", replaying.stderr);
+}
+
+/// The opening tags of the `div`s of class `class` in `dom`.
+fn divs<'a>(dom: &'a str, class: &str) -> Vec<&'a str> {
+    let open = format!("<div class=\"{class}\"");
+    dom.match_indices(&open)
+        .map(|(at, _)| &dom[at..at + dom[at..].find('>').expect("closed")])
+        .collect()
+}
+
+/// The attribute `name` of the opening tag `tag`.
+fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!(" {name}=\"");
+    let start = tag.find(&key)? + key.len();
+    Some(&tag[start..start + tag[start..].find('"')?])
+}
+
+/// A script appended to a page that, once it has drawn, hides seat 0's marks with its checkbox
+/// and shows them again, then clicks the timeline's first sink, noting on `<body>` what it saw.
+const DRIVE_MARKS: &str = r##"<script>
+(function () {
+  var body = document.body;
+  function layer() { return document.querySelector('.layer[data-seat="0"]'); }
+  var box = document.querySelector('#layer-toggles input[data-seat="0"]');
+  body.setAttribute("data-layer-before", String(layer() !== null && !layer().hidden));
+  box.click();
+  body.setAttribute("data-layer-unchecked", String(layer().hidden));
+  box.click();
+  body.setAttribute("data-layer-checked", String(!layer().hidden));
+  var sunk = document.querySelector("#timeline .tick.sunk");
+  body.setAttribute("data-sunk", sunk.getAttribute("data-frame"));
+  sunk.click();
+  body.setAttribute("data-after-click", document.getElementById("position").textContent);
+})();
+</script>
+</body>"##;
+
+#[test]
+fn what_a_bot_drew_lies_over_its_board_in_the_page_toggles_and_names_its_lines() {
+    if !require(&[Tool::Chromium]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let (trace, at) = crate::support::marked_battleships_trace(path);
+    let page = path.join("marked.html");
+    write_page(&trace, at, &page);
+    let dom = dump_dom(path, &page);
+    // One layer, seat 0's, over seat 1's fleet (the second grid), the grid it fires at.
+    assert_eq!(divs(&dom, "layer").len(), 1, "{dom}");
+    let second = dom.split("<figure class=\"grid\">").nth(2).expect("two grids");
+    assert_eq!(divs(second, "layer").len(), 1, "on the fleet fired at: {dom}");
+    let heat = divs(&dom, "heat");
+    assert_eq!(heat.len(), 100, "{dom}");
+    let cell = |x: u32, y: u32| {
+        let place = (format!("{x}"), format!("{y}"));
+        *heat
+            .iter()
+            .find(|tag| {
+                attribute(tag, "data-x") == Some(&place.0)
+                    && attribute(tag, "data-y") == Some(&place.1)
+            })
+            .unwrap_or_else(|| panic!("no heat cell ({x}, {y})"))
+    };
+    assert!(cell(0, 0).contains("background: rgb(33, 45, 110)"), "the coldest: {}", cell(0, 0));
+    assert!(cell(9, 9).contains("background: rgb(215, 50, 40)"), "the hottest: {}", cell(9, 9));
+    assert_eq!(attribute(cell(2, 3), "title"), Some("(2, 3) heat 5 · drawn at src/lib.rs:12"));
+    let fill = divs(&dom, "fill");
+    assert_eq!(fill.len(), 1, "the cell off the board is left out: {dom}");
+    assert!(fill[0].contains("background: rgb(255, 0, 0)"), "{}", fill[0]);
+    assert_eq!(attribute(fill[0], "title"), Some("(3, 4) cell #ff0000 · drawn at src/lib.rs:20"));
+    assert!(
+        dom.contains("<title>arrow (1, 8) → (3, 4) · no source line recorded</title>"),
+        "{dom}"
+    );
+    // The label's markup stays text.
+    assert!(!dom.contains("<img"), "markup from the trace became markup: {dom}");
+    assert!(dom.contains("&lt;img src=x onerror=alert(1)&gt;</div>"), "{dom}");
+    // Under the board: the status line, the heat map's range, what was left out and dropped.
+    for note in [
+        "<span class=\"status\" title=\"status · drawn at src/lib.rs:30\">aiming at the cruiser</span>",
+        "<span class=\"low\">0</span>",
+        "<span class=\"high\">18</span>",
+        "<span class=\"left-out\">1 mark off the board left out</span>",
+        "<span class=\"left-out\">2 marks dropped</span>",
+    ] {
+        assert!(dom.contains(note), "no {note}: {dom}");
+    }
+    assert!(dom.contains("<input type=\"checkbox\" data-seat=\"0\">"), "a toggle: {dom}");
+    screenshot(path, &page, &path.join("marked.png"));
+
+    // Toggled off and on, then a sink on the timeline clicked.
+    let driven = path.join("driven.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(&driven, html.replacen("</body>", DRIVE_MARKS, 1)).unwrap();
+    let dom = dump_dom(path, &driven);
+    let body = &dom[dom.find("<body").expect("a body")..];
+    let body = &body[..body.find('>').expect("closed")];
+    for (name, expected) in [
+        ("data-layer-before", "true"),
+        ("data-layer-unchecked", "true"),
+        ("data-layer-checked", "true"),
+    ] {
+        assert_eq!(attribute(body, name), Some(expected), "{name}: {body}");
+    }
+    let sunk = attribute(body, "data-sunk").expect("a sink on the timeline");
+    let json = read_json(&trace);
+    let moves = json["moves"].as_array().unwrap();
+    let first_sink =
+        moves.iter().position(|m| m["response"]["result"] == "sunk").expect("a sink") + 1;
+    assert_eq!(sunk, first_sink.to_string());
+    assert_eq!(
+        attribute(body, "data-after-click"),
+        Some(&*format!("move {first_sink}/{}", moves.len()))
+    );
 }

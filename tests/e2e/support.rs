@@ -505,3 +505,35 @@ fn skipped() -> &'static std::sync::Mutex<Vec<String>> {
         std::sync::Mutex::new(Vec::new())
     })
 }
+
+/// A Battleships game (`random` against `hunter`, seed 4) stored in `dir` as `marked.json`, with
+/// marks planted on the first move of seat 0 from move 25 on: a heat map of `x + y` (0 at the top
+/// left, 18 at the bottom right, from `src/lib.rs:12`), a red cell at (3, 4) (`src/lib.rs:20`),
+/// an arrow, a label of markup, a cell off the board and a status line, 2 marks dropped. Returns
+/// the trace and that move's number.
+pub fn marked_battleships_trace(dir: &Path) -> (PathBuf, usize) {
+    let args = ["run", "--game", "battleships", "random", "--vs", "hunter", "--seeds", "4"];
+    let out = botlens(&[&args[..], &["--trace-dir", dir.to_str().unwrap()]].concat());
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let text = std::fs::read_to_string(dir.join("hunter-seed4.json")).expect("trace stored");
+    let mut trace: serde_json::Value = serde_json::from_str(&text).expect("a JSON trace");
+    let moves = trace["moves"].as_array_mut().expect("moves");
+    let index = (24..moves.len()).find(|&i| moves[i]["seat"] == 0).expect("a move of seat 0");
+    let at = |line: u32| serde_json::json!({ "file": "src/lib.rs", "line": line, "column": 5 });
+    let values: Vec<u32> = (0..100).map(|cell| cell % 10 + cell / 10).collect();
+    moves[index]["drawing"] = serde_json::json!({
+        "marks": [
+            { "kind": "heat", "width": 10, "values": values, "location": at(12) },
+            { "kind": "cell", "x": 3, "y": 4, "colour": { "rgb": 0xff0000 }, "location": at(20) },
+            { "kind": "arrow", "x": 1, "y": 8, "to_x": 3, "to_y": 4, "colour": { "rgb": 0x00ff00 } },
+            { "kind": "label", "x": 6, "y": 2, "text": "<img src=x onerror=alert(1)>",
+              "colour": { "rgb": 0xffffff }, "location": at(21) },
+            { "kind": "cell", "x": 10, "y": 0, "colour": { "rgb": 0 } },
+            { "kind": "status", "text": "aiming at the cruiser", "location": at(30) },
+        ],
+        "dropped": 2,
+    });
+    let path = dir.join("marked.json");
+    std::fs::write(&path, trace.to_string()).expect("marked trace");
+    (path, index + 1)
+}

@@ -1,7 +1,7 @@
 //! The full-screen replayer as a person uses it: `botlens replay` of a failed sample game in a
 //! real terminal (tmux), driven with keys (`c` plays the game on from a move) and read back from
 //! the screen; a Battleships game on an 80×24 terminal, every board row shown and the last
-//! shot highlighted.
+//! shot highlighted, and what a bot drew shown over its board with `m`.
 //!
 //! Needs tmux: without it the tests skip, saying what to install (`.ci/run` installs it and
 //! makes a skip a failure).
@@ -262,5 +262,49 @@ fn a_battleships_game_fits_80_by_24_with_every_row_and_the_last_shot_highlighted
             "move {at}:\n{styled}"
         );
     }
+    session.keys("q");
+}
+
+#[test]
+fn m_shows_what_a_bot_drew_over_its_board_at_80_by_24() {
+    if !require(&[Tool::Tmux]) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (trace, at) = crate::support::marked_battleships_trace(dir.path());
+    let binary = env!("CARGO_BIN_EXE_botlens");
+    let command = format!("{binary} replay {}", trace.display());
+    let session = Session::start("botlens-e2e-replay-marks", &command, (80, 24));
+    session.wait_for("▶  0 start");
+    session.keys("g");
+    session.keys(&at.to_string());
+    session.keys("Enter");
+    let plain = session.wait_for(&format!(" move {at}/"));
+    assert!(plain.contains("│ ←→ step · m marks · ? help"), "the key is offered:\n{plain}");
+    assert!(!plain.contains("aiming"), "marks hidden until m:\n{plain}");
+    session.keys("m");
+    let screen = session.wait_for("aiming at the cruiser");
+    for shown in [
+        format!("seat 0 · move {at}"),
+        "heat 0 ████████ 18".to_owned(),
+        "1 mark off the board left out".to_owned(),
+        "2 marks dropped".to_owned(),
+        "<img src=x".to_owned(),
+        "│  9 ".to_owned(),
+        "└ answer: ".to_owned(),
+    ] {
+        assert!(screen.contains(&shown), "no `{shown}`:\n{screen}");
+    }
+    assert_eq!(screen.lines().count(), 24, "{screen}");
+    // The heat map's hottest cell (9, 9) is shaded in the palette's hot end, the red cell red.
+    let styled = session.styled_screen();
+    for colour in ["48;2;215;50;40", "48;2;255;0;0"] {
+        assert!(styled.contains(colour), "no `{colour}`:\n{styled}");
+    }
+    assert!(!styled.contains("\u{1b}]"), "no escape but colours reaches the terminal");
+    session.keys("m");
+    let hidden = session.wait_for(&format!(" move {at}/"));
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!session.screen().contains("aiming"), "m hides them again:\n{hidden}");
     session.keys("q");
 }

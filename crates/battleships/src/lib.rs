@@ -402,6 +402,11 @@ impl Game for Battleships {
         render::cell(self, spot)
     }
 
+    // A bot draws on the fleet it fires at: its `targets` view.
+    fn drawing_grid(seat: Seat) -> usize {
+        picture::target_grid(seat).unwrap_or(0)
+    }
+
     fn parse_action(text: &str) -> Result<Attack, String> {
         parse_attack(text)
     }

@@ -32,14 +32,20 @@ pub(crate) fn picture(game: &Battleships) -> Picture {
     Picture { grids: grids.into() }
 }
 
+/// The grid `seat` fires at, and draws its marks on: the other seat's fleet; `None` when the
+/// seat is not 0 or 1.
+pub(crate) fn target_grid(seat: Seat) -> Option<usize> {
+    match seat {
+        0 => Some(1),
+        1 => Some(0),
+        _ => None,
+    }
+}
+
 /// The square `seat`'s `attack` aims at, on the other seat's grid; `None` when it is off the
 /// board or the seat is not 0 or 1.
 pub(crate) fn attacked(seat: Seat, attack: &Attack) -> Option<Spot> {
-    let target = match seat {
-        0 => 1,
-        1 => 0,
-        _ => return None,
-    };
+    let target = target_grid(seat)?;
     let (x, y) = (coordinate("x", attack.x).ok()?, coordinate("y", attack.y).ok()?);
     Some(Spot { grid: target, x, y })
 }
@@ -133,6 +139,15 @@ mod tests {
         assert_eq!(game.action_cells(1, &attack(0, 9)), [Spot { grid: 0, x: 0, y: 9 }]);
         let picture = game.picture().expect("drawn");
         assert!(game.action_cells(0, &attack(9, 9)).iter().all(|spot| picture.contains(spot)));
+    }
+
+    #[test]
+    fn a_seat_draws_on_the_grid_it_fires_at() {
+        let game = standard_game(0);
+        for seat in [0, 1] {
+            let [fired_at] = game.action_cells(seat, &attack(0, 0))[..] else { panic!("one") };
+            assert_eq!(Battleships::drawing_grid(seat), fired_at.grid, "seat {seat}");
+        }
     }
 
     #[test]

@@ -48,13 +48,17 @@ impl Colour {
         }
     }
 
-    /// The colour as CSS: `#rrggbb` (an intensity on the heat palette, [`heat_rgb`]).
-    pub fn css(self) -> String {
-        let rgb = match self {
+    /// The colour as `0xRRGGBB` (an intensity on the heat palette, [`heat_rgb`]).
+    pub fn rgb(self) -> u32 {
+        match self {
             Colour::Rgb(rgb) => rgb,
             Colour::Intensity(level) => heat_rgb(f32::from(level) / 255.0),
-        };
-        format!("#{rgb:06x}")
+        }
+    }
+
+    /// The colour as CSS: `#rrggbb` (an intensity on the heat palette, [`heat_rgb`]).
+    pub fn css(self) -> String {
+        format!("#{:06x}", self.rgb())
     }
 }
 

@@ -156,6 +156,13 @@ pub trait Game:
         Vec::new()
     }
 
+    /// The grid of [`Game::picture`] (its index in `Picture::grids`) that `seat` draws its marks
+    /// on ([`crate::drawing`]): the board its own coordinates are about. By default the first,
+    /// the one board of most games.
+    fn drawing_grid(_seat: Seat) -> usize {
+        0
+    }
+
     /// Where cell `spot` of [`Game::picture`] shows in this position's [`Game::render`] text,
     /// so a viewer of the text (the terminal replay) can highlight the cells of
     /// [`Game::action_cells`]. `None`, the default, where the text has no place for it.

@@ -1,11 +1,12 @@
 //! Test fixtures: traces played by the real engine — clean games between any game's reference
 //! players, and a tic-tac-toe bot that logs, then loses by an illegal move located in a source file
-//! that exists on disk; the same game with hostile text planted in it; and a check that text is
-//! safe for a terminal.
+//! that exists on disk; the same game with hostile text planted in it; a Battleships game whose
+//! bots drew on their boards; and a check that text is safe for a terminal.
 
 use std::borrow::Cow;
 use std::path::Path;
 
+use botlens_engine::drawing::{self, Colour, Drawing, Shape};
 use botlens_engine::runner::play_match;
 use botlens_engine::text::printable_lines;
 use botlens_engine::{
@@ -183,4 +184,53 @@ impl<G: Game> Player<G> for Typed<G> {
             None => Ok(()),
         }
     }
+}
+
+/// A mark of `shape` drawn at line `line` of `src/lib.rs` (no line: not located).
+fn drawn(shape: Shape, line: Option<u32>) -> drawing::Mark {
+    let location = line.map(|line| SourceLocation { file: "src/lib.rs".into(), line, column: 9 });
+    drawing::Mark { shape, location }
+}
+
+/// A Battleships game (seed 4, `my-bot`, a wasm bot in seat 0, against `hunter`) whose bots
+/// drew during moves 29 and 30. Move 30 is seat 0's `attack(5, 8)`: it drew, on seat 1's fleet,
+/// a heat map peaking at (5, 8) (none at (0, 0)), that cell in red, an arrow to it, two labels
+/// — one of them [`HOSTILE`] — a cell off the board and a status line, and 3 marks were
+/// dropped. Move 29 is seat 1's `attack(3, 3)`: a violet cell on seat 0's fleet and a status.
+pub(crate) fn marked_game() -> Trace {
+    let (_, mut trace) =
+        reference_trace::<botlens_battleships::Battleships>(4, &["random", "hunter"]);
+    trace.players[0] = PlayerInfo { kind: "wasm".into(), ..PlayerInfo::reference("my-bot") };
+    let values = (0..100)
+        .map(|cell: i32| {
+            let (x, y) = (cell % 10, cell / 10);
+            (cell > 0).then(|| 10.0 - ((x - 5).abs() + (y - 8).abs()) as f32 / 2.0)
+        })
+        .collect();
+    let mut bot = Drawing::default();
+    for mark in [
+        drawn(Shape::Heat { width: 10, values }, Some(12)),
+        drawn(Shape::Cell { x: 5, y: 8, colour: Colour::Rgb(0xe03131) }, Some(20)),
+        drawn(Shape::Arrow { x: 2, y: 8, to_x: 5, to_y: 8, colour: Colour::Rgb(0x2f9e44) }, None),
+        drawn(
+            Shape::Label { x: 5, y: 7, text: "p=.9".into(), colour: Colour::Intensity(255) },
+            Some(22),
+        ),
+        drawn(
+            Shape::Label { x: 1, y: 2, text: format!("x{HOSTILE}"), colour: Colour::Rgb(0xffffff) },
+            Some(23),
+        ),
+        drawn(Shape::Cell { x: 12, y: 3, colour: Colour::Rgb(0x000000) }, Some(24)),
+        drawn(Shape::Status { text: "hunting: 3 ships left".into() }, Some(30)),
+    ] {
+        bot.push(mark);
+    }
+    bot.dropped = 3;
+    let mut hunter = Drawing::default();
+    hunter.push(drawn(Shape::Cell { x: 3, y: 3, colour: Colour::Rgb(0x7c3aed) }, None));
+    hunter.push(drawn(Shape::Status { text: "seat 1 aims at (3, 3)".into() }, None));
+    assert_eq!((trace.moves[28].seat, trace.moves[29].seat), (1, 0), "the fixture's seats");
+    trace.moves[28].drawing = hunter;
+    trace.moves[29].drawing = bot;
+    trace
 }

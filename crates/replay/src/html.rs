@@ -10,6 +10,13 @@
 //! the last move touched outlined and those of the failing move marked. The game's text stays
 //! a click away, and is all a game without a picture shows.
 //!
+//! What the bots drew (`botlens.draw`) lies over the grid each seat draws on, a layer per seat
+//! with a checkbox (and `m`) to show or hide it: heat maps as cells on the palette with a legend
+//! of their lowest and highest values, filled cells, labels and SVG arrows in their colours,
+//! each with a tooltip naming the line of the bot's source that drew it; the status lines and
+//! what was left out or dropped under the board. A timeline under it has a tick per move,
+//! marks hits, sinks and the failure, and seeks to the move clicked.
+//!
 //! Everything from the trace is escaped: text in the markup as HTML, the embedded JSON so that
 //! no `<`, `>` or `&` survives (a log line cannot close the script element), and the script puts
 //! trace text into the page only through `textContent` (and names into `data-` attributes
@@ -17,10 +24,11 @@
 
 use std::collections::BTreeMap;
 
+use botlens_engine::drawing::Colour;
 use serde::Serialize;
 
 use crate::source::SourceLine;
-use crate::viewer::{BINDINGS, HELP_NOTE, NO_FAILURE, help_lines};
+use crate::viewer::{BINDINGS, HELP_NOTE, NO_FAILURE, NO_MARKS, help_lines};
 use crate::{FailurePanel, Replay};
 
 /// The page's stylesheet.
@@ -86,6 +94,39 @@ aside { flex: 0 1 24rem; }
 #failure.here { border-color: var(--fail); }
 #failure .kind { color: var(--fail); font-weight: bold; }
 #failure .moved { font-style: italic; }
+.layer { display: grid; gap: 2px; z-index: 2; pointer-events: none; }
+.layer[hidden] { display: none; }
+.layer > * { pointer-events: auto; }
+.layer .heat { border-radius: 3px; opacity: 0.82; }
+.layer .fill { border-radius: 3px; margin: 14%; box-shadow: 0 0 0 2px #fffc; }
+.layer .label { justify-self: center; align-self: center; white-space: nowrap; z-index: 1;
+  font: 700 0.62em/1.3 ui-monospace, Menlo, Consolas, monospace; padding: 0 0.25em;
+  background: #111d; border-radius: 3px; }
+.layer svg { width: 100%; height: 100%; overflow: visible; pointer-events: none; }
+.layer svg g { pointer-events: visiblePainted; }
+#marks { margin: 0.5rem 0 0; font-size: 0.9rem; }
+#marks[hidden] { display: none; }
+#layer-toggles { display: flex; flex-wrap: wrap; gap: 0.2rem 1rem; }
+#marks-notes p { margin: 0.3rem 0; }
+#marks-notes .who { font-weight: 600; }
+#marks-notes .status { font-family: ui-monospace, Menlo, Consolas, monospace; }
+#marks-notes .left-out { color: var(--waste); }
+.heat-legend { display: inline-flex; align-items: center; gap: 0.3rem; }
+.heat-legend .bar { display: inline-block; width: 7rem; height: 0.8rem; border-radius: 3px; }
+#timeline { display: flex; height: 1.6rem; margin: 0.6rem 0 0; border-radius: 4px;
+  background: #8882; cursor: pointer; }
+#timeline .tick { flex: 1 1 0; position: relative; min-width: 0;
+  border-left: 1px solid #8883; }
+#timeline .tick:hover { background: #8885; }
+#timeline .tick.current { background: var(--accent); }
+#timeline .tick.drew::before { content: ""; position: absolute; left: 0; right: 0; bottom: 0;
+  height: 3px; background: #7c3aed; }
+#timeline .tick.hit::after, #timeline .tick.sunk::after, #timeline .tick.failed::after {
+  content: ""; position: absolute; left: 50%; top: 50%; width: 0.5rem; height: 0.5rem;
+  transform: translate(-50%, -50%); border-radius: 50%; background: #ff922b; z-index: 1; }
+#timeline .tick.sunk::after { width: 0.8rem; height: 0.8rem; background: #a61e1e; }
+#timeline .tick.failed::after { content: "✗"; background: none; color: var(--fail);
+  font-weight: 900; width: auto; height: auto; line-height: 1; }
 .result { font-weight: bold; }
 .dim { opacity: 0.7; }
 "#;
@@ -106,6 +147,8 @@ const SCRIPT: &str = r#"
   var LABELS = { x: "X", o: "O", sunk: "sunk ship", miss: "miss (water shot at)", goal: "goal area",
     goal_piece: "goal piece", last: "last move", failing: "failing move" };
   var MODIFIERS = { Shift: true, Control: true, Alt: true, Meta: true, CapsLock: true };
+  // The SVG namespace, as the parser gives it to the page's own (empty) <svg>.
+  var SVG = $("svg-namespace").namespaceURI, palette = embedded.heat_palette, hiddenSeats = {};
   function $(id) { return document.getElementById(id); }
   function own(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
   function element(tag, className) {
@@ -127,6 +170,179 @@ const SCRIPT: &str = r#"
   function place(node, x, y, width, height) {
     node.style.gridColumn = (x + 2) + " / span " + width;
     node.style.gridRow = (y + 2) + " / span " + height;
+  }
+  function layersOf(frame) {
+    return frame.layers.map(function (at) { return data.moves[at - 1].marks; });
+  }
+  function drawnBy(at) { return at ? " · drawn at " + at : " · no source line recorded"; }
+  function placeIn(node, x, y) {
+    node.style.gridColumn = String(x + 1);
+    node.style.gridRow = String(y + 1);
+  }
+  function arrow(mark) {
+    var group = document.createElementNS(SVG, "g"), title = document.createElementNS(SVG, "title");
+    var line = document.createElementNS(SVG, "line"), head = document.createElementNS(SVG, "polygon");
+    var halo = document.createElementNS(SVG, "line");
+    var x1 = mark.x + 0.5, y1 = mark.y + 0.5, x2 = mark.to_x + 0.5, y2 = mark.to_y + 0.5;
+    var length = Math.max(Math.hypot(x2 - x1, y2 - y1), 0.001), ux = (x2 - x1) / length;
+    var uy = (y2 - y1) / length, bx = x2 - ux * 0.4, by = y2 - uy * 0.4;
+    title.textContent = "arrow (" + mark.x + ", " + mark.y + ") → (" + mark.to_x + ", "
+      + mark.to_y + ")" + drawnBy(mark.at);
+    line.setAttribute("x1", String(x1));
+    line.setAttribute("y1", String(y1));
+    line.setAttribute("x2", String(bx));
+    line.setAttribute("y2", String(by));
+    line.setAttribute("stroke", mark.colour);
+    line.setAttribute("stroke-width", "0.2");
+    line.setAttribute("stroke-linecap", "round");
+    ["x1", "y1", "x2", "y2", "stroke-linecap"].forEach(function (name) {
+      halo.setAttribute(name, line.getAttribute(name));
+    });
+    halo.setAttribute("stroke", "black");
+    halo.setAttribute("stroke-opacity", "0.55");
+    halo.setAttribute("stroke-width", "0.34");
+    head.setAttribute("points", [x2, y2, bx - uy * 0.26, by + ux * 0.26, bx + uy * 0.26, by - ux * 0.26]
+      .map(function (n) { return n.toFixed(3); }).join(" "));
+    head.setAttribute("fill", mark.colour);
+    head.setAttribute("stroke", "black");
+    head.setAttribute("stroke-opacity", "0.55");
+    head.setAttribute("stroke-width", "0.07");
+    group.setAttribute("class", "arrow");
+    group.appendChild(title);
+    group.appendChild(halo);
+    group.appendChild(line);
+    group.appendChild(head);
+    return group;
+  }
+  function drawLayer(layer, grid, size) {
+    var node = element("div", "layer"), svg = document.createElementNS(SVG, "svg"), labels = [];
+    node.setAttribute("data-seat", String(layer.seat));
+    node.hidden = own(hiddenSeats, layer.seat);
+    node.style.gridTemplateColumns = "repeat(" + grid.width + ", " + size + "rem)";
+    node.style.gridTemplateRows = "repeat(" + grid.height + ", " + size + "rem)";
+    place(node, 0, 0, grid.width, grid.height);
+    if (layer.heat) {
+      layer.heat.levels.forEach(function (level, k) {
+        if (level === null) { return; }
+        var cell = element("div", "heat"), x = k % layer.heat.width, y = Math.floor(k / layer.heat.width);
+        cell.style.background = palette[level];
+        cell.setAttribute("data-x", String(x));
+        cell.setAttribute("data-y", String(y));
+        cell.title = "(" + x + ", " + y + ") heat " + layer.heat.values[k] + drawnBy(layer.heat.at);
+        placeIn(cell, x, y);
+        node.appendChild(cell);
+      });
+    }
+    svg.setAttribute("viewBox", "0 0 " + grid.width + " " + grid.height);
+    svg.setAttribute("preserveAspectRatio", "none");
+    svg.style.gridColumn = "1 / -1";
+    svg.style.gridRow = "1 / -1";
+    layer.marks.forEach(function (mark) {
+      var where = "(" + mark.x + ", " + mark.y + ") ", cell;
+      if (mark.kind === "arrow") { svg.appendChild(arrow(mark)); return; }
+      cell = element("div", mark.kind === "cell" ? "fill" : "label");
+      cell.setAttribute("data-x", String(mark.x));
+      cell.setAttribute("data-y", String(mark.y));
+      if (mark.kind === "cell") {
+        cell.style.background = mark.colour;
+        cell.title = where + "cell " + mark.colour + drawnBy(mark.at);
+      } else {
+        cell.style.color = mark.colour;
+        cell.textContent = mark.text;
+        cell.title = where + "label " + mark.text + drawnBy(mark.at);
+      }
+      placeIn(cell, mark.x, mark.y);
+      if (mark.kind === "cell") { node.appendChild(cell); } else { labels.push(cell); }
+    });
+    node.appendChild(svg);
+    labels.forEach(function (label) { node.appendChild(label); });
+    return node;
+  }
+  function heatLegend(heat) {
+    var box = element("span", "heat-legend"), low = element("span", "low");
+    var bar = element("span", "bar"), high = element("span", "high"), stops = [], i;
+    for (i = 0; i <= 8; i++) { stops.push(palette[Math.round(i * 255 / 8)]); }
+    low.textContent = String(heat.low);
+    high.textContent = String(heat.high);
+    bar.style.background = "linear-gradient(to right, " + stops.join(", ") + ")";
+    box.title = "heat map: " + heat.low + " (cold) to " + heat.high + " (hot)" + drawnBy(heat.at);
+    box.appendChild(document.createTextNode("heat "));
+    box.appendChild(low);
+    box.appendChild(bar);
+    box.appendChild(high);
+    return box;
+  }
+  function drawNotes(frame) {
+    var notes = $("marks-notes"), layers = layersOf(frame);
+    notes.textContent = "";
+    layers.forEach(function (layer) {
+      var note = element("p", "note"), who = element("span", "who");
+      note.setAttribute("data-seat", String(layer.seat));
+      note.hidden = own(hiddenSeats, layer.seat);
+      who.textContent = data.seats[layer.seat] + " · move " + layer.index;
+      note.appendChild(who);
+      if (layer.status) {
+        var status = element("span", "status");
+        status.textContent = layer.status.text;
+        status.title = "status" + drawnBy(layer.status.at);
+        note.appendChild(document.createTextNode(" · "));
+        note.appendChild(status);
+      }
+      if (layer.heat) {
+        note.appendChild(document.createTextNode(" · "));
+        note.appendChild(heatLegend(layer.heat));
+      }
+      layer.left_out.forEach(function (line) {
+        var left = element("span", "left-out");
+        left.textContent = line;
+        note.appendChild(document.createTextNode(" · "));
+        note.appendChild(left);
+      });
+      notes.appendChild(note);
+    });
+  }
+  function toggles() {
+    var seen = {};
+    data.moves.forEach(function (move) { if (move.marks) { seen[move.marks.seat] = true; } });
+    Object.keys(seen).sort().forEach(function (seat) {
+      var label = element("label"), box = element("input");
+      box.type = "checkbox";
+      box.checked = true;
+      box.setAttribute("data-seat", seat);
+      box.addEventListener("change", function () {
+        if (box.checked) { delete hiddenSeats[seat]; } else { hiddenSeats[seat] = true; }
+        box.blur();
+        show(current);
+      });
+      label.appendChild(box);
+      label.appendChild(document.createTextNode(" marks of " + data.seats[seat]));
+      $("layer-toggles").appendChild(label);
+    });
+    return Object.keys(seen).length > 0;
+  }
+  function toggleMarks() {
+    var boxes = Array.prototype.slice.call($("layer-toggles").querySelectorAll("input"));
+    if (boxes.length === 0) { $("message").textContent = embedded.no_marks; return; }
+    var showAll = boxes.every(function (box) { return !box.checked; });
+    boxes.forEach(function (box) {
+      box.checked = showAll;
+      if (showAll) { delete hiddenSeats[box.getAttribute("data-seat")]; }
+      else { hiddenSeats[box.getAttribute("data-seat")] = true; }
+    });
+    show(current);
+  }
+  function timeline() {
+    return frames.map(function (frame, i) {
+      var tick = element("div", "tick"), move = i > 0 ? data.moves[i - 1] : null, what = [];
+      tick.setAttribute("data-frame", String(i));
+      if (move && move.event) { tick.classList.add(move.event); what.push(move.event); }
+      if (move && move.failed) { tick.classList.add("failed"); what.push("failure"); }
+      if (move && move.marks) { tick.classList.add("drew"); what.push("drew"); }
+      tick.title = (move ? move.label.trim() : "0 start") + (what.length ? " · " + what.join(", ") : "");
+      tick.addEventListener("click", function () { pause(); show(i); });
+      $("timeline").appendChild(tick);
+      return tick;
+    });
   }
   function drawGrid(grid, index, frame) {
     var figure = element("figure", "grid"), caption = element("figcaption");
@@ -163,6 +379,9 @@ const SCRIPT: &str = r#"
       node.appendChild(label);
       place(node, block.x, block.y, block.width, block.height);
       cells.appendChild(node);
+    });
+    layersOf(frame).forEach(function (layer) {
+      if (layer.grid === index) { cells.appendChild(drawLayer(layer, grid, size)); }
     });
     frame.touched.forEach(function (spot) {
       if (spot.grid !== index) { return; }
@@ -207,6 +426,7 @@ const SCRIPT: &str = r#"
     return li;
   });
   $("scrub").max = String(last);
+  var ticks = timeline(), drew = toggles();
   function show(i) {
     current = Math.max(0, Math.min(last, i));
     var frame = frames[current], move = current > 0 ? data.moves[current - 1] : null;
@@ -220,6 +440,9 @@ const SCRIPT: &str = r#"
       });
     }
     picture.hidden = !pictured;
+    drawNotes(frame);
+    $("marks").hidden = !drew;
+    ticks.forEach(function (tick, j) { tick.classList.toggle("current", j === current); });
     $("legend").hidden = !pictured;
     $("board").hidden = pictured;
     $("board").classList.toggle("failed", frame.failed);
@@ -265,7 +488,8 @@ const SCRIPT: &str = r#"
   var commands = {
     next: function () { show(current + 1); }, previous: function () { show(current - 1); },
     first: function () { show(0); }, last: function () { show(last); },
-    failure: jumpToFailure, goto: goTo, play: play, speed: cycleSpeed, help: toggleHelp
+    failure: jumpToFailure, goto: goTo, play: play, speed: cycleSpeed, help: toggleHelp,
+    marks: toggleMarks
   };
   $("first").addEventListener("click", commands.first);
   $("prev").addEventListener("click", commands.previous);
@@ -308,6 +532,10 @@ struct Embedded<'a> {
     keys: BTreeMap<String, &'static str>,
     /// What `f` says in a game without a failure.
     no_failure: &'static str,
+    /// What `m` says in a game where no bot drew.
+    no_marks: &'static str,
+    /// The heat palette as CSS, 256 steps from cold to hot: a heat map's levels index it.
+    heat_palette: Vec<String>,
 }
 
 /// The keys of the viewer's bindings that the page answers, with their commands' page names.
@@ -336,7 +564,15 @@ fn keys_section() -> String {
 /// The page for `replay`, opening at frame `start` (clamped to the last).
 pub fn page(replay: &Replay, start: usize) -> String {
     let start = start.min(replay.move_count());
-    let embedded = Embedded { start, replay, keys: page_keys(), no_failure: NO_FAILURE };
+    let heat_palette = (0..=255u8).map(|level| Colour::Intensity(level).css()).collect::<Vec<_>>();
+    let embedded = Embedded {
+        start,
+        replay,
+        keys: page_keys(),
+        no_failure: NO_FAILURE,
+        no_marks: NO_MARKS,
+        heat_palette,
+    };
     let data = script_json(&embedded);
     let title = format!("botlens replay · {} · seed {}", replay.game, replay.seed);
     let seats = replay.seats.iter().map(|seat| escape(seat)).collect::<Vec<_>>().join(" · ");
@@ -363,6 +599,12 @@ pub fn page(replay: &Replay, start: usize) -> String {
 <div id="picture" hidden></div>
 <pre id="board"></pre>
 <div id="legend" hidden></div>
+<div id="marks" hidden>
+<div id="layer-toggles"></div>
+<div id="marks-notes"></div>
+</div>
+<svg id="svg-namespace" hidden></svg>
+<div id="timeline" aria-label="timeline: a tick per move, hits, sinks and the failure marked"></div>
 <div class="controls">
 <button id="first" title="start (Home)">|◀</button>
 <button id="prev" title="previous move (←)">◀</button>
@@ -464,7 +706,9 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::fixtures::{Typed, assert_printable, bot_project, failed_game, hostile_game};
+    use crate::fixtures::{
+        Typed, assert_printable, bot_project, failed_game, hostile_game, marked_game,
+    };
 
     fn failed_page() -> (Replay, String) {
         let project = bot_project();
@@ -612,7 +856,7 @@ mod tests {
             "ArrowRight": "next", "l": "next", "n": "next",
             "ArrowLeft": "previous", "h": "previous", "p": "previous",
             "Home": "first", "End": "last", "f": "failure", "g": "goto", " ": "play",
-            "s": "speed", "?": "help",
+            "s": "speed", "?": "help", "m": "marks",
         });
         assert_eq!(keys, &expected, "the terminal's keys, but for its log scrolling and quit");
         for command in expected.as_object().expect("an object").values() {
@@ -625,7 +869,10 @@ mod tests {
         assert!(help.contains("<tr><th>Home / End</th><td>start / last move</td></tr>"), "{help}");
         assert!(help.contains("<tr><th>?</th><td>this help (any key closes it)</td></tr>"));
         assert!(!help.contains("PgUp") && !help.contains("quit"), "{help}");
-        assert_eq!(help.matches("<tr>").count(), 8, "{help}");
+        assert!(help.contains(
+            "<tr><th>m</th><td>show / hide what the bots drew on their boards</td></tr>"
+        ));
+        assert_eq!(help.matches("<tr>").count(), 9, "{help}");
     }
 
     /// A Battleships game that lasts its whole 400-move cap: each seat hits every square of the
@@ -681,6 +928,84 @@ mod tests {
         assert_eq!(grid["title"], "<img src=x onerror=alert(1)> · 1 step (1 move)");
         assert_eq!(grid["blocks"][1]["label"], format!("{markup}\ncc"), "the JSON keeps the text");
         assert!(!SCRIPT.contains("innerHTML") && !SCRIPT.contains("insertAdjacentHTML"));
+    }
+
+    /// The page of the fixture game whose bots drew, at move 30.
+    fn marked_page() -> String {
+        page(&Replay::from_trace(&marked_game(), None).expect("replays"), 30)
+    }
+
+    #[test]
+    fn the_page_embeds_each_moves_marks_and_the_layers_each_frame_shows() {
+        let data = embedded(&marked_page());
+        let replay = &data["replay"];
+        assert_eq!(replay["frames"][30]["layers"], json!([30, 29]));
+        let marks = &replay["moves"][29]["marks"];
+        assert_eq!(
+            (&marks["seat"], &marks["grid"], &marks["index"]),
+            (&json!(0), &json!(1), &json!(30))
+        );
+        assert_eq!(
+            marks["marks"][0],
+            json!({ "x": 5, "y": 8, "colour": "#e03131", "at": "src/lib.rs:20", "kind": "cell" })
+        );
+        assert_eq!(
+            marks["marks"][1],
+            json!({ "x": 2, "y": 8, "colour": "#2f9e44", "at": null, "kind": "arrow", "to_x": 5, "to_y": 8 })
+        );
+        assert_eq!(marks["marks"][2]["text"], "p=.9");
+        let heat = &marks["heat"];
+        assert_eq!(
+            (&heat["low"], &heat["high"], &heat["width"]),
+            (&json!(4.0), &json!(10.0), &json!(10))
+        );
+        assert_eq!((&heat["levels"][85], &heat["values"][85]), (&json!(255), &json!(10.0)));
+        assert_eq!(
+            marks["status"],
+            json!({ "text": "hunting: 3 ships left", "at": "src/lib.rs:30" })
+        );
+        assert_eq!(marks["left_out"], json!(["1 mark off the board left out", "3 marks dropped"]));
+        let palette = data["heat_palette"].as_array().expect("a palette");
+        assert_eq!(palette.len(), 256);
+        assert_eq!((&palette[0], &palette[255]), (&json!("#212d6e"), &json!("#d73228")));
+        assert_eq!(replay["moves"][29]["event"], "hit");
+        assert_eq!(replay["moves"][0]["marks"], json!(null));
+    }
+
+    #[test]
+    fn a_hostile_label_stays_text_in_the_page() {
+        let html = marked_page();
+        assert_printable(&html);
+        assert_eq!(html.matches("</script>").count(), 2, "only the page's own scripts close");
+        assert!(!html.contains("<b>"), "raw markup leaked");
+        let label = &embedded(&html)["replay"]["moves"][29]["marks"]["marks"][3]["text"];
+        assert_eq!(label, r"x\u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m\u{202e}</script><b>x");
+        for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("] {
+            assert!(!SCRIPT.contains(sink), "the script uses {sink}");
+        }
+    }
+
+    #[test]
+    fn the_page_has_a_place_for_the_marks_their_toggles_and_the_timeline() {
+        let html = marked_page();
+        for element in [
+            "<div id=\"marks\" hidden>\n<div id=\"layer-toggles\"></div>\n<div id=\"marks-notes\"></div>\n</div>",
+            "<div id=\"timeline\" aria-label=",
+        ] {
+            assert!(html.contains(element), "no {element}");
+        }
+        // The script draws what the data says: each part of a layer has its handler.
+        for part in [
+            "layer.heat.levels",
+            "palette[level]",
+            "layer.status",
+            "layer.left_out",
+            "\"checkbox\"",
+            "move.event",
+            "move.failed",
+        ] {
+            assert!(SCRIPT.contains(part), "the script never reads {part}");
+        }
     }
 
     #[test]

@@ -17,7 +17,10 @@
 //! `botlens_games::GameKind`): one [`Frame`] per position, frame 0 the start and frame `n` the
 //! position after move `n`, each with the board as the game renders it and, for a game that
 //! pictures it, as a [`Drawing`] with the cells its move touched; the [`MoveEntry`] list;
-//! and the [`FailurePanel`] with the source line read from disk. Building checks that every
+//! and the [`FailurePanel`] with the source line read from disk. What a bot drew on its board
+//! during a move (`botlens.draw`) is a [`Layer`] of its [`MoveEntry`], placed on the grid its
+//! seat draws on; each frame shows each seat's latest layer ([`Frame::layers`]), and
+//! [`Replay::marks_text`] writes them as plain text for the editor's hover. Building checks that every
 //! recorded move still replays, so a truncated or edited trace is refused rather than shown
 //! wrong. Three viewers read the model: the terminal viewer (`tui`, driven by the pure
 //! [`Viewer`] state machine), plain text (`text`) and a self-contained HTML page (`html`).
@@ -33,6 +36,7 @@
 //! Not for: playing games (the engine and harness do that) or reading traces of unknown games.
 
 mod html;
+mod marks;
 mod model;
 mod source;
 mod text;
@@ -49,6 +53,7 @@ use botlens_engine::{Trace, TraceError};
 
 pub use botlens_files::{ReadError, read_text};
 pub use html::page as html_page;
+pub use marks::{HeatMap, Layer, Overlay, Paint, Placed, PlacedKind, StatusLine};
 pub use model::{Drawing, DrawnBlock, DrawnGrid, FailurePanel, Frame, MoveEntry, Replay};
 pub use source::SourceLine;
 pub use text::{write_game, write_one};

@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use botlens_engine::picture::{Picture, Spot, State, TextCell};
+use botlens_engine::picture::{Picture, Spot, State, TextCell, state};
 use botlens_engine::stack::thousands;
 use botlens_engine::text::{printable, printable_lines};
 use botlens_engine::words::move_and_turn;
@@ -25,6 +25,7 @@ use botlens_games::{GameKind, GameVisitor, Scored};
 use serde::Serialize;
 
 use crate::ReplayError;
+use crate::marks::{Layer, Overlay, layer, overlay};
 use crate::source::{SourceLine, SourceRoot};
 
 /// A finished game ready to step through: the frames, the move list and the failure.
@@ -78,6 +79,11 @@ pub struct MoveEntry {
     /// One line for the move list: `  3 seat 1 perfect  mark(1, 1)` (in a puzzle, without the
     /// seat and player); `✗` marks the failing move and `~` a wasted one.
     pub label: String,
+    /// What the move did that a timeline marks: `hit` or `sunk` (the state of the square it
+    /// touched, as the picture shows it after the move), unless the move was wasted.
+    pub event: Option<String>,
+    /// What the moving seat drew during the move, if anything.
+    pub marks: Option<Layer>,
 }
 
 /// One position of the game.
@@ -112,6 +118,12 @@ pub struct Frame {
     /// the game does not say.
     #[serde(skip)]
     pub cells_width: usize,
+    /// The moves (frame indices) whose marks show here: each seat's latest move up to this
+    /// position, if it drew during it ([`MoveEntry::marks`]).
+    pub layers: Vec<usize>,
+    /// Where those marks show in [`board`](Frame::board), for the terminal's overlay.
+    #[serde(skip)]
+    pub overlay: Vec<Overlay>,
 }
 
 /// A position as the game pictures it (`botlens_engine::picture`), with every cell state and
@@ -369,6 +381,8 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
         picture: record.initial.picture().map(|picture| legend.draw(&picture)),
         touched: Vec::new(),
         touched_text: Vec::new(),
+        layers: Vec::new(),
+        overlay: Vec::new(),
         cells_width: record
             .initial
             .picture()
@@ -379,6 +393,8 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
     let mut game = record.initial.clone();
     let mut memory_before = vec![None; record.initial.seats()];
     let mut turns_taken = vec![0u32; record.initial.seats()];
+    // Each seat's latest move so far, and whether it drew.
+    let mut latest: Vec<Option<(usize, bool)>> = vec![None; record.initial.seats()];
     for (position, played) in record.moves.iter().enumerate() {
         let index = position + 1;
         if let Some(taken) = turns_taken.get_mut(played.seat) {
@@ -406,7 +422,19 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
         } else {
             "  "
         };
+        let picture = game.picture();
+        let touched: Vec<Spot> = picture.as_ref().map_or_else(Vec::new, |picture| {
+            touched.into_iter().filter(|spot| picture.contains(spot)).collect()
+        });
+        let marks = layer::<G>(played.seat, index, &played.drawing, picture.as_ref());
+        if let Some(seat) = latest.get_mut(played.seat) {
+            *seat = Some((index, marks.is_some()));
+        }
+        let layers: Vec<usize> =
+            latest.iter().flatten().filter(|(_, drew)| *drew).map(|&(at, _)| at).collect();
         moves.push(MoveEntry {
+            event: picture.as_ref().and_then(|picture| event(picture, &touched, wasteful)),
+            marks,
             turn: played.turn,
             seat: played.seat,
             label: if solo {
@@ -419,10 +447,11 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             failed: played.failure.is_some(),
             wasteful,
         });
-        let picture = game.picture();
-        let touched: Vec<Spot> = picture.as_ref().map_or_else(Vec::new, |picture| {
-            touched.into_iter().filter(|spot| picture.contains(spot)).collect()
-        });
+        let overlay = layers
+            .iter()
+            .filter_map(|&at| moves.get(at - 1)?.marks.as_ref())
+            .flat_map(|layer| overlay(&game, layer))
+            .collect();
         frames.push(Frame {
             index,
             title: format!(
@@ -437,6 +466,8 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             cells_width: picture.as_ref().map_or(0, |picture| cells_width(&game, picture)),
             touched,
             picture: picture.map(|picture| legend.draw(&picture)),
+            layers,
+            overlay,
         });
         if let (Some(found), None) = (&played.failure, &failure) {
             let cwd = std::env::current_dir().ok();
@@ -474,6 +505,14 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
         cell_states: legend.cells.into_lines(),
         block_kinds: legend.blocks.into_lines(),
     })
+}
+
+/// What a move that touched `touched` did, for a timeline: `hit` or `sunk` when the first
+/// square it touched shows that in `picture`, the position after it, unless it was `wasteful`.
+fn event(picture: &Picture, touched: &[Spot], wasteful: bool) -> Option<String> {
+    let spot = touched.first().filter(|_| !wasteful)?;
+    let state = picture.grids.get(spot.grid)?.get(spot.x, spot.y)?;
+    [state::HIT, state::SUNK].contains(&state).then(|| state.to_owned())
 }
 
 /// What a move cost, for people (see [`Frame::cost`]); `before` is the seat's memory after its

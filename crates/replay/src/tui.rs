@@ -10,15 +10,17 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Clear, List, ListItem, ListState, Padding, Paragraph, Wrap};
 
 use botlens_engine::Trace;
+use botlens_engine::drawing::heat_rgb;
 
 use crate::viewer::{Control, HELP_NOTE, Key, Viewer, help_lines};
-use crate::{PlayOnHook, Replay};
+use crate::{Overlay, Paint, PlayOnHook, Replay};
 
 /// How long to wait for a key when nothing is playing, before drawing again anyway.
 const IDLE_WAIT: Duration = Duration::from_secs(60);
@@ -151,13 +153,18 @@ pub fn draw(frame: &mut Frame, replay: &Replay, viewer: &Viewer) {
     let current = viewer.current().min(replay.frames.len().saturating_sub(1));
     let Some(shown) = replay.frames.get(current) else { return };
     let area = frame.area();
-    let board_height = shown.board.lines().count() as u16 + 2;
     // Lines of text wider than the board's cells (a long status line) may be cut at the edge.
     let text_width = Text::raw(shown.board.as_str()).width() as u16 + 4;
     let cells_width = match shown.cells_width {
         0 => text_width,
         cells => u16::try_from(cells).map_or(u16::MAX, |cells| cells.saturating_add(4)),
     };
+    // What the bots drew is said in lines as wide as the board's cells, under them.
+    let marks = match viewer.marks_shown() {
+        true => marks_lines(replay, current, usize::from(cells_width.saturating_sub(4))),
+        false => Vec::new(),
+    };
+    let board_height = (shown.board.lines().count() + marks.len()) as u16 + 2;
     let needed = (cells_width, 1 + board_height + 1);
     if area.width < needed.0 || area.height < needed.1 {
         draw_too_small(frame, needed);
@@ -211,7 +218,7 @@ pub fn draw(frame: &mut Frame, replay: &Replay, viewer: &Viewer) {
         title,
     );
 
-    draw_board(frame, replay, current, board_area);
+    draw_board(frame, replay, current, board_area, marks);
     if log_area.height >= MIN_PANEL {
         let log = log_panel(replay, current, viewer.log_scroll(), log_area.height);
         frame.render_widget(log, log_area);
@@ -245,8 +252,15 @@ pub fn draw(frame: &mut Frame, replay: &Replay, viewer: &Viewer) {
 const FAILED: Style = Style::new().fg(Color::Red);
 
 /// The board of frame `current` in its panel, the game's answer below it and the cells the
-/// move touched highlighted.
-fn draw_board(frame: &mut Frame, replay: &Replay, current: usize, area: Rect) {
+/// move touched highlighted; with `marks` (a line for each seat's, see [`marks_lines`]) what
+/// the bots drew over it too, and those lines under it.
+fn draw_board(
+    frame: &mut Frame,
+    replay: &Replay,
+    current: usize,
+    area: Rect,
+    marks: Vec<Line<'static>>,
+) {
     let shown = &replay.frames[current];
     let block = panel(format!(" {} ", shown.title));
     let block = if shown.failed { block.border_style(FAILED) } else { block };
@@ -256,9 +270,17 @@ fn draw_board(frame: &mut Frame, replay: &Replay, current: usize, area: Rect) {
         None => block,
     };
     let inside = block.inner(area);
-    frame.render_widget(Paragraph::new(shown.board.as_str()).block(block), area);
+    let mut text = Text::raw(shown.board.as_str());
+    let overlaid = !marks.is_empty();
+    text.lines.extend(marks);
+    frame.render_widget(Paragraph::new(text).block(block), area);
     let style = if shown.failed { FAILING_MOVE } else { LAST_MOVE };
     let buffer = frame.buffer_mut();
+    if overlaid {
+        for overlay in &shown.overlay {
+            paint(buffer, inside, overlay);
+        }
+    }
     for cell in &shown.touched_text {
         let (Ok(line), Ok(column), Ok(width)) =
             (u16::try_from(cell.line), u16::try_from(cell.column), u16::try_from(cell.width))
@@ -273,6 +295,113 @@ fn draw_board(frame: &mut Frame, replay: &Replay, current: usize, area: Rect) {
         }
     }
 }
+
+/// A colour of the palette (`0xRRGGBB`) for the terminal.
+fn rgb(rgb: u32) -> Color {
+    let [_, r, g, b] = rgb.to_be_bytes();
+    Color::Rgb(r, g, b)
+}
+
+/// Black or white, whichever reads better on `background` (`0xRRGGBB`).
+fn ink_on(background: u32) -> Color {
+    let [_, r, g, b] = background.to_be_bytes();
+    let luma = 299 * u32::from(r) + 587 * u32::from(g) + 114 * u32::from(b);
+    if luma > 150_000 { Color::Black } else { Color::White }
+}
+
+/// The heat palette's colour at `level` (0–255).
+fn heat(level: u8) -> u32 {
+    heat_rgb(f32::from(level) / 255.0)
+}
+
+/// Draws one mark over the board's text, inside `inside` (the board panel's inner area):
+/// shading, a cell's fill, an arrow's glyph or a label's text.
+fn paint(buffer: &mut Buffer, inside: Rect, overlay: &Overlay) {
+    let (Ok(line), Ok(column), Ok(width)) = (
+        u16::try_from(overlay.cell.line),
+        u16::try_from(overlay.cell.column),
+        u16::try_from(overlay.cell.width),
+    ) else {
+        return;
+    };
+    let (x, y) = (inside.x.saturating_add(column), inside.y.saturating_add(line));
+    if !inside.contains((x, y).into()) {
+        return;
+    }
+    let room = inside.right() - x;
+    match &overlay.paint {
+        Paint::Heat(level) => shade(buffer, (x, y), width.min(room), heat(*level)),
+        Paint::Fill(colour) => shade(buffer, (x, y), width.min(room), *colour),
+        Paint::Arrow(glyph, colour) => {
+            buffer[(x, y)].set_char(*glyph).set_style(MARK.fg(rgb(*colour)));
+        }
+        Paint::Label(text, colour) => {
+            buffer.set_stringn(x, y, text, usize::from(room), MARK.fg(rgb(*colour)));
+        }
+    }
+}
+
+/// How arrows and labels are written over the board.
+const MARK: Style = Style::new().add_modifier(Modifier::BOLD);
+
+/// Shades `width` cells from `(x, y)` with `colour` (`0xRRGGBB`), their text in ink that reads
+/// on it.
+fn shade(buffer: &mut Buffer, (x, y): (u16, u16), width: u16, colour: u32) {
+    let style = Style::new().bg(rgb(colour)).fg(ink_on(colour));
+    for x in x..x.saturating_add(width) {
+        buffer[(x, y)].set_style(style);
+    }
+}
+
+/// What the marks frame `current` shows are, for each seat: who drew during which move, its
+/// status line, its heat map's range on the palette, and what was left out or dropped, packed
+/// into lines of `width` columns.
+fn marks_lines(replay: &Replay, current: usize, width: usize) -> Vec<Line<'static>> {
+    let Some(shown) = replay.frames.get(current) else { return Vec::new() };
+    let layers = shown.layers.iter().filter_map(|&at| replay.moves.get(at - 1)?.marks.as_ref());
+    let mut lines = Vec::new();
+    for layer in layers {
+        let who = format!("seat {} · move {}", layer.seat, layer.index);
+        let mut items = vec![vec![Span::styled(who, Style::new().add_modifier(Modifier::BOLD))]];
+        if let Some(status) = &layer.status {
+            items.push(vec![Span::raw(status.text.clone())]);
+        }
+        if let Some(map) = &layer.heat {
+            let mut legend = vec![Span::raw(format!("heat {} ", map.low))];
+            legend.extend(
+                (0..HEAT_LEGEND)
+                    .map(|i| f32::from(i) / f32::from(HEAT_LEGEND - 1))
+                    .map(|t| Span::styled("█", Style::new().fg(rgb(heat_rgb(t))))),
+            );
+            legend.push(Span::raw(format!(" {}", map.high)));
+            items.push(legend);
+        }
+        items.extend(layer.left_out.iter().map(|line| vec![Span::raw(line.clone())]));
+        lines.extend(pack(items, width));
+    }
+    lines
+}
+
+/// `items` packed into lines of at most `width` columns, ` · ` between two items of a line; an
+/// item wider than that has a line of its own (cut at the edge).
+fn pack(items: Vec<Vec<Span<'static>>>, width: usize) -> Vec<Line<'static>> {
+    const BETWEEN: &str = " · ";
+    let mut lines: Vec<Line> = Vec::new();
+    for item in items {
+        let item = Line::from(item);
+        match lines.last_mut() {
+            Some(line) if line.width() + BETWEEN.len() - 1 + item.width() <= width => {
+                line.spans.push(Span::raw(BETWEEN));
+                line.spans.extend(item.spans);
+            }
+            _ => lines.push(item),
+        }
+    }
+    lines
+}
+
+/// How many steps of the palette a heat map's legend shows.
+const HEAT_LEGEND: u16 = 8;
 
 /// What shows instead of the replay on a screen too small for the board: the size it has and
 /// the size it needs.
@@ -382,6 +511,8 @@ fn status_line<'a>(replay: &Replay, viewer: &'a Viewer) -> Paragraph<'a> {
         (None, Some(message)) => {
             Span::styled(format!("│ {message}"), Style::new().fg(Color::Yellow))
         }
+        // With marks, `m` takes the place of `f` (which the help still lists).
+        (None, None) if replay.has_marks() => Span::raw("│ ←→ step · m marks · ? help · q quit"),
         (None, None) => Span::raw("│ ←→ step · f failure · ? help · q quit"),
     };
     Paragraph::new(Line::from(vec![
@@ -425,7 +556,7 @@ mod tests {
 
     use super::*;
     use crate::fixtures::{
-        assert_printable, bot_project, failed_game, hostile_game, reference_trace,
+        assert_printable, bot_project, failed_game, hostile_game, marked_game, reference_trace,
     };
 
     /// The screen of `replay` as `viewer` shows it, `size` columns × rows.
@@ -696,6 +827,61 @@ mod tests {
             let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
             terminal.draw(|frame| draw(frame, &replay, &viewer)).expect("draws");
         }
+    }
+
+    /// The fixture game whose bots drew, at move 30, with its marks shown (`m`) or not.
+    fn marked_screen(marks: bool, size: (u16, u16)) -> TestBackend {
+        let replay = Replay::from_trace(&marked_game(), None).expect("replays");
+        let mut viewer = Viewer::new(&replay, 30);
+        if marks {
+            viewer.handle(Key::Char('m'));
+        }
+        drawn(&replay, &viewer, size)
+    }
+
+    #[test]
+    fn m_shows_the_marks_over_the_whole_board_and_their_status_lines_under_it_at_80_by_24() {
+        let screen = marked_screen(true, (80, 24));
+        let cells = screen.buffer().content();
+        assert_printable(&cells.iter().map(|cell| cell.symbol()).collect::<String>());
+        insta::assert_snapshot!(screen.to_string());
+        let text = screen.to_string();
+        for pane in ["┌ moves (148) ", "└ answer: ", " move 30/148 · ", "m marks"] {
+            assert!(text.contains(pane), "no `{pane}`\n{text}");
+        }
+        assert!(!text.contains("┌ result "), "the result gives way to the marks' lines\n{text}");
+    }
+
+    #[test]
+    fn the_heat_map_shades_its_cells_on_the_palette_and_filled_cells_take_their_colour() {
+        let screen = marked_screen(true, (80, 24));
+        let buffer = screen.buffer();
+        // Seat 1's fleet starts at column 29 of the board (2 on screen); row y is screen row
+        // 5 + y; cell x is at column 3 + 2x of the grid.
+        let at = |x: u16, y: u16| &buffer[(2 + 29 + 3 + 2 * x, 5 + y)];
+        assert_eq!(at(5, 8).bg, rgb(0xe03131), "the filled cell, over the heat");
+        assert_eq!(at(9, 0).bg, rgb(heat_rgb(0.0)), "the map's lowest value");
+        assert_eq!(at(5, 9).bg, rgb(heat(heat_level_of(9.5))), "a value between");
+        assert_eq!(at(0, 0).bg, Color::Reset, "no value at (0, 0)");
+        assert_eq!((at(2, 8).symbol(), at(2, 8).fg), ("→", rgb(0x2f9e44)), "the arrow's start");
+        let label: String = (0..4).map(|i| buffer[(2 + 29 + 3 + 10 + i, 12)].symbol()).collect();
+        assert_eq!(label, "p=.9", "the label on (5, 7)");
+        // Seat 1's violet cell on seat 0's fleet.
+        assert_eq!(buffer[(2 + 3 + 6, 8)].bg, rgb(0x7c3aed));
+        let hidden = marked_screen(false, (80, 24));
+        assert_eq!(hidden.buffer()[(2 + 29 + 3 + 18, 5)].bg, Color::Reset, "m not pressed");
+        assert!(!hidden.to_string().contains("hunting"), "{hidden}");
+    }
+
+    /// Where `value` lies on the palette of the fixture's heat map (4 to 10), 0 to 255.
+    fn heat_level_of(value: f32) -> u8 {
+        (botlens_engine::drawing::heat_level(value, (4.0, 10.0)) * 255.0).round() as u8
+    }
+
+    #[test]
+    fn m_in_a_game_where_nothing_was_drawn_says_so() {
+        let screen = screen(&[Key::Char('m')]);
+        assert!(screen.contains("│ no bot drew on its board in this game"), "{screen}");
     }
 
     #[test]

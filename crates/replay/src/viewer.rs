@@ -19,6 +19,9 @@ const LOG_PAGE: usize = 5;
 /// What `f` says in a game without a failure (the HTML page says it too).
 pub(crate) const NO_FAILURE: &str = "this game has no failure";
 
+/// What `m` says in a game where no bot drew anything.
+pub(crate) const NO_MARKS: &str = "no bot drew on its board in this game (botlens.draw)";
+
 /// What `o` says when it turns stepping through the bot's own moves on, and off.
 const OWN_ONLY: &str = "→ ← step through the bot's own moves (o: every move)";
 const EVERY_MOVE: &str = "→ ← step through every move";
@@ -112,6 +115,8 @@ pub(crate) enum Command {
     PlayOn,
     /// Step through the bot's own moves only, or through every move again.
     OwnMoves,
+    /// Show or hide what the bots drew on their boards.
+    Marks,
     /// Leave the viewer.
     Quit,
 }
@@ -136,6 +141,7 @@ impl Command {
             Command::PlayPause => "play",
             Command::Speed => "speed",
             Command::Help => "help",
+            Command::Marks => "marks",
             Command::LogUp
             | Command::LogDown
             | Command::PlayOn
@@ -146,7 +152,7 @@ impl Command {
 }
 
 /// Every key binding, in the order the key help lists a command's keys.
-pub(crate) const BINDINGS: [(Key, Command); 18] = [
+pub(crate) const BINDINGS: [(Key, Command); 19] = [
     (Key::Right, Command::Next),
     (Key::Char('l'), Command::Next),
     (Key::Char('n'), Command::Next),
@@ -159,6 +165,7 @@ pub(crate) const BINDINGS: [(Key, Command); 18] = [
     (Key::Char('g'), Command::GoTo),
     (Key::Char(' '), Command::PlayPause),
     (Key::Char('s'), Command::Speed),
+    (Key::Char('m'), Command::Marks),
     (Key::PageUp, Command::LogUp),
     (Key::PageDown, Command::LogDown),
     (Key::Char('?'), Command::Help),
@@ -168,7 +175,7 @@ pub(crate) const BINDINGS: [(Key, Command); 18] = [
 ];
 
 /// The key help, one line per entry: the commands it covers and what they do.
-const HELP: [(&[Command], &str); 12] = [
+const HELP: [(&[Command], &str); 13] = [
     (&[Command::Next], "next move"),
     (&[Command::Previous], "previous move"),
     (&[Command::First, Command::Last], "start / last move"),
@@ -176,6 +183,7 @@ const HELP: [(&[Command], &str); 12] = [
     (&[Command::GoTo], "go to a move: its number, then Enter (Esc cancels)"),
     (&[Command::PlayPause], "play / pause (step speed: one move)"),
     (&[Command::Speed], "speed: fast 10 ms, slow 100 ms, slower 500 ms, step"),
+    (&[Command::Marks], "show / hide what the bots drew on their boards"),
     (&[Command::LogUp, Command::LogDown], "scroll the move's log"),
     (&[Command::Help], "this help (any key closes it)"),
     (&[Command::OwnMoves], "step through the bot's own moves only (again: every move)"),
@@ -278,6 +286,10 @@ pub struct Viewer {
     goto: Option<String>,
     help: bool,
     message: Option<String>,
+    /// Whether any bot drew in the game.
+    drawn: bool,
+    /// Whether what the bots drew shows over the board.
+    marks: bool,
 }
 
 impl Viewer {
@@ -285,6 +297,7 @@ impl Viewer {
     pub fn new(replay: &Replay, start: usize) -> Viewer {
         let log_lines = replay.frames.iter().map(|frame| frame.logs.len()).collect();
         let mut viewer = Viewer::with_frames(log_lines, replay.failure_frame(), start);
+        viewer.drawn = replay.has_marks();
         viewer.own = std::iter::once(false)
             .chain(replay.moves.iter().map(|entry| entry.seat == replay.bot_seat))
             .collect();
@@ -308,6 +321,8 @@ impl Viewer {
             goto: None,
             help: false,
             message: None,
+            drawn: false,
+            marks: false,
         }
     }
 
@@ -335,6 +350,11 @@ impl Viewer {
     /// The digits typed after `g`, while the go-to prompt is open.
     pub fn goto_prompt(&self) -> Option<&str> {
         self.goto.as_deref()
+    }
+
+    /// Whether what the bots drew shows over the board (`m`).
+    pub fn marks_shown(&self) -> bool {
+        self.marks
     }
 
     /// Whether the help overlay is shown.
@@ -368,7 +388,7 @@ impl Viewer {
     ///
     /// → `l` `n` next; ← `h` `p` previous; Home/End first/last; `f` the failure; `g` digits
     /// Enter go to move N (Esc or Backspace past the start cancels); space play/pause (in step
-    /// speed: one move); `s` next speed; PgUp/PgDn scroll the log; `?` help (any key closes it);
+    /// speed: one move); `s` next speed; `m` shows or hides the marks; PgUp/PgDn scroll the log; `?` help (any key closes it);
     /// `c` asks to play on from this move; `q` quits from anywhere.
     pub fn handle(&mut self, key: Key) -> Control {
         self.message = None;
@@ -408,6 +428,8 @@ impl Viewer {
                 self.own_only = !self.own_only;
                 self.message = Some(if self.own_only { OWN_ONLY } else { EVERY_MOVE }.into());
             }
+            Command::Marks if self.drawn => self.marks = !self.marks,
+            Command::Marks => self.message = Some(NO_MARKS.into()),
             Command::PlayOn => return Control::PlayOn(self.current),
             Command::Quit => return Control::Quit,
         }
@@ -649,14 +671,29 @@ mod tests {
         assert_eq!(help[0], ("→  l  n".to_owned(), "next move"));
         assert_eq!(help[2], ("Home / End".to_owned(), "start / last move"));
         assert_eq!(help[5], ("space".to_owned(), "play / pause (step speed: one move)"));
-        assert_eq!(help[7], ("PgUp / PgDn".to_owned(), "scroll the move's log"));
+        assert_eq!(help[8], ("PgUp / PgDn".to_owned(), "scroll the move's log"));
+    }
+
+    #[test]
+    fn m_shows_and_hides_the_marks_of_a_game_where_a_bot_drew_else_says_none_were() {
+        let mut drawn = Viewer { drawn: true, ..after(&[]) };
+        assert!(!drawn.marks_shown(), "hidden at first");
+        drawn.handle(Key::Char('m'));
+        assert!(drawn.marks_shown());
+        drawn.handle(Key::Right);
+        assert!(drawn.marks_shown(), "stepping keeps them");
+        drawn.handle(Key::Char('m'));
+        assert!(!drawn.marks_shown());
+        let undrawn = after(&[Key::Char('m')]);
+        assert!(!undrawn.marks_shown());
+        assert_eq!(undrawn.message(), Some(NO_MARKS));
     }
 
     #[test]
     fn the_help_of_a_viewer_with_fewer_commands_lists_only_theirs() {
         let page = help_lines(|command| command.page_name().is_some());
         let keys: Vec<&str> = page.iter().map(|(keys, _)| keys.as_str()).collect();
-        assert_eq!(keys, ["→  l  n", "←  h  p", "Home / End", "f", "g", "space", "s", "?"]);
+        assert_eq!(keys, ["→  l  n", "←  h  p", "Home / End", "f", "g", "space", "s", "m", "?"]);
         let first_only = help_lines(|command| command == Command::First);
         assert_eq!(first_only, [("Home".to_owned(), "start / last move")]);
     }
