@@ -67,7 +67,8 @@ impl Events {
         Events(reader)
     }
 
-    /// The next state the stream sends whose status is `status` and run is at least `run`.
+    /// The next state the stream sends whose status is `status` (any, when empty) and run is
+    /// at least `run`.
     fn next(&mut self, run: u64, status: &str) -> Value {
         let started = Instant::now();
         loop {
@@ -76,11 +77,18 @@ impl Events {
             assert!(self.0.read_line(&mut line).expect("the stream goes on") > 0, "it closed");
             let Some(data) = line.strip_prefix("data: ") else { continue };
             let state: Value = serde_json::from_str(data.trim_end()).expect("a JSON state");
-            if state["status"] == status && state["run"].as_u64() >= Some(run) {
+            let wanted = status.is_empty() || state["status"] == status;
+            if wanted && state["run"].as_u64() >= Some(run) {
                 return state;
             }
         }
     }
+}
+
+/// The first state the live view at `url` streams.
+pub(crate) fn first_state(url: &str) -> Value {
+    let (host, path) = split(url);
+    Events::open(&host, &path).next(0, "")
 }
 
 #[test]

@@ -275,7 +275,13 @@ fn diagnostics_follow_saves_and_clear_when_the_bug_is_fixed() {
     assert_eq!(capabilities["positionEncoding"], "utf-16");
     assert_eq!(
         capabilities["executeCommandProvider"]["commands"],
-        json!(["botlens.rerun", "botlens.replay", "botlens.debug", "botlens.profile"])
+        json!([
+            "botlens.rerun",
+            "botlens.replay",
+            "botlens.debug",
+            "botlens.profile",
+            "botlens.live"
+        ])
     );
 
     lsp.save(&lib);
@@ -314,8 +320,8 @@ fn diagnostics_follow_saves_and_clear_when_the_bug_is_fixed() {
     let lenses = lsp.request("textDocument/codeLens", json!({"textDocument": {"uri": uri(&lib)}}));
     let entry = line_of(&lib, "impl Bot for Panicky");
     let lenses = lenses["result"].as_array().cloned().unwrap_or_default();
-    let [scores, replay_lens, debug_lens] = &lenses[..] else {
-        panic!("three lenses expected: {lenses:#?}")
+    let [scores, live_lens, replay_lens, debug_lens] = &lenses[..] else {
+        panic!("four lenses expected: {lenses:#?}")
     };
     assert_eq!(scores["range"]["start"]["line"], json!(entry));
     let title = scores["command"]["title"].as_str().unwrap();
@@ -324,6 +330,23 @@ fn diagnostics_follow_saves_and_clear_when_the_bug_is_fixed() {
         "{title}"
     );
     assert_eq!(replay_lens["command"]["command"], "botlens.replay");
+
+    // The live view: offered above the bot, opened in the client's browser, showing the run.
+    assert_eq!(live_lens["command"]["command"], "botlens.live");
+    let opened = lsp.request(
+        "workspace/executeCommand",
+        json!({"command": "botlens.live", "arguments": [bot.display().to_string()]}),
+    );
+    let url = opened["result"].as_str().unwrap_or_else(|| panic!("an address: {opened:#}"));
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    let shown =
+        lsp.wait_for(ANSWER, "window/showDocument", |m| m["method"] == "window/showDocument");
+    assert_eq!(shown["params"]["uri"], url);
+    assert_eq!(shown["params"]["external"], true);
+    let state = crate::live::first_state(url);
+    assert_eq!(state["status"], "finished", "{state:#}");
+    assert_eq!(state["report"]["failures"][0]["kind"], "panic", "{state:#}");
+    assert_eq!(state["replays"][0], format!("replay/{}/0", state["run"]));
 
     let command = lsp.request(
         "workspace/executeCommand",
@@ -1277,4 +1300,44 @@ fn headless_nvim(globals: &str, script: &Path) {
         .status()
         .expect("nvim runs");
     assert!(status.success(), "nvim exited with {status}");
+}
+
+#[test]
+fn the_hover_at_a_failing_move_shows_what_the_bot_drew_that_turn() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let bot = workspace.path().join("heatmap");
+    std::fs::create_dir_all(bot.join("src")).expect("bot dir");
+    let sample = repo_root().join("samples/battleships-heatmap");
+    let sdk = repo_root().join("crates/sdk");
+    let manifest = std::fs::read_to_string(sample.join("Cargo.toml")).expect("the manifest");
+    let manifest = manifest
+        .replace("path = \"../../crates/sdk\"", &format!("path = {:?}", sdk.display().to_string()))
+        .replace("opponents = [\"random\", \"hunter\", \"parity\"]", "opponents = [\"random\"]")
+        .replace("seeds = \"0..30\"", "seeds = \"0..2\"");
+    std::fs::write(bot.join("Cargo.toml"), manifest).expect("the manifest");
+    std::fs::copy(sample.join("src/lib.rs"), bot.join("src/lib.rs")).expect("the source");
+    let lib = bot.join("src/lib.rs").canonicalize().expect("canonical source");
+    let line =
+        crate::support::line_after_marker(&lib, "botlens reports the panic on the next line");
+    let heat_line = line_of(&lib, "draw::heat(") + 1;
+
+    let mut lsp = Lsp::start();
+    lsp.initialize(workspace.path());
+    lsp.save(&lib);
+    let diagnostics = lsp.diagnostics(&lib, FIRST_RUN, |d| !d.is_empty());
+    let [diagnostic] = &diagnostics[..] else { panic!("one group expected: {diagnostics:#?}") };
+    assert_eq!(diagnostic["range"]["start"]["line"], json!(line - 1), "{diagnostic:#}");
+    let hover = lsp.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&lib)}, "position": {"line": line - 1, "character": 30}}),
+    );
+    let text = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
+    let drawn = text.split("What the bots drew:\n\n```text\n").nth(1).expect("the marks");
+    let drawn = &drawn[..drawn.find("\n```").expect("the end of the block")];
+    assert!(drawn.contains("finishing a ship: at most 0 placements cover a square"), "{drawn}");
+    assert!(drawn.contains(&format!("lib.rs:{heat_line}")), "the heat map's line: {drawn}");
+    // The board comes first, the marks after it, the log after them.
+    let board = text.find("Board at the failing move:").expect("the board");
+    assert!(board < text.find("What the bots drew:").unwrap(), "{text}");
+    lsp.stop();
 }

@@ -12,7 +12,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use botlens_bots::caps::LimitCaps;
 use botlens_harness::profile::LineCost;
 use botlens_harness::report::SuiteReport;
-use botlens_harness::{BotProject, CancelToken};
+use botlens_harness::{BotProject, CancelToken, SuiteRun};
+use botlens_live::LiveView;
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::Uri;
 
@@ -88,6 +89,10 @@ pub struct ProjectState {
     pub published: BTreeSet<PathBuf>,
     /// The hottest lines of the project's latest fuel profile (`botlens.profile`), for lenses.
     pub profile: Option<Vec<LineCost>>,
+    /// The latest played run, whole: what the live view shows when it is opened.
+    pub last_run: Option<Arc<SuiteRun>>,
+    /// The live view, once asked for (`botlens.live`): told of every run from then on.
+    pub live: Option<Arc<LiveView>>,
 }
 
 /// What a finished run left for lenses and hovers.
@@ -167,6 +172,8 @@ impl State {
             previous: None,
             published: BTreeSet::new(),
             profile: None,
+            last_run: None,
+            live: None,
         });
         root
     }

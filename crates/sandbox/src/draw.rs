@@ -9,8 +9,9 @@
 use botlens_engine::drawing::{self, Colour, Mark, Shape};
 use botlens_engine::text::printable;
 use botlens_engine::{Game, SourceLocation};
-use wasmtime::{Caller, WasmBacktrace};
+use wasmtime::{Caller, Linker, WasmBacktrace};
 
+use crate::abi::HOST_MODULE;
 use crate::host::{self, Host};
 
 /// Fuel a `draw` call costs on top of the call itself ([`host::CALL_FUEL`]), recorded or not:
@@ -31,9 +32,15 @@ mod kind {
     pub const STATUS: i32 = 4;
 }
 
+/// Defines `botlens.draw` in `linker`.
+pub(crate) fn add_to_linker<G: Game>(linker: &mut Linker<Host<G>>) -> wasmtime::Result<()> {
+    linker.func_wrap(HOST_MODULE, "draw", draw::<G>)?;
+    Ok(())
+}
+
 /// `botlens.draw(kind, x, y, to_x, to_y, colour, ptr, len)`.
 #[allow(clippy::too_many_arguments)] // the ABI's signature
-pub(crate) fn draw<G: Game>(
+fn draw<G: Game>(
     mut caller: Caller<'_, Host<G>>,
     kind: i32,
     x: i32,

@@ -1,6 +1,6 @@
 //! The host side of one game: the store data every host function sees, and the `botlens`
-//! imports (`view`, `act`, `reply`, `log`, `panic`, `draw` (in `crate::draw`), and for language
-//! runners `source`, `position`, `stack` and `wasted`) of ABI version 1.
+//! imports (`view`, `act`, `reply`, `log`, `panic`, and for language runners `source`,
+//! `position`, `stack` and `wasted`) of ABI version 1; `draw` is `crate::draw`'s.
 //!
 //! Every pointer and length the bot passes is checked against its memory before use:
 //! a bad one ends the game with `malformed_message`, never a host panic. A call that loses the
@@ -657,7 +657,6 @@ pub(crate) fn add_to_linker<G: Game>(linker: &mut Linker<Host<G>>) -> wasmtime::
     linker.func_wrap(HOST_MODULE, "position", position::<G>)?;
     linker.func_wrap(HOST_MODULE, "stack", stack::<G>)?;
     linker.func_wrap(HOST_MODULE, "wasted", wasted::<G>)?;
-    linker.func_wrap(HOST_MODULE, "draw", crate::draw::draw::<G>)?;
     Ok(())
 }
 

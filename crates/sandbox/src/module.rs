@@ -21,7 +21,7 @@ use crate::error::{LoadError, SandboxError};
 use crate::host::{self, Host};
 use crate::locate::Locator;
 use crate::sections::Sections;
-use crate::{abi, imports, shape, text, wasi};
+use crate::{abi, draw, imports, shape, text, wasi};
 
 /// The host for WebAssembly bots: module caches over the process's engines.
 ///
@@ -529,6 +529,7 @@ impl Exports {
 fn linker<G: Game>(engine: &Engine) -> wasmtime::Result<Linker<Host<G>>> {
     let mut linker = Linker::new(engine);
     host::add_to_linker(&mut linker)?;
+    draw::add_to_linker(&mut linker)?;
     wasi::add_to_linker(&mut linker)?;
     Ok(linker)
 }

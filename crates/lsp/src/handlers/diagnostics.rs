@@ -305,9 +305,15 @@ pub fn build_diagnostics(
     files
 }
 
-/// The hover of a failure line: what failed, the board at the failing move and the bot's log
+/// The hover of a failure line: what failed, the board at the failing move, what the bots drew
+/// on their boards by then (`marks`, `botlens_replay::Replay::marks_text`) and the bot's log
 /// lines of that turn (`board` is `None` when the game could not be replayed).
-pub fn hover_text(group: &FailureGroup, board: Option<&str>, logs: &[String]) -> String {
+pub fn hover_text(
+    group: &FailureGroup,
+    board: Option<&str>,
+    logs: &[String],
+    marks: Option<&str>,
+) -> String {
     let mut out = format!(
         "**botlens: {}** ×{} — {}\n\nseed {} vs {}, {}\n",
         group.kind,
@@ -323,6 +329,9 @@ pub fn hover_text(group: &FailureGroup, board: Option<&str>, logs: &[String]) ->
                 write!(out, "\nBoard at the failing move:\n\n```text\n{}\n```\n", board.trim_end());
         }
         None => out.push_str("\n(the game could not be replayed)\n"),
+    }
+    if let Some(marks) = marks {
+        let _ = write!(out, "\nWhat the bots drew:\n\n```text\n{}\n```\n", marks.trim_end());
     }
     if logs.is_empty() {
         out.push_str("\nThe bot logged nothing that turn.\n");
@@ -645,22 +654,23 @@ mod tests {
             memory_growth: None,
             ..group(FailureKind::OutOfFuel, "out of fuel", "src/lib.rs", 50, 16)
         };
-        let text = hover_text(&g, None, &[]);
+        let text = hover_text(&g, None, &[], None);
         let expected = "Where that turn's fuel went:\n\n```text\n 97.0 % total,  97.0 % self  src/lib.rs:50  in bot::hunt\n```";
         assert!(text.contains(expected), "{text}");
-        let other = hover_text(&group(FailureKind::Panic, "boom", "src/lib.rs", 2, 1), None, &[]);
+        let other =
+            hover_text(&group(FailureKind::Panic, "boom", "src/lib.rs", 2, 1), None, &[], None);
         assert!(!other.contains("fuel went"), "{other}");
     }
 
     #[test]
     fn the_hover_shows_the_board_and_the_log_of_the_turn() {
         let g = group(FailureKind::IllegalMove, "illegal move", "src/lib.rs", 2, 1);
-        let text = hover_text(&g, Some("X . .\n. O .\n"), &["aiming at 10,3".into()]);
+        let text = hover_text(&g, Some("X . .\n. O .\n"), &["aiming at 10,3".into()], None);
         assert!(text.contains("```text\nX . .\n. O .\n```"), "{text}");
         assert!(text.contains("```text\naiming at 10,3\n```"), "{text}");
         assert!(text.contains("seed 4 vs hunter, move 23 (the bot's turn 11)"), "{text}");
         assert!(text.ends_with("`botlens replay /bot --vs hunter --seed 4`"), "{text}");
-        let quiet = hover_text(&g, None, &[]);
+        let quiet = hover_text(&g, None, &[], None);
         assert!(
             quiet.contains("could not be replayed") && quiet.contains("logged nothing"),
             "{quiet}"
@@ -736,13 +746,13 @@ a();
             ]
         );
         assert_eq!(related[3].message, "lost seed 4 vs hunter", "the seeds follow the frames");
-        let text = hover_text(&overflow(), None, &[]);
+        let text = hover_text(&overflow(), None, &[], None);
         assert!(
             text.contains("Call stack, innermost first:\n\n```text\nbot::helper  src/lib.rs:1:1\n┌ ×1,942\n│ bot::b"),
             "{text}"
         );
         assert!(
-            !hover_text(&group(FailureKind::Panic, "boom", "src/lib.rs", 2, 1), None, &[])
+            !hover_text(&group(FailureKind::Panic, "boom", "src/lib.rs", 2, 1), None, &[], None)
                 .contains("Call stack")
         );
     }

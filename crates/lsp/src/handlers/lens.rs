@@ -3,7 +3,7 @@
 //! the commands they run: `botlens.rerun` (play the suite again), `botlens.replay` (the
 //! terminal command line that steps through the worst game) and `botlens.debug` (the one that
 //! opens it in a debugger, stopped at the failing turn; offered for languages a debugger
-//! stops in).
+//! stops in), and `botlens.live` (opens the live view in a browser, `super::live`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -31,8 +31,11 @@ pub const REPLAY: &str = "botlens.replay";
 /// Answers the command line debugging a game (`botlens debug …`): arguments as [`REPLAY`]'s,
 /// so an editor can offer "debug this failure" on a diagnostic from its data.
 pub const DEBUG: &str = "botlens.debug";
+/// Opens the live view of a project in a browser (`window/showDocument`) and answers its
+/// address: arguments `[project dir]`.
+pub const LIVE: &str = "botlens.live";
 /// The commands the server executes.
-pub const COMMANDS: [&str; 4] = [RERUN, REPLAY, DEBUG, PROFILE];
+pub const COMMANDS: [&str; 5] = [RERUN, REPLAY, DEBUG, PROFILE, LIVE];
 
 /// `textDocument/codeLens`: scores and commands above the bot's entry point (in a source of
 /// the project's language), and the share of fuel above the hottest lines of its latest fuel
@@ -85,6 +88,7 @@ pub async fn code_lens(
             if let Some(title) = verdict.clone() {
                 lenses.push(lens(title, RERUN));
             }
+            lenses.push(lens("◉ live view".into(), LIVE));
             if let Some(worst) = report.failures.first() {
                 let title = format!(
                     "▶ replay worst game (seed {} vs {})",
@@ -173,6 +177,15 @@ pub async fn execute_command(
                 },
                 _ => Err(invalid(format!("{name}: {} has no finished run yet", dir.display()))),
             }
+        }
+        LIVE => {
+            let root = project.and_then(|dir| session.state().project_of(&dir));
+            let Some(root) = root else {
+                return Err(invalid(format!(
+                    "{LIVE} needs a bot project directory as its first argument"
+                )));
+            };
+            super::live::open(session, &root).await
         }
         PROFILE => {
             let root = project.and_then(|dir| session.state().project_of(&dir));

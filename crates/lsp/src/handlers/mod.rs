@@ -10,6 +10,7 @@ pub mod diagnostics;
 pub mod hover;
 pub mod lens;
 pub mod lifecycle;
+pub mod live;
 pub mod profile;
 pub mod run;
 

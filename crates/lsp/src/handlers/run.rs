@@ -27,7 +27,7 @@ use tower_lsp_server::ls_types::{
     WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport,
 };
 
-use super::diagnostics;
+use super::{diagnostics, live};
 use crate::position::PositionEncoding;
 use crate::session::{LatestRun, ServerSession, uri_path};
 
@@ -109,6 +109,9 @@ pub fn schedule(session: &Arc<ServerSession>, root: &Path) {
         project.cancel.cancel();
         project.cancel = CancelToken::new();
         project.generation += 1;
+        if let Some(live) = &project.live {
+            live.running(u32::try_from(project.generation).unwrap_or(u32::MAX), "save");
+        }
         (project.generation, project.cancel.clone())
     };
     let (generation, cancel) = ticket;
@@ -124,6 +127,8 @@ fn current(session: &ServerSession, root: &Path, generation: u64) -> bool {
 struct Finished {
     files: BTreeMap<PathBuf, Vec<Diagnostic>>,
     outcome: LatestRun,
+    /// The played run, whole, for the live view.
+    run: Option<Arc<SuiteRun>>,
     log: String,
     problem: Option<String>,
 }
@@ -188,6 +193,7 @@ async fn run(session: Arc<ServerSession>, root: PathBuf, generation: u64, cancel
         Err(error) => Finished {
             files: BTreeMap::new(),
             outcome: LatestRun::Failed("the run crashed".into()),
+            run: None,
             log: String::new(),
             problem: Some(format!("the run crashed: {}", super::panic_message(error))),
         },
@@ -225,6 +231,7 @@ fn play(
         Some(Finished {
             files,
             outcome: LatestRun::Failed(problem.lines().next().unwrap_or_default().to_owned()),
+            run: None,
             log: String::new(),
             problem: Some(format!("{}: {problem}", project.name)),
         })
@@ -284,7 +291,8 @@ fn played(
     );
     Finished {
         files,
-        outcome: LatestRun::Played { report: run.report, hovers },
+        outcome: LatestRun::Played { report: run.report.clone(), hovers },
+        run: Some(Arc::new(run)),
         log,
         problem: None,
     }
@@ -297,10 +305,15 @@ fn hover_for(root: &Path, run: &SuiteRun, group: &FailureGroup) -> String {
         .and_then(|opponent| run.results.kept_game(opponent, group.first_seed))
         .and_then(|game| game.trace.as_ref());
     let replay = trace.and_then(|t| Replay::from_trace(t, Some(root)).ok());
-    let frame = replay.as_ref().and_then(|r| r.frames.get(r.failure_frame()?));
-    match frame {
-        Some(frame) => diagnostics::hover_text(group, Some(&frame.board), &frame.logs),
-        None => diagnostics::hover_text(group, None, &[]),
+    let Some((replay, index)) = replay.as_ref().and_then(|r| Some((r, r.failure_frame()?))) else {
+        return diagnostics::hover_text(group, None, &[], None);
+    };
+    match replay.frames.get(index) {
+        Some(frame) => {
+            let marks = replay.marks_text(index);
+            diagnostics::hover_text(group, Some(&frame.board), &frame.logs, marks.as_deref())
+        }
+        None => diagnostics::hover_text(group, None, &[], None),
     }
 }
 
@@ -308,6 +321,7 @@ fn hover_for(root: &Path, run: &SuiteRun, group: &FailureGroup) -> String {
 /// before and have none now.
 async fn publish(session: &ServerSession, root: &Path, generation: u64, finished: Finished) {
     let order = session.publishing.lock().await;
+    let mut telling = None;
     let sends = {
         let mut state = session.state();
         let Some(project) = state.projects.get_mut(root) else { return };
@@ -318,6 +332,12 @@ async fn publish(session: &ServerSession, root: &Path, generation: u64, finished
         let stale: Vec<PathBuf> = project.published.difference(&now).cloned().collect();
         project.published = now;
         project.finish(finished.outcome);
+        project.last_run = finished.run.or_else(|| project.last_run.take());
+        if let Some(live) = &project.live {
+            let latest = project.latest.clone();
+            let live = (Arc::clone(live), latest, project.last_run.clone());
+            telling = Some(live);
+        }
         let mut sends: Vec<_> = stale.into_iter().map(|path| (path, Vec::new())).collect();
         sends.extend(finished.files);
         sends
@@ -327,6 +347,14 @@ async fn publish(session: &ServerSession, root: &Path, generation: u64, finished
     };
     for (uri, diagnostics) in sends {
         session.client.publish_diagnostics(uri, diagnostics, None).await;
+    }
+    if let Some((live, latest, run)) = telling {
+        // Replays are rendered off the async threads, and not under the state's lock.
+        let root = root.to_path_buf();
+        let _ = tokio::task::spawn_blocking(move || {
+            live::tell(&live, generation, latest.as_deref(), run.as_deref(), &root);
+        })
+        .await;
     }
     if !finished.log.is_empty() {
         session.client.log_message(MessageType::INFO, &finished.log).await;
