@@ -1313,7 +1313,10 @@ fn the_hover_at_a_failing_move_shows_what_the_bot_drew_that_turn() {
     let manifest = manifest
         .replace("path = \"../../crates/sdk\"", &format!("path = {:?}", sdk.display().to_string()))
         .replace("opponents = [\"random\", \"hunter\", \"parity\"]", "opponents = [\"random\"]")
-        .replace("seeds = \"0..30\"", "seeds = \"0..2\"");
+        .replace("seeds = \"0..30\"", "seeds = \"0..2\"")
+        // Its own name: the sample's module, built into the same target directory by the
+        // samples' tests at the same time, must not be taken for this copy's.
+        .replace("name = \"battleships-heatmap\"", "name = \"heatmap-hover\"");
     std::fs::write(bot.join("Cargo.toml"), manifest).expect("the manifest");
     std::fs::copy(sample.join("src/lib.rs"), bot.join("src/lib.rs")).expect("the source");
     let lib = bot.join("src/lib.rs").canonicalize().expect("canonical source");

@@ -7,12 +7,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use botlens_battleships::Battleships;
-use botlens_engine::{Game, MatchLimits, SeedRng, Stream, runner};
 use botlens_harness::WasmBot;
 use botlens_sandbox::SandboxLimits;
 
 use crate::report::DrawingCost;
-use crate::shared::ROUNDS;
+use crate::shared::{ROUNDS, against_hunter};
 
 /// The line of the sample's `play` after which the drawing variant draws its map.
 const ANCHOR: &str = "let scores = density(&grid, &afloat);";
@@ -81,23 +80,13 @@ pub(crate) fn measure(
 
 /// Plays `games` seeds of `bot` against `hunter`: the time taken, the bot's fuel and its turns.
 fn play(bot: &WasmBot, recording: bool, games: u64) -> anyhow::Result<(Duration, u64, u64)> {
-    let hunter = Battleships::reference_players()
-        .iter()
-        .find(|p| p.name == "hunter")
-        .context("hunter is a reference player")?;
     let limits = SandboxLimits::default();
     let (mut fuel, mut turns) = (0, 0);
     let started = Instant::now();
     for seed in 0..games {
         let player = bot.module.player::<Battleships>(seed, 0, &limits);
         let mut wasm = if recording { player.drawing() } else { player };
-        let mut opponent = (hunter.create)(SeedRng::new(seed, Stream::Player(1)));
-        let record = runner::play_match::<Battleships>(
-            &(),
-            seed,
-            &mut [&mut wasm, opponent.as_mut()],
-            &MatchLimits::default(),
-        );
+        let record = against_hunter(&mut wasm, seed);
         if let Some(fault) = &record.outcome.fault {
             bail!("{} lost a game by a fault while benchmarking: {}", bot.name, fault.failure);
         }

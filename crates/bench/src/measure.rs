@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use botlens_battleships::Battleships;
 use botlens_bots::bundled;
-use botlens_engine::{Game, MatchLimits, SeedRng, Stream, runner};
 use botlens_games::GameKind;
 use botlens_harness::pipeline::{self, RunOptions};
 use botlens_harness::{CancelToken, Contender, Target, WasmBot, run_suite};
@@ -15,7 +14,9 @@ use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 use crate::report::{
     BenchReport, CompileTimes, GameSpeed, LoopLatency, SuiteScaling, WasmCostSplit,
 };
-use crate::shared::{ROUNDS, copy_changed, median, ms, one_core_suite, timed_edits};
+use crate::shared::{
+    ROUNDS, against_hunter, copy_changed, median, ms, one_core_suite, timed_edits,
+};
 
 /// What to measure.
 #[derive(Debug, Clone)]
@@ -286,10 +287,6 @@ struct Timings {
 
 impl Timings {
     fn measure(bot: &WasmBot, games: u64) -> Timings {
-        let hunter = Battleships::reference_players()
-            .iter()
-            .find(|p| p.name == "hunter")
-            .expect("hunter is a reference player");
         let limits = SandboxLimits::default();
         let mut t = Timings {
             total: Duration::ZERO,
@@ -302,13 +299,7 @@ impl Timings {
         for seed in 0..games {
             let started = Instant::now();
             let mut wasm = bot.module.player::<Battleships>(seed, 0, &limits).timed();
-            let mut opponent = (hunter.create)(SeedRng::new(seed, Stream::Player(1)));
-            let record = runner::play_match::<Battleships>(
-                &(),
-                seed,
-                &mut [&mut wasm, opponent.as_mut()],
-                &MatchLimits::default(),
-            );
+            let record = against_hunter(&mut wasm, seed);
             t.total += started.elapsed();
             let stats = wasm.stats();
             t.instantiate += stats.instantiate;

@@ -5,12 +5,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use botlens_engine::MatchLimits;
+use botlens_battleships::Battleships;
+use botlens_engine::{Game, MatchLimits, MatchRecord, SeedRng, Stream, runner};
 use botlens_games::GameKind;
 use botlens_harness::pipeline::{self, RunOptions, Timings};
 use botlens_harness::{CancelToken, Contender, KeepTraces, SeedRange, Suite, Target};
-use botlens_sandbox::Sandbox;
-use botlens_sandbox::SandboxLimits;
+use botlens_sandbox::{Sandbox, SandboxLimits, WasmPlayer};
 
 /// Copies every file under `from` to the same place under `to` whose contents differ there.
 pub(crate) fn copy_changed(from: &Path, to: &Path) -> anyhow::Result<()> {
@@ -88,6 +88,24 @@ pub(crate) fn timed_edits(
     }
     std::fs::write(source, original)?;
     Ok(samples)
+}
+
+/// One Battleships game: `wasm` in seat 0 against native `hunter`.
+pub(crate) fn against_hunter(
+    wasm: &mut WasmPlayer<Battleships>,
+    seed: u64,
+) -> MatchRecord<Battleships> {
+    let hunter = Battleships::reference_players()
+        .iter()
+        .find(|p| p.name == "hunter")
+        .expect("hunter is a reference player");
+    let mut opponent = (hunter.create)(SeedRng::new(seed, Stream::Player(1)));
+    runner::play_match::<Battleships>(
+        &(),
+        seed,
+        &mut [wasm, opponent.as_mut()],
+        &MatchLimits::default(),
+    )
 }
 
 /// Milliseconds.

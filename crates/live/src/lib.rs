@@ -378,8 +378,10 @@ fn headers(content_type: &str) -> Vec<Header> {
 
 fn respond(request: Request, status: u16, content_type: &str, body: String) {
     let length = body.len();
+    // Sent whole with its length, never in chunks: a replay page is a few hundred kB.
     let response =
-        Response::new(status.into(), headers(content_type), body.as_bytes(), Some(length), None);
+        Response::new(status.into(), headers(content_type), body.as_bytes(), Some(length), None)
+            .with_chunked_threshold(usize::MAX);
     let _ = request.respond(response);
 }
 

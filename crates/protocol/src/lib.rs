@@ -14,6 +14,7 @@
 
 pub mod battleships;
 pub mod compact;
+pub mod drawing;
 pub mod klotski;
 pub mod tictactoe;
 pub mod wire;

@@ -9,6 +9,7 @@
 use botlens_engine::drawing::{self, Colour, Mark, Shape};
 use botlens_engine::text::printable;
 use botlens_engine::{Game, SourceLocation};
+use botlens_protocol::drawing as kind;
 use wasmtime::{Caller, Linker, WasmBacktrace};
 
 use crate::abi::HOST_MODULE;
@@ -22,15 +23,6 @@ pub(crate) const DRAW_FUEL: u64 = 40;
 /// The most bytes a `draw` call reads (a heat map of [`drawing::MAX_HEAT_CELLS`] values); a
 /// longer range is dropped unread, and charged as this many.
 pub(crate) const MAX_DRAW_READ: usize = drawing::MAX_HEAT_CELLS * 4;
-
-/// The kinds of mark, as `draw`'s first argument names them (`docs/abi.md`).
-mod kind {
-    pub const CELL: i32 = 0;
-    pub const HEAT: i32 = 1;
-    pub const ARROW: i32 = 2;
-    pub const LABEL: i32 = 3;
-    pub const STATUS: i32 = 4;
-}
 
 /// Defines `botlens.draw` in `linker`.
 pub(crate) fn add_to_linker<G: Game>(linker: &mut Linker<Host<G>>) -> wasmtime::Result<()> {

@@ -21,16 +21,9 @@
 //! draw::status("hunting: 7 placements through (5, 4)");
 //! ```
 
-use crate::abi;
+use botlens_protocol::drawing as kind;
 
-/// The kinds of mark, as `botlens.draw` numbers them (`docs/abi.md`).
-mod kind {
-    pub const CELL: i32 = 0;
-    pub const HEAT: i32 = 1;
-    pub const ARROW: i32 = 2;
-    pub const LABEL: i32 = 3;
-    pub const STATUS: i32 = 4;
-}
+use crate::abi;
 
 /// The colour of a mark: red, green and blue, or an intensity on the heat maps' palette.
 ///

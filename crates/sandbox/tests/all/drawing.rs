@@ -2,26 +2,16 @@
 //! way, and hostile drawing bounded, escaped and never a failure.
 
 use botlens_engine::drawing::{Colour, MAX_MARKS_PER_TURN, Shape};
-use botlens_engine::{Game, MatchLimits, PlayerInfo};
-use botlens_engine::{MatchRecord, SeedRng, Stream, runner};
+use botlens_engine::{MatchRecord, PlayerInfo};
 use botlens_sandbox::{BotModule, SandboxLimits};
 use botlens_tictactoe::TicTacToe;
 
-use crate::support::{assert_next_game_runs, sandbox, wat, wat_bot};
+use crate::support::{assert_next_game_runs, play_tictactoe, sandbox, wat, wat_bot};
 
 /// One Tic-tac-toe game against `random`, the bot in seat 0, recording its marks or not.
 fn play_drawing(bot: &BotModule, seed: u64, drawing: bool) -> MatchRecord<TicTacToe> {
     let wasm = bot.player::<TicTacToe>(seed, 0, &SandboxLimits::default());
-    let mut wasm = if drawing { wasm.drawing() } else { wasm };
-    let random =
-        TicTacToe::reference_players().iter().find(|p| p.name == "random").expect("random");
-    let mut opponent = (random.create)(SeedRng::new(seed, Stream::Player(1)));
-    runner::play_match::<TicTacToe>(
-        &(),
-        seed,
-        &mut [&mut wasm, opponent.as_mut()],
-        &MatchLimits::default(),
-    )
+    play_tictactoe(&mut if drawing { wasm.drawing() } else { wasm }, seed)
 }
 
 /// The worked example of `docs/abi.md` (the block fenced `wat drawing`).

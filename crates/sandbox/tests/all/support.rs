@@ -81,14 +81,18 @@ pub fn play_battleships(wasm: &mut WasmPlayer<Battleships>, seed: u64) -> MatchR
 
 /// One Tic-tac-toe game: the bot in seat 0 against the reference `random` player in seat 1.
 pub fn play(bot: &BotModule, seed: u64, limits: &SandboxLimits) -> MatchRecord<TicTacToe> {
-    let mut wasm = bot.player::<TicTacToe>(seed, 0, limits);
+    play_tictactoe(&mut bot.player::<TicTacToe>(seed, 0, limits), seed)
+}
+
+/// One Tic-tac-toe game: `wasm` in seat 0 against the reference `random` player in seat 1.
+pub fn play_tictactoe(wasm: &mut WasmPlayer<TicTacToe>, seed: u64) -> MatchRecord<TicTacToe> {
     let random =
         TicTacToe::reference_players().iter().find(|p| p.name == "random").expect("random");
     let mut opponent = (random.create)(SeedRng::new(seed, Stream::Player(1)));
     runner::play_match::<TicTacToe>(
         &(),
         seed,
-        &mut [&mut wasm, opponent.as_mut()],
+        &mut [wasm, opponent.as_mut()],
         &MatchLimits::default(),
     )
 }
