@@ -1,6 +1,10 @@
 //! `botlens.draw`: a mark on the bot's board (`botlens_engine::drawing`), recorded with the line
 //! that drew it when the player records marks ([`crate::WasmPlayer::drawing`]).
 //!
+//! A `position` or `stack` call made right before `draw` names the mark's line (and only it:
+//! what was stated before stands again), which spares reading the bot's stack, a few
+//! microseconds; the Rust SDK states its caller's line (`#[track_caller]`) so.
+//!
 //! The call never fails and never changes the game: it charges the same fuel whether the mark is
 //! recorded or not ([`DRAW_FUEL`], plus one unit per 16 bytes it may read), and whatever it cannot
 //! keep (a range outside memory, an unknown kind, a heat map too big, a mark past the turn's
@@ -44,6 +48,8 @@ fn draw<G: Game>(
     len: i32,
 ) -> wasmtime::Result<()> {
     let bytes = (len as u32 as usize).min(MAX_DRAW_READ) as u64;
+    // Taken before the charge, which ends it; taken whether recording or not, the same game.
+    let site = caller.data_mut().take_drawing_site();
     host::charge(&mut caller, 0)?;
     host::charge_bytes(&mut caller, DRAW_FUEL * 16 + bytes)?;
     if !caller.data().records_marks || caller.data().turn.drawing().is_full() {
@@ -73,13 +79,17 @@ fn draw<G: Game>(
         caller.data_mut().turn.drop_mark();
         return Ok(());
     };
-    let location = drawn_at(&caller);
+    let location = match site {
+        Some(stated) => stated.map(|stated| stated.location),
+        None => drawn_at(&caller),
+    };
     caller.data_mut().turn.draw(Mark { shape, location });
     Ok(())
 }
 
-/// The bot's line that is drawing: the innermost of its own frames, or for a language runner
-/// (whose DWARF is the interpreter's) the position it stated last.
+/// The bot's line that is drawing, when it stated none for the mark: the innermost of its own
+/// frames, or for a language runner (whose DWARF is the interpreter's) the position it stated
+/// last.
 fn drawn_at<G: Game>(caller: &Caller<'_, Host<G>>) -> Option<SourceLocation> {
     let host = caller.data();
     if host.runner {

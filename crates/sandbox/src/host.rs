@@ -118,6 +118,10 @@ pub(crate) struct Host<G: Game> {
     pub runner: bool,
     /// Where the guest said the bot was this turn (`botlens.position`, `botlens.stack`).
     stated: Option<Stated>,
+    /// What was stated before the latest `position` or `stack` call, while no other host call
+    /// has come since: a `draw` right after takes that call's place as its mark's line and puts
+    /// this back ([`Host::take_drawing_site`]).
+    before_site: Option<Option<Stated>>,
     /// Whether a runner was told this turn's move was wasted (`botlens.wasted`) and has not yet
     /// stated where it was made.
     waste_to_locate: bool,
@@ -150,6 +154,7 @@ impl<G: Game> Host<G> {
             payload: None,
             runner: false,
             stated: None,
+            before_site: None,
             waste_to_locate: false,
             wasted: None,
             backstop: None,
@@ -163,6 +168,7 @@ impl<G: Game> Host<G> {
         std::mem::swap(&mut self.turn, turn);
         self.reply.is_set = false;
         self.stated = None;
+        self.before_site = None;
         self.waste_to_locate = false;
     }
 
@@ -179,6 +185,15 @@ impl<G: Game> Host<G> {
     /// Where the guest stated the bot was this turn (`botlens.position`, `botlens.stack`).
     pub fn stated(&self) -> Option<&Stated> {
         self.stated.as_ref()
+    }
+
+    /// The place a `position` or `stack` call made right before this host call (nothing
+    /// between) stated, for a `draw` to take as its mark's line; the place stated before that
+    /// call stands again, so a mark's statement locates the mark alone. `None` when the last
+    /// host call was another.
+    pub fn take_drawing_site(&mut self) -> Option<Option<Stated>> {
+        let before = self.before_site.take()?;
+        Some(std::mem::replace(&mut self.stated, before))
     }
 
     /// Whether the player locates wasted moves and the game has not located
@@ -246,11 +261,14 @@ pub(crate) fn charge<G: Game>(
     caller: &mut Caller<'_, Host<G>>,
     bytes: u64,
 ) -> wasmtime::Result<()> {
+    // Any host call but `draw` (which takes it first) ends what a place stated for a mark.
+    caller.data_mut().before_site = None;
     burn(caller, CALL_FUEL.saturating_add(bytes / BYTES_PER_FUEL))
 }
 
 /// [`charge`] for `view` and `act`, which also run the game's code.
 fn charge_game_call<G: Game>(caller: &mut Caller<'_, Host<G>>, bytes: u64) -> wasmtime::Result<()> {
+    caller.data_mut().before_site = None;
     burn(caller, (CALL_FUEL + GAME_CALL_FUEL).saturating_add(bytes / BYTES_PER_FUEL))
 }
 
@@ -545,7 +563,8 @@ fn state<G: Game>(mut caller: Caller<'_, Host<G>>, stated: Option<Stated>) -> wa
         host.locate_wasted(stated);
         return Ok(());
     }
-    host.stated = stated;
+    let before = std::mem::replace(&mut host.stated, stated);
+    host.before_site = Some(before);
     match host.turn.failure().cloned() {
         Some(lost) => Err(stop(&mut caller, Failure { location: None, stack: None, ..lost })),
         None => Ok(()),

@@ -27,6 +27,7 @@ mod imports {
             line: u32,
             column: u32,
         );
+        pub fn position(file_ptr: *const u8, file_len: usize, line: u32, column: u32);
         #[allow(clippy::too_many_arguments)] // the ABI's signature
         pub fn draw(
             kind: i32,
@@ -73,6 +74,9 @@ mod imports {
         outside()
     }
     pub unsafe fn random_get(_buf: *mut u8, _len: usize) -> i32 {
+        outside()
+    }
+    pub unsafe fn position(_file: *const u8, _len: usize, _line: u32, _column: u32) {
         outside()
     }
     #[allow(clippy::too_many_arguments)]
@@ -157,11 +161,23 @@ pub fn panic(message: &str, file: &str, line: u32, column: u32) {
     }
 }
 
-/// Draws one mark (`botlens.draw`): `kind` and its arguments as `docs/abi.md` gives them, and
-/// the bytes it reads (a label's text, a heat map's values).
-pub fn draw(kind: i32, from: (i32, i32), to: (i32, i32), colour: u32, bytes: &[u8]) {
-    // SAFETY: `bytes` is a live slice of `bytes.len()` bytes.
-    unsafe { imports::draw(kind, from.0, from.1, to.0, to.1, colour, bytes.as_ptr(), bytes.len()) }
+/// Draws one mark (`botlens.draw`) drawn at `at`: `kind` and its arguments as `docs/abi.md`
+/// gives them, and the bytes it reads (a label's text, a heat map's values). The line is stated
+/// right before (`botlens.position`), so the host need not read the stack to find it.
+pub fn draw(
+    at: &std::panic::Location<'_>,
+    kind: i32,
+    from: (i32, i32),
+    to: (i32, i32),
+    colour: u32,
+    bytes: &[u8],
+) {
+    let file = at.file();
+    // SAFETY: `file` and `bytes` are live slices of the lengths passed.
+    unsafe {
+        imports::position(file.as_ptr(), file.len(), at.line(), at.column());
+        imports::draw(kind, from.0, from.1, to.0, to.1, colour, bytes.as_ptr(), bytes.len());
+    }
 }
 
 /// Fills `bytes` from WASI `random_get`, which botlens seeds from the game seed.

@@ -5,7 +5,8 @@
 //!
 //! Drawing never changes a game: a call costs the same fuel whether botlens keeps the marks or
 //! not (it keeps them only for a game whose trace it keeps), and marks past the turn's bounds
-//! (256 marks, 16 KiB of text and values) are dropped and counted, never a failure.
+//! (256 marks, 16 KiB of text and values) are dropped and counted, never a failure. The line a
+//! mark names is the line of your call, known when the bot is compiled (`#[track_caller]`).
 //! Coordinates are the game's: `x` the column, `y` the row, from 0; in Battleships a bot draws
 //! on the board it fires at.
 //!
@@ -76,8 +77,9 @@ impl Colour {
 /// ```no_run
 /// botlens_sdk::draw::cell(3, 7, botlens_sdk::draw::Colour::GREEN);
 /// ```
+#[track_caller]
 pub fn cell(x: i32, y: i32, colour: Colour) {
-    abi::draw(kind::CELL, (x, y), (0, 0), colour.0, &[]);
+    abi::draw(std::panic::Location::caller(), kind::CELL, (x, y), (0, 0), colour.0, &[]);
 }
 
 /// A heat map: one value per cell of a board `width` columns wide, row by row from the top left
@@ -89,12 +91,13 @@ pub fn cell(x: i32, y: i32, colour: Colour) {
 /// let density = [1.0f32; 100];
 /// botlens_sdk::draw::heat(10, &density);
 /// ```
+#[track_caller]
 pub fn heat(width: u32, values: &[f32]) {
     // SAFETY of the view: any initialized memory may be read as bytes; wasm is little-endian,
     // the byte order `botlens.draw` reads the values in.
     let bytes =
         unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), size_of_val(values)) };
-    abi::draw(kind::HEAT, (width as i32, 0), (0, 0), 0, bytes);
+    abi::draw(std::panic::Location::caller(), kind::HEAT, (width as i32, 0), (0, 0), 0, bytes);
 }
 
 /// An arrow from cell `from` to cell `to` (each `(x, y)`).
@@ -103,8 +106,9 @@ pub fn heat(width: u32, values: &[f32]) {
 /// use botlens_sdk::draw::{self, Colour};
 /// draw::arrow((1, 1), (4, 1), Colour::YELLOW);
 /// ```
+#[track_caller]
 pub fn arrow(from: (i32, i32), to: (i32, i32), colour: Colour) {
-    abi::draw(kind::ARROW, from, to, colour.0, &[]);
+    abi::draw(std::panic::Location::caller(), kind::ARROW, from, to, colour.0, &[]);
 }
 
 /// A short text on the cell at column `x`, row `y` (32 bytes are kept; longer text is cut).
@@ -113,8 +117,16 @@ pub fn arrow(from: (i32, i32), to: (i32, i32), colour: Colour) {
 /// use botlens_sdk::draw::{self, Colour};
 /// draw::label(2, 3, "12", Colour::WHITE);
 /// ```
+#[track_caller]
 pub fn label(x: i32, y: i32, text: &str, colour: Colour) {
-    abi::draw(kind::LABEL, (x, y), (0, 0), colour.0, text.as_bytes());
+    abi::draw(
+        std::panic::Location::caller(),
+        kind::LABEL,
+        (x, y),
+        (0, 0),
+        colour.0,
+        text.as_bytes(),
+    );
 }
 
 /// The turn's status line, shown under the board (200 bytes are kept; the last one drawn in a
@@ -123,6 +135,7 @@ pub fn label(x: i32, y: i32, text: &str, colour: Colour) {
 /// ```no_run
 /// botlens_sdk::draw::status("targeting the cruiser");
 /// ```
+#[track_caller]
 pub fn status(text: &str) {
-    abi::draw(kind::STATUS, (0, 0), (0, 0), 0, text.as_bytes());
+    abi::draw(std::panic::Location::caller(), kind::STATUS, (0, 0), (0, 0), 0, text.as_bytes());
 }

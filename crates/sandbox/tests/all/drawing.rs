@@ -122,3 +122,27 @@ fn a_runners_marks_are_where_it_stated_it_was() {
     let location = first.drawing.marks[0].location.as_ref().expect("a location");
     assert_eq!((location.file.as_str(), location.line, location.column), ("bot.js", 12, 3));
 }
+
+#[test]
+fn a_place_stated_right_before_a_mark_names_its_line_and_only_its() {
+    let extra = r#"(import "botlens" "draw" (func $draw (param i32 i32 i32 i32 i32 i32 i32 i32)))
+  (import "botlens" "position" (func $position (param i32 i32 i32 i32)))
+  (data (i32.const 1024) "bot.c")"#;
+    // The bot says where it is (line 5), states line 9 for a mark, draws it, then sends a move
+    // from outside its memory (a failure located where the bot said it was).
+    let prelude = r#"(call $position (i32.const 1024) (i32.const 5) (i32.const 5) (i32.const 1))
+    (call $position (i32.const 1024) (i32.const 5) (i32.const 9) (i32.const 2))
+    (call $draw (i32.const 0) (i32.const 1) (i32.const 1) (i32.const 0) (i32.const 0)
+                (i32.const 0) (i32.const 0) (i32.const 0))
+    (call $draw (i32.const 0) (i32.const 2) (i32.const 2) (i32.const 0) (i32.const 0)
+                (i32.const 0) (i32.const 0) (i32.const 0))
+    (drop (call $act (i32.const -1) (i32.const 5) (i32.const 0) (i32.const 0)))"#;
+    let record = play_drawing(&wat(&wat_bot(prelude, extra)), 0, true);
+    let turn = record.moves.iter().find(|m| m.seat == 0).expect("the bot played");
+    let lines: Vec<Option<u32>> =
+        turn.drawing.marks.iter().map(|m| m.location.as_ref().map(|l| l.line)).collect();
+    // The second mark had no place stated right before it, and the module no debug information.
+    assert_eq!(lines, [Some(9), None]);
+    let failure = turn.failure.as_ref().expect("the malformed move");
+    assert_eq!(failure.location.as_ref().map(|l| l.line), Some(5), "{failure}");
+}
