@@ -135,6 +135,21 @@ fn the_live_view_streams_each_run_and_serves_its_replays_to_this_address_only() 
     assert_eq!(get(&host, "localhost", &path).0, 404);
 }
 
+#[test]
+fn a_port_in_use_or_a_port_without_serving_is_refused_with_the_reason() {
+    let project = bot_project("live-refused", false);
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let port = taken.local_addr().unwrap().port().to_string();
+    let dir = project.path().to_str().unwrap();
+    let out = crate::support::botlens(&["watch", dir, "--serve", "--port", &port]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("cannot serve the live view"), "{}", out.stderr);
+    assert!(!out.stdout.contains("watching"), "{}", out.stdout);
+    let out = crate::support::botlens(&["watch", dir, "--port", "8787"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("--serve"), "{}", out.stderr);
+}
+
 /// The DevTools websocket of a page.
 type Page = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>;
 

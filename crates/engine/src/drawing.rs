@@ -141,16 +141,6 @@ impl Shape {
             Shape::Label { text, .. } | Shape::Status { text } => text.len(),
         }
     }
-
-    /// The cell a mark is on (its start, for an arrow); `None` for a heat map and a status line.
-    pub fn cell(&self) -> Option<(i32, i32)> {
-        match *self {
-            Shape::Cell { x, y, .. } | Shape::Arrow { x, y, .. } | Shape::Label { x, y, .. } => {
-                Some((x, y))
-            }
-            Shape::Heat { .. } | Shape::Status { .. } => None,
-        }
-    }
 }
 
 /// One mark a bot drew, and the line of its source that drew it.
