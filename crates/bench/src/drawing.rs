@@ -13,6 +13,9 @@ use botlens_sandbox::SandboxLimits;
 use crate::report::DrawingCost;
 use crate::shared::{ROUNDS, against_hunter};
 
+/// The drawing variant's package name.
+pub(crate) const PACKAGE: &str = "hunter-drawing";
+
 /// The line of the sample's `play` after which the drawing variant draws its map.
 const ANCHOR: &str = "let scores = density(&grid, &afloat);";
 

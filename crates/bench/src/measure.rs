@@ -418,6 +418,21 @@ fn drawing_bot(sandbox: &Sandbox, options: &BenchOptions) -> anyhow::Result<Wasm
     let sample = options.samples.join("battleships-hunter");
     let project = scratch_copy_as(&sample, &options.scratch, &options.sdk, "hunter-drawing")?;
     crate::drawing::make_drawing(&project)?;
+    // A name of its own: built into the same target directory as the sample, it must not
+    // share the sample's module file (whichever was built last would be loaded for both).
+    let manifest = project.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest)?;
+    let renamed = text.replacen(
+        "name = \"battleships-hunter\"",
+        &format!("name = \"{}\"", crate::drawing::PACKAGE),
+        1,
+    );
+    if !renamed.contains(crate::drawing::PACKAGE) {
+        bail!("the battleships-hunter sample's manifest no longer names its package");
+    }
+    if renamed != text {
+        std::fs::write(&manifest, renamed)?;
+    }
     let prepared = pipeline::prepare(
         sandbox,
         &Target::of_dir(&project),
