@@ -483,26 +483,39 @@ struct Started {
 }
 
 impl Started {
-    /// Plays a turn. When a runner's turn ends in a trap that left it no chance to say where
-    /// the bot was (the stack ran out, the memory limit refused a growth), it is asked
-    /// (`botlens_where`, on fuel of its own, the turn's left as it was), so the failure is
-    /// located at the bot's line: the recursion, the allocation.
+    /// Plays a turn, the trap that ends it located ([`located`]).
     fn play<G: Game>(&self, store: &mut Store<Host<G>>) -> wasmtime::Result<()> {
         let result = self.play.call(&mut *store, ());
-        if let (Err(error), Some(whereabouts)) = (&result, &self.whereabouts) {
-            let unsaid = error.downcast_ref::<Trap>() == Some(&Trap::StackOverflow)
-                || matches!(error.downcast_ref::<Stop>(), Some(Stop::Memory { .. }));
-            if unsaid {
-                let left = store.get_fuel().unwrap_or(0);
-                if store.set_fuel(WHERE_FUEL).is_ok() {
-                    // Best effort: a runner that fails here states nothing.
-                    let _ = whereabouts.call(&mut *store, ());
-                }
-                let _ = store.set_fuel(left);
-            }
-        }
-        result
+        located(store, self.whereabouts.as_ref(), result)
     }
+}
+
+/// `result` of a runner's call (`botlens_new`, `botlens_play`): when it ended in a trap that left
+/// the runner no chance to say where the bot was (the fuel ran out, the stack ran out, the
+/// memory limit refused a growth, the interpreter aborted), the runner is asked
+/// (`botlens_where`, on fuel of its own, the turn's left as it was), so the failure is located
+/// at the bot's line: the loop, the recursion, the allocation, the operation that aborted.
+fn located<G: Game>(
+    store: &mut Store<Host<G>>,
+    whereabouts: Option<&TypedFunc<(), ()>>,
+    result: wasmtime::Result<()>,
+) -> wasmtime::Result<()> {
+    if let (Err(error), Some(whereabouts)) = (&result, whereabouts) {
+        let trap = error.downcast_ref::<Trap>();
+        let unsaid = matches!(
+            trap,
+            Some(Trap::StackOverflow | Trap::OutOfFuel | Trap::UnreachableCodeReached)
+        ) || matches!(error.downcast_ref::<Stop>(), Some(Stop::Memory { .. }));
+        if unsaid {
+            let left = store.get_fuel().unwrap_or(0);
+            if store.set_fuel(WHERE_FUEL).is_ok() {
+                // Best effort: a runner that fails here states nothing.
+                let _ = whereabouts.call(&mut *store, ());
+            }
+            let _ = store.set_fuel(left);
+        }
+    }
+    result
 }
 
 /// Instantiates and starts the bot (`_initialize`, or the state `botlens_prepare` left, then
@@ -547,13 +560,14 @@ fn start<G: Game>(
             }
         }
     }
-    let new = func(store, &exports.new)?.typed::<i32, ()>(&*store)?;
-    new.call(&mut *store, i32::try_from(seat).unwrap_or(i32::MAX))?;
-    let play = func(store, &exports.play)?.typed::<(), ()>(&*store)?;
     let whereabouts = match &exports.whereabouts {
         Some(export) if store.data().runner => Some(func(store, export)?.typed::<(), ()>(&*store)?),
         _ => None,
     };
+    let new = func(store, &exports.new)?.typed::<i32, ()>(&*store)?;
+    let started = new.call(&mut *store, i32::try_from(seat).unwrap_or(i32::MAX));
+    located(store, whereabouts.as_ref(), started)?;
+    let play = func(store, &exports.play)?.typed::<(), ()>(&*store)?;
     Ok(Started { play, whereabouts })
 }
 
