@@ -607,9 +607,9 @@ fn a_failure_after_a_mark_is_located_as_without_it() {
     if !require(&[Tool::Clang]) {
         return;
     }
-    // The runner states the drawing line for the mark, then what it stated before (here
-    // nothing: the turn is too short for the runner to look where the bot is), so the endless
-    // loop after the mark is not located at the mark's line.
+    // The runner states the drawing line for the mark, then what it stated before, so the
+    // endless loop after the mark is not located at the mark's line: it is located where the
+    // runner says the bot was when the fuel ran out (`botlens_where`): the call of `spin`.
     let failure = |before_the_loop: &str| {
         let dir = tempfile::tempdir().unwrap();
         let config = "game = \"tictactoe\"\nopponents = [\"random\"]\nseeds = \"0..2\"\n\n\
@@ -640,7 +640,8 @@ fn a_failure_after_a_mark_is_located_as_without_it() {
         assert_eq!(failure["kind"], "out_of_fuel", "{failure:#}");
         let drawn = marked(dir.path(), "before the loop");
         assert_ne!(failure["line"].as_u64(), Some(drawn), "not at the mark: {failure:#}");
-        (failure["file"].clone(), failure["line"].clone(), failure["column"].clone())
+        assert!(failure["file"].as_str().is_some_and(|f| f.ends_with("bot.js")), "{failure:#}");
+        (failure["line"].clone(), failure["column"].clone())
     };
     assert_eq!(failure("draw.cell(1, 1, draw.RED);"), failure("Math.max(1, 1);"));
 }
