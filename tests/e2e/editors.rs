@@ -13,9 +13,10 @@ use crate::support::repo_root;
 
 /// The language of an editor (VS Code's language id, Helix's language name) each of botlens's
 /// languages is, by botlens's name for it.
-const EDITOR_LANGUAGES: [(&str, &str); 5] = [
+const EDITOR_LANGUAGES: [(&str, &str); 6] = [
     ("rust", "rust"),
     ("js", "javascript"),
+    ("python", "python"),
     ("c", "c"),
     ("zig", "zig"),
     ("assemblyscript", "typescript"),

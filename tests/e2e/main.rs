@@ -21,6 +21,7 @@ mod limits;
 mod live;
 mod lsp;
 mod profile;
+mod python;
 mod replay;
 mod run;
 mod samples;

@@ -248,6 +248,26 @@ fn js_battleships_edgy_throws_on_a_hit_in_the_top_row() {
 }
 
 #[test]
+fn py_battleships_bottomless_raises_an_index_error_below_the_bottom_row() {
+    fails_only_as(Bug {
+        sample: "py-battleships-bottomless",
+        file: "bot.py",
+        kind: "panic",
+        message: "uncaught IndexError: index out of range",
+    });
+}
+
+#[test]
+fn py_tictactoe_cornered_answers_a_corner_with_its_own_mark() {
+    fails_only_as(Bug {
+        sample: "py-tictactoe-cornered",
+        file: "bot.py",
+        kind: "illegal_move",
+        message: "is taken by",
+    });
+}
+
+#[test]
 fn c_tictactoe_edgeless_fails_its_assert_when_only_the_forgotten_edge_is_free() {
     if !require(&[Tool::Clang]) {
         return;

@@ -140,17 +140,22 @@ pub fn botlens(args: &[&str]) -> Output {
 pub fn line_after_marker(path: &Path, marker: &str) -> u64 {
     let source =
         std::fs::read_to_string(path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
-    let needle = format!("// {marker}");
+    // A comment in the languages' two styles (`//`, Python's `#`).
+    let needles = [format!("// {marker}"), format!("# {marker}")];
     let marked: Vec<usize> = source
         .lines()
         .enumerate()
-        .filter(|(_, line)| line.trim() == needle)
+        .filter(|(_, line)| needles.iter().any(|needle| line.trim() == needle))
         .map(|(i, _)| i)
         .collect();
     match marked[..] {
         // Index `i` is line `i + 1`; the marked line is the next one.
         [i] => i as u64 + 2,
-        _ => panic!("{}: {} lines are `{needle}`, expected one", path.display(), marked.len()),
+        _ => panic!(
+            "{}: {} lines are `// {marker}` or `# {marker}`, expected one",
+            path.display(),
+            marked.len()
+        ),
     }
 }
 

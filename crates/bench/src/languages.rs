@@ -1,5 +1,5 @@
 //! The bots in other languages than Rust: games per second and fuel per turn of the JavaScript,
-//! C, Zig and AssemblyScript bots against `random`, and the save → diagnostics loop of a
+//! Python, C, Zig and AssemblyScript bots against `random`, and the save → diagnostics loop of a
 //! JavaScript bot. Each is built and loaded by the harness's own pipeline, as `botlens run`
 //! and the language server do; a language whose toolchain is missing is a skipped row.
 
@@ -17,20 +17,29 @@ use crate::shared::{ROUNDS, copy_changed, median, ms, one_core_suite, timed_edit
 /// A Battlescripts-style random JavaScript Battleships bot (a random square not fired at yet).
 const RANDOM_JS: &str = include_str!("random_bot.js");
 
+/// The same bot in Python.
+const RANDOM_PY: &str = include_str!("random_bot.py");
+
+/// The random bots, as (language, file name, source).
+const RANDOM_BOTS: [(&str, &str, &str); 2] =
+    [("js", "bot.js", RANDOM_JS), ("python", "bot.py", RANDOM_PY)];
+
 /// Where a measured bot comes from.
 #[derive(Debug, Clone, Copy)]
 enum Source {
-    /// [`RANDOM_JS`].
-    RandomJs,
+    /// The random bot of [`RANDOM_BOTS`] in the language of that name.
+    Random(&'static str),
     /// The starter bot `botlens new <game> --lang <lang>` writes, in the language of that name
     /// ([`Lang`]'s table).
     Starter(&'static str),
 }
 
 /// The bots measured, in the table's order.
-const BOTS: [(GameKind, Source); 7] = [
-    (GameKind::Battleships, Source::RandomJs),
+const BOTS: [(GameKind, Source); 9] = [
+    (GameKind::Battleships, Source::Random("js")),
     (GameKind::TicTacToe, Source::Starter("js")),
+    (GameKind::Battleships, Source::Random("python")),
+    (GameKind::TicTacToe, Source::Starter("python")),
     (GameKind::Battleships, Source::Starter("c")),
     (GameKind::TicTacToe, Source::Starter("c")),
     (GameKind::Battleships, Source::Starter("zig")),
@@ -45,15 +54,17 @@ impl Source {
     /// The bot's language, from the table of languages.
     fn lang(self) -> Result<Lang, UnknownLang> {
         match self {
-            Source::RandomJs => "js",
-            Source::Starter(lang) => lang,
+            Source::Random(lang) | Source::Starter(lang) => lang,
         }
         .parse()
     }
 
     fn label(self, game: GameKind) -> String {
         match self {
-            Source::RandomJs => "random bot (JavaScript, Battlescripts-style)".to_owned(),
+            Source::Random(lang) => match lang.parse::<Lang>() {
+                Ok(lang) => format!("random bot ({lang}, Battlescripts-style)"),
+                Err(_) => format!("random bot ({lang})"),
+            },
             Source::Starter(lang) => format!("`botlens new {game} --lang {lang}`"),
         }
     }
@@ -62,17 +73,21 @@ impl Source {
     /// build from an earlier run is reused) and returns it.
     fn folder(self, game: GameKind, scratch: &Path) -> anyhow::Result<PathBuf> {
         let name = match self {
-            Source::RandomJs => format!("random-js-{game}"),
+            Source::Random(lang) => format!("random-{lang}-{game}"),
             Source::Starter(lang) => format!("starter-{lang}-{game}"),
         };
         let dir = scratch.join(name);
         let staging = tempfile::tempdir()?;
         let fresh = staging.path().join("bot");
         match self {
-            Source::RandomJs => {
+            Source::Random(lang) => {
+                let (_, file, source) = RANDOM_BOTS
+                    .iter()
+                    .find(|(name, _, _)| *name == lang)
+                    .ok_or_else(|| anyhow::anyhow!("no random bot in {lang}"))?;
                 std::fs::create_dir_all(&fresh)?;
                 std::fs::write(fresh.join("botlens.toml"), format!("game = \"{game}\"\n"))?;
-                std::fs::write(fresh.join("bot.js"), RANDOM_JS)?;
+                std::fs::write(fresh.join(file), source)?;
             }
             Source::Starter(lang) => {
                 lang.parse::<Lang>()?.scaffold(game, &fresh, None)?;
@@ -172,7 +187,7 @@ fn fuel_per_turn(game: GameKind, bot: Contender, games: u64) -> anyhow::Result<f
 /// for each: the runner found built, the module loaded (from the sandbox's cache) and checked
 /// for syntax errors, and the bot's suite (its `botlens.toml`'s, on every core) played.
 pub fn save_to_diagnostics(sandbox: &Sandbox, scratch: &Path) -> anyhow::Result<ScriptLatency> {
-    let dir = Source::RandomJs.folder(GameKind::Battleships, scratch)?;
+    let dir = Source::Random("js").folder(GameKind::Battleships, scratch)?;
     let samples = timed_edits(sandbox, &Target::of_dir(&dir), &dir.join("bot.js"))?;
     Ok(ScriptLatency {
         edits: samples.len(),
@@ -202,12 +217,12 @@ mod tests {
     #[test]
     fn the_random_bot_folder_is_rewritten_only_where_it_changed() {
         let scratch = tempfile::tempdir().unwrap();
-        let dir = Source::RandomJs.folder(GameKind::Battleships, scratch.path()).unwrap();
+        let dir = Source::Random("js").folder(GameKind::Battleships, scratch.path()).unwrap();
         let bot = dir.join("bot.js");
         assert_eq!(std::fs::read_to_string(&bot).unwrap(), RANDOM_JS);
         assert!(std::fs::read_to_string(dir.join("botlens.toml")).unwrap().contains("battleships"));
         std::fs::write(&bot, "edited").unwrap();
-        Source::RandomJs.folder(GameKind::Battleships, scratch.path()).unwrap();
+        Source::Random("js").folder(GameKind::Battleships, scratch.path()).unwrap();
         assert_eq!(std::fs::read_to_string(&bot).unwrap(), RANDOM_JS);
     }
 }

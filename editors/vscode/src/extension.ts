@@ -24,7 +24,7 @@ let client: LanguageClient | undefined;
  * folders and lone source files in every language botlens builds, and TOML for `Cargo.toml`,
  * `botlens.toml` and cargo's settings. Their documents are the server's.
  */
-const BOT_FILES = ["*.rs", "*.toml", "*.js", "*.c", "*.h", "*.zig", "*.ts"];
+const BOT_FILES = ["*.rs", "*.toml", "*.js", "*.py", "*.c", "*.h", "*.zig", "*.ts"];
 
 /** The settings the server reads, from the `botlens.*` configuration. */
 function settings(): object {

@@ -66,7 +66,8 @@ fn each_language_is_a_module_and_a_row_and_nothing_else_names_one() {
     let modules: BTreeSet<String> = files_with(&root.join(TOOLCHAIN_DIR), &["rs"])
         .iter()
         .filter_map(|file| Some(file.file_stem()?.to_string_lossy().into_owned()))
-        .filter(|stem| stem != "mod")
+        // `mod` holds the table, `script` what the languages a runner plays share.
+        .filter(|stem| stem != "mod" && stem != "script")
         .collect();
     let rows: BTreeSet<String> = Lang::all().map(|lang| lang.name().to_owned()).collect();
     assert_eq!(modules, rows, "each language is a module named as its row, and each row one");
@@ -130,13 +131,14 @@ const DRAWING_CALLS: [&str; 5] = ["cell", "heat", "arrow", "label", "status"];
 /// Whether a line of `api` opens with a definition of the drawing call `call` in one of the
 /// SDKs' languages: `pub fn cell(` (Rust, Zig), `static inline void botlens_draw_cell(` (C),
 /// `export function cell(` (AssemblyScript), `cell(` (a method of the JavaScript prelude's
-/// `draw`).
+/// `draw`), `def cell(` (a method of the Python prelude's `draw`).
 fn defines_drawing_call(api: &str, call: &str) -> bool {
     let openings = [
         format!("pub fn {call}("),
         format!("static inline void botlens_draw_{call}("),
         format!("export function {call}("),
         format!("{call}("),
+        format!("def {call}("),
     ];
     api.lines().any(|line| openings.iter().any(|o| line.trim_start().starts_with(o.as_str())))
 }

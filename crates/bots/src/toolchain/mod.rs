@@ -1,6 +1,7 @@
 //! The languages botlens builds bots in: one module each — [`rust`], [`js`] (JavaScript),
-//! [`c`], [`zig`] and [`assemblyscript`] — implementing [`Toolchain`], and [`TOOLCHAINS`], the
-//! one table that lists them.
+//! [`python`], [`c`], [`zig`] and [`assemblyscript`] — implementing [`Toolchain`], and
+//! [`TOOLCHAINS`], the one table that lists them; [`script`] is what the languages a runner
+//! plays share.
 //!
 //! Whatever depends on a bot's language asks the table, never a list of its own:
 //!
@@ -31,7 +32,9 @@
 pub mod assemblyscript;
 pub mod c;
 pub mod js;
+pub mod python;
 pub mod rust;
+pub mod script;
 pub mod zig;
 
 use std::fmt;
@@ -53,8 +56,14 @@ use crate::scaffold::{CiSetup, Scaffold, ScaffoldError};
 /// Every language botlens builds bots in, one row each. The order decides: a directory holding
 /// several rows' sources is the first one's bot, and a directory that is no language's bot is
 /// taken for the first row's (a Cargo project), so that its error says what is missing.
-pub static TOOLCHAINS: [&dyn Toolchain; 5] =
-    [&rust::Rust, &js::JavaScript, &c::C, &zig::Zig, &assemblyscript::AssemblyScript];
+pub static TOOLCHAINS: [&dyn Toolchain; 6] = [
+    &rust::Rust,
+    &js::JavaScript,
+    &python::Python,
+    &c::C,
+    &zig::Zig,
+    &assemblyscript::AssemblyScript,
+];
 
 /// A language botlens builds bots in: what botlens needs to know of it, and how its bots are
 /// loaded, built, started and debugged. Each implementation is one row of [`TOOLCHAINS`].

@@ -1,5 +1,5 @@
 -- botlens for Neovim: attaches `botlens lsp` to the buffers of bots in every language botlens
--- builds (Rust projects, bot folders with a botlens.toml, lone .js, .c, .zig and .ts files) and
+-- builds (Rust projects, bot folders with a botlens.toml, lone .js, .py, .c, .zig and .ts files) and
 -- adds :BotlensReplay, which runs the replay command line of the failure under the cursor in a
 -- terminal split, and :BotlensDebug, which opens that game in gdb (`botlens debug`) there,
 -- stopped as the bot begins its failing turn. The lenses and the code actions on a failure
@@ -22,7 +22,7 @@ local uv = vim.uv or vim.loop
 --- The files a bot's build reads, as `botlens lsp` watches them (`toolchain::watched` in
 --- botlens's harness, but opponent modules): sources, headers, and TOML for Cargo.toml,
 --- botlens.toml and cargo's settings. A buffer of one of them is attached.
-M.files = { '*.rs', '*.toml', '*.js', '*.c', '*.h', '*.zig', '*.ts' }
+M.files = { '*.rs', '*.toml', '*.js', '*.py', '*.c', '*.h', '*.zig', '*.ts' }
 
 --- The files that make a directory a bot's root: a Cargo project's manifest, a bot folder's
 --- settings.

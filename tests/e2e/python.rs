@@ -1,0 +1,279 @@
+//! `botlens run` on Python bots (`class Bot:` with `def play(self, turn):`): bad input is caught
+//! before any game (a syntax or indentation error at its line and column, a file that is not
+//! UTF-8), each way a bot can go wrong at run time is a located failure in the bot's own file
+//! with the Python traceback, what the sandbox cannot give (files, sockets, the host's
+//! environment) is a clear error, games replay exactly, and `botlens new --lang python`
+//! scaffolds bots that play clean.
+//!
+//! The first Python run of a botlens build builds its Python runner (RustPython, several
+//! minutes, with Rust alone), so the deadline is generous.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::support::{Output, botlens_with_input, line_after_marker, only_failure};
+
+/// Long enough for the runner's first build on a busy machine.
+const DEADLINE: Duration = Duration::from_secs(1500);
+
+/// `botlens run <dir>/bot.py --game <game> --vs random --seeds 0..4 --json` on `source`.
+fn run_py(dir: &Path, game: &str, source: &[u8]) -> Output {
+    let file = dir.join("bot.py");
+    std::fs::write(&file, source).expect("a temporary bot");
+    let file = file.display().to_string();
+    let args = ["run", &file, "--game", game, "--vs", "random", "--seeds", "0..4", "--json"];
+    botlens_with_input(&args, "", DEADLINE)
+}
+
+#[test]
+fn syntax_and_indentation_errors_are_reported_at_their_line_and_column_before_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[u8], &str, &str); 2] = [
+        (
+            b"class Bot:\n    def play(self, turn):\n        turn.mark(0, 0\n",
+            "bot.py:3:18",
+            "was never closed",
+        ),
+        (
+            b"class Bot:\n    def play(self, turn):\n    turn.mark(0, 0)\n",
+            "bot.py:3:",
+            "IndentationError",
+        ),
+    ];
+    for (source, place, says) in cases {
+        let out = run_py(dir.path(), "tictactoe", source);
+        assert_eq!(out.code, Some(2), "{}\n{}", out.stdout, out.stderr);
+        assert!(out.stderr.contains(says), "{}", out.stderr);
+        assert!(out.stderr.contains(place), "{}", out.stderr);
+        assert!(!out.stdout.contains("\"games\""), "{}", out.stdout);
+    }
+    let out = run_py(dir.path(), "tictactoe", b"class Bot:\n    pass\n# \xff\n");
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("bot.py:3:3: the file is not UTF-8 text"), "{}", out.stderr);
+    // A 100 MB source is refused unread past the bound, before any game.
+    let mut huge = b"class Bot:\n    pass\n".to_vec();
+    huge.resize(100 << 20, b'#');
+    let out = run_py(dir.path(), "tictactoe", &huge);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("larger than 4 MiB, the most botlens reads of it"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stdout.contains("\"games\""), "{}", out.stdout);
+}
+
+#[test]
+fn a_bot_that_replaces_random_and_print_plays_on_and_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "import builtins, random\n\n\
+        random.seed = None\n\
+        builtins.print = None\n\n\
+        class Bot:\n\
+        \x20   def play(self, turn):\n\
+        \x20       free = [(x, y) for y in range(3) for x in range(3) if turn.grid[y][x] == '']\n\
+        \x20       turn.mark(*random.choice(free))\n";
+    let games = || {
+        let out = run_py(dir.path(), "tictactoe", source.as_bytes());
+        assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+        let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        report["opponents"].clone()
+    };
+    assert_eq!(games(), games(), "the same games");
+}
+
+/// A bad bot: its source, the failure kind, a part of the message, and the marker of its line
+/// (`# botlens reports the <marker> on the next line`), or line 1.
+struct Bad {
+    source: &'static str,
+    kind: &'static str,
+    says: &'static str,
+    marker: Option<&'static str>,
+}
+
+#[test]
+fn bad_bots_fail_located_in_their_own_file_with_the_python_traceback() {
+    let cases = [
+        Bad {
+            source: "class Robot:\n    pass\n",
+            kind: "panic",
+            says: "does not define `class Bot:`",
+            marker: None,
+        },
+        Bad {
+            source: "class Bot:\n    play = 3\n",
+            kind: "panic",
+            says: "`Bot.play` is not a method",
+            marker: None,
+        },
+        Bad {
+            source: "class Bot:\n    def __init__(self):\n        # botlens reports the init on the next line\n        raise ValueError('no')\n",
+            kind: "panic",
+            says: "uncaught ValueError: no\nTraceback (most recent call last):\n  File \"bot.py\", line 4, in __init__",
+            marker: Some("init"),
+        },
+        Bad {
+            source: "def pick(grid):\n    # botlens reports the divide on the next line\n    return 1 // 0\n\nclass Bot:\n    def play(self, turn):\n        turn.mark(*pick(turn.grid))\n",
+            kind: "panic",
+            says: "uncaught ZeroDivisionError: division by zero\nTraceback (most recent call last):\n  File \"bot.py\", line 7, in play\n  File \"bot.py\", line 3, in pick",
+            marker: Some("divide"),
+        },
+        Bad {
+            source: "class Bot:\n    def play(self, turn):\n        # botlens reports the illegal on the next line\n        turn.mark(1, 1)\n",
+            kind: "illegal_move",
+            says: "illegal move mark(1, 1)",
+            marker: Some("illegal"),
+        },
+        Bad {
+            source: "class Bot:\n    def play(self, turn):\n        turn.mark(0, 0)\n        # botlens reports the second on the next line\n        turn.mark(0, 1)\n",
+            kind: "second_move",
+            says: "in one turn",
+            marker: Some("second"),
+        },
+        Bad {
+            source: "class Bot:\n    # botlens reports the none on the next line\n    def play(self, turn):\n        pass\n",
+            kind: "no_move",
+            says: "without making a move",
+            marker: Some("none"),
+        },
+        Bad {
+            source: "def deeper(n):\n    # botlens reports the recursion on the next line\n    return deeper(n + 1)\n\nclass Bot:\n    def play(self, turn):\n        deeper(0)\n",
+            kind: "panic",
+            says: "uncaught RecursionError",
+            marker: Some("recursion"),
+        },
+        Bad {
+            source: "class Bot:\n    def play(self, turn):\n        n = 0\n        # botlens reports the loop on the next line\n        while n >= 0: n = (n + 1) % 7\n",
+            kind: "out_of_fuel",
+            says: "budget",
+            marker: Some("loop"),
+        },
+        Bad {
+            source: "n = 0\nwhile True:\n    # botlens reports the top on the next line\n    n += 1\n",
+            kind: "out_of_fuel",
+            says: "budget",
+            marker: Some("top"),
+        },
+        Bad {
+            source: "class Bot:\n    def __init__(self):\n        self.kept = []\n    def play(self, turn):\n        while True:\n            # botlens reports the memory on the next line\n            self.kept.append(bytearray(200_000_000))\n",
+            kind: "memory_limit",
+            says: "",
+            marker: Some("memory"),
+        },
+        // RustPython 0.5 aborts when an object reaches 32,767 references on a 32-bit target (here
+        // `None`, docs/python.md): a trap, located at the line that made them.
+        Bad {
+            source: "class Bot:\n    def play(self, turn):\n        # botlens reports the references on the next line\n        self.many = [None] * 40000\n",
+            kind: "trap",
+            says: "unreachable",
+            marker: Some("references"),
+        },
+        Bad {
+            source: "import os\n# botlens reports the os on the next line\nos.system('touch /tmp/botlens-python-was-here')\n",
+            kind: "panic",
+            says: "uncaught AttributeError: os.system is not in botlens: the sandbox gives a bot no files, sockets",
+            marker: Some("os"),
+        },
+        Bad {
+            source: "# botlens reports the socket on the next line\nimport socket\n",
+            kind: "panic",
+            says: "No module named 'socket' in botlens",
+            marker: Some("socket"),
+        },
+        Bad {
+            source: "# botlens reports the open on the next line\nSECRET = open('/etc/passwd').read()\n",
+            kind: "panic",
+            says: "uncaught PermissionError: open(): the sandbox gives a bot no files",
+            marker: Some("open"),
+        },
+    ];
+    for case in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("bot.py");
+        std::fs::write(&file, case.source).unwrap();
+        let config = "game = \"tictactoe\"\nopponents = [\"random\"]\nseeds = \"0..2\"\n\n[limits]\nfuel_per_turn = 40_000_000\nmemory_bytes = 134_217_728\n";
+        std::fs::write(dir.path().join("botlens.toml"), config).unwrap();
+        let out =
+            botlens_with_input(&["run", &dir.path().display().to_string(), "--json"], "", DEADLINE);
+        assert_eq!(out.code, Some(1), "{}\n{}\n{}", case.source, out.stdout, out.stderr);
+        let failure = only_failure(&out);
+        assert_eq!(failure["kind"], case.kind, "{}\n{failure:#}", case.source);
+        let message = failure["message"].as_str().unwrap();
+        assert!(message.contains(case.says), "{}\n{failure:#}", case.source);
+        assert!(failure["file"].as_str().unwrap().ends_with("bot.py"), "{failure:#}");
+        let line = match case.marker {
+            Some(marker) => {
+                line_after_marker(&file, &format!("botlens reports the {marker} on the next line"))
+            }
+            None => 1,
+        };
+        assert_eq!(failure["line"], line, "{}\n{failure:#}", case.source);
+    }
+    assert!(!Path::new("/tmp/botlens-python-was-here").exists(), "a bot reached the host");
+}
+
+#[test]
+fn random_print_and_the_standard_library_replay_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "import random, math, itertools, collections, functools, heapq, json\n\n\
+        class Bot:\n\
+        \x20   def __init__(self):\n\
+        \x20       self.seen = collections.Counter()\n\n\
+        \x20   def play(self, turn):\n\
+        \x20       free = [(x, y) for y in range(3) for x in range(3) if turn.grid[y][x] == '']\n\
+        \x20       random.shuffle(free)\n\
+        \x20       heapq.heapify(free)\n\
+        \x20       pick = random.choice(free)\n\
+        \x20       self.seen[pick] += 1\n\
+        \x20       print('pick', json.dumps(pick), round(random.random(), 6), math.floor(2.5))\n\
+        \x20       turn.mark(*pick)\n";
+    let traces = |name: &str| {
+        let traces = dir.path().join(name);
+        let out = botlens_with_input(
+            &[
+                "run",
+                &dir.path().join("bot.py").display().to_string(),
+                "--game",
+                "tictactoe",
+                "--vs",
+                "random",
+                "--seeds",
+                "0..6",
+                "--trace-dir",
+                &traces.display().to_string(),
+                "--json",
+            ],
+            "",
+            DEADLINE,
+        );
+        assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+        let mut files: Vec<_> =
+            std::fs::read_dir(&traces).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect::<Vec<_>>()
+    };
+    std::fs::write(dir.path().join("bot.py"), source).unwrap();
+    let first = traces("first");
+    assert_eq!(first.len(), 6);
+    let trace: serde_json::Value = serde_json::from_str(&first[0]).unwrap();
+    let logged: Vec<&str> = trace["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["logs"].as_array().into_iter().flatten().map(|l| l.as_str().unwrap()))
+        .collect();
+    assert!(!logged.is_empty() && logged.iter().all(|l| l.starts_with("pick [")), "{logged:?}");
+    let all: std::collections::BTreeSet<String> =
+        first.iter().map(|t| t.lines().filter(|l| l.contains("pick [")).collect()).collect();
+    assert!(all.len() > 1, "the seeds give different games");
+    assert_eq!(first, traces("second"), "the same games");
+}
+
+#[test]
+fn new_python_bots_play_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in ["tictactoe", "battleships", "klotski"] {
+        let botlens = |args: &[&str]| botlens_with_input(args, "", DEADLINE);
+        crate::support::new_bot_plays_clean(botlens, "python", game, dir.path());
+    }
+}
