@@ -215,7 +215,12 @@ fn bad_bots_fail_located_in_their_own_file_with_the_python_traceback() {
 #[test]
 fn random_print_and_the_standard_library_replay_exactly() {
     let dir = tempfile::tempdir().unwrap();
-    let source = "import random, math, itertools, collections, functools, heapq, json\n\n\
+    let source = "import random, math, itertools, collections, functools, heapq, json\n\
+        from dataclasses import dataclass\n\n\
+        @dataclass\n\
+        class Pick:\n\
+        \x20   x: int\n\
+        \x20   y: int\n\n\
         class Bot:\n\
         \x20   def __init__(self):\n\
         \x20       self.seen = collections.Counter()\n\n\
@@ -226,7 +231,7 @@ fn random_print_and_the_standard_library_replay_exactly() {
         \x20       pick = random.choice(free)\n\
         \x20       self.seen[pick] += 1\n\
         \x20       print('pick', json.dumps(pick), round(random.random(), 6), math.floor(2.5))\n\
-        \x20       turn.mark(*pick)\n";
+        \x20       turn.mark(Pick(*pick).x, Pick(*pick).y)\n";
     let traces = |name: &str| {
         let traces = dir.path().join(name);
         let out = botlens_with_input(

@@ -47,13 +47,31 @@ _os.__dict__.update({
     'PathLike': _PathLike, 'error': OSError, '__getattr__': _os_refused,
 })
 _sys.modules['os'] = _os
+# `importlib`'s path finders (which `inspect` imports) take the same functions from `posix`, while
+# the prelude imports; it is dropped from the modules below, and a bot's `import posix` refused.
+_sys.modules['posix'] = _os
 import posixpath as _posixpath  # noqa: E402
 _os.path = _posixpath
 _sys.modules['os.path'] = _posixpath
 
+
+# `io` (and what imports it: `tokenize`, `inspect`, `dataclasses`) needs `_io.FileIO`, which the
+# interpreter has only with the host's files: here it is a file that cannot be opened.
+import _io  # noqa: E402
+
+
+class _FileIO(_io._RawIOBase):
+    def __init__(self, *args, **kwargs):
+        raise PermissionError(f"io.FileIO: {_REFUSED}; a bot keeps what it needs in memory")
+
+
+_FileIO.__name__ = _FileIO.__qualname__ = 'FileIO'
+_io.FileIO = _FileIO
+
 # The standard library a bot plausibly imports, imported once here so that no game pays for it.
 import random as _random  # noqa: E402
 import math, itertools, collections, functools, heapq, json, bisect, string, re, time  # noqa
+import typing, dataclasses, enum  # noqa
 
 _json_loads = json.loads
 

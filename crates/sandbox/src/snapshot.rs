@@ -29,9 +29,10 @@ use crate::locate::Locator;
 use crate::output::Output;
 use crate::text;
 
-/// Fuel `botlens_prepare` may burn: about twice what the Python runner needs (4.7·10⁸: the
-/// interpreter, its codecs and the standard library a bot imports), two hundred times what the
-/// JavaScript runner needs.
+/// Fuel `botlens_prepare` may burn: 1.2 times what the Python runner needs (8.3·10⁸, always the
+/// same: the interpreter, its codecs and the standard library a bot imports), two hundred times
+/// what the JavaScript runner needs. Within the backstop below on a loaded machine too
+/// (docs/abi.md).
 pub(crate) const PREPARE_FUEL: u64 = 1_000_000_000;
 
 /// The memory `botlens_prepare` may grow to: the default per-game cap.
