@@ -1001,6 +1001,7 @@ fn the_neovim_module_attaches_every_bots_files_at_the_bots_root_on_the_oldest_ne
     write("we, ird [dir]/mine.ts", "");
     write("lone/bot.zig", "");
     write("lone/bot.js", "");
+    write("lone/bot.py", "");
     write("lone/notes.txt", "");
     write("lone/data.json", "");
     let root = |path: &str| dir.join(path).display().to_string();
@@ -1014,6 +1015,7 @@ fn the_neovim_module_attaches_every_bots_files_at_the_bots_root_on_the_oldest_ne
         ("we, ird [dir]/mine.ts", root("we, ird [dir]")),
         ("lone/bot.zig", root("lone")),
         ("lone/bot.js", root("lone")),
+        ("lone/bot.py", root("lone")),
         ("lone/notes.txt", "none".to_owned()),
         ("lone/data.json", "none".to_owned()),
     ];
@@ -1342,5 +1344,60 @@ fn the_hover_at_a_failing_move_shows_what_the_bot_drew_that_turn() {
     // The board comes first, the marks after it, the log after them.
     let board = text.find("Board at the failing move:").expect("the board");
     assert!(board < text.find("What the bots drew:").unwrap(), "{text}");
+    lsp.stop();
+}
+
+#[test]
+fn a_python_bots_failure_is_a_diagnostic_at_its_line_that_clears_when_fixed() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let dir = workspace.path().join("cornered");
+    std::fs::create_dir(&dir).expect("the bot's folder");
+    let sample = repo_root().join("samples/py-tictactoe-cornered");
+    for name in ["bot.py", "botlens.toml"] {
+        std::fs::copy(sample.join(name), dir.join(name)).expect("the sample's file");
+    }
+    let file = dir.join("bot.py").canonicalize().expect("canonical source");
+    let marked = crate::support::line_after_marker(
+        &file,
+        "botlens reports the illegal_move on the next line",
+    );
+    let mut lsp = Lsp::start();
+    lsp.initialize(workspace.path());
+    lsp.save(&file);
+    let diagnostics = lsp.diagnostics(&file, FIRST_RUN, |d| !d.is_empty());
+    let [diagnostic] = &diagnostics[..] else { panic!("one group expected: {diagnostics:#?}") };
+    assert_eq!(diagnostic["code"], "illegal_move", "{diagnostic:#}");
+    assert_eq!(diagnostic["range"]["start"]["line"], json!(marked - 1), "{diagnostic:#}");
+    let message = diagnostic["message"].as_str().unwrap();
+    assert!(message.starts_with("illegal move mark("), "{message}");
+
+    // A syntax error is a build error at its line, before any game.
+    let source = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        source.replace("    def choose(self, grid, you):", "    def choose(self, grid, you)"),
+    )
+    .unwrap();
+    lsp.save(&file);
+    let broken = line_of(&file, "    def choose(self, grid, you)");
+    let diagnostics = lsp.diagnostics(&file, ANSWER, |d| {
+        d.iter().any(|d| d["range"]["start"]["line"] == json!(broken))
+    });
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d["message"].as_str().unwrap_or_default().contains("SyntaxError")),
+        "{diagnostics:#?}"
+    );
+
+    // The corner rule fixed: the opposite corner only when it is free.
+    let fixed = source.replace(
+        "if square is None and grid[y][x] == other:",
+        "if square is None and grid[y][x] == other and grid[2 - y][2 - x] == '':",
+    );
+    assert_ne!(fixed, source, "the sample's corner rule");
+    std::fs::write(&file, fixed).unwrap();
+    lsp.save(&file);
+    lsp.diagnostics(&file, ANSWER, <[Value]>::is_empty);
     lsp.stop();
 }

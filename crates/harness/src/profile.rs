@@ -73,11 +73,12 @@ pub enum ProfileError {
         "`{0}` is a reference player, native code that burns no fuel: profile a bot project or a .wasm module"
     )]
     Reference(String),
-    /// A JavaScript bot's frames are the interpreter's.
+    /// A bot a language runner plays (JavaScript, Python): its frames are the interpreter's.
+    /// Holds what is not profiled ("JavaScript bots").
     #[error(
-        "JavaScript bots are not profiled: their WebAssembly frames are the QuickJS interpreter's, not the script's lines"
+        "{0} are not profiled: their WebAssembly frames are the language's interpreter's, not the script's lines"
     )]
-    Script,
+    Script(String),
     /// The interval is zero.
     #[error("the sampling interval must be at least 1 epoch check")]
     ZeroInterval,
@@ -149,7 +150,9 @@ pub fn profile(
 ) -> Result<Profile, ProfileError> {
     match target {
         Target::Reference { name, .. } => return Err(ProfileError::Reference(name.clone())),
-        Target::Bot { lang, .. } if lang.runner() => return Err(ProfileError::Script),
+        Target::Bot { lang, .. } if lang.runner() => {
+            return Err(ProfileError::Script(format!("{lang} bots")));
+        }
         Target::Bot { .. } | Target::Module { .. } => {}
     }
     if options.interval == 0 {
@@ -166,7 +169,7 @@ pub fn profile(
         return Err(ProfileError::Reference(suite.bot.name().to_owned()));
     };
     if bot.module.is_runner() {
-        return Err(ProfileError::Script);
+        return Err(ProfileError::Script("modules of a language runner".to_owned()));
     }
     let played = suite.game.visit(PlayProfiled {
         suite: &suite,
