@@ -122,6 +122,7 @@ fn check_bench(report: &serde_json::Value) {
     }
     assert!(report["save_to_report"].is_null(), "skipped with --no-latency");
     assert!(report["js_save_to_diagnostics"].is_null(), "skipped with --no-latency");
+    assert!(report["py_save_to_diagnostics"].is_null(), "skipped with --no-latency");
     let languages = report["languages"].as_array().expect("languages");
     for lang in ["JavaScript", "C", "Zig", "AssemblyScript"] {
         assert!(languages.iter().any(|l| l["lang"] == lang), "a row in {lang}: {languages:?}");

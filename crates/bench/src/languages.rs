@@ -24,6 +24,14 @@ const RANDOM_PY: &str = include_str!("random_bot.py");
 const RANDOM_BOTS: [(&str, &str, &str); 2] =
     [("js", "bot.js", RANDOM_JS), ("python", "bot.py", RANDOM_PY)];
 
+/// The random bot in the language named `lang`: (language, file name, source).
+fn random_bot(lang: &str) -> anyhow::Result<&'static (&'static str, &'static str, &'static str)> {
+    RANDOM_BOTS
+        .iter()
+        .find(|(name, _, _)| *name == lang)
+        .ok_or_else(|| anyhow::anyhow!("no random bot in {lang}"))
+}
+
 /// Where a measured bot comes from.
 #[derive(Debug, Clone, Copy)]
 enum Source {
@@ -81,10 +89,7 @@ impl Source {
         let fresh = staging.path().join("bot");
         match self {
             Source::Random(lang) => {
-                let (_, file, source) = RANDOM_BOTS
-                    .iter()
-                    .find(|(name, _, _)| *name == lang)
-                    .ok_or_else(|| anyhow::anyhow!("no random bot in {lang}"))?;
+                let (_, file, source) = random_bot(lang)?;
                 std::fs::create_dir_all(&fresh)?;
                 std::fs::write(fresh.join("botlens.toml"), format!("game = \"{game}\"\n"))?;
                 std::fs::write(fresh.join(file), source)?;
@@ -183,12 +188,18 @@ fn fuel_per_turn(game: GameKind, bot: Contender, games: u64) -> anyhow::Result<f
     Ok(fuel as f64 / turns.max(1) as f64)
 }
 
-/// Edits the random JavaScript bot three times and times what the language server runs on save
-/// for each: the runner found built, the module loaded (from the sandbox's cache) and checked
-/// for syntax errors, and the bot's suite (its `botlens.toml`'s, on every core) played.
-pub fn save_to_diagnostics(sandbox: &Sandbox, scratch: &Path) -> anyhow::Result<ScriptLatency> {
-    let dir = Source::Random("js").folder(GameKind::Battleships, scratch)?;
-    let samples = timed_edits(sandbox, &Target::of_dir(&dir), &dir.join("bot.js"))?;
+/// Edits the random bot in `lang` (a name of [`RANDOM_BOTS`]) three times and times what the
+/// language server runs on save for each: the runner found built, the module loaded (from the
+/// sandbox's cache) and checked for syntax errors, and the bot's suite (its `botlens.toml`'s, on
+/// every core) played.
+pub fn save_to_diagnostics(
+    sandbox: &Sandbox,
+    scratch: &Path,
+    lang: &'static str,
+) -> anyhow::Result<ScriptLatency> {
+    let (_, file, _) = random_bot(lang)?;
+    let dir = Source::Random(lang).folder(GameKind::Battleships, scratch)?;
+    let samples = timed_edits(sandbox, &Target::of_dir(&dir), &dir.join(file))?;
     Ok(ScriptLatency {
         edits: samples.len(),
         load_ms: median(samples.iter().map(|(t, _)| ms(t.build + t.load)).collect()),

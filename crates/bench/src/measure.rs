@@ -12,7 +12,7 @@ use botlens_harness::{CancelToken, Contender, Target, WasmBot, run_suite};
 use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
 use crate::report::{
-    BenchReport, CompileTimes, GameSpeed, LoopLatency, SuiteScaling, WasmCostSplit,
+    BenchReport, CompileTimes, GameSpeed, LoopLatency, ScriptLatency, SuiteScaling, WasmCostSplit,
 };
 use crate::shared::{
     ROUNDS, against_hunter, copy_changed, median, ms, one_core_suite, timed_edits,
@@ -217,12 +217,15 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
     } else {
         None
     };
-    let js_save_to_diagnostics = if options.latency {
-        say("measuring save → diagnostics of a JavaScript bot after edits…");
-        Some(crate::languages::save_to_diagnostics(&sandbox, &options.scratch)?)
-    } else {
-        None
+    let mut script_latency = |lang, title| -> anyhow::Result<Option<ScriptLatency>> {
+        if !options.latency {
+            return Ok(None);
+        }
+        say(&format!("measuring save → diagnostics of a {title} bot after edits…"));
+        Ok(Some(crate::languages::save_to_diagnostics(&sandbox, &options.scratch, lang)?))
     };
+    let js_save_to_diagnostics = script_latency("js", "JavaScript")?;
+    let py_save_to_diagnostics = script_latency("python", "Python")?;
     Ok(BenchReport {
         cores,
         games_per_measurement: options.games,
@@ -234,6 +237,7 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
         drawing,
         save_to_report,
         js_save_to_diagnostics,
+        py_save_to_diagnostics,
         peak_rss_mib: peak_rss_mib(),
     })
 }

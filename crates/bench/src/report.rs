@@ -16,6 +16,7 @@
 //! | `drawing` | the `battleships-hunter` sample against `hunter`, as it is and drawing its 10 × 10 density map every turn (`draw::heat`), one core, best of 10 rounds: `games` (per round), `plain_games_per_s`, `unrecorded_games_per_s` (drawing, marks not recorded: every game of a suite), `recorded_games_per_s` (marks recorded: a game whose trace is kept), `plain_fuel_per_turn`, `drawing_fuel_per_turn` (the fixed cost of the call included), `unrecorded_over_plain`, `recorded_over_unrecorded` |
 //! | `save_to_report` | after an edit that moves every line of the sample (a module never compiled before), medians over `edits`: `cargo_build_ms`, `module_load_ms`, `games_ms`, `total_ms`, `not_cargo_ms`; null with `--no-latency` |
 //! | `js_save_to_diagnostics` | after an edit of the random JavaScript bot, what the language server runs on save (the runner found built, the module loaded from the cache and checked for syntax errors, the bot's suite on every core), medians over `edits`: `load_ms`, `games_ms`, `total_ms`; null with `--no-latency` |
+//! | `py_save_to_diagnostics` | the same for the random Python bot; null with `--no-latency` |
 //! | `peak_rss_mib` | peak resident memory of the bench process |
 
 use std::fmt::Write as _;
@@ -187,6 +188,8 @@ pub struct BenchReport {
     pub save_to_report: Option<LoopLatency>,
     /// A JavaScript bot's save-to-diagnostics latency; `None` when skipped.
     pub js_save_to_diagnostics: Option<ScriptLatency>,
+    /// A Python bot's save-to-diagnostics latency; `None` when skipped.
+    pub py_save_to_diagnostics: Option<ScriptLatency>,
     /// Peak resident memory in MiB.
     pub peak_rss_mib: f64,
 }
@@ -288,17 +291,24 @@ impl BenchReport {
                 let _ = writeln!(out, "save → report: skipped (--no-latency)");
             }
         }
-        match &self.js_save_to_diagnostics {
-            Some(l) => {
-                let _ = writeln!(
-                    out,
-                    "save → diagnostics of a JavaScript bot (median of {}): {:.0} ms = load and check \
-                     {:.0} ms + games {:.0} ms",
-                    l.edits, l.total_ms, l.load_ms, l.games_ms
-                );
-            }
-            None => {
-                let _ = writeln!(out, "save → diagnostics (JavaScript): skipped (--no-latency)");
+        let scripts = [
+            ("JavaScript", &self.js_save_to_diagnostics),
+            ("Python", &self.py_save_to_diagnostics),
+        ];
+        for (language, latency) in scripts {
+            match latency {
+                Some(l) => {
+                    let _ = writeln!(
+                        out,
+                        "save → diagnostics of a {language} bot (median of {}): {:.0} ms = load and \
+                         check {:.0} ms + games {:.0} ms",
+                        l.edits, l.total_ms, l.load_ms, l.games_ms
+                    );
+                }
+                None => {
+                    let _ =
+                        writeln!(out, "save → diagnostics ({language}): skipped (--no-latency)");
+                }
             }
         }
         let _ = writeln!(out, "peak resident memory: {:.0} MiB", self.peak_rss_mib);
