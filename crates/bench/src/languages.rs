@@ -20,15 +20,26 @@ const RANDOM_JS: &str = include_str!("random_bot.js");
 /// The same bot in Python.
 const RANDOM_PY: &str = include_str!("random_bot.py");
 
-/// The random bots, as (language, file name, source).
-const RANDOM_BOTS: [(&str, &str, &str); 2] =
-    [("js", "bot.js", RANDOM_JS), ("python", "bot.py", RANDOM_PY)];
+/// A random bot: its language's name, its file's name, its source, and how a line comment
+/// starts in it.
+struct RandomBot {
+    lang: &'static str,
+    file: &'static str,
+    source: &'static str,
+    comment: &'static str,
+}
 
-/// The random bot in the language named `lang`: (language, file name, source).
-fn random_bot(lang: &str) -> anyhow::Result<&'static (&'static str, &'static str, &'static str)> {
+/// The random bots.
+const RANDOM_BOTS: [RandomBot; 2] = [
+    RandomBot { lang: "js", file: "bot.js", source: RANDOM_JS, comment: "//" },
+    RandomBot { lang: "python", file: "bot.py", source: RANDOM_PY, comment: "#" },
+];
+
+/// The random bot in the language named `lang`.
+fn random_bot(lang: &str) -> anyhow::Result<&'static RandomBot> {
     RANDOM_BOTS
         .iter()
-        .find(|(name, _, _)| *name == lang)
+        .find(|bot| bot.lang == lang)
         .ok_or_else(|| anyhow::anyhow!("no random bot in {lang}"))
 }
 
@@ -89,7 +100,7 @@ impl Source {
         let fresh = staging.path().join("bot");
         match self {
             Source::Random(lang) => {
-                let (_, file, source) = random_bot(lang)?;
+                let RandomBot { file, source, .. } = random_bot(lang)?;
                 std::fs::create_dir_all(&fresh)?;
                 std::fs::write(fresh.join("botlens.toml"), format!("game = \"{game}\"\n"))?;
                 std::fs::write(fresh.join(file), source)?;
@@ -197,9 +208,9 @@ pub fn save_to_diagnostics(
     scratch: &Path,
     lang: &'static str,
 ) -> anyhow::Result<ScriptLatency> {
-    let (_, file, _) = random_bot(lang)?;
+    let bot = random_bot(lang)?;
     let dir = Source::Random(lang).folder(GameKind::Battleships, scratch)?;
-    let samples = timed_edits(sandbox, &Target::of_dir(&dir), &dir.join(file))?;
+    let samples = timed_edits(sandbox, &Target::of_dir(&dir), &dir.join(bot.file), bot.comment)?;
     Ok(ScriptLatency {
         edits: samples.len(),
         load_ms: median(samples.iter().map(|(t, _)| ms(t.build + t.load)).collect()),

@@ -403,7 +403,7 @@ fn loop_latency(sample: &Path, scratch: &Path, sdk: &Path) -> anyhow::Result<Loo
     // A cache of this run's own: every edit below makes a module no earlier run has compiled.
     let cache = tempfile::tempdir()?;
     let sandbox = Sandbox::new(SandboxConfig { cache_dir: Some(cache.path().to_path_buf()) })?;
-    let samples = timed_edits(&sandbox, &target, &project_dir.join("src").join("lib.rs"))?;
+    let samples = timed_edits(&sandbox, &target, &project_dir.join("src").join("lib.rs"), "//")?;
     let cargo = median(samples.iter().map(|(t, _)| ms(t.build)).collect());
     let total = median(samples.iter().map(|(_, total)| ms(*total)).collect());
     Ok(LoopLatency {

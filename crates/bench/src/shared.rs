@@ -64,11 +64,13 @@ pub(crate) fn median(mut values: Vec<f64>) -> f64 {
 /// The save loop of `target`, whose bot's source is `source`: played once (what a first save
 /// costs: builds, compiles), then after each of three edits that add lines at the top (moving
 /// every line, as a real edit does, so the module is built and compiled anew), the pipeline's
-/// timings and the whole time of each; the source is put back.
+/// timings and the whole time of each; the source is put back. The lines added are comments,
+/// begun with `comment`.
 pub(crate) fn timed_edits(
     sandbox: &Sandbox,
     target: &Target,
     source: &Path,
+    comment: &str,
 ) -> anyhow::Result<Vec<(Timings, Duration)>> {
     let options = RunOptions::default();
     let run = || pipeline::run(sandbox, target, &options, &|_| {}, &CancelToken::new());
@@ -76,7 +78,10 @@ pub(crate) fn timed_edits(
     let original = std::fs::read_to_string(source)?;
     let mut samples = Vec::new();
     for edit in 1..=3 {
-        std::fs::write(source, format!("{}{original}", "// bench edit\n".repeat(edit)))?;
+        std::fs::write(
+            source,
+            format!("{}{original}", format!("{comment} bench edit\n").repeat(edit)),
+        )?;
         let started = Instant::now();
         match run() {
             Ok(result) => samples.push((result.timings, started.elapsed())),
