@@ -301,9 +301,9 @@ fn a_lone_c_file_is_a_bot_and_its_planted_bug_is_located_at_its_line() {
     assert!(out.stdout.contains(&format!("{mine}:{line}:")), "{}", out.stdout);
 
     // A file of a language botlens does not build is refused, naming those it does.
-    let python = lone.join("bot.py");
-    std::fs::write(&python, "print(1)\n").unwrap();
-    let out = botlens_env(&["run", &python.display().to_string(), "--game", "tictactoe"], &[]);
+    let ruby = lone.join("bot.rb");
+    std::fs::write(&ruby, "puts 1\n").unwrap();
+    let out = botlens_env(&["run", &ruby.display().to_string(), "--game", "tictactoe"], &[]);
     assert_eq!(out.code, Some(2), "{}", out.stderr);
-    assert!(out.stderr.contains("(.js, .c, .zig or .ts)"), "{}", out.stderr);
+    assert!(out.stderr.contains("(.js, .py, .c, .zig or .ts)"), "{}", out.stderr);
 }

@@ -319,12 +319,12 @@ mod tests {
                 "{file}"
             );
         }
-        let python = dir.path().join("bot.py");
-        std::fs::write(&python, "").unwrap();
-        let error = Target::parse(&python.display().to_string(), Some("tictactoe")).unwrap_err();
+        let ruby = dir.path().join("bot.rb");
+        std::fs::write(&ruby, "").unwrap();
+        let error = Target::parse(&ruby.display().to_string(), Some("tictactoe")).unwrap_err();
         assert!(
             error.to_string().ends_with(
-                "bot.py` is not a bot botlens can play: give a source file (.js, .c, .zig or .ts), a folder of them, a Rust bot project, or a .wasm/.wat module with --game"
+                "bot.rb` is not a bot botlens can play: give a source file (.js, .py, .c, .zig or .ts), a folder of them, a Rust bot project, or a .wasm/.wat module with --game"
             ),
             "{error}"
         );

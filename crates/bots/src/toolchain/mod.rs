@@ -410,8 +410,8 @@ impl Lang {
         Lang::folders().find(|lang| extension == lang.extension())
     }
 
-    /// The extensions of the lone source files botlens builds, for messages: `.js, .c, .zig or
-    /// .ts`.
+    /// The extensions of the lone source files botlens builds, for messages: `.js, .py, .c, .zig
+    /// or .ts`.
     pub fn extensions() -> String {
         let all: Vec<String> =
             Lang::folders().map(|lang| format!(".{}", lang.extension())).collect();
@@ -748,7 +748,7 @@ mod tests {
             let expected = lang.is_folder().then_some(lang);
             assert_eq!(Lang::of_file(&lone), expected, "{lone}");
         }
-        assert_eq!(Lang::of_file("bot.py"), None);
+        assert_eq!(Lang::of_file("bot.rb"), None);
         assert_eq!(Lang::of_dir(tmp.path()), lang("rust"), "no bot: taken for a Cargo project");
     }
 
@@ -797,16 +797,16 @@ mod tests {
         assert_eq!(names, unique, "no two rows share a name");
         assert_eq!(
             "go".parse::<Lang>().unwrap_err().to_string(),
-            "unknown language `go` (known: rust, js, c, zig, assemblyscript)"
+            "unknown language `go` (known: rust, js, python, c, zig, assemblyscript)"
         );
         assert_eq!(
             Lang::of_folder_config("rust").unwrap_err().to_string(),
-            "unknown language `rust` (known: js, c, zig, assemblyscript)"
+            "unknown language `rust` (known: js, python, c, zig, assemblyscript)"
         );
         let long = format!("{}\u{1b}[2J", "x".repeat(10_000));
         let error = long.parse::<Lang>().unwrap_err();
         assert_eq!(error.name, format!("{}…", "x".repeat(80)), "a long name is clipped");
-        assert_eq!(Lang::extensions(), ".js, .c, .zig or .ts");
+        assert_eq!(Lang::extensions(), ".js, .py, .c, .zig or .ts");
     }
 
     #[test]
@@ -816,11 +816,11 @@ mod tests {
             .unwrap();
         let error = folder_settings(dir.path(), None, dir.path()).unwrap_err().to_string();
         assert!(
-            error.ends_with("unknown language `cobol` (known: js, c, zig, assemblyscript)"),
+            error.ends_with("unknown language `cobol` (known: js, python, c, zig, assemblyscript)"),
             "{error}"
         );
         let error = load_project(dir.path()).unwrap_err().to_string();
-        assert!(error.ends_with("(known: js, c, zig, assemblyscript)"), "{error}");
+        assert!(error.ends_with("(known: js, python, c, zig, assemblyscript)"), "{error}");
         std::fs::write(dir.path().join(CONFIG_FILE), "game = \"tictactoe\"\nlang = \"c\"\n")
             .unwrap();
         assert_eq!(
@@ -849,7 +849,7 @@ mod tests {
         for file in ["botlens.toml", "old.wasm", "Cargo.toml", "config.toml"] {
             assert!(is_watched(file), "{file}");
         }
-        for file in ["README.md", "Cargo.lock", "bot.py", ".c", "rs"] {
+        for file in ["README.md", "Cargo.lock", "bot.rb", ".c", "rs"] {
             assert!(!is_watched(file), "{file}");
         }
     }

@@ -61,7 +61,9 @@ mod tests {
         assert_eq!(error.kind(), ErrorKind::InvalidValue);
         let message = error.to_string();
         assert!(
-            message.contains("unknown language `go` (known: rust, js, c, zig, assemblyscript)"),
+            message.contains(
+                "unknown language `go` (known: rust, js, python, c, zig, assemblyscript)"
+            ),
             "{message}"
         );
     }
@@ -69,6 +71,9 @@ mod tests {
     #[test]
     fn help_lists_the_languages() {
         let help = <Args as clap::CommandFactory>::command().render_help().to_string();
-        assert!(help.contains("[possible values: rust, js, c, zig, assemblyscript]"), "{help}");
+        assert!(
+            help.contains("[possible values: rust, js, python, c, zig, assemblyscript]"),
+            "{help}"
+        );
     }
 }

@@ -71,16 +71,16 @@ fn without_botlens_prepare_a_game_starts_from_scratch_with_initialize() {
 fn a_botlens_prepare_that_traps_or_never_ends_fails_every_game_saying_why() {
     for (body, why) in [
         ("unreachable", "wasm trap: wasm `unreachable` instruction executed"),
-        ("(loop $spin (br $spin))", "it ran out of its 300000000 fuel"),
+        ("(loop $spin (br $spin))", "it ran out of its 1000000000 fuel"),
         // Instructions that took far longer than their unit of fuel: each loop reached the
         // backstop first, and every game failed with `interrupt` on a loaded machine.
         (
             "(loop $spin (drop (ref.func $initialize)) (br $spin))",
-            "it ran out of its 300000000 fuel",
+            "it ran out of its 1000000000 fuel",
         ),
         (
             "(loop $spin (memory.fill (i32.const 0) (i32.const 0) (i32.load (i32.const 2008))) (br $spin))",
-            "it ran out of its 300000000 fuel",
+            "it ran out of its 1000000000 fuel",
         ),
     ] {
         let bot = wat(&wat_bot("", &fields(Some(body))));
