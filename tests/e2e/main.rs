@@ -3,6 +3,7 @@
 //! Every test drives the binary the way a user or an editor would (arguments, stdin, files) and
 //! checks what comes out. Helpers live in `support`.
 
+mod analyze;
 mod assemblyscript;
 mod bench;
 mod c;

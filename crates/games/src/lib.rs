@@ -13,7 +13,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use botlens_battleships::Battleships;
-use botlens_engine::{Game, MatchRecord, Seat};
+use botlens_engine::{Game, MatchRecord, Oracle, Seat};
 use botlens_klotski::Klotski;
 use botlens_tictactoe::TicTacToe;
 
@@ -73,6 +73,10 @@ pub trait Scored: Game {
     /// The number that measures how well `seat` played (Battleships: shots fired; Tic-tac-toe:
     /// marks; Klotski: steps).
     fn moves(record: &MatchRecord<Self>, seat: Seat) -> u32;
+
+    /// The oracle that judges moves in games starting at `initial` (`botlens analyze`), or
+    /// why there is none.
+    fn oracle(initial: &Self) -> Result<Box<dyn Oracle<Self>>, String>;
 }
 
 impl Scored for Battleships {
@@ -87,6 +91,10 @@ impl Scored for Battleships {
     fn moves(record: &MatchRecord<Self>, seat: Seat) -> u32 {
         record.actions_by(seat) as u32
     }
+
+    fn oracle(_initial: &Self) -> Result<Box<dyn Oracle<Self>>, String> {
+        Err("Battleships has no oracle yet: its shots cannot be judged".into())
+    }
 }
 
 impl Scored for TicTacToe {
@@ -99,6 +107,10 @@ impl Scored for TicTacToe {
 
     fn moves(record: &MatchRecord<Self>, seat: Seat) -> u32 {
         record.actions_by(seat) as u32
+    }
+
+    fn oracle(_initial: &Self) -> Result<Box<dyn Oracle<Self>>, String> {
+        Ok(Box::new(botlens_tictactoe::Perfect))
     }
 }
 
@@ -140,6 +152,10 @@ impl Scored for Klotski {
 
     fn moves(record: &MatchRecord<Self>, _seat: Seat) -> u32 {
         record.last.view(0).steps
+    }
+
+    fn oracle(initial: &Self) -> Result<Box<dyn Oracle<Self>>, String> {
+        Ok(Box::new(botlens_klotski::Shortest::new(initial.board())?))
     }
 }
 

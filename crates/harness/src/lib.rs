@@ -10,6 +10,7 @@
 //! - [`outcomes`]: the result on each seed, a byte per seed, for comparing runs seed by seed;
 //! - [`report`]: scores per opponent and failures grouped by kind and source location;
 //! - [`waste`]: the wasted moves of a suite's games, located;
+//! - [`analyze`]: every move of the bot judged by the game's oracle, at the line that chose it;
 //! - [`baseline`]: a report saved to compare later runs with;
 //! - [`traces`]: traces written atomically for `botlens replay`.
 //!
@@ -21,6 +22,7 @@
 //! This crate knows nothing of the terminal or of LSP: the CLI and the language server present
 //! what it returns. It reaches games only through `botlens-games`.
 
+pub mod analyze;
 pub mod baseline;
 pub mod fuel;
 pub mod outcomes;

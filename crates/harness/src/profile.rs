@@ -31,8 +31,6 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use botlens_engine::stack::thousands;
 use botlens_engine::text::printable;
@@ -207,37 +205,11 @@ impl GameVisitor for PlayProfiled<'_> {
         suite::validate::<G>(suite).map_err(RunError::from)?;
         let seeds = suite.seeds.len();
         let total = seeds * suite.opponents.len() as u64;
-        let next = AtomicU64::new(0);
-        let played = Mutex::new(Vec::with_capacity(total as usize));
-        let workers = match suite.jobs {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        }
-        .min(suite::MAX_JOBS)
-        .min(total.max(1) as usize);
-        std::thread::scope(|scope| {
-            for _ in 0..workers {
-                scope.spawn(|| {
-                    while !self.cancel.is_cancelled() {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        if index >= total {
-                            break;
-                        }
-                        let (opponent, seed) =
-                            ((index / seeds) as usize, suite.seeds.first() + index % seeds);
-                        let game = self.play::<G>(opponent, seed);
-                        let mut played = played.lock().unwrap_or_else(|p| p.into_inner());
-                        played.push(game);
-                        let done = played.len();
-                        drop(played);
-                        (self.progress)(Stage::Playing { done, total: total as usize });
-                    }
-                });
-            }
+        let progress = |done, total| (self.progress)(Stage::Playing { done, total });
+        let played = suite::play_each(suite, total, &progress, self.cancel, |index| {
+            let (opponent, seed) = ((index / seeds) as usize, suite.seeds.first() + index % seeds);
+            self.play::<G>(opponent, seed)
         });
-        let mut played = played.into_inner().unwrap_or_else(|p| p.into_inner());
-        // Finished in any order; summed in one.
-        played.sort_by_key(|game| (game.opponent, game.seed));
         Ok(played)
     }
 }

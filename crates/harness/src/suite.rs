@@ -86,7 +86,7 @@ impl Contender {
         }
     }
 
-    fn player<G: Scored>(
+    pub(crate) fn player<G: Scored>(
         &self,
         seed: u64,
         seat: usize,
@@ -669,6 +669,48 @@ pub(crate) fn play_match<G: Scored>(
         runner::play_match::<G>(&config, seed, players, &suite.limits)
     };
     (config, record)
+}
+
+/// Plays `total` games of `suite` on its worker threads, game `index` by `play(index)`, telling
+/// `progress` of each finished one (done, total); stops starting games once `cancel` is
+/// cancelled. The results come back in `index` order whatever the threads, so what is summed
+/// from them is the same every run.
+pub(crate) fn play_each<T: Send>(
+    suite: &Suite,
+    total: u64,
+    progress: &(dyn Fn(usize, usize) + Sync),
+    cancel: &CancelToken,
+    play: impl Fn(u64) -> T + Sync,
+) -> Vec<T> {
+    let next = AtomicU64::new(0);
+    let played = Mutex::new(Vec::with_capacity(total as usize));
+    let workers = match suite.jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+    .min(MAX_JOBS)
+    .min(total.max(1) as usize);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                while !cancel.is_cancelled() {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= total {
+                        break;
+                    }
+                    let game = play(index);
+                    let mut played = played.lock().unwrap_or_else(|p| p.into_inner());
+                    played.push((index, game));
+                    let done = played.len();
+                    drop(played);
+                    progress(done, total as usize);
+                }
+            });
+        }
+    });
+    let mut played = played.into_inner().unwrap_or_else(|p| p.into_inner());
+    played.sort_by_key(|(index, _)| *index);
+    played.into_iter().map(|(_, game)| game).collect()
 }
 
 fn trace_limits(suite: &Suite) -> serde_json::Value {

@@ -15,7 +15,7 @@ use std::path::Path;
 use botlens_engine::SourceLocation;
 use botlens_engine::stack::CallStack;
 use botlens_games::{GameVisitor, Scored};
-use botlens_sandbox::WastedMove;
+use botlens_sandbox::LocatedMove;
 use serde::{Deserialize, Serialize};
 
 use crate::fuel::relative;
@@ -71,7 +71,7 @@ pub struct Located {
     /// Where the game sits in the suite.
     pub at: Position,
     /// Its wasted moves, in turn order.
-    pub moves: Vec<WastedMove>,
+    pub moves: Vec<LocatedMove>,
 }
 
 impl Located {
@@ -142,7 +142,7 @@ mod tests {
 
     /// A wasted move on `turn` made at `line` of `src/lib.rs` in `function`, called from `play`
     /// (no line: an unlocated move).
-    fn wasted(turn: u32, function: &str, line: Option<u32>) -> WastedMove {
+    fn wasted(turn: u32, function: &str, line: Option<u32>) -> LocatedMove {
         let at = |line| SourceLocation { file: "/bot/src/lib.rs".into(), line, column: 9 };
         let frame = |function: &str, location| StackFrame {
             function: function.into(),
@@ -151,9 +151,10 @@ mod tests {
             cycle: None,
         };
         let frames = vec![frame(function, line.map(at)), frame("play", line.map(|_| at(40)))];
-        WastedMove {
+        LocatedMove {
             turn,
             action: format!("attack({turn}, 0)"),
+            wasted: true,
             stack: CallStack { frames, dropped: 0 },
         }
     }

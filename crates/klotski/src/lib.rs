@@ -35,6 +35,7 @@ mod format;
 mod game;
 mod generate;
 mod layout;
+pub mod oracle;
 mod picture;
 mod render;
 mod session;
@@ -48,6 +49,7 @@ pub use layout::{
     Blocked, Goal, Labels, Layout, LayoutError, MAX_CODE_LEN, MAX_NAME_CHARS, MAX_SIDE, Piece,
     RESERVED_CODES, TextPos,
 };
+pub use oracle::Shortest;
 pub use render::{char_width, text_width};
 pub use session::PlaySession;
 pub use solver::{

@@ -252,6 +252,36 @@ pub(crate) fn solvable_positions(
     Ok((space, positions))
 }
 
+/// Every position reachable from the layout's current one from which the goal can be reached,
+/// with its optimal length under `count`, in a deterministic order: two searches over the
+/// positions reachable from here (bounded by [`MAX_STATES`]), the second from the solved ones
+/// among them. Unlike [`solvable_positions`], it never enumerates the whole board.
+pub(crate) fn reachable_distances(
+    layout: &Layout,
+    count: Count,
+) -> Result<(Space, Vec<Distance>), SolveError> {
+    let (space, start) = Space::new(layout);
+    let sources = [start];
+    let reachable: Vec<Vec<u8>> = if space.packs() {
+        let found = search::<u128>(&space, &sources, Count::Cells, false, MAX_STATES)?;
+        found.states.iter().map(|key| space.unpack(key)).collect()
+    } else {
+        let found = search::<Box<[u8]>>(&space, &sources, Count::Cells, false, MAX_STATES)?;
+        found.states.iter().map(|key| space.unpack(key)).collect()
+    };
+    let explored = reachable.len();
+    let solved: Vec<Vec<u8>> = reachable.into_iter().filter(|p| space.solved(p)).collect();
+    if solved.is_empty() {
+        return Err(SolveError::Unsolvable { explored });
+    }
+    let positions = if space.packs() {
+        distances::<u128>(&space, &solved, count)?
+    } else {
+        distances::<Box<[u8]>>(&space, &solved, count)?
+    };
+    Ok((space, positions))
+}
+
 fn distances<K: Key>(
     space: &Space,
     sources: &[Vec<u8>],
@@ -559,7 +589,12 @@ impl Space {
 
     /// The positions `piece` alone reaches from `position` by sliding (one step's worth), in
     /// canonical form.
-    fn continuations(&self, layout: &Layout, position: &[u8], piece: usize) -> Vec<Vec<u8>> {
+    pub(crate) fn continuations(
+        &self,
+        layout: &Layout,
+        position: &[u8],
+        piece: usize,
+    ) -> Vec<Vec<u8>> {
         let Some(p) = layout.pieces().get(piece) else { return Vec::new() };
         let anchor = (p.y as usize * self.width + p.x as usize) as u8;
         let range = self.ranges[self.piece_class[piece]].clone();

@@ -20,7 +20,7 @@ use crate::locate::Locator;
 use crate::output::Output;
 use crate::stated::{self, Stated};
 use crate::text;
-use crate::waste::{WasteLog, WastedMove};
+use crate::waste::{LocatedMove, MoveLog};
 
 /// Why the host stopped the bot (carried as the error of the guest call).
 #[derive(Debug, thiserror::Error)]
@@ -122,11 +122,14 @@ pub(crate) struct Host<G: Game> {
     /// has come since: a `draw` right after takes that call's place as its mark's line and puts
     /// this back ([`Host::take_drawing_site`]).
     before_site: Option<Option<Stated>>,
-    /// Whether a runner was told this turn's move was wasted (`botlens.wasted`) and has not yet
-    /// stated where it was made.
-    waste_to_locate: bool,
-    /// Where the wasted moves were made, for a player that locates them.
-    pub wasted: Option<WasteLog>,
+    /// Whether a runner was asked where it made this turn's move (`botlens.wasted`) and has
+    /// not yet stated it.
+    move_to_locate: bool,
+    /// The fuel the store had when a runner was asked to state a move the game did not call
+    /// wasted (a player that locates every move): stating it costs the game nothing.
+    refund_to: Option<u64>,
+    /// Where the moves were made, for a player that locates them.
+    pub located: Option<MoveLog>,
     /// The running guest call's backstop (`crate::backstop`), set as each turn begins.
     pub backstop: Option<Backstop>,
     /// Whether `botlens.draw` keeps its marks on the turn ([`crate::draw`]).
@@ -155,8 +158,9 @@ impl<G: Game> Host<G> {
             runner: false,
             stated: None,
             before_site: None,
-            waste_to_locate: false,
-            wasted: None,
+            move_to_locate: false,
+            refund_to: None,
+            located: None,
             backstop: None,
             records_marks: false,
         }
@@ -169,7 +173,8 @@ impl<G: Game> Host<G> {
         self.reply.is_set = false;
         self.stated = None;
         self.before_site = None;
-        self.waste_to_locate = false;
+        self.move_to_locate = false;
+        self.refund_to = None;
     }
 
     /// `failure` at the bot's innermost frame on `backtrace` (DWARF is not the bot's in a
@@ -196,22 +201,19 @@ impl<G: Game> Host<G> {
         Some(std::mem::replace(&mut self.stated, before))
     }
 
-    /// Whether the player locates wasted moves and the game has not located
-    /// [`MAX_LOCATED`](crate::waste::MAX_LOCATED) already.
-    fn locates_wasted(&self) -> bool {
-        self.wasted.as_ref().is_some_and(|log| !log.is_full())
+    /// Whether the player locates this turn's legal move (wasted, or every move) and the game
+    /// has not located its most already.
+    fn locates_move(&self) -> bool {
+        let legal = self.turn.failure().is_none();
+        legal && self.located.as_ref().is_some_and(|log| log.wants(self.turn.wasted()))
     }
 
-    /// Keeps this turn's wasted move, made at `stack`, if the player locates wasted moves.
-    fn log_wasted(&self, stack: CallStack) {
-        let Some(log) = self.wasted.as_ref().filter(|_| self.locates_wasted()) else { return };
+    /// Keeps this turn's move, made at `stack`, if the player locates it.
+    fn log_move(&self, stack: CallStack) {
+        let Some(log) = self.located.as_ref().filter(|_| self.locates_move()) else { return };
         let action = self.turn.action().map(ToString::to_string).unwrap_or_default();
-        log.push(WastedMove { turn: self.turn.number(), action, stack });
-    }
-
-    /// Keeps this turn's wasted move at the place a runner stated for it.
-    fn locate_wasted(&self, stated: Option<Stated>) {
-        self.log_wasted(stated.map(Stated::into_stack).unwrap_or_default());
+        let wasted = self.turn.wasted();
+        log.push(LocatedMove { turn: self.turn.number(), action, wasted, stack });
     }
 
     /// Ends the turn [`Host::begin_turn`] started: moves it back out, and the placeholder in.
@@ -444,7 +446,7 @@ fn act<G: Game>(
         Ok(response) => {
             let encoding = host.encoding;
             host.reply.set(|out| encoding.write(&response, out));
-            note_wasted(&mut caller);
+            note_move(&mut caller);
             deliver(&mut caller, "act", out_ptr, out_cap)
         }
         Err(failure) if host.runner => {
@@ -456,17 +458,17 @@ fn act<G: Game>(
     }
 }
 
-/// Locates the move the bot just made in `caller`'s turn at its DWARF call stack, if the game
-/// called it wasted and the player locates wasted moves (a runner's stack is the
-/// interpreter's: it states where the bot made the move, `botlens.wasted`).
-fn note_wasted<G: Game>(caller: &mut Caller<'_, Host<G>>) {
+/// Locates the move the bot just made in `caller`'s turn at its DWARF call stack, if the player
+/// locates it (a runner's stack is the interpreter's: it states where the bot made the move,
+/// `botlens.wasted`).
+fn note_move<G: Game>(caller: &mut Caller<'_, Host<G>>) {
     let host = caller.data();
-    if !host.turn.wasted() || host.runner || !host.locates_wasted() {
+    if host.runner || !host.locates_move() {
         return;
     }
     let backtrace = WasmBacktrace::capture(&*caller);
     let host = caller.data();
-    host.log_wasted(host.locator.stack(&backtrace).bounded());
+    host.log_move(host.locator.stack(&backtrace).bounded());
 }
 
 /// `botlens.source`: copies what the runner was given to run, as `view` copies the view; `-1`
@@ -552,15 +554,19 @@ fn stack<G: Game>(mut caller: Caller<'_, Host<G>>, ptr: i32, len: i32) -> wasmti
     }
 }
 
-/// What a guest's stated place locates. After a runner was told its move was wasted
-/// (`botlens.wasted`), the next place it states locates that move and nothing else. Otherwise
+/// What a guest's stated place locates. After a runner was asked where it made its move
+/// (`botlens.wasted`), the next place it states locates that move and nothing else (on fuel
+/// given back, when the game did not call the move wasted). Otherwise
 /// it is where the bot is (`None` forgets it): it locates the failures the host finds later in
 /// this turn that have no other location (a malformed message, a panic, a runner's trap); when
 /// the turn's move has lost (`act` returned [`LOST`]), it locates that failure and ends the game.
 fn state<G: Game>(mut caller: Caller<'_, Host<G>>, stated: Option<Stated>) -> wasmtime::Result<()> {
     let host = caller.data_mut();
-    if host.turn.failure().is_none() && std::mem::take(&mut host.waste_to_locate) {
-        host.locate_wasted(stated);
+    if host.turn.failure().is_none() && std::mem::take(&mut host.move_to_locate) {
+        host.log_move(stated.map(Stated::into_stack).unwrap_or_default());
+        if let Some(fuel) = host.refund_to.take() {
+            caller.set_fuel(fuel)?;
+        }
         return Ok(());
     }
     let before = std::mem::replace(&mut host.stated, stated);
@@ -572,14 +578,20 @@ fn state<G: Game>(mut caller: Caller<'_, Host<G>>, stated: Option<Stated>) -> wa
 }
 
 /// `botlens.wasted`: whether this turn's move was one the game calls wasted (a Battleships
-/// re-attack, a Klotski slide straight back). A runner told so states where it made the move
-/// next ([`state`]).
+/// re-attack, a Klotski slide straight back), or, for a player that locates every move, any
+/// legal move. A runner told so states where it made the move next ([`state`]); for a move the
+/// game did not call wasted, the fuel it spends until then is given back, so the game is the
+/// one an ordinary player plays.
 fn wasted<G: Game>(mut caller: Caller<'_, Host<G>>) -> wasmtime::Result<i32> {
     charge(&mut caller, 0)?;
+    let fuel = caller.get_fuel()?;
     let host = caller.data_mut();
-    let wasted = host.turn.wasted() && host.turn.failure().is_none();
-    host.waste_to_locate = wasted && host.runner;
-    Ok(i32::from(wasted))
+    let legal = host.turn.failure().is_none();
+    let wasted = host.turn.wasted() && legal;
+    let every = legal && host.located.as_ref().is_some_and(MoveLog::is_every_move);
+    host.move_to_locate = (wasted || every) && host.runner;
+    host.refund_to = (every && !wasted && host.runner).then_some(fuel);
+    Ok(i32::from(wasted || every && host.runner))
 }
 
 fn reply<G: Game>(

@@ -123,4 +123,4 @@ pub use error::{LoadError, SandboxError};
 pub use module::{BotModule, Sandbox};
 pub use player::{PlayerStats, WasmPlayer};
 pub use profile::{FuelProfile, GrowthSample, ProfileFrame, ProfileSample, TurnProfile};
-pub use waste::{MAX_LOCATED as MAX_WASTED_LOCATED, WastedMove};
+pub use waste::{LocatedMove, MAX_LOCATED as MAX_WASTED_LOCATED, MAX_LOCATED_MOVES};

@@ -110,7 +110,15 @@ pub(crate) struct Locator {
     /// The bot's innermost line at each code address a mark was drawn from (`None`: not the
     /// bot's code), so that recording marks symbolizes each call site once per module.
     drawn_at: Mutex<HashMap<(u32, usize), Option<SourceLocation>>>,
+    /// The logical frames at each code address a stack was read at, symbolized once: a player
+    /// that locates every move reads a stack at each of them.
+    frames_at: Mutex<HashMap<CodeAddress, Vec<Option<StackFrame>>>>,
+    /// Whether the module has DWARF or a source map, once looked up.
+    has_debug_info: OnceLock<bool>,
 }
+
+/// A code address: a wasm function's index and an offset in the module.
+type CodeAddress = (u32, usize);
 
 impl Locator {
     /// The locator for a module: `sections` read from `binary`, whose first `imported_functions`
@@ -147,6 +155,8 @@ impl Locator {
             exports,
             play,
             drawn_at: Mutex::default(),
+            frames_at: Mutex::default(),
+            has_debug_info: OnceLock::new(),
         })
     }
 
@@ -189,21 +199,25 @@ impl Locator {
     /// distinct code address is symbolized once, however often recursion repeats it.
     pub fn stack(&self, backtrace: &WasmBacktrace) -> CallStack {
         let mut folder = Folder::default();
-        let Some(debug) = self.debug_info() else {
+        if !self.has_debug_info() {
             for frame in backtrace.frames() {
                 folder.bot(self.function_name(frame), None);
             }
             return folder.finish();
-        };
-        let mut seen: HashMap<(u32, usize), Vec<Option<StackFrame>>> = HashMap::new();
+        }
+        let mut known = self.frames_at.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut debug = None;
         for frame in backtrace.frames() {
             let Some(offset) = frame.module_offset() else {
                 folder.foreign();
                 continue;
             };
-            let symbols = seen
-                .entry((frame.func_index(), offset))
-                .or_insert_with(|| self.symbolize(&debug, frame, offset));
+            let symbols = known.entry((frame.func_index(), offset)).or_insert_with(|| match debug
+                .get_or_insert_with(|| self.debug_info())
+            {
+                Some(debug) => self.symbolize(debug, frame, offset),
+                None => Vec::new(),
+            });
             if symbols.is_empty() {
                 folder.foreign();
             }
@@ -341,6 +355,11 @@ impl Locator {
     /// or a source map).
     pub fn debug_info(&self) -> Option<DebugInfo<'_>> {
         DebugInfo::new(&self.binary, self.source_map.as_ref())
+    }
+
+    /// Whether [`Locator::debug_info`] finds any (parsed once to know).
+    fn has_debug_info(&self) -> bool {
+        *self.has_debug_info.get_or_init(|| self.debug_info().is_some())
     }
 
     /// The first line of the bot's `play`, from its DWARF or source map (looked up once).

@@ -19,7 +19,7 @@ use crate::output::Output;
 use crate::profile::{FuelProfile, PROFILED_BACKSTOP_FACTOR, Recorder};
 use crate::stated::{self, Stated};
 use crate::text;
-use crate::waste::{WasteLog, WastedMove};
+use crate::waste::{LocatedMove, MoveLog};
 
 /// A WebAssembly bot in one game; made by [`BotModule::player`].
 ///
@@ -53,8 +53,9 @@ pub struct WasmPlayer<G: Game> {
     timed: bool,
     /// The fuel profile being recorded, for a player made [`WasmPlayer::profiled`].
     profile: Option<Recorder>,
-    /// Where its wasted moves were made, for a player made [`WasmPlayer::locating_wasted`].
-    wasted: Option<WasteLog>,
+    /// Where its moves were made, for a player made [`WasmPlayer::locating_wasted`] or
+    /// [`WasmPlayer::locating_moves`].
+    located: Option<MoveLog>,
     /// Whether it keeps the marks the bot draws ([`WasmPlayer::drawing`]).
     records_marks: bool,
 }
@@ -152,7 +153,7 @@ impl<G: Game> WasmPlayer<G> {
             stats: PlayerStats::default(),
             timed: false,
             profile: None,
-            wasted: None,
+            located: None,
             records_marks: false,
         }
     }
@@ -233,7 +234,27 @@ impl<G: Game> WasmPlayer<G> {
     /// ```
     #[must_use]
     pub fn locating_wasted(mut self) -> Self {
-        self.wasted = Some(WasteLog::default());
+        self.located = Some(MoveLog::default());
+        self
+    }
+
+    /// Captures the bot's call stack at every legal move it makes, up to
+    /// [`MAX_LOCATED_MOVES`](crate::MAX_LOCATED_MOVES) a game: see [`WasmPlayer::located_moves`].
+    /// For `botlens analyze`, which judges every move; the game is the same game (a language
+    /// runner states each move's place on fuel it is given back).
+    ///
+    /// ```no_run
+    /// # fn demo(bot: &botlens_sandbox::BotModule) {
+    /// use botlens_sandbox::SandboxLimits;
+    /// use botlens_tictactoe::TicTacToe;
+    ///
+    /// let player = bot.player::<TicTacToe>(42, 0, &SandboxLimits::default()).locating_moves();
+    /// # drop(player);
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn locating_moves(mut self) -> Self {
+        self.located = Some(MoveLog::every_move());
         self
     }
 
@@ -257,7 +278,8 @@ impl<G: Game> WasmPlayer<G> {
     }
 
     /// The wasted moves located so far, in turn order, each with the bot's call stack; empty
-    /// unless the player was made [`WasmPlayer::locating_wasted`].
+    /// unless the player was made [`WasmPlayer::locating_wasted`] (or
+    /// [`WasmPlayer::locating_moves`]).
     ///
     /// ```no_run
     /// # fn demo(player: &botlens_sandbox::WasmPlayer<botlens_battleships::Battleships>) {
@@ -266,8 +288,17 @@ impl<G: Game> WasmPlayer<G> {
     /// }
     /// # }
     /// ```
-    pub fn wasted_moves(&self) -> Vec<WastedMove> {
-        self.wasted.as_ref().map(WasteLog::moves).unwrap_or_default()
+    pub fn wasted_moves(&self) -> Vec<LocatedMove> {
+        let mut moves = self.located_moves();
+        moves.retain(|located| located.wasted);
+        moves
+    }
+
+    /// The moves located so far, in turn order, each with the bot's call stack: every legal
+    /// move for a player made [`WasmPlayer::locating_moves`], the wasted ones for one made
+    /// [`WasmPlayer::locating_wasted`], else none.
+    pub fn located_moves(&self) -> Vec<LocatedMove> {
+        self.located.as_ref().map(MoveLog::moves).unwrap_or_default()
     }
 
     /// Wall-clock timings of this player so far (all zero unless [`WasmPlayer::timed`]); the
@@ -295,7 +326,7 @@ impl<G: Game> WasmPlayer<G> {
         );
         host.payload = self.module.payload().cloned();
         host.runner = self.module.is_runner();
-        host.wasted = self.wasted.clone();
+        host.located = self.located.clone();
         host.records_marks = self.records_marks;
         let mut store = Store::new(recipe.pre.module().engine(), host);
         store.limiter(|host| &mut host.limiter);

@@ -81,8 +81,7 @@ impl TicTacToe {
         format!("seat {} plays X, seat {} plays O", self.x_seat, 1 - self.x_seat)
     }
 
-    /// The board itself, for tests that walk positions.
-    #[cfg(test)]
+    /// The board itself, for the oracle and tests that walk positions.
     pub(crate) fn squares(&self) -> &Board {
         &self.board
     }
@@ -100,6 +99,14 @@ static REFERENCE_PLAYERS: [ReferencePlayer<TicTacToe>; 2] = [
         create: players::perfect,
     },
 ];
+
+#[cfg(test)]
+impl TicTacToe {
+    /// The game at `board`, seat 0 playing X.
+    pub(crate) fn with_board(board: Board) -> TicTacToe {
+        TicTacToe { board, x_seat: 0 }
+    }
+}
 
 impl Game for TicTacToe {
     const NAME: &'static str = "tictactoe";

@@ -24,9 +24,11 @@
 
 mod board;
 mod game;
+pub mod oracle;
 mod picture;
 mod players;
 mod text;
 
 pub use botlens_protocol::tictactoe::{Mark, Marked, Side, TicTacToeView};
 pub use game::TicTacToe;
+pub use oracle::Perfect;

@@ -1,17 +1,14 @@
 //! The reference opponents: `random` (any empty square) and `perfect` (minimax).
 //!
-//! `perfect` looks moves up in a table of minimax values of every board, built once per process
-//! from the fullest boards down (each child has one mark more than its parent, so it is always
-//! solved first). Values favour faster wins and slower losses; among equally good moves the
-//! player picks with its seeded rng. Both players see only their [`TicTacToeView`], like a bot.
-
-use std::sync::OnceLock;
+//! `perfect` looks moves up in the oracle's table of minimax values of every board
+//! ([`crate::oracle`]); among equally good moves it picks with its seeded rng. Both players see only their [`TicTacToeView`], like a bot.
 
 use botlens_engine::{Failure, Player, SeedRng, Turn};
 use botlens_protocol::tictactoe::{Mark, TicTacToeView};
 
 use crate::TicTacToe;
-use crate::board::{Board, CODES, SIZE};
+use crate::board::{Board, SIZE};
+use crate::oracle::values;
 
 /// Creates the `random` reference player.
 pub(crate) fn random(rng: SeedRng) -> Box<dyn Player<TicTacToe>> {
@@ -42,31 +39,6 @@ impl Player<TicTacToe> for Chooser {
     }
 }
 
-/// The minimax value of every board (indexed by [`Board::code`]) for the side to move: `n + 1`
-/// for a win with `n` squares still empty, minus that for a loss, 0 for a draw.
-fn values() -> &'static [i8] {
-    static VALUES: OnceLock<Vec<i8>> = OnceLock::new();
-    VALUES.get_or_init(|| {
-        let mut values = vec![0; CODES];
-        let mut order: Vec<Board> = (0..CODES).map(Board::from_code).collect();
-        order.sort_by_key(|board| board.empty_squares().count());
-        for board in order {
-            values[board.code()] = value(&board, &values);
-        }
-        values
-    })
-}
-
-/// The value of `board` given the values of every board with one more mark.
-fn value(board: &Board, values: &[i8]) -> i8 {
-    let mover = board.side_to_move();
-    if let Some((side, _)) = board.completed_line() {
-        let score = board.empty_squares().count() as i8 + 1;
-        return if side == mover { score } else { -score };
-    }
-    board.empty_squares().map(|square| -values[board.code_with(square, mover)]).max().unwrap_or(0)
-}
-
 /// The squares the side to move should mark: all those of the best value (none on a full
 /// board).
 fn best_moves(board: &Board) -> Vec<usize> {
@@ -90,6 +62,7 @@ mod tests {
     use botlens_protocol::tictactoe::Side;
 
     use super::*;
+    use crate::board::CODES;
     use crate::game::tests::position;
 
     fn reference(name: &str) -> &'static ReferencePlayer<TicTacToe> {

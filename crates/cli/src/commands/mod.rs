@@ -1,5 +1,6 @@
 //! The command line: one module per subcommand, each with its clap arguments and a `run`.
 
+mod analyze;
 mod bench;
 mod bisect;
 mod compare;
@@ -47,6 +48,8 @@ enum Command {
     Bisect(bisect::BisectArgs),
     /// Rebuild and replay the suite on every save, and say what changed since the last run.
     Watch(watch::WatchArgs),
+    /// Why did the bot lose? Every move judged by the game's oracle, at the line that chose it.
+    Analyze(analyze::AnalyzeArgs),
     /// Where does the bot's fuel go? By function and by line, deterministic; speedscope too.
     Profile(profile::ProfileArgs),
     /// Step through a finished game: the board, the moves, the bot's log lines and the failure.
@@ -77,6 +80,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => solve::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Play(args) => play::run(args),
+        Command::Analyze(args) => analyze::run(args),
         Command::Profile(args) => profile::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Debug(args) => debug::run(args),

@@ -187,6 +187,38 @@ fn a_runner_locates_its_wasted_moves_with_the_stack_it_states_and_plays_the_same
 }
 
 #[test]
+fn a_runner_asked_for_every_move_states_each_on_fuel_given_back() {
+    // Its first move is no re-attack: only a player that locates every move hears `wasted` say
+    // 1 for it, and the runner's statement of it costs the game nothing.
+    // Stating burns fuel (a fill of 48 KiB) before the stack.
+    let burn = "(memory.fill (i32.const 4096) (i32.const 0) (i32.const 49152))";
+    let bot = reattacking_runner(&format!("{burn} {}", stack_at(2048, AGAIN)));
+    let mut every = bot.player::<Battleships>(4, 0, &SandboxLimits::default()).locating_moves();
+    let record = play_battleships(&mut every, 4);
+    assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
+    let located = every.located_moves();
+    let legal = record.moves.iter().filter(|m| m.seat == 0 && m.response.is_some()).count();
+    assert_eq!(located.len(), legal, "every move");
+    assert!(!located[0].wasted && located[1..].iter().all(|m| m.wasted));
+    assert_eq!(located[0].location(), at(7, 3).as_ref());
+    let mut plain = bot.player::<Battleships>(4, 0, &SandboxLimits::default());
+    let again = play_battleships(&mut plain, 4);
+    let fuel = |record: &MatchRecord<Battleships>| -> Vec<u64> {
+        record.moves.iter().filter(|m| m.seat == 0).filter_map(|m| m.cost.fuel).collect()
+    };
+    let (located_fuel, plain_fuel) = (fuel(&record), fuel(&again));
+    assert_eq!(located_fuel[1..], plain_fuel[1..], "the same fuel after the first move");
+    // The first move's statement was given back; its log (`told`) was not.
+    let extra = located_fuel[0] - plain_fuel[0];
+    let stating = located_fuel[1] - plain_fuel[0];
+    assert!(extra < 100 && stating > 1000, "{extra} more for the log, not {stating}");
+    let logs = |record: &MatchRecord<Battleships>| -> usize {
+        record.moves.iter().filter(|m| m.logs.iter().any(|l| l == "told")).count()
+    };
+    assert_eq!(logs(&record), logs(&again) + 1, "told once more: the first move");
+}
+
+#[test]
 fn a_position_stated_after_a_wasted_move_locates_it_at_one_unnamed_frame() {
     let say = "(call $position (i32.const 1024) (i32.const 6) (i32.const 9) (i32.const 4))";
     let mut located = reattacking_runner(say)

@@ -42,3 +42,26 @@ fn players_that_do_not_ask_locate_nothing() {
     assert!(!record.wasteful_turns(0).is_empty(), "the game still counts them");
     assert!(wasm.wasted_moves().is_empty());
 }
+
+#[test]
+fn a_player_locating_every_move_locates_each_legal_move_and_plays_the_same_game() {
+    let bot = guest("reattacker");
+    let mut every = player(&bot, 3).locating_moves();
+    let record = play(&mut every, 3);
+    let located = every.located_moves();
+    let legal: Vec<u32> = record
+        .moves
+        .iter()
+        .filter(|m| m.seat == 0 && m.response.is_some())
+        .map(|m| m.turn)
+        .collect();
+    assert_eq!(located.iter().map(|m| m.turn).collect::<Vec<_>>(), legal, "every move");
+    assert!(located.iter().all(|m| m.location().is_some()), "each at a line");
+    let wasted: Vec<u32> = located.iter().filter(|m| m.wasted).map(|m| m.turn).collect();
+    assert_eq!(wasted, record.wasteful_turns(0), "the wasted ones marked");
+    let mut plain = player(&bot, 3);
+    let trace = |record: botlens_engine::MatchRecord<Battleships>| {
+        record.to_trace(Vec::new(), serde_json::Value::Null).to_json()
+    };
+    assert_eq!(trace(play(&mut plain, 3)), trace(record), "the same game, fuel and all");
+}

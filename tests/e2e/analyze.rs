@@ -1,0 +1,274 @@
+//! `botlens analyze`: bots with planted strategic mistakes at marked lines, their moves judged
+//! by the games' oracles: the move that lost each lost game and the line that chose it, a
+//! Klotski detour summing to the steps over par, bots that play perfectly judged clean, and a
+//! game without an oracle refused before any game.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::support::{
+    Tool, botlens, botlens_building, botlens_in_dir, botlens_with_input, line_after_marker, require,
+};
+
+/// Long enough for the JavaScript runner's first build on a busy machine.
+const DEADLINE: Duration = Duration::from_secs(900);
+
+/// A Tic-tac-toe bot that wins, blocks and takes the centre, then takes a corner without
+/// looking for the opponent's fork: as O, after X's two opposite corners, that loses.
+const FORKBLIND_JS: &str = r#"// Wins, blocks, takes the centre, then a corner: blind to forks.
+var LINES = [[0,1,2],[3,4,5],[6,7,8],[0,3,6],[1,4,7],[2,5,8],[0,4,8],[2,4,6]];
+
+function Bot() {}
+
+function at(grid, i) { return grid[Math.floor(i / 3)][i % 3]; }
+
+// The square that completes a line of `side`, or -1.
+function completing(grid, side) {
+  for (var l = 0; l < LINES.length; l++) {
+    var mine = 0, free = -1;
+    for (var k = 0; k < 3; k++) {
+      var v = at(grid, LINES[l][k]);
+      if (v === side) mine++; else if (v === '') free = LINES[l][k];
+    }
+    if (mine === 2 && free >= 0) return free;
+  }
+  return -1;
+}
+
+function firstFree(grid, squares) {
+  for (var k = 0; k < squares.length; k++) if (at(grid, squares[k]) === '') return squares[k];
+  return -1;
+}
+
+function mark(turn, square) { turn.mark(square % 3, Math.floor(square / 3)); }
+
+Bot.prototype.play = function (turn) {
+  var me = turn.you, them = me === 'X' ? 'O' : 'X';
+  var square = completing(turn.grid, me);
+  if (square < 0) square = completing(turn.grid, them);
+  if (square < 0) square = firstFree(turn.grid, [4]);
+  if (square >= 0) {
+    // chosen by the rules
+    mark(turn, square);
+    return;
+  }
+  square = firstFree(turn.grid, [0, 2, 6, 8]);
+  if (square >= 0) {
+    // blind to forks
+    mark(turn, square);
+    return;
+  }
+  mark(turn, firstFree(turn.grid, [1, 3, 5, 7]));
+};
+"#;
+
+/// `botlens analyze args… --json` in `dir`, its report parsed.
+fn analyze_json(dir: &Path, args: &[&str]) -> Value {
+    let mut args: Vec<&str> = [&["analyze"][..], args].concat();
+    args.push("--json");
+    let out = botlens_in_dir(dir, &args, "", DEADLINE, &[]);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout))
+}
+
+#[test]
+fn a_fork_blind_bots_lost_games_turn_at_the_line_that_took_the_corner() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("bot.js");
+    std::fs::write(&bot, FORKBLIND_JS).unwrap();
+    let blind = line_after_marker(&bot, "blind to forks");
+    let args = ["bot.js", "--vs", "perfect", "--seeds", "0..60"];
+    let report = analyze_json(dir.path(), &args);
+    assert_eq!(
+        (report["unit"].as_str(), report["mistake"].as_str()),
+        (Some("outcome"), Some("blunder"))
+    );
+    let lost = report["lost"].as_u64().unwrap();
+    assert!(lost > 0, "perfect finds the fork on some seeds: {report}");
+
+    // The same games `run` plays: as many lost.
+    let run = botlens_in_dir(
+        dir.path(),
+        &["run", "bot.js", "--vs", "perfect", "--seeds", "0..60", "--json"],
+        "",
+        DEADLINE,
+        &[],
+    );
+    let run: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(run["opponents"][0]["losses"].as_u64(), Some(lost), "{run}");
+
+    // Every lost game was lost by a blunder at the marked line, drawn → lost, and the oracle's
+    // choice is another square.
+    let played = report["played"].as_array().unwrap();
+    let lost_games: Vec<&Value> = played.iter().filter(|g| g["result"] == "loss").collect();
+    assert_eq!(lost_games.len() as u64, lost);
+    for game in lost_games {
+        let losing = &game["mistakes"][game["losing"].as_u64().unwrap() as usize];
+        assert_eq!(losing["location"]["line"].as_u64(), Some(blind), "{game}");
+        assert!(losing["location"]["file"].as_str().unwrap().ends_with("bot.js"));
+        assert_eq!(
+            (losing["before"].as_str(), losing["after"].as_str()),
+            (Some("drawn"), Some("lost"))
+        );
+        assert_eq!(losing["loses"], true);
+        assert_ne!(losing["best"], losing["action"], "{game}");
+        assert_eq!(losing["chain"], "mark ← play", "{game}");
+    }
+    // The decision profile puts every loss on that line.
+    let top = &report["sites"][0];
+    assert_eq!(top["line"].as_u64(), Some(blind), "{report}");
+    assert_eq!(top["losses"].as_u64(), Some(lost));
+    assert_eq!(top["function"], "play", "the branch, not the helper every move goes through");
+
+    // The text report says it in words, the board before the move with it.
+    let out = botlens_in_dir(
+        dir.path(),
+        &["analyze", "bot.js", "--vs", "perfect", "--seeds", "0..60", "--games", "1"],
+        "",
+        DEADLINE,
+        &[],
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let site = format!("  bot.js:{blind}:");
+    let profile_line = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with(&site))
+        .unwrap_or_else(|| panic!("{}", out.stdout));
+    assert!(
+        profile_line.ends_with(&format!("; {lost} of {lost} losses turned here")),
+        "{profile_line}"
+    );
+    assert!(out.stdout.contains(", the move that lost it: mark("), "{}", out.stdout);
+    assert!(out.stdout.contains("(drawn → lost); best mark("), "{}", out.stdout);
+}
+
+#[test]
+fn the_forkblind_samples_lost_games_turn_at_its_marked_corner_branch() {
+    let sample = crate::support::repo_root().join("samples/tictactoe-forkblind");
+    let corner = line_after_marker(
+        &sample.join("src/lib.rs"),
+        "botlens analyze finds the losing move on the next line",
+    );
+    let readme = std::fs::read_to_string(sample.join("README.md")).unwrap();
+    assert!(readme.contains(&format!("`src/lib.rs:{corner}`")), "its README names line {corner}");
+    let path = sample.display().to_string();
+    let out = botlens_building(&["analyze", &path, "--json"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report["lost"], 3, "{report}");
+    let losing: Vec<(u64, u64)> = report["played"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|game| {
+            let losing = &game["mistakes"][game["losing"].as_u64()? as usize];
+            Some((game["seed"].as_u64().unwrap(), losing["location"]["line"].as_u64().unwrap()))
+        })
+        .collect();
+    assert_eq!(losing, [(25, corner), (26, corner), (29, corner)], "{report}");
+    let top = &report["sites"][0];
+    assert_eq!((top["line"].as_u64(), top["losses"].as_u64()), (Some(corner), Some(3)), "{top}");
+    assert!(top["file"].as_str().unwrap().ends_with("samples/tictactoe-forkblind/src/lib.rs"));
+    assert!(top["chain"].as_str().unwrap().ends_with("play"), "{top}");
+}
+
+/// The flattened slides of the optimal (in steps) solution of 横刀立马, as JavaScript.
+fn classic_solution() -> String {
+    let out = botlens(&["solve", "hengdaolima", "--json"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let solution: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(solution["length"], 81);
+    let slides: Vec<String> = solution["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| {
+            let piece = m["piece"].as_str().unwrap().to_owned();
+            m["path"].as_array().unwrap().iter().map(move |dir| format!("['{piece}', {dir}]"))
+        })
+        .collect();
+    format!("[{}]", slides.join(", "))
+}
+
+#[test]
+fn a_klotski_bots_stroll_is_its_one_step_over_par_charged_where_it_leaves_the_step() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("bot.js");
+    let source = format!(
+        "var PLAN = {};\n\nfunction Bot() {{ this.turns = 0; }}\n\nBot.prototype.play = function (turn) {{\n  this.turns++;\n  if (this.turns <= 2) {{\n    // a stroll first\n    turn.move('1', this.turns === 1 ? 'right' : 'left');\n    return;\n  }}\n  var slide = PLAN[this.turns - 3];\n  // the plan\n  turn.move(slide[0], slide[1]);\n}};\n",
+        classic_solution()
+    );
+    std::fs::write(&bot, source).unwrap();
+    let plan = line_after_marker(&bot, "the plan");
+    let report = analyze_json(dir.path(), &["bot.js", "--vs", "hengdaolima", "--seeds", "0..1"]);
+    assert_eq!(report["unit"], "step");
+    assert_eq!(report["cost"].as_f64(), Some(1.0), "82 steps for a par of 81: {report}");
+    let game = &report["played"][0];
+    assert!(game["reason"].as_str().unwrap().contains("in 82 steps"), "{game}");
+    let detours = game["mistakes"].as_array().unwrap();
+    assert_eq!(detours.len(), 1, "{game}");
+    // Sliding 兵 right is the first slide of a shortest solution too, and sliding it back
+    // continues that step: the step is lost when the bot leaves it for the plan's first slide
+    // of another piece, 士 down, which is where the oracle charges it.
+    let detour = &detours[0];
+    assert_eq!(detour["location"]["line"].as_u64(), Some(plan), "{detour}");
+    assert_eq!(
+        (detour["turn"].as_u64(), detour["action"].as_str()),
+        (Some(3), Some("slide(3, down)"))
+    );
+    assert_eq!(detour["before"], "80 steps (116 cell moves) from the goal");
+    assert_eq!(detour["after"], "80 steps (117 cell moves) from the goal");
+    assert_eq!(report["sites"][0]["line"].as_u64(), Some(plan));
+}
+
+#[test]
+fn bots_that_play_perfectly_make_no_mistakes() {
+    let samples = crate::support::repo_root().join("samples");
+    for (sample, vs) in [("tictactoe-minimax", "perfect"), ("klotski-solver", "hengdaolima")] {
+        let path = samples.join(sample).display().to_string();
+        let out = botlens_building(&["analyze", &path, "--vs", vs, "--seeds", "0..3", "--json"]);
+        assert_eq!(out.code, Some(0), "{sample}: {}", out.stderr);
+        let report: Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(report["mistakes"], 0, "{sample}: {report}");
+        assert!(report["judged"].as_u64().unwrap() > 0, "{sample}");
+        assert_eq!(report["sites"], serde_json::json!([]));
+    }
+}
+
+#[test]
+fn a_reference_player_is_judged_without_lines_and_random_blunders() {
+    let args = [
+        "analyze",
+        "random",
+        "--game",
+        "tictactoe",
+        "--vs",
+        "perfect",
+        "--seeds",
+        "0..20",
+        "--json",
+    ];
+    let out = botlens_with_input(&args, "", DEADLINE);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert!(report["mistakes"].as_u64().unwrap() > 0, "{report}");
+    assert_eq!(report["sites"], serde_json::json!([]), "native code has no lines");
+}
+
+#[test]
+fn battleships_has_no_oracle_yet_and_says_so_before_playing() {
+    let args =
+        ["analyze", "hunter", "--game", "battleships", "--vs", "random", "--seeds", "0..100000"];
+    let out = botlens_with_input(&args, "", Duration::from_secs(60));
+    assert_eq!(out.code, Some(2), "{}", out.stdout);
+    assert!(out.stderr.contains("Battleships has no oracle yet"), "{}", out.stderr);
+}
