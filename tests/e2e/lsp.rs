@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::{Tool, repo_root, require};
+use crate::support::{Tool, line_after_marker, repo_root, require};
 
 /// The first build of a bot compiles its dependencies: allow it minutes.
 const FIRST_RUN: Duration = Duration::from_secs(480);
@@ -26,17 +26,23 @@ const ANSWER: Duration = Duration::from_secs(20);
 /// by absolute path) and named `name` (tests share a target directory, so each bot needs its own
 /// artifact name); `broken` makes it fail to compile.
 fn panicky_workspace(name: &str, broken: bool) -> (tempfile::TempDir, PathBuf) {
+    sample_workspace("tictactoe-panicky", name, broken)
+}
+
+/// A workspace holding a copy of the Rust sample `sample` as `bots/<its last word>`, its package
+/// named `name` (and its SDK path absolute); `broken` breaks its source.
+fn sample_workspace(sample: &str, name: &str, broken: bool) -> (tempfile::TempDir, PathBuf) {
     let workspace = tempfile::tempdir().expect("temp dir");
-    let sample = repo_root().join("samples/tictactoe-panicky");
-    let bot = workspace.path().join("bots/panicky");
+    let dir = repo_root().join("samples").join(sample);
+    let bot = workspace.path().join("bots").join(sample.rsplit('-').next().unwrap_or(sample));
     std::fs::create_dir_all(bot.join("src")).expect("bot dir");
-    let manifest = std::fs::read_to_string(sample.join("Cargo.toml")).expect("sample manifest");
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("sample manifest");
     let sdk = repo_root().join("crates/sdk");
     let manifest = manifest
         .replace("\"../../crates/sdk\"", &format!("{:?}", sdk.display().to_string()))
-        .replace("name = \"tictactoe-panicky\"", &format!("name = {name:?}"));
+        .replace(&format!("name = \"{sample}\""), &format!("name = {name:?}"));
     std::fs::write(bot.join("Cargo.toml"), manifest).expect("manifest");
-    let mut source = std::fs::read_to_string(sample.join("src/lib.rs")).expect("sample source");
+    let mut source = std::fs::read_to_string(dir.join("src/lib.rs")).expect("sample source");
     if broken {
         source = source.replace("let me = view.you;", "let me = view.you\n    let oops = ;");
     }
@@ -280,6 +286,7 @@ fn diagnostics_follow_saves_and_clear_when_the_bug_is_fixed() {
             "botlens.replay",
             "botlens.debug",
             "botlens.profile",
+            "botlens.analyze",
             "botlens.live"
         ])
     );
@@ -497,6 +504,52 @@ fn the_profile_command_puts_the_share_of_fuel_above_the_hottest_lines() {
     assert!(title.starts_with(&percent), "{title}");
     assert_eq!(hot["command"]["command"], "botlens.profile");
     let nowhere = json!({"command": "botlens.profile", "arguments": ["/no/such/bot"]});
+    let refused = lsp.request("workspace/executeCommand", nowhere);
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    lsp.stop();
+}
+
+#[test]
+fn the_analyze_command_marks_the_line_whose_moves_lost_the_games() {
+    let (workspace, bot) = sample_workspace("tictactoe-forkblind", "lsp-e2e-forkblind", false);
+    let lib = bot.join("src/lib.rs");
+    let corner = line_after_marker(&lib, "botlens analyze finds the losing move on the next line");
+    let mut lsp = Lsp::start();
+    lsp.initialize(workspace.path());
+    let command = json!({"command": "botlens.analyze", "arguments": [bot.display().to_string()]});
+    let answer = lsp.request_within(FIRST_RUN, "workspace/executeCommand", command);
+    let result = &answer["result"];
+    assert_eq!(
+        (result["lost"].as_u64(), result["unit"].as_str()),
+        (Some(3), Some("outcome")),
+        "{answer:#}"
+    );
+    assert_eq!(result["sites"][0]["line"].as_u64(), Some(corner), "{answer:#}");
+
+    // An information diagnostic at the line, and a lens above it.
+    let diagnostics = lsp.diagnostics(&lib, ANSWER, |d| !d.is_empty());
+    let [decision] = &diagnostics[..] else { panic!("one decision line: {diagnostics:#?}") };
+    assert_eq!(decision["severity"], 3, "information: {decision:#}");
+    assert_eq!(decision["code"], "decision");
+    assert_eq!(decision["range"]["start"]["line"].as_u64(), Some(corner - 1));
+    let message = decision["message"].as_str().unwrap();
+    assert!(message.lines().next().unwrap().ends_with("; 3 of 3 losses turned here"), "{message}");
+    let lenses = lsp.request("textDocument/codeLens", json!({"textDocument": {"uri": uri(&lib)}}));
+    let lenses = lenses["result"].as_array().cloned().unwrap_or_default();
+    let lens = lenses
+        .iter()
+        .find(|l| l["range"]["start"]["line"] == json!(corner - 1))
+        .unwrap_or_else(|| panic!("no lens at line {corner}: {lenses:#?}"));
+    assert_eq!(lens["command"]["title"], "botlens: 3 of 3 losses turned here (8 blunders)");
+    assert_eq!(lens["command"]["command"], "botlens.analyze");
+
+    // A save runs the suite: the run's diagnostics (none: the bot plays clean) and the
+    // analysis's, together.
+    lsp.save(&lib);
+    let after = lsp.diagnostics(&lib, FIRST_RUN, |d| !d.is_empty());
+    assert_eq!(after.len(), 1, "{after:#?}");
+    assert_eq!(after[0]["code"], "decision");
+    let nowhere = json!({"command": "botlens.analyze", "arguments": ["/no/such/bot"]});
     let refused = lsp.request("workspace/executeCommand", nowhere);
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
     lsp.stop();

@@ -381,8 +381,9 @@ fn play_judged<G: Scored>(
 /// The decision profile and each mistake's deciding line. Every line on a costly move's stack
 /// shares its cost (a helper that makes every move is on the stack of every mistake), so lines
 /// of equal cost are ranked by how few moves went through them: the most specific line, the
-/// branch that chose the move, before the helpers that carried it out. A mistake's `location`
-/// is its stack's line that ranks first.
+/// branch that chose the move, before the helpers that carried it out; a line on the stacks of
+/// the very mistakes of a line ranked before it is left out. A mistake's `location` is its
+/// stack's line that ranks first.
 fn summarize(suite: &Suite, unit: &str, mistake: &str, mut played: Vec<AnalyzedGame>) -> Analysis {
     let cost: f64 = played.iter().map(|game| game.cost).sum();
     let mut through: HashMap<Line, u32> = HashMap::new();
@@ -392,9 +393,12 @@ fn summarize(suite: &Suite, unit: &str, mistake: &str, mut played: Vec<AnalyzedG
         }
     }
     let mut sites: BTreeMap<Line, DecisionSite> = BTreeMap::new();
-    for game in &played {
+    // The mistakes each line was on the stack of, as (game, mistake) indices.
+    let mut members: HashMap<Line, Vec<(usize, usize)>> = HashMap::new();
+    for (game_index, game) in played.iter().enumerate() {
         for (nth, made) in game.mistakes.iter().enumerate() {
             for (line, index) in lines_of(&made.stack) {
+                members.entry(line.clone()).or_default().push((game_index, nth));
                 let frame = &made.stack.frames[index];
                 let Some(at) = frame.location.clone() else { continue };
                 let site = sites.entry(line.clone()).or_insert_with(|| DecisionSite {
@@ -426,6 +430,17 @@ fn summarize(suite: &Suite, unit: &str, mistake: &str, mut played: Vec<AnalyzedG
     }
     sites.sort_by(|a, b| {
         b.cost.total_cmp(&a.cost).then(a.moves.cmp(&b.moves)).then(b.losses.cmp(&a.losses))
+    });
+    // A line on the stack of exactly the mistakes of a line ranked before it (the helper the
+    // deciding branch calls) says nothing more.
+    let mut kept: Vec<&Vec<(usize, usize)>> = Vec::new();
+    sites.retain(|site| {
+        let mistakes = &members[&(site.file.clone(), site.line)];
+        let repeats = kept.contains(&mistakes);
+        if !repeats {
+            kept.push(mistakes);
+        }
+        !repeats
     });
     let rank: HashMap<Line, usize> =
         sites.iter().enumerate().map(|(rank, s)| ((s.file.clone(), s.line), rank)).collect();
@@ -684,7 +699,11 @@ mod tests {
         let played = vec![game(0, true, &[(10, 4), (40, 1)], &[(1.0, corner)])];
         let analysis = summarize(&suite(), "outcome", "blunder", played);
         let lines: Vec<u32> = analysis.sites.iter().map(|s| s.line).collect();
-        assert_eq!(lines, [40, 10], "one move went through 40, four through 10");
+        assert_eq!(
+            lines,
+            [40],
+            "one move went through 40, four through 10: the helper adds nothing"
+        );
         let losing = analysis.played[0].losing_move().unwrap();
         assert_eq!(losing.location.as_ref().map(|l| l.line), Some(40));
         assert_eq!(analysis.sites[0].losses, 1);

@@ -5,7 +5,7 @@
 //! what they need, unlock, then talk to the client. Not for: protocol plumbing (see
 //! [`crate::server`]) or the work itself (the handlers).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -15,8 +15,9 @@ use botlens_harness::report::SuiteReport;
 use botlens_harness::{BotProject, CancelToken, SuiteRun};
 use botlens_live::LiveView;
 use tower_lsp_server::Client;
-use tower_lsp_server::ls_types::Uri;
+use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
+use crate::handlers::analyze::Decisions;
 use crate::position::PositionEncoding;
 use crate::settings::Settings;
 
@@ -85,10 +86,14 @@ pub struct ProjectState {
     /// The report of the last played run before `latest` (a run that did not build is skipped),
     /// which the code lens compares the latest one with.
     pub previous: Option<SuiteReport>,
-    /// Files that have diagnostics from this project on the client, to clear them later.
-    pub published: BTreeSet<PathBuf>,
+    /// The latest run's diagnostics, by file (the files that have them on the client, to
+    /// clear later), without the kept decisions' ([`ProjectState::decisions`]).
+    pub published: BTreeMap<PathBuf, Vec<Diagnostic>>,
     /// The hottest lines of the project's latest fuel profile (`botlens.profile`), for lenses.
     pub profile: Option<Vec<LineCost>>,
+    /// The costliest lines of the project's latest analysis (`botlens.analyze`), for
+    /// information diagnostics and lenses.
+    pub decisions: Option<Decisions>,
     /// The latest played run, whole: what the live view shows when it is opened.
     pub last_run: Option<Arc<SuiteRun>>,
     /// The live view, once asked for (`botlens.live`): told of every run from then on.
@@ -170,8 +175,9 @@ impl State {
             building: Arc::default(),
             latest: None,
             previous: None,
-            published: BTreeSet::new(),
+            published: BTreeMap::new(),
             profile: None,
+            decisions: None,
             last_run: None,
             live: None,
         });

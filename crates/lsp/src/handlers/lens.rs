@@ -18,6 +18,7 @@ use tower_lsp_server::ls_types::{
     CodeLens, CodeLensParams, Command, ExecuteCommandParams, Position, Range,
 };
 
+use super::analyze::{self, ANALYZE};
 use super::diagnostics::scores;
 use super::profile::{self, PROFILE};
 use super::run::schedule;
@@ -35,7 +36,7 @@ pub const DEBUG: &str = "botlens.debug";
 /// address: arguments `[project dir]`.
 pub const LIVE: &str = "botlens.live";
 /// The commands the server executes.
-pub const COMMANDS: [&str; 5] = [RERUN, REPLAY, DEBUG, PROFILE, LIVE];
+pub const COMMANDS: [&str; 6] = [RERUN, REPLAY, DEBUG, PROFILE, ANALYZE, LIVE];
 
 /// `textDocument/codeLens`: scores and commands above the bot's entry point (in a source of
 /// the project's language), and the share of fuel above the hottest lines of its latest fuel
@@ -56,8 +57,14 @@ pub async fn code_lens(
             }
             _ => None,
         };
-        let hot = project.profile.as_deref().map(|lines| profile::lenses(lines, &path, &root));
-        (root, project.latest.clone(), verdict, running, hot.unwrap_or_default())
+        let mut hot = project
+            .profile
+            .as_deref()
+            .map_or_else(Vec::new, |lines| profile::lenses(lines, &path, &root));
+        if let Some(decisions) = &project.decisions {
+            hot.extend(decisions.lenses(&path, &root));
+        }
+        (root, project.latest.clone(), verdict, running, hot)
     };
     let lang = Lang::detect(&root);
     let entry = lang.filter(|lang| path.extension().is_some_and(|ext| ext == lang.extension()));
@@ -116,7 +123,8 @@ pub fn verdict_title(previous: &SuiteReport, latest: &SuiteReport) -> String {
 
 /// `workspace/executeCommand`: `botlens.rerun` schedules runs and answers null;
 /// `botlens.replay` answers the command line as a string; `botlens.profile` profiles a project
-/// and answers its hottest lines.
+/// and answers its hottest lines; `botlens.analyze` analyses a project and answers its decision
+/// profile.
 pub async fn execute_command(
     session: Arc<ServerSession>,
     params: ExecuteCommandParams,
@@ -186,6 +194,15 @@ pub async fn execute_command(
                 )));
             };
             super::live::open(session, &root).await
+        }
+        ANALYZE => {
+            let root = project.and_then(|dir| session.state().project_of(&dir));
+            let Some(root) = root else {
+                return Err(invalid(format!(
+                    "{ANALYZE} needs a bot project directory as its first argument"
+                )));
+            };
+            analyze::run(session, root).await
         }
         PROFILE => {
             let root = project.and_then(|dir| session.state().project_of(&dir));

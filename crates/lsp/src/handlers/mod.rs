@@ -6,6 +6,7 @@
 //! [`answered`], so a client that never answers cannot hold anything up.
 
 pub mod actions;
+pub mod analyze;
 pub mod diagnostics;
 pub mod hover;
 pub mod lens;

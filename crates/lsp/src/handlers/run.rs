@@ -27,7 +27,7 @@ use tower_lsp_server::ls_types::{
     WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport,
 };
 
-use super::{diagnostics, live};
+use super::{analyze, diagnostics, live};
 use crate::position::PositionEncoding;
 use crate::session::{LatestRun, ServerSession, uri_path};
 
@@ -324,13 +324,19 @@ async fn publish(session: &ServerSession, root: &Path, generation: u64, finished
     let mut telling = None;
     let sends = {
         let mut state = session.state();
+        let encoding = state.encoding;
         let Some(project) = state.projects.get_mut(root) else { return };
         if project.generation != generation {
             return;
         }
-        let now: BTreeSet<PathBuf> = finished.files.keys().cloned().collect();
-        let stale: Vec<PathBuf> = project.published.difference(&now).cloned().collect();
-        project.published = now;
+        // Every file of the last run stays in the map (empty when it has nothing now), so the
+        // merge clears it.
+        let mut published: BTreeMap<PathBuf, Vec<Diagnostic>> =
+            project.published.keys().map(|path| (path.clone(), Vec::new())).collect();
+        published.extend(finished.files);
+        project.published = published;
+        let sends = analyze::merged(project, None, root, encoding);
+        project.published.retain(|_, diagnostics| !diagnostics.is_empty());
         project.finish(finished.outcome);
         project.last_run = finished.run.or_else(|| project.last_run.take());
         if let Some(live) = &project.live {
@@ -338,8 +344,6 @@ async fn publish(session: &ServerSession, root: &Path, generation: u64, finished
             let live = (Arc::clone(live), latest, project.last_run.clone());
             telling = Some(live);
         }
-        let mut sends: Vec<_> = stale.into_iter().map(|path| (path, Vec::new())).collect();
-        sends.extend(finished.files);
         sends
             .into_iter()
             .filter_map(|(path, diagnostics)| Some((state.uri_for(&path)?, diagnostics)))
