@@ -1,7 +1,7 @@
 //! `botlens analyze`: bots with planted strategic mistakes at marked lines, their moves judged
 //! by the games' oracles: the move that lost each lost game and the line that chose it, a
-//! Klotski detour summing to the steps over par, bots that play perfectly judged clean, and a
-//! game without an oracle refused before any game.
+//! Klotski detour summing to the steps over par, a Battleships bot's long shots at the branch
+//! that forgot its wounded ships, and bots that play perfectly judged clean.
 
 use std::path::Path;
 use std::time::Duration;
@@ -264,11 +264,90 @@ fn a_reference_player_is_judged_without_lines_and_random_blunders() {
     assert_eq!(report["sites"], serde_json::json!([]), "native code has no lines");
 }
 
+/// A Battleships bot that hunts on a checkerboard and finishes what it hits along the line of
+/// its hits, until its first sink: after that it forgets the ships it has hit and hunts on.
+const FORGETFUL_JS: &str = r#"// Hunts on a checkerboard and finishes a hit ship along its line, until its first sink:
+// after that it forgets the ships it has hit and hunts on.
+function Bot() {
+  this.hits = [];
+  this.sank = 0;
+}
+
+Bot.prototype.free = function (turn, x, y) {
+  return x >= 0 && x < 10 && y >= 0 && y < 10 && turn.targets[y * 10 + x] === '.';
+};
+
+// The free cells next to the hits, along their line once there are two.
+Bot.prototype.around = function (turn) {
+  var cells = [], hits = this.hits, self = this;
+  var horizontal = hits.length > 1 && hits[0].y === hits[1].y;
+  var vertical = hits.length > 1 && hits[0].x === hits[1].x;
+  hits.forEach(function (h) {
+    if (!vertical) cells.push({ x: h.x - 1, y: h.y }, { x: h.x + 1, y: h.y });
+    if (!horizontal) cells.push({ x: h.x, y: h.y - 1 }, { x: h.x, y: h.y + 1 });
+  });
+  return cells.filter(function (c) { return self.free(turn, c.x, c.y); });
+};
+
+Bot.prototype.hunt = function (turn) {
+  var cells = [];
+  for (var i = 0; i < 100; i++) {
+    var x = i % 10, y = Math.floor(i / 10);
+    if ((x + y) % 2 === 0 && this.free(turn, x, y)) cells.push({ x: x, y: y });
+  }
+  for (var j = 0; cells.length === 0 && j < 100; j++) {
+    if (turn.targets[j] === '.') cells.push({ x: j % 10, y: Math.floor(j / 10) });
+  }
+  return cells[Math.floor(Math.random() * cells.length)];
+};
+
+Bot.prototype.fire = function (turn, cell) {
+  var result = turn.attack(cell.x, cell.y);
+  if (result === true) {
+    this.hits.push(cell);
+  } else if (result) {
+    this.sank++;
+    this.hits = this.hits.filter(function (h) { return false; });
+  }
+};
+
+Bot.prototype.play = function (turn) {
+  if (this.hits.length > 0 && this.sank > 0) {
+    // forgets the wounded ship after a sink
+    return this.fire(turn, this.hunt(turn));
+  }
+  var near = this.hits.length > 0 ? this.around(turn) : [];
+  // finishes what it hit, or hunts
+  return this.fire(turn, near.length > 0 ? near[0] : this.hunt(turn));
+};
+"#;
+
 #[test]
-fn battleships_has_no_oracle_yet_and_says_so_before_playing() {
-    let args =
-        ["analyze", "hunter", "--game", "battleships", "--vs", "random", "--seeds", "0..100000"];
-    let out = botlens_with_input(&args, "", Duration::from_secs(60));
-    assert_eq!(out.code, Some(2), "{}", out.stdout);
-    assert!(out.stderr.contains("Battleships has no oracle yet"), "{}", out.stderr);
+fn a_battleships_bot_that_forgets_its_wounded_ships_after_a_sink_is_charged_there() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("bot.js");
+    std::fs::write(&bot, FORGETFUL_JS).unwrap();
+    let forgets = line_after_marker(&bot, "forgets the wounded ship after a sink");
+    let report = analyze_json(dir.path(), &["bot.js", "--vs", "hunter", "--seeds", "0..10"]);
+    assert_eq!(
+        (report["unit"].as_str(), report["mistake"].as_str()),
+        (Some("shot"), Some("long shot"))
+    );
+    let top = &report["sites"][0];
+    assert_eq!(top["line"].as_u64(), Some(forgets), "{report}");
+    assert!(top["percent"].as_f64().unwrap() > 50.0, "{top}");
+    // Each of its shots there gave up a good part of a hit: a square beside a wounded ship.
+    let per_shot = top["cost"].as_f64().unwrap() / top["mistakes"].as_f64().unwrap();
+    assert!(per_shot > 0.3, "{top}");
+    let first = report["played"][0]["mistakes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["location"]["line"].as_u64() == Some(forgets))
+        .expect("a long shot at the line");
+    assert!(first["before"].as_str().unwrap().starts_with("the best square "), "{first}");
+    assert!(first["after"].as_str().unwrap().starts_with("this one "), "{first}");
 }

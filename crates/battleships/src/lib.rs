@@ -44,6 +44,7 @@
 mod board;
 mod fleet;
 mod opponents;
+pub mod oracle;
 mod picture;
 mod render;
 #[cfg(test)]

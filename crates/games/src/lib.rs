@@ -93,7 +93,7 @@ impl Scored for Battleships {
     }
 
     fn oracle(_initial: &Self) -> Result<Box<dyn Oracle<Self>>, String> {
-        Err("Battleships has no oracle yet: its shots cannot be judged".into())
+        Ok(Box::new(botlens_battleships::oracle::HitChance))
     }
 }
 

@@ -8,8 +8,8 @@
 //! game is the game `run` plays. The oracle then walks the game's positions and judges each of
 //! the bot's moves against the best one from the same position. Out of that come, per game, its
 //! mistakes (blunders, detours) and the move that lost it, and over the suite a *decision
-//! profile*: the bot's source lines ranked by the value the moves made through them lost, the
-//! most specific first (see [`summarize`]).
+//! profile*: the bot's source lines ranked by the value the moves they decided lost, each
+//! mistake decided by the most specific line on its stack (see [`summarize`]).
 //!
 //! Ordinary runs never capture a stack at a move: only a player made [`locating_moves`] does.
 //!
@@ -20,7 +20,7 @@
 //! | `bot`, `game`, `seeds`, `opponents` | what was played (seeds as `A..=B`) |
 //! | `unit`, `mistake` | the oracle's unit of cost (`outcomes`, `cell moves`) and what a costly move is called (`blunder`, `detour`) |
 //! | `games`, `lost`, `judged`, `mistakes`, `cost` | games played, lost, the bot's moves judged, those that cost something, and what they cost in all |
-//! | `sites[]` | the decision profile: `file`, `line`, `column`, `function`, `chain` (the call chain from the line's frame outward, innermost first), `cost`, `percent` (of `cost`), `mistakes`, `moves` (every judged move the line was on the stack of), `losses` (lost games whose losing move was chosen here), `first` (the first mistake here: `opponent`, `seed`, `turn`) |
+//! | `sites[]` | the decision profile: `file`, `line`, `column`, `function`, `chain` (the call chain from the line's frame outward, innermost first), `cost` (of the mistakes it decided), `percent` (of `cost`), `mistakes`, `moves` (every judged move the line was on the stack of), `losses` (lost games whose losing move was chosen here), `first` (the first mistake here: `opponent`, `seed`, `turn`) |
 //! | `played[]` | per game with a mistake: `opponent`, `seed`, `seat`, `result`, `reason`, `cost`, `losing` (the index in `mistakes` of the move that lost it, if one did), `mistakes[]`: `turn`, `action`, `best`, `cost`, `before`, `after`, `loses`, `board` (the position before the move, as text), `location` and `chain` when the bot's stack has a line |
 
 use std::collections::{BTreeMap, HashMap};
@@ -81,8 +81,8 @@ pub struct Mistake {
     pub loses: bool,
     /// The position before the move, as the game draws it in text.
     pub board: String,
-    /// The line that chose the move: of the lines on its stack, the one the decision profile
-    /// ranks first (the most specific of those that lost the most).
+    /// The line that chose the move: of the lines on its stack, the one the fewest of the bot's
+    /// judged moves went through (the branch, not the helper every move goes through).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<SourceLocation>,
     /// The call chain at the move, innermost first: `choose ← play`.
@@ -173,11 +173,11 @@ pub struct DecisionSite {
     pub function: String,
     /// The call chain from its frame outward at its first mistake, innermost first.
     pub chain: String,
-    /// What its moves lost, in the oracle's unit.
+    /// What the mistakes it decided lost, in the oracle's unit.
     pub cost: f64,
     /// Its share of everything the bot's moves lost, in percent.
     pub percent: f64,
-    /// Its moves that cost something.
+    /// The costly moves it decided.
     pub mistakes: u32,
     /// All the bot's judged moves the line was on the stack of.
     pub moves: u32,
@@ -378,12 +378,12 @@ fn play_judged<G: Scored>(
     })
 }
 
-/// The decision profile and each mistake's deciding line. Every line on a costly move's stack
-/// shares its cost (a helper that makes every move is on the stack of every mistake), so lines
-/// of equal cost are ranked by how few moves went through them: the most specific line, the
-/// branch that chose the move, before the helpers that carried it out; a line on the stacks of
-/// the very mistakes of a line ranked before it is left out. A mistake's `location` is its
-/// stack's line that ranks first.
+/// The decision profile and each mistake's deciding line. A mistake's stack holds every line
+/// it went through: the helper that makes every move, the entry point that calls the strategy,
+/// and the branch that chose this move. The deciding line is the most specific of them, the
+/// one the fewest of the bot's judged moves went through (ties: the innermost); each line of
+/// the profile is charged with the mistakes it decided, so a helper is charged with none and
+/// the shares add up to 100 %.
 fn summarize(suite: &Suite, unit: &str, mistake: &str, mut played: Vec<AnalyzedGame>) -> Analysis {
     let cost: f64 = played.iter().map(|game| game.cost).sum();
     let mut through: HashMap<Line, u32> = HashMap::new();
@@ -393,64 +393,42 @@ fn summarize(suite: &Suite, unit: &str, mistake: &str, mut played: Vec<AnalyzedG
         }
     }
     let mut sites: BTreeMap<Line, DecisionSite> = BTreeMap::new();
-    // The mistakes each line was on the stack of, as (game, mistake) indices.
-    let mut members: HashMap<Line, Vec<(usize, usize)>> = HashMap::new();
-    for (game_index, game) in played.iter().enumerate() {
-        for (nth, made) in game.mistakes.iter().enumerate() {
-            for (line, index) in lines_of(&made.stack) {
-                members.entry(line.clone()).or_default().push((game_index, nth));
-                let frame = &made.stack.frames[index];
-                let Some(at) = frame.location.clone() else { continue };
-                let site = sites.entry(line.clone()).or_insert_with(|| DecisionSite {
-                    file: at.file,
-                    line: at.line,
-                    column: at.column,
-                    function: frame.function.clone(),
-                    chain: chain_from(&made.stack, index),
-                    cost: 0.0,
-                    percent: 0.0,
-                    mistakes: 0,
-                    moves: through.get(&line).copied().unwrap_or_default(),
-                    losses: 0,
-                    first: FirstMistake {
-                        opponent: game.opponent.clone(),
-                        seed: game.seed,
-                        turn: made.turn,
-                    },
-                });
-                site.cost += made.cost;
-                site.mistakes += 1;
-                site.losses += u32::from(game.losing == Some(nth));
-            }
+    for game in &mut played {
+        for (nth, made) in game.mistakes.iter_mut().enumerate() {
+            let deciding = lines_of(&made.stack)
+                .into_iter()
+                .min_by_key(|(line, index)| (through.get(line).copied().unwrap_or(0), *index));
+            let Some((line, index)) = deciding else { continue };
+            let frame = &made.stack.frames[index];
+            let Some(at) = frame.location.clone() else { continue };
+            made.location = Some(at.clone());
+            let site = sites.entry(line.clone()).or_insert_with(|| DecisionSite {
+                file: at.file,
+                line: at.line,
+                column: at.column,
+                function: frame.function.clone(),
+                chain: chain_from(&made.stack, index),
+                cost: 0.0,
+                percent: 0.0,
+                mistakes: 0,
+                moves: through.get(&line).copied().unwrap_or_default(),
+                losses: 0,
+                first: FirstMistake {
+                    opponent: game.opponent.clone(),
+                    seed: game.seed,
+                    turn: made.turn,
+                },
+            });
+            site.cost += made.cost;
+            site.mistakes += 1;
+            site.losses += u32::from(game.losing == Some(nth));
         }
     }
     let mut sites: Vec<DecisionSite> = sites.into_values().collect();
     for site in &mut sites {
         site.percent = if cost > 0.0 { 100.0 * site.cost / cost } else { 0.0 };
     }
-    sites.sort_by(|a, b| {
-        b.cost.total_cmp(&a.cost).then(a.moves.cmp(&b.moves)).then(b.losses.cmp(&a.losses))
-    });
-    // A line on the stack of exactly the mistakes of a line ranked before it (the helper the
-    // deciding branch calls) says nothing more.
-    let mut kept: Vec<&Vec<(usize, usize)>> = Vec::new();
-    sites.retain(|site| {
-        let mistakes = &members[&(site.file.clone(), site.line)];
-        let repeats = kept.contains(&mistakes);
-        if !repeats {
-            kept.push(mistakes);
-        }
-        !repeats
-    });
-    let rank: HashMap<Line, usize> =
-        sites.iter().enumerate().map(|(rank, s)| ((s.file.clone(), s.line), rank)).collect();
-    for made in played.iter_mut().flat_map(|game| game.mistakes.iter_mut()) {
-        let deciding = lines_of(&made.stack)
-            .into_iter()
-            .min_by_key(|(line, _)| rank.get(line).copied().unwrap_or(usize::MAX))
-            .and_then(|(_, index)| made.stack.frames[index].location.clone());
-        made.location = deciding;
-    }
+    sites.sort_by(|a, b| b.cost.total_cmp(&a.cost).then(b.losses.cmp(&a.losses)));
     sites.truncate(MAX_SITES);
     Analysis {
         bot: suite.bot.name().to_owned(),
@@ -670,7 +648,7 @@ mod tests {
     }
 
     #[test]
-    fn the_branch_that_chose_outranks_the_helper_every_move_goes_through() {
+    fn each_mistake_is_charged_to_the_branch_that_chose_it_not_the_helper_that_made_it() {
         // `mark` (line 10) makes every move; `play` calls it from the corner branch (line 40)
         // or the edge branch (line 50).
         let corner = stack(&[("mark", 10), ("play", 40)]);
@@ -685,31 +663,39 @@ mod tests {
             .iter()
             .map(|s| (s.line, s.cost, s.mistakes, s.moves, s.losses))
             .collect();
-        assert_eq!(sites, [(10, 3.0, 3, 8, 1), (40, 2.0, 2, 3, 1), (50, 1.0, 1, 5, 0)]);
-        assert_eq!(analysis.sites[1].chain, "play", "the chain from the line's own frame");
-        assert_eq!(analysis.sites[0].chain, "mark ← play");
+        assert_eq!(
+            sites,
+            [(40, 2.0, 2, 3, 1), (50, 1.0, 1, 5, 0)],
+            "the helper is charged nothing"
+        );
+        assert_eq!(analysis.sites[0].chain, "play", "the chain from the line's own frame");
         assert_eq!((analysis.lost, analysis.mistakes, analysis.cost), (1, 3, 3.0));
         let percents: Vec<f64> = analysis.sites.iter().map(|s| s.percent.round()).collect();
-        assert_eq!(percents, [100.0, 67.0, 33.0], "each line's share of everything lost");
+        assert_eq!(percents, [67.0, 33.0], "shares of everything lost, adding up to 100");
+        let lines: Vec<Option<u32>> = analysis.played[1]
+            .mistakes
+            .iter()
+            .map(|m| m.location.as_ref().map(|l| l.line))
+            .collect();
+        assert_eq!(lines, [Some(40), Some(50)], "each mistake at its deciding line");
     }
 
     #[test]
-    fn of_equally_costly_lines_the_most_specific_decides_and_locates_the_mistake() {
-        let corner = stack(&[("mark", 10), ("play", 40)]);
-        let played = vec![game(0, true, &[(10, 4), (40, 1)], &[(1.0, corner)])];
+    fn a_strategy_function_deeper_than_play_decides_when_fewer_moves_go_through_it() {
+        // play (line 90, every move) → choose (line 20, a third of them) → mark (line 10).
+        let deep = stack(&[("mark", 10), ("choose", 20), ("play", 90)]);
+        let played = vec![game(0, true, &[(10, 9), (20, 3), (90, 9)], &[(1.0, deep)])];
         let analysis = summarize(&suite(), "outcome", "blunder", played);
-        let lines: Vec<u32> = analysis.sites.iter().map(|s| s.line).collect();
+        let site = &analysis.sites[0];
         assert_eq!(
-            lines,
-            [40],
-            "one move went through 40, four through 10: the helper adds nothing"
+            (site.line, site.function.as_str(), site.chain.as_str()),
+            (20, "choose", "choose ← play")
         );
-        let losing = analysis.played[0].losing_move().unwrap();
-        assert_eq!(losing.location.as_ref().map(|l| l.line), Some(40));
-        assert_eq!(analysis.sites[0].losses, 1);
+        assert_eq!(site.losses, 1);
+        assert_eq!(site.first, FirstMistake { opponent: "perfect".into(), seed: 0, turn: 2 });
         assert_eq!(
-            analysis.sites[0].first,
-            FirstMistake { opponent: "perfect".into(), seed: 0, turn: 2 }
+            analysis.played[0].losing_move().unwrap().location.as_ref().map(|l| l.line),
+            Some(20)
         );
     }
 

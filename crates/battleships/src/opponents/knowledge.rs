@@ -7,7 +7,7 @@ use crate::board::{CELLS, FULL, MAX_SHIP, Mask, halo, ship_mask};
 
 /// The enemy grid as far as one player knows it, as bitboards.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(super) struct Knowledge {
+pub(crate) struct Knowledge {
     /// Squares this player has attacked.
     pub attacked: Mask,
     /// Hit squares of ships not yet sunk.

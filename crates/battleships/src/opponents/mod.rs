@@ -9,7 +9,7 @@
 
 mod density;
 mod hunter;
-mod knowledge;
+pub(crate) mod knowledge;
 mod random;
 
 use botlens_engine::{Failure, Player, ReferencePlayer, SeedRng, Turn};

@@ -17,8 +17,10 @@ use crate::shared::suite_args::SuiteArgs;
 stack captured at each of its moves, and judges every move by the game's oracle against the
 best move from the same position: Tic-tac-toe by perfect play (a move that throws away a win
 or a draw is a blunder; the last one in a lost game is the move that lost it), Klotski by the
-shortest solution (a slide that does not bring the puzzle nearer is a detour, costing the cell
-moves it adds). Battleships has no oracle yet.
+shortest solution in steps (a slide that leaves more steps to count than the best one is a
+detour, costing the steps it adds), Battleships by the chance each square holds a ship given
+what the bot's shots found (a long shot gives up the best square's chance: over a game, the
+shots it wasted).
 
 The report ranks the bot's source lines by what the moves they chose lost (the decision
 profile), then shows each game's losing move with the board before it and the oracle's choice.
@@ -31,6 +33,7 @@ reference player (judged without lines).
 Examples:
   botlens analyze samples/tictactoe-forkblind --vs perfect --seeds 0..50 --games 3
   botlens analyze samples/klotski-solver --vs hengdaolima
+  botlens analyze samples/battleships-hunter --vs hunter --seeds 0..20
   botlens analyze bot.js --game tictactoe --vs random --json
 
 The JSON fields are documented in `botlens_harness::analyze`."
