@@ -178,6 +178,26 @@ fn the_forkblind_samples_lost_games_turn_at_its_marked_corner_branch() {
     assert!(top["chain"].as_str().unwrap().ends_with("play"), "{top}");
 }
 
+#[test]
+fn run_analyze_adds_the_same_analysis_to_the_runs_report() {
+    let path =
+        crate::support::repo_root().join("samples/tictactoe-forkblind").display().to_string();
+    let alone = botlens_building(&["analyze", &path, "--json"]);
+    let with_run = botlens_building(&["run", &path, "--analyze", "--json"]);
+    assert_eq!(with_run.code, Some(0), "a clean run: {}", with_run.stderr);
+    let alone: Value = serde_json::from_str(&alone.stdout).unwrap();
+    let report: Value = serde_json::from_str(&with_run.stdout).unwrap();
+    assert_eq!(report["analysis"], alone, "the same games, the same judgements");
+    assert_eq!(report["opponents"][1]["losses"], 3);
+    let sarif = botlens_building(&["run", &path, "--analyze", "--format", "sarif"]);
+    assert_eq!(sarif.code, Some(2));
+    assert!(
+        sarif.stderr.contains("--analyze adds to the text and JSON reports, not to --format sarif"),
+        "{}",
+        sarif.stderr
+    );
+}
+
 /// The flattened slides of the optimal (in steps) solution of 横刀立马, as JavaScript.
 fn classic_solution() -> String {
     let out = botlens(&["solve", "hengdaolima", "--json"]);

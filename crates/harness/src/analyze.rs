@@ -237,12 +237,21 @@ pub fn analyze(
 ) -> Result<Analysis, AnalyzeError> {
     let run = RunOptions { paired: false, ..options.clone() };
     let prepared = pipeline::prepare(sandbox, target, &run, progress, cancel)?;
-    let suite = prepared.suite;
+    analyze_suite(&prepared.suite, progress, cancel)
+}
+
+/// Analyses a prepared `suite` (`botlens run --analyze` analyses the suite it ran): every
+/// opponent on every seed of it, the bot in seat 0.
+pub fn analyze_suite(
+    suite: &Suite,
+    progress: &(dyn Fn(Stage) + Sync),
+    cancel: &CancelToken,
+) -> Result<Analysis, AnalyzeError> {
     let games = suite.seeds.len() * suite.opponents.len() as u64;
     if games > MAX_GAMES {
         return Err(AnalyzeError::TooManyGames(games));
     }
-    let analysis = suite.game.visit(Analyze { suite: &suite, progress, cancel })?;
+    let analysis = suite.game.visit(Analyze { suite, progress, cancel })?;
     if cancel.is_cancelled() {
         return Err(RunError::Cancelled.into());
     }

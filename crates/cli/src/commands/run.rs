@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 use botlens_ci::Sources;
+use botlens_harness::analyze;
 use botlens_harness::baseline::{self, Comparison, FailedGames};
 use botlens_harness::pipeline::{self, RunOptions};
 use botlens_harness::tally::SEEDS_LISTED;
@@ -39,6 +40,7 @@ Examples:
 In a bot's CI (docs/ci.md):
   botlens run my-bot --format sarif > botlens.sarif   # lost games as code-scanning alerts
   botlens run my-bot --format junit > botlens.xml     # an opponent a test suite, for test reports
+  botlens run samples/tictactoe-forkblind --analyze   # and why it lost: its moves judged
 
 --format json|sarif|junit writes a machine-readable report on stdout instead of the table (--json
 is --format json). Paths in SARIF, JUnit and annotations are relative to the repository's root
@@ -103,6 +105,11 @@ pub struct RunArgs {
     /// opponents and seeds, each failed (opponent, seed) once (in both seats if it was paired).
     #[arg(long, conflicts_with_all = ["vs", "seeds"])]
     failed: bool,
+    /// Then judge every move of the bot by the game's oracle (as `botlens analyze` does, on the
+    /// suite's seeds, the bot in seat 0): the text report ends with the decision profile and
+    /// the games' losing moves, the JSON one has an `analysis` field.
+    #[arg(long)]
+    analyze: bool,
 }
 
 /// How `botlens run` writes its report (`--format`).
@@ -154,12 +161,22 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         };
     }
     let format = if args.json { Format::Json } else { args.format };
+    if args.analyze && matches!(format, Format::Sarif | Format::Junit) {
+        let name = if format == Format::Sarif { "sarif" } else { "junit" };
+        bail!("--analyze adds to the text and JSON reports, not to --format {name}");
+    }
     let annotate = crate::workflow::in_github_actions();
     let sources = sources(args.source_root.as_deref(), &target)?;
     let sandbox = crate::shared::sandbox()?;
     let run = StageProgress::around(format != Format::Text, |progress| {
         pipeline::run(&sandbox, &target, &options, progress, &CancelToken::new())
     })?;
+    let analysis = match args.analyze {
+        true => Some(StageProgress::around(format != Format::Text, |progress| {
+            analyze::analyze_suite(&run.suite, progress, &CancelToken::new())
+        })?),
+        false => None,
+    };
 
     let report = &run.report;
     let comparison =
@@ -171,6 +188,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             if let (Some((_, comparison)), Some(object)) = (&comparison, json.as_object_mut()) {
                 object.insert("comparison".into(), serde_json::to_value(comparison)?);
             }
+            if let (Some(analysis), Some(object)) = (&analysis, json.as_object_mut()) {
+                object.insert("analysis".into(), serde_json::to_value(analysis)?);
+            }
             serde_json::to_writer(&mut stdout, &json)?;
             writeln!(stdout)?;
         }
@@ -181,6 +201,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
             write!(stdout, "{}", report.render(base))?;
             if let Some((name, comparison)) = &comparison {
                 write!(stdout, "\n{}", comparison.render(&format!("baseline `{name}`"), base))?;
+            }
+            if let Some(analysis) = &analysis {
+                write!(stdout, "\n{}", analysis.render(base, 5))?;
             }
         }
     }
