@@ -176,6 +176,13 @@ fn the_forkblind_samples_lost_games_turn_at_its_marked_corner_branch() {
     assert_eq!((top["line"].as_u64(), top["losses"].as_u64()), (Some(corner), Some(3)), "{top}");
     assert!(top["file"].as_str().unwrap().ends_with("samples/tictactoe-forkblind/src/lib.rs"));
     assert!(top["chain"].as_str().unwrap().ends_with("play"), "{top}");
+
+    // The replay marks that move and says what the oracle would have played.
+    let replay = botlens_building(&["replay", &path, "--vs", "perfect", "--seed", "25"]);
+    assert_eq!(replay.code, Some(0), "{}", replay.stderr);
+    let marked: Vec<&str> =
+        replay.stdout.lines().filter(|l| l.starts_with("the move that lost the game: ")).collect();
+    assert_eq!(marked, ["the move that lost the game: blunder: drawn → lost; best mark(1, 0)"]);
 }
 
 #[test]

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use botlens_bots::caps::LimitCaps;
+use botlens_harness::analyze::{Analysis, DecisionSite};
 use botlens_harness::profile::LineCost;
 use botlens_harness::report::SuiteReport;
 use botlens_harness::{BotProject, CancelToken, SuiteRun};
@@ -17,7 +18,6 @@ use botlens_live::LiveView;
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
-use crate::handlers::analyze::Decisions;
 use crate::position::PositionEncoding;
 use crate::settings::Settings;
 
@@ -98,6 +98,35 @@ pub struct ProjectState {
     pub last_run: Option<Arc<SuiteRun>>,
     /// The live view, once asked for (`botlens.live`): told of every run from then on.
     pub live: Option<Arc<LiveView>>,
+}
+
+/// Lines of a decision profile that get a diagnostic and a lens (`botlens.analyze`).
+pub const DECISION_LINES: usize = 5;
+
+/// What an analysis leaves for diagnostics and lenses: its costliest lines and what they are
+/// measured in.
+#[derive(Debug, Clone)]
+pub struct Decisions {
+    /// The decision profile's first [`DECISION_LINES`] lines.
+    pub sites: Vec<DecisionSite>,
+    /// The games the bot lost.
+    pub lost: u64,
+    /// The oracle's unit, singular: `outcome`.
+    pub unit: String,
+    /// What a costly move is called: `blunder`.
+    pub mistake: String,
+}
+
+impl Decisions {
+    /// The part of `analysis` the editor shows.
+    pub fn of(analysis: &Analysis) -> Decisions {
+        Decisions {
+            sites: analysis.sites.iter().take(DECISION_LINES).cloned().collect(),
+            lost: analysis.lost,
+            unit: analysis.unit.clone(),
+            mistake: analysis.mistake.clone(),
+        }
+    }
 }
 
 /// What a finished run left for lenses and hovers.

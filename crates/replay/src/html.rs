@@ -33,7 +33,7 @@ use crate::{FailurePanel, Replay};
 
 /// The page's stylesheet.
 const STYLE: &str = r#"
-:root { color-scheme: light dark; --fail: #d33; --waste: #b80; --accent: #36c; --last: #7c3aed; }
+:root { color-scheme: light dark; --fail: #d33; --waste: #b80; --accent: #36c; --last: #7c3aed; --best: #2a2; }
 body { font: 15px/1.4 system-ui, sans-serif; margin: 1.5rem; max-width: 84rem; }
 h1 { font-size: 1.3rem; margin: 0; }
 h2 { font-size: 1.05rem; margin: 0.8rem 0 0.3rem; }
@@ -70,6 +70,7 @@ figure.grid figcaption { font-weight: 600; margin-bottom: 0.3rem; }
   border-radius: 0.6em 0.6em 0 0; }
 .mark { z-index: 3; pointer-events: none; border-radius: 3px; }
 .mark.last { box-shadow: inset 0 0 0 3px var(--last), 0 0 0 2px var(--last); }
+.mark.best { box-shadow: inset 0 0 0 3px var(--best); border-radius: 50%; }
 .mark.failing { box-shadow: inset 0 0 0 3px var(--fail), 0 0 0 2px var(--fail);
   background: repeating-linear-gradient(45deg, #dd333333 0 4px, transparent 4px 9px); }
 #legend { display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; margin: 0.5rem 0 0; font-size: 0.9rem; }
@@ -89,6 +90,9 @@ aside { flex: 0 1 24rem; }
 #moves li { cursor: pointer; padding: 0 0.3rem; }
 #moves li.failed { color: var(--fail); }
 #moves li.wasteful { color: var(--waste); }
+#moves li.judged { color: var(--waste); }
+#moves li.losing { color: var(--fail); font-weight: bold; }
+#judged { color: var(--waste); }
 #moves li.current { background: var(--accent); color: #fff; }
 #failure { border: 2px solid #8884; border-radius: 6px; padding: 0.4rem 0.8rem; margin-top: 1rem; }
 #failure.here { border-color: var(--fail); }
@@ -145,7 +149,8 @@ const SCRIPT: &str = r#"
   var MARKS = { x: "X", o: "O", hit: "✕", sunk: "✕", miss: "•" };
   var PLAIN = { empty: true, water: true, ship: true, floor: true };
   var LABELS = { x: "X", o: "O", sunk: "sunk ship", miss: "miss (water shot at)", goal: "goal area",
-    goal_piece: "goal piece", last: "last move", failing: "failing move" };
+    goal_piece: "goal piece", last: "last move", failing: "failing move",
+    best: "the oracle's choice" };
   var MODIFIERS = { Shift: true, Control: true, Alt: true, Meta: true, CapsLock: true };
   // The SVG namespace, as the parser gives it to the page's own (empty) <svg>.
   var SVG = $("svg-namespace").namespaceURI, palette = embedded.heat_palette, hiddenSeats = {};
@@ -383,6 +388,13 @@ const SCRIPT: &str = r#"
     layersOf(frame).forEach(function (layer) {
       if (layer.grid === index) { cells.appendChild(drawLayer(layer, grid, size)); }
     });
+    frame.best.forEach(function (spot) {
+      if (spot.grid !== index) { return; }
+      var node = element("div", "mark best");
+      node.title = labelOf("best");
+      place(node, spot.x, spot.y, 1, 1);
+      cells.appendChild(node);
+    });
     frame.touched.forEach(function (spot) {
       if (spot.grid !== index) { return; }
       var node = element("div", frame.failed ? "mark failing" : "mark last");
@@ -415,12 +427,16 @@ const SCRIPT: &str = r#"
     });
     item(element("span", "mark last"), "last");
     if (failureFrame !== null) { item(element("span", "mark failing"), "failing"); }
+    if (frames.some(function (frame) { return frame.best.length > 0; })) {
+      item(element("span", "mark best"), "best");
+    }
   }
   var items = frames.map(function (frame, i) {
     var li = document.createElement("li"), move = i > 0 ? data.moves[i - 1] : null;
     li.textContent = move ? move.label : "  0 start";
     if (move && move.failed) { li.className = "failed"; }
     else if (move && move.wasteful) { li.className = "wasteful"; }
+    else if (move && move.judged) { li.className = move.judged.losing ? "losing" : "judged"; }
     li.addEventListener("click", function () { pause(); show(i); });
     $("moves").appendChild(li);
     return li;
@@ -448,6 +464,7 @@ const SCRIPT: &str = r#"
     $("board").classList.toggle("failed", frame.failed);
     picture.classList.toggle("failed", frame.failed);
     $("answer").textContent = move && move.response ? "answer: " + move.response : "";
+    $("judged").textContent = move && move.judged ? move.judged.note : "";
     $("cost").textContent = frame.cost ? "cost: " + frame.cost : "";
     $("logs").textContent = frame.logs.length ? frame.logs.join("\n")
       : (move ? "(nothing logged on this move)" : "(the game has not started)");
@@ -625,6 +642,7 @@ pub fn page(replay: &Replay, start: usize) -> String {
 </div>
 <p id="message" class="dim"></p>
 {keys}<p id="answer" class="dim"></p>
+<p id="judged"></p>
 <p id="cost" class="dim"></p>
 <h2>log</h2>
 <pre id="logs"></pre>
@@ -823,6 +841,27 @@ mod tests {
         let data = embedded(&html);
         let logs = &data["replay"]["frames"][5]["logs"];
         assert_eq!(logs[2], r"log \u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m\u{202e}</script><b>x");
+    }
+
+    #[test]
+    fn a_judged_page_carries_each_costly_moves_note_and_the_oracles_cells() {
+        let seed = (0..)
+            .find(|&seed| {
+                crate::fixtures::reference_game(seed).0.result_for(0)
+                    == botlens_engine::SeatResult::Loss
+            })
+            .expect("random loses somewhere");
+        let trace = crate::fixtures::reference_game(seed).1;
+        let data = embedded(&page(&Replay::judged_from_trace(&trace, None).expect("replays"), 0));
+        let moves = data["replay"]["moves"].as_array().unwrap();
+        let losing = moves.iter().find(|m| m["judged"]["losing"] == true).expect("a losing move");
+        assert!(
+            losing["judged"]["note"].as_str().unwrap().starts_with("the move that lost the game: ")
+        );
+        let frame = &data["replay"]["frames"][losing["turn"].as_u64().unwrap() as usize];
+        assert_eq!(frame["best"].as_array().map(Vec::len), Some(1), "{frame}");
+        let html = page(&Replay::judged_from_trace(&trace, None).expect("replays"), 0);
+        assert!(html.contains(r#"<p id="judged"></p>"#) && html.contains(".mark.best"));
     }
 
     #[test]

@@ -54,7 +54,7 @@ use botlens_engine::{Trace, TraceError};
 pub use botlens_files::{ReadError, read_text};
 pub use html::page as html_page;
 pub use marks::{HeatMap, Layer, Overlay, Paint, Placed, PlacedKind, StatusLine};
-pub use model::{Drawing, DrawnBlock, DrawnGrid, FailurePanel, Frame, MoveEntry, Replay};
+pub use model::{Drawing, DrawnBlock, DrawnGrid, FailurePanel, Frame, Judged, MoveEntry, Replay};
 pub use source::SourceLine;
 pub use text::{write_game, write_one};
 pub use tui::draw;
@@ -182,7 +182,8 @@ pub fn load(path: &Path) -> Result<Trace, ReplayError> {
         .map_err(|error| ReplayError::Trace { context: format!("{}: ", path.display()), error })
 }
 
-/// Presents a finished game as `options` say: the terminal viewer, text frames, or an HTML page.
+/// Presents a finished game as `options` say: the terminal viewer, text frames, or an HTML page,
+/// its moves judged by the game's oracle ([`Replay::judged_from_trace`]).
 ///
 /// The trace may come from a file ([`load`]) or straight from a game just played. `play_on`
 /// is what the terminal viewer's `c` key calls ([`PlayOnHook`]); without it the key says it is
@@ -192,7 +193,7 @@ pub fn show(
     options: &ShowOptions,
     play_on: Option<PlayOnHook<'_>>,
 ) -> Result<(), ReplayError> {
-    let replay = Replay::from_trace(&trace, options.source_root.as_deref())?;
+    let replay = Replay::judged_from_trace(&trace, options.source_root.as_deref())?;
     let start = options.at.unwrap_or(options.start);
     replay.frame(start)?;
     match &options.output {

@@ -18,8 +18,8 @@ use botlens_engine::stack::thousands;
 use botlens_engine::text::{printable, printable_lines};
 use botlens_engine::words::move_and_turn;
 use botlens_engine::{
-    CallStack, FailureKind, Game, PlayerInfo, Seat, SourceLocation, TRACE_FORMAT_VERSION, Trace,
-    TraceError, TurnCost,
+    CallStack, FailureKind, Game, MatchOutcome, PlayerInfo, Seat, SourceLocation,
+    TRACE_FORMAT_VERSION, Trace, TraceError, TurnCost,
 };
 use botlens_games::{GameKind, GameVisitor, Scored};
 use serde::Serialize;
@@ -77,13 +77,29 @@ pub struct MoveEntry {
     /// Whether the game counts the move as wasted (a Battleships re-attack).
     pub wasteful: bool,
     /// One line for the move list: `  3 seat 1 perfect  mark(1, 1)` (in a puzzle, without the
-    /// seat and player); `✗` marks the failing move and `~` a wasted one.
+    /// seat and player); `✗` marks the failing move, `~` a wasted one, and in a judged replay
+    /// `?` a costly one and `??` the move that lost the game.
     pub label: String,
     /// What the move did that a timeline marks: `hit` or `sunk` (the state of the square it
     /// touched, as the picture shows it after the move), unless the move was wasted.
     pub event: Option<String>,
     /// What the moving seat drew during the move, if anything.
     pub marks: Option<Layer>,
+    /// The game's oracle's judgement of the move, when it cost something (a replay opened with
+    /// [`Replay::judged_from_trace`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged: Option<Judged>,
+}
+
+/// A costly move, as the game's oracle judged it (`botlens analyze` explains the oracles).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Judged {
+    /// What it was and what was best: `blunder: drawn → lost; best mark(1, 0)`, led by `the move
+    /// that lost the game: ` for the losing one.
+    pub note: String,
+    /// Whether it is the move that lost the game: the loser's last that turned a position it
+    /// had not lost into a lost one.
+    pub losing: bool,
 }
 
 /// One position of the game.
@@ -124,6 +140,12 @@ pub struct Frame {
     /// Where those marks show in [`board`](Frame::board), for the terminal's overlay.
     #[serde(skip)]
     pub overlay: Vec<Overlay>,
+    /// The cells of the game oracle's choice from the position the move was made from, when
+    /// the move was costly ([`MoveEntry::judged`]).
+    pub best: Vec<Spot>,
+    /// Where the [`best`](Frame::best) cells show in [`board`](Frame::board).
+    #[serde(skip)]
+    pub best_text: Vec<TextCell>,
 }
 
 /// A position as the game pictures it (`botlens_engine::picture`), with every cell state and
@@ -302,6 +324,25 @@ impl Replay {
     /// Refuses, with a clear error, traces in a newer format, of a game this build does not know,
     /// or whose moves no longer replay (truncated or hand-edited).
     pub fn from_trace(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, ReplayError> {
+        Replay::open(trace, source_root, false)
+    }
+
+    /// [`Replay::from_trace`], with every move judged by the game's oracle (as `botlens analyze`
+    /// judges them): each costly move carries what it cost and the oracle's choice
+    /// ([`MoveEntry::judged`], [`Frame::best`]), and the move that lost the game is marked.
+    /// Judging a Battleships game takes a moment per shot, so only the viewers ask for it.
+    pub fn judged_from_trace(
+        trace: &Trace,
+        source_root: Option<&Path>,
+    ) -> Result<Replay, ReplayError> {
+        Replay::open(trace, source_root, true)
+    }
+
+    fn open(
+        trace: &Trace,
+        source_root: Option<&Path>,
+        judging: bool,
+    ) -> Result<Replay, ReplayError> {
         if trace.format_version > TRACE_FORMAT_VERSION {
             return Err(TraceError::NewerFormat {
                 found: trace.format_version,
@@ -313,7 +354,7 @@ impl Replay {
             name: trace.game.clone(),
             known: GameKind::names(),
         })?;
-        kind.visit(Build { trace, source_root })
+        kind.visit(Build { trace, source_root, judging })
     }
 
     /// The number of moves (one less than the number of frames).
@@ -350,19 +391,28 @@ fn cells_width<G: Game>(game: &G, picture: &Picture) -> usize {
 struct Build<'a> {
     trace: &'a Trace,
     source_root: Option<&'a Path>,
+    judging: bool,
 }
 
 impl GameVisitor for Build<'_> {
     type Output = Result<Replay, ReplayError>;
 
     fn visit<G: Scored>(self) -> Self::Output {
-        build::<G>(self.trace, self.source_root)
+        build::<G>(self.trace, self.source_root, self.judging)
     }
 }
 
 /// Builds the replay of a trace of game `G`.
-fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, ReplayError> {
+fn build<G: Scored>(
+    trace: &Trace,
+    source_root: Option<&Path>,
+    judging: bool,
+) -> Result<Replay, ReplayError> {
     let record = trace.decode::<G>()?;
+    // A game whose oracle cannot be made (a board too large to search) is shown unjudged.
+    let oracle = judging.then(|| G::oracle(&record.initial).ok()).flatten();
+    // Per move, whether it turned a position its player had not lost into a lost one.
+    let mut loses = Vec::with_capacity(record.moves.len());
     let total = record.moves.len();
     // In a puzzle every move is the one player's: the move list leaves out who moved.
     let solo = record.initial.seats() == 1;
@@ -383,6 +433,8 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
         touched_text: Vec::new(),
         layers: Vec::new(),
         overlay: Vec::new(),
+        best: Vec::new(),
+        best_text: Vec::new(),
         cells_width: record
             .initial
             .picture()
@@ -404,6 +456,28 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             .action
             .as_ref()
             .map_or_else(Vec::new, |action| game.action_cells(played.seat, action));
+        let judgement = match (&oracle, &played.action, &played.response) {
+            (Some(oracle), Some(action), Some(_)) => {
+                let judgement = oracle.judge(&game, played.seat, action);
+                judgement.is_mistake().then(|| {
+                    let note = format!(
+                        "{}: {} → {}; best {}",
+                        oracle.mistake(),
+                        judgement.before,
+                        judgement.after,
+                        judgement.best
+                    );
+                    let best = game.action_cells(played.seat, &judgement.best);
+                    (Judged { note: line(&note), losing: false }, best, judgement.loses)
+                })
+            }
+            _ => None,
+        };
+        loses.push(judgement.as_ref().is_some_and(|(_, _, loses)| *loses));
+        let (judged, best) = match judgement {
+            Some((judged, best, _)) => (Some(judged), best),
+            None => (None, Vec::new()),
+        };
         if let (Some(action), Some(_)) = (&played.action, &played.response) {
             game.apply(played.seat, action)
                 .map_err(|illegal| TraceError::Diverged { turn: played.turn, reason: illegal.0 })?;
@@ -419,13 +493,18 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             "  ✗ "
         } else if wasteful {
             "  ~ "
+        } else if judged.is_some() {
+            "  ? "
         } else {
             "  "
         };
         let picture = game.picture();
-        let touched: Vec<Spot> = picture.as_ref().map_or_else(Vec::new, |picture| {
-            touched.into_iter().filter(|spot| picture.contains(spot)).collect()
-        });
+        let on_picture = |spots: Vec<Spot>| -> Vec<Spot> {
+            picture.as_ref().map_or_else(Vec::new, |picture| {
+                spots.into_iter().filter(|spot| picture.contains(spot)).collect()
+            })
+        };
+        let (touched, best) = (on_picture(touched), on_picture(best));
         let marks = layer::<G>(played.seat, index, &played.drawing, picture.as_ref());
         if let Some(seat) = latest.get_mut(played.seat) {
             *seat = Some((index, marks.is_some()));
@@ -446,6 +525,7 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             response,
             failed: played.failure.is_some(),
             wasteful,
+            judged,
         });
         let overlay = layers
             .iter()
@@ -465,6 +545,8 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
             touched_text: touched.iter().filter_map(|&spot| game.text_cell(spot)).collect(),
             cells_width: picture.as_ref().map_or(0, |picture| cells_width(&game, picture)),
             touched,
+            best_text: best.iter().filter_map(|&spot| game.text_cell(spot)).collect(),
+            best,
             picture: picture.map(|picture| legend.draw(&picture)),
             layers,
             overlay,
@@ -492,6 +574,7 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
         }
     }
 
+    mark_losing(&mut moves, &loses, &record.outcome, record.initial.seats());
     Ok(Replay {
         game: line(&trace.game),
         seed: trace.seed,
@@ -505,6 +588,19 @@ fn build<G: Game>(trace: &Trace, source_root: Option<&Path>) -> Result<Replay, R
         cell_states: legend.cells.into_lines(),
         block_kinds: legend.blocks.into_lines(),
     })
+}
+
+/// Marks the move that lost a decided game: the loser's last move that turned a position it had
+/// not lost into a lost one (`loses`, per move), `??` in the move list.
+fn mark_losing(moves: &mut [MoveEntry], loses: &[bool], outcome: &MatchOutcome, seats: usize) {
+    let Some(winner) = outcome.winner.filter(|_| seats > 1) else { return };
+    let losing = (0..moves.len()).rev().find(|&i| moves[i].seat != winner && loses[i]);
+    let Some(entry) = losing.map(|i| &mut moves[i]) else { return };
+    if let Some(judged) = &mut entry.judged {
+        judged.losing = true;
+        judged.note = format!("the move that lost the game: {}", judged.note);
+        entry.label = entry.label.replacen("  ? ", " ?? ", 1);
+    }
 }
 
 /// What a move that touched `touched` did, for a timeline: `hit` or `sunk` when the first
@@ -634,6 +730,45 @@ mod tests {
         HOSTILE, Typed, assert_printable, bot_location, bot_project, failed_game, hostile_game,
         reference_game, reference_trace,
     };
+
+    /// The first seed on which `random` (seat 0) loses to `perfect`, and its replay, judged.
+    fn judged_loss() -> (u64, Replay) {
+        (0..)
+            .find_map(|seed| {
+                let (record, trace) = reference_game(seed);
+                (record.result_for(0) == botlens_engine::SeatResult::Loss)
+                    .then(|| (seed, Replay::judged_from_trace(&trace, None).expect("replays")))
+            })
+            .expect("random loses to perfect somewhere")
+    }
+
+    #[test]
+    fn a_judged_replay_marks_the_move_that_lost_and_shows_the_oracles_choice() {
+        let (seed, replay) = judged_loss();
+        let losing: Vec<&MoveEntry> =
+            replay.moves.iter().filter(|m| m.judged.as_ref().is_some_and(|j| j.losing)).collect();
+        let [losing] = losing[..] else {
+            panic!("seed {seed}: one losing move: {:#?}", replay.moves)
+        };
+        assert_eq!(losing.seat, 0, "the loser's");
+        let note = &losing.judged.as_ref().unwrap().note;
+        assert!(note.starts_with("the move that lost the game: blunder: "), "{note}");
+        assert!(note.contains(" → lost; best mark("), "{note}");
+        assert!(losing.label.contains(" ?? "), "{}", losing.label);
+        let frame = &replay.frames[losing.turn as usize];
+        assert_eq!(frame.best.len(), 1, "the best square: {frame:?}");
+        assert_eq!(frame.best_text.len(), 1, "shown in the text too");
+        assert!(
+            replay.moves.iter().filter(|m| m.seat == 1).all(|m| m.judged.is_none()),
+            "perfect makes no mistake"
+        );
+        let plain = Replay::from_trace(&reference_game(seed).1, None).expect("replays");
+        assert!(
+            plain.moves.iter().all(|m| m.judged.is_none())
+                && plain.frames.iter().all(|f| f.best.is_empty()),
+            "judged only when asked"
+        );
+    }
 
     #[test]
     fn a_moves_cost_reads_fuel_memory_and_the_growth_since_the_seats_move_before() {

@@ -58,6 +58,9 @@ fn write_frame(out: &mut dyn Write, replay: &Replay, index: usize) -> io::Result
     if let Some(response) = played.and_then(|m| m.response.as_ref()) {
         writeln!(out, "answer: {response}")?;
     }
+    if let Some(judged) = played.and_then(|m| m.judged.as_ref()) {
+        writeln!(out, "{}", judged.note)?;
+    }
     if let Some(cost) = &frame.cost {
         writeln!(out, "cost: {cost}")?;
     }

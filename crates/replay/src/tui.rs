@@ -135,6 +135,10 @@ fn key_of(code: KeyCode) -> Option<Key> {
 const LAST_MOVE: Style =
     Style::new().fg(Color::Cyan).add_modifier(Modifier::REVERSED.union(Modifier::BOLD));
 
+/// How the cells of the oracle's choice are drawn after a costly move (a judged replay).
+const BEST_MOVE: Style =
+    Style::new().fg(Color::Green).add_modifier(Modifier::REVERSED.union(Modifier::BOLD));
+
 /// How the cells of the failing move are drawn on the board.
 const FAILING_MOVE: Style =
     Style::new().fg(Color::Red).add_modifier(Modifier::REVERSED.union(Modifier::BOLD));
@@ -269,6 +273,13 @@ fn draw_board(
         Some(answer) => block.title_bottom(format!(" answer: {answer} ")),
         None => block,
     };
+    let judged = current.checked_sub(1).and_then(|i| replay.moves.get(i)?.judged.as_ref());
+    let block = match judged {
+        Some(judged) => {
+            block.title_bottom(Line::from(format!(" {} ", judged.note)).right_aligned())
+        }
+        None => block,
+    };
     let inside = block.inner(area);
     let mut text = Text::raw(shown.board.as_str());
     let overlaid = !marks.is_empty();
@@ -281,7 +292,8 @@ fn draw_board(
             paint(buffer, inside, overlay);
         }
     }
-    for cell in &shown.touched_text {
+    let best = shown.best_text.iter().map(|cell| (cell, BEST_MOVE));
+    for (cell, style) in shown.touched_text.iter().map(|cell| (cell, style)).chain(best) {
         let (Ok(line), Ok(column), Ok(width)) =
             (u16::try_from(cell.line), u16::try_from(cell.column), u16::try_from(cell.width))
         else {

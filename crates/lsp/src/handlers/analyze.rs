@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use botlens_harness::analyze::{self, Analysis, DecisionSite};
+use botlens_harness::analyze::{self, DecisionSite};
 use botlens_harness::{CancelToken, Target, pipeline};
 use serde_json::{Value, json};
 use tower_lsp_server::jsonrpc;
@@ -22,128 +22,100 @@ use super::diagnostics::{SOURCE, in_project};
 use crate::position::{self, PositionEncoding};
 #[cfg(test)]
 use crate::session::canonical;
-use crate::session::{ProjectState, ServerSession};
+use crate::session::{Decisions, ProjectState, ServerSession};
 
 /// Analyses a project's suite: arguments `[project dir]`; answers the decision profile.
 pub const ANALYZE: &str = "botlens.analyze";
 
-/// Lines of a decision profile that get a diagnostic and a lens.
-pub const DECISION_LINES: usize = 5;
-
-/// What an analysis leaves for diagnostics and lenses: its costliest lines and what they are
-/// measured in.
-#[derive(Debug, Clone)]
-pub struct Decisions {
-    /// The decision profile's first [`DECISION_LINES`] lines.
-    pub sites: Vec<DecisionSite>,
-    /// The games the bot lost.
-    pub lost: u64,
-    /// The oracle's unit, singular: `outcome`.
-    pub unit: String,
-    /// What a costly move is called: `blunder`.
-    pub mistake: String,
+/// `8 blunders`, `1 detour`.
+fn mistakes(decisions: &Decisions, site: &DecisionSite) -> String {
+    let s = if site.mistakes == 1 { "" } else { "s" };
+    format!("{} {}{s}", site.mistakes, decisions.mistake)
 }
 
-impl Decisions {
-    /// The part of `analysis` the editor shows.
-    pub fn of(analysis: &Analysis) -> Decisions {
-        Decisions {
-            sites: analysis.sites.iter().take(DECISION_LINES).cloned().collect(),
-            lost: analysis.lost,
-            unit: analysis.unit.clone(),
-            mistake: analysis.mistake.clone(),
-        }
+/// `; 3 of 3 losses turned here`, or nothing.
+fn losses(decisions: &Decisions, site: &DecisionSite) -> String {
+    match site.losses {
+        0 => String::new(),
+        n => format!("; {n} of {} losses turned here", decisions.lost),
     }
+}
 
-    /// `8 blunders`, `1 detour`.
-    fn mistakes(&self, site: &DecisionSite) -> String {
-        let s = if site.mistakes == 1 { "" } else { "s" };
-        format!("{} {}{s}", site.mistakes, self.mistake)
+/// The information diagnostics of `decisions`' sites in the project at `root`, by file.
+pub fn diagnostics(
+    decisions: &Decisions,
+    root: &Path,
+    encoding: PositionEncoding,
+) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
+    let mut files: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
+    for site in &decisions.sites {
+        let Some(path) = in_project(root, &site.file) else { continue };
+        let text = position::read(&path);
+        let range = encoding.line_range(text.as_deref(), site.line, site.column);
+        let s = if (site.cost - 1.0).abs() < f64::EPSILON { "" } else { "s" };
+        let message = format!(
+            "{} chosen here lost {} {}{s} ({:.0} % of what the bot's moves lost){}\n{} in {} moves through this line; the first vs {}, seed {}, move {}",
+            mistakes(decisions, site),
+            amount(site.cost),
+            decisions.unit,
+            site.percent,
+            losses(decisions, site),
+            mistakes(decisions, site),
+            site.moves,
+            site.first.opponent,
+            site.first.seed,
+            site.first.turn,
+        );
+        files.entry(path).or_default().push(Diagnostic {
+            range,
+            severity: Some(DiagnosticSeverity::INFORMATION),
+            code: Some(NumberOrString::String("decision".to_owned())),
+            source: Some(SOURCE.to_owned()),
+            message,
+            data: Some(json!({
+                "project": root,
+                "opponent": site.first.opponent,
+                "seed": site.first.seed,
+                "turn": site.first.turn,
+            })),
+            ..Diagnostic::default()
+        });
     }
+    files
+}
 
-    /// `; 3 of 3 losses turned here`, or nothing.
-    fn losses(&self, site: &DecisionSite) -> String {
-        match site.losses {
-            0 => String::new(),
-            n => format!("; {n} of {} losses turned here", self.lost),
-        }
-    }
-
-    /// The information diagnostics of the sites in the project at `root`, by file.
-    pub fn diagnostics(
-        &self,
-        root: &Path,
-        encoding: PositionEncoding,
-    ) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
-        let mut files: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
-        for site in &self.sites {
-            let Some(path) = in_project(root, &site.file) else { continue };
-            let text = position::read(&path);
-            let range = encoding.line_range(text.as_deref(), site.line, site.column);
-            let s = if (site.cost - 1.0).abs() < f64::EPSILON { "" } else { "s" };
-            let message = format!(
-                "{} chosen here lost {} {}{s} ({:.0} % of what the bot's moves lost){}\n{} in {} moves through this line; the first vs {}, seed {}, move {}",
-                self.mistakes(site),
-                amount(site.cost),
-                self.unit,
-                site.percent,
-                self.losses(site),
-                self.mistakes(site),
-                site.moves,
-                site.first.opponent,
-                site.first.seed,
-                site.first.turn,
-            );
-            files.entry(path).or_default().push(Diagnostic {
-                range,
-                severity: Some(DiagnosticSeverity::INFORMATION),
-                code: Some(NumberOrString::String("decision".to_owned())),
-                source: Some(SOURCE.to_owned()),
-                message,
-                data: Some(json!({
-                    "project": root,
-                    "opponent": site.first.opponent,
-                    "seed": site.first.seed,
-                    "turn": site.first.turn,
-                })),
-                ..Diagnostic::default()
-            });
-        }
-        files
-    }
-
-    /// The lenses of the sites in `file` (canonical), one above each line; clicking analyses
-    /// `root` again.
-    pub fn lenses(&self, file: &Path, root: &Path) -> Vec<CodeLens> {
-        self.sites
-            .iter()
-            .filter(|site| in_project(root, &site.file).is_some_and(|path| path == file))
-            .map(|site| {
-                let at = Position::new(site.line.saturating_sub(1), 0);
-                let title = match site.losses {
-                    0 => format!(
-                        "botlens: {} ({:.0} % of what was lost)",
-                        self.mistakes(site),
-                        site.percent
-                    ),
-                    n => format!(
-                        "botlens: {n} of {} losses turned here ({})",
-                        self.lost,
-                        self.mistakes(site)
-                    ),
-                };
-                CodeLens {
-                    range: Range::new(at, at),
-                    command: Some(Command {
-                        title,
-                        command: ANALYZE.to_owned(),
-                        arguments: Some(vec![json!(root)]),
-                    }),
-                    data: None,
-                }
-            })
-            .collect()
-    }
+/// The lenses of `decisions`' sites in `file` (canonical), one above each line; clicking
+/// analyses `root` again.
+pub fn lenses(decisions: &Decisions, file: &Path, root: &Path) -> Vec<CodeLens> {
+    decisions
+        .sites
+        .iter()
+        .filter(|site| in_project(root, &site.file).is_some_and(|path| path == file))
+        .map(|site| {
+            let at = Position::new(site.line.saturating_sub(1), 0);
+            let title = match site.losses {
+                0 => format!(
+                    "botlens: {} ({:.0} % of what was lost)",
+                    mistakes(decisions, site),
+                    site.percent
+                ),
+                n => format!(
+                    "botlens: {n} of {} losses turned here ({})",
+                    decisions.lost,
+                    mistakes(decisions, site)
+                ),
+            };
+            CodeLens {
+                range: Range::new(at, at),
+                command: Some(Command {
+                    title,
+                    command: ANALYZE.to_owned(),
+                    arguments: Some(vec![json!(root)]),
+                }),
+                data: None,
+            }
+        })
+        .collect()
 }
 
 /// A cost in as few digits as it needs: `2`, `0.35`.
@@ -222,13 +194,13 @@ pub fn merged(
 ) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
     let mut files: BTreeMap<PathBuf, Vec<Diagnostic>> = project.published.clone();
     if let Some(before) = before {
-        for path in before.diagnostics(root, encoding).into_keys() {
+        for path in diagnostics(before, root, encoding).into_keys() {
             files.entry(path).or_default();
         }
     }
     if let Some(decisions) = &project.decisions {
-        for (path, diagnostics) in decisions.diagnostics(root, encoding) {
-            files.entry(path).or_default().extend(diagnostics);
+        for (path, found) in diagnostics(decisions, root, encoding) {
+            files.entry(path).or_default().extend(found);
         }
     }
     files
@@ -269,7 +241,7 @@ mod tests {
         std::fs::write(&lib, "fn a() {}\n".repeat(70)).unwrap();
         let root = canonical(dir.path());
         let decisions = decisions(&canonical(&lib));
-        let files = decisions.diagnostics(&root, PositionEncoding::Utf16);
+        let files = diagnostics(&decisions, &root, PositionEncoding::Utf16);
         let [(path, diagnostics)] = &files.into_iter().collect::<Vec<_>>()[..] else {
             panic!("one file")
         };
@@ -286,7 +258,7 @@ mod tests {
             diagnostics[1].message.lines().next(),
             Some("1 blunder chosen here lost 1 outcome (12 % of what the bot's moves lost)")
         );
-        let lenses = decisions.lenses(&canonical(&lib), &root);
+        let lenses = lenses(&decisions, &canonical(&lib), &root);
         let titles: Vec<&str> =
             lenses.iter().map(|l| l.command.as_ref().unwrap().title.as_str()).collect();
         assert_eq!(
@@ -303,7 +275,7 @@ mod tests {
     fn a_site_outside_the_project_gets_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let decisions = decisions(Path::new("/etc/passwd"));
-        assert!(decisions.diagnostics(dir.path(), PositionEncoding::Utf16).is_empty());
-        assert!(decisions.lenses(Path::new("/etc/passwd"), dir.path()).is_empty());
+        assert!(diagnostics(&decisions, dir.path(), PositionEncoding::Utf16).is_empty());
+        assert!(lenses(&decisions, Path::new("/etc/passwd"), dir.path()).is_empty());
     }
 }

@@ -62,7 +62,7 @@ pub async fn code_lens(
             .as_deref()
             .map_or_else(Vec::new, |lines| profile::lenses(lines, &path, &root));
         if let Some(decisions) = &project.decisions {
-            hot.extend(decisions.lenses(&path, &root));
+            hot.extend(analyze::lenses(decisions, &path, &root));
         }
         (root, project.latest.clone(), verdict, running, hot)
     };
