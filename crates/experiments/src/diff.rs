@@ -37,7 +37,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use botlens_engine::text::{printable, printable_lines};
-use botlens_engine::{Game, MatchRecord, MoveRecord, Seat, SeatResult, Trace, TraceError};
+use botlens_engine::{
+    Game, Judgement, MatchRecord, MoveRecord, Seat, SeatResult, Trace, TraceError,
+};
 use botlens_games::{GameVisitor, Scored};
 use botlens_sandbox::Sandbox;
 use serde::Serialize;
@@ -114,7 +116,7 @@ pub struct Ending {
 }
 
 /// One side's move where the games part.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SideMove {
     /// The seat that moved.
     pub seat: Seat,
@@ -122,10 +124,17 @@ pub struct SideMove {
     pub action: String,
     /// The lines the moving player logged on this move.
     pub logs: Vec<String>,
+    /// What the game's oracle says of the move, when it judges it (a legal move): `drawn →
+    /// lost: a blunder costing 1 outcome`, `drawn → drawn`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged: Option<String>,
+    /// What the move cost against the oracle's best, in its unit (0: as good as the best).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<f64>,
 }
 
 /// Where two games part.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Divergence {
     /// The move (1-based, every seat's counted).
     pub index: usize,
@@ -135,6 +144,11 @@ pub struct Divergence {
     pub a: Option<SideMove>,
     /// B's move; `None` when B's game had already ended.
     pub b: Option<SideMove>,
+    /// Which side's decision the game's oracle judges worse there, and what it would play:
+    /// `B's move was worse, by 1 outcome; the oracle plays mark(1, 0)`; `None` when it judges
+    /// them alike or cannot judge both.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
 }
 
 /// Two builds' games on one seed.
@@ -503,8 +517,8 @@ impl SeedsDiff {
 }
 
 impl GameDiff {
-    /// The diff for a terminal: where the games part, both moves, the board there, each side's
-    /// log lines, and how each game ended.
+    /// The diff for a terminal: where the games part, both moves (judged by the game's oracle,
+    /// and which was worse), the board there, each side's log lines, and how each game ended.
     pub fn render(&self) -> String {
         let mut out = String::new();
         let _ = write!(
@@ -526,10 +540,21 @@ impl GameDiff {
                 for (name, side) in [(&self.a, &divergence.a), (&self.b, &divergence.b)] {
                     let _ = match side {
                         Some(side) => {
-                            writeln!(out, "  {name}: seat {} plays {}", side.seat, side.action)
+                            let judged = side
+                                .judged
+                                .as_ref()
+                                .map_or_else(String::new, |j| format!(" ({j})"));
+                            writeln!(
+                                out,
+                                "  {name}: seat {} plays {}{judged}",
+                                side.seat, side.action
+                            )
                         }
                         None => writeln!(out, "  {name}: the game had ended"),
                     };
+                }
+                if let Some(verdict) = &divergence.verdict {
+                    let _ = writeln!(out, "  {verdict}");
                 }
                 let _ = writeln!(out, "\nthe board before move {index}:");
                 for line in divergence.board.lines() {
@@ -573,13 +598,59 @@ impl GameVisitor for Describe<'_> {
 
     fn visit<G: Scored>(self) -> Self::Output {
         let (a, b) = (self.a.decode::<G>()?, self.b.decode::<G>()?);
+        let before = a.state_after(self.at);
+        let oracle = G::oracle(&a.initial).ok();
+        let judge = |record: &MatchRecord<G>| {
+            let played = record.moves.get(self.at)?;
+            let (Some(action), Some(_)) = (&played.action, &played.response) else { return None };
+            Some(oracle.as_ref()?.judge(&before, played.seat, action))
+        };
+        let (judged_a, judged_b) = (judge(&a), judge(&b));
+        let verdict = match (&judged_a, &judged_b, &oracle) {
+            (Some(x), Some(y), Some(oracle)) if x.cost != y.cost => {
+                let (worse, by) =
+                    if x.cost > y.cost { ("A", x.cost - y.cost) } else { ("B", y.cost - x.cost) };
+                Some(format!(
+                    "{worse}'s move was worse, by {}; the oracle plays {}",
+                    amount(by, oracle.unit()),
+                    x.best
+                ))
+            }
+            _ => None,
+        };
+        let mistake = oracle.as_ref().map_or("", |oracle| oracle.mistake());
+        let unit = oracle.as_ref().map_or("", |oracle| oracle.unit());
+        let with = |side: Option<SideMove>, judged: Option<Judgement<G::Action>>| {
+            side.map(|mut side| {
+                if let Some(judged) = judged {
+                    let cost = match judged.is_mistake() {
+                        true => format!(": a {mistake} costing {}", amount(judged.cost, unit)),
+                        false => String::new(),
+                    };
+                    side.judged = Some(
+                        printable(&format!("{} → {}{cost}", judged.before, judged.after))
+                            .into_owned(),
+                    );
+                    side.cost = Some(judged.cost);
+                }
+                side
+            })
+        };
         Ok(Divergence {
             index: self.at + 1,
-            board: printable_lines(&a.state_after(self.at).render()).into_owned(),
-            a: side_move(&a, self.at),
-            b: side_move(&b, self.at),
+            board: printable_lines(&before.render()).into_owned(),
+            a: with(side_move(&a, self.at), judged_a),
+            b: with(side_move(&b, self.at), judged_b),
+            verdict: verdict.map(|v| printable(&v).into_owned()),
         })
     }
+}
+
+/// A cost with its unit: `1 outcome`, `0.35 shots`.
+fn amount(cost: f64, unit: &str) -> String {
+    let text = format!("{cost:.2}");
+    let number = text.trim_end_matches('0').trim_end_matches('.');
+    if number == "1" { format!("1 {unit}") } else { format!("{number} {unit}s") }
 }
 
 /// Move `at` of a game, as [`SideMove`] shows it.
@@ -594,6 +665,8 @@ fn side_move<G: Game>(record: &MatchRecord<G>, at: usize) -> Option<SideMove> {
         seat: played.seat,
         action: printable(&action).into_owned(),
         logs: played.logs.iter().map(|line| printable(line).into_owned()).collect(),
+        judged: None,
+        cost: None,
     })
 }
 
@@ -647,6 +720,32 @@ mod tests {
         let seat1 = one_game("perfect", "random", "5", 1).unwrap();
         let moved = seat1.divergence.unwrap();
         assert_eq!(moved.a.unwrap().seat, 1);
+    }
+
+    #[test]
+    fn where_the_games_part_the_oracle_judges_both_moves_and_names_the_worse() {
+        // The first seed on which random's different move is a blunder perfect's is not.
+        let (diff, divergence) = (0..40)
+            .find_map(|seed| {
+                let diff = one_game("perfect", "random", &seed.to_string(), 0).ok()?;
+                let divergence = diff.divergence.clone()?;
+                (divergence.b.as_ref()?.cost? > 0.0).then_some((diff, divergence))
+            })
+            .expect("random blunders where it parts from perfect on some seed");
+        let (a, b) = (divergence.a.as_ref().unwrap(), divergence.b.as_ref().unwrap());
+        assert_eq!(a.cost, Some(0.0), "perfect's move is the oracle's equal");
+        let judged = b.judged.as_deref().unwrap();
+        assert!(
+            judged.contains(": a blunder costing 1 outcome")
+                || judged.contains(": a blunder costing 2 outcomes"),
+            "{judged}"
+        );
+        let verdict = divergence.verdict.as_deref().unwrap();
+        assert!(verdict.starts_with("B's move was worse, by "), "{verdict}");
+        assert!(verdict.contains("; the oracle plays mark("), "{verdict}");
+        let text = diff.render();
+        assert!(text.contains(&format!("random: seat 0 plays {} ({judged})", b.action)), "{text}");
+        assert!(text.contains(&format!("  {verdict}\n")), "{text}");
     }
 
     #[test]
