@@ -213,30 +213,10 @@ mod tests {
         assert!((0.0086..0.0092).contains(&rate), "acceptance {rate}");
     }
 
-    /// The cells of a placement on a small grid, as a sortable key.
+    /// Every legal fleet of `sizes` on `table`'s grid, each as its ships' cells.
     fn enumerate_legal(table: &Placements, sizes: &[usize]) -> Vec<Vec<Mask>> {
-        fn extend(
-            table: &Placements,
-            sizes: &[usize],
-            claimed: Mask,
-            chosen: &mut Vec<Mask>,
-            all: &mut Vec<Vec<Mask>>,
-        ) {
-            let Some((&size, rest)) = sizes.split_first() else {
-                all.push(chosen.clone());
-                return;
-            };
-            for p in table.of(size) {
-                if p.cells & claimed == 0 {
-                    chosen.push(p.cells);
-                    extend(table, rest, claimed | p.halo, chosen, all);
-                    chosen.pop();
-                }
-            }
-        }
-        let mut all = Vec::new();
-        extend(table, sizes, 0, &mut Vec::new(), &mut all);
-        all
+        let fleets = crate::testing::legal_fleets(table, sizes);
+        fleets.iter().map(|fleet| fleet.iter().map(|p| p.cells).collect()).collect()
     }
 
     /// Places ships one after another, each uniformly among the spots still free, starting

@@ -336,36 +336,11 @@ impl Oracle<Battleships> for HitChance {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::legal_fleets;
 
     /// A small grid: `width` × `height`, its placement table.
     fn grid(width: usize, height: usize) -> Placements {
         Placements::new(width, height)
-    }
-
-    /// Every legal fleet of `sizes` (in order) on `table`'s grid.
-    fn fleets(table: &Placements, sizes: &[usize]) -> Vec<Vec<Placement>> {
-        fn extend(
-            table: &Placements,
-            sizes: &[usize],
-            claimed: Mask,
-            chosen: &mut Vec<Placement>,
-            all: &mut Vec<Vec<Placement>>,
-        ) {
-            let Some((&size, rest)) = sizes.split_first() else {
-                all.push(chosen.clone());
-                return;
-            };
-            for p in table.of(size) {
-                if p.cells & claimed == 0 {
-                    chosen.push(*p);
-                    extend(table, rest, claimed | p.halo, chosen, all);
-                    chosen.pop();
-                }
-            }
-        }
-        let mut all = Vec::new();
-        extend(table, sizes, 0, &mut Vec::new(), &mut all);
-        all
     }
 
     /// What firing at `shots` against `fleet` tells: hits, misses and sunk ships.
@@ -400,7 +375,7 @@ mod tests {
         };
         let mut counts = vec![0.0; cells];
         let mut total = 0.0;
-        for fleet in fleets(table, sizes) {
+        for fleet in legal_fleets(table, sizes) {
             // The same answers to every shot: the same misses, hits and sunk ships.
             let agrees =
                 known_after(&fleet, sizes, shots) == told && sunk_of(&fleet) == sunk_of(truth);
@@ -415,7 +390,7 @@ mod tests {
     #[test]
     fn exact_counts_equal_brute_force_on_small_grids_after_every_kind_of_answer() {
         let (table, sizes, cells) = (grid(5, 5), [3, 2, 2, 1], 25);
-        let all = fleets(&table, &sizes);
+        let all = legal_fleets(&table, &sizes);
         assert!(all.len() > 1000, "{} fleets", all.len());
         let mut rng = SeedRng::new(3, Stream::Setup);
         let mut checked = 0;

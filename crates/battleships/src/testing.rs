@@ -4,6 +4,33 @@ use botlens_engine::{Failure, Player, Turn};
 use botlens_protocol::battleships::{Attack, Direction, Ship, ShipKind};
 
 use crate::Battleships;
+use crate::board::{Mask, Placement, Placements};
+
+/// Every legal fleet of `sizes` (in order) on `table`'s grid: ships that do not touch.
+pub(crate) fn legal_fleets(table: &Placements, sizes: &[usize]) -> Vec<Vec<Placement>> {
+    fn extend(
+        table: &Placements,
+        sizes: &[usize],
+        claimed: Mask,
+        chosen: &mut Vec<Placement>,
+        all: &mut Vec<Vec<Placement>>,
+    ) {
+        let Some((&size, rest)) = sizes.split_first() else {
+            all.push(chosen.clone());
+            return;
+        };
+        for p in table.of(size) {
+            if p.cells & claimed == 0 {
+                chosen.push(*p);
+                extend(table, rest, claimed | p.halo, chosen, all);
+                chosen.pop();
+            }
+        }
+    }
+    let mut all = Vec::new();
+    extend(table, sizes, 0, &mut Vec::new(), &mut all);
+    all
+}
 
 /// A legal fleet laid out in rows: carrier, warship, submarine and the cruisers along the left
 /// edge on rows 0, 2, 4, 6 and 8; patrols in the corners (9, 0) and (9, 9).

@@ -47,6 +47,7 @@ use serde_json::Value;
 
 use crate::compare::{self, CompareError, Event, PreparedSide, Side};
 use botlens_bots::caps::LimitCaps;
+use botlens_harness::analyze;
 use botlens_harness::pipeline::RunOptions;
 use botlens_harness::suite::{self, KeepTraces, Suite, SuiteError};
 use botlens_harness::{CancelToken, SeedRange};
@@ -612,7 +613,7 @@ impl GameVisitor for Describe<'_> {
                     if x.cost > y.cost { ("A", x.cost - y.cost) } else { ("B", y.cost - x.cost) };
                 Some(format!(
                     "{worse}'s move was worse, by {}; the oracle plays {}",
-                    amount(by, oracle.unit()),
+                    analyze::amount(by, oracle.unit()),
                     x.best
                 ))
             }
@@ -624,7 +625,9 @@ impl GameVisitor for Describe<'_> {
             side.map(|mut side| {
                 if let Some(judged) = judged {
                     let cost = match judged.is_mistake() {
-                        true => format!(": a {mistake} costing {}", amount(judged.cost, unit)),
+                        true => {
+                            format!(": a {mistake} costing {}", analyze::amount(judged.cost, unit))
+                        }
                         false => String::new(),
                     };
                     side.judged = Some(
@@ -644,13 +647,6 @@ impl GameVisitor for Describe<'_> {
             verdict: verdict.map(|v| printable(&v).into_owned()),
         })
     }
-}
-
-/// A cost with its unit: `1 outcome`, `0.35 shots`.
-fn amount(cost: f64, unit: &str) -> String {
-    let text = format!("{cost:.2}");
-    let number = text.trim_end_matches('0').trim_end_matches('.');
-    if number == "1" { format!("1 {unit}") } else { format!("{number} {unit}s") }
 }
 
 /// Move `at` of a game, as [`SideMove`] shows it.

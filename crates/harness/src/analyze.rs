@@ -457,7 +457,7 @@ fn summarize(suite: &Suite, unit: &str, mistake: &str, mut played: Vec<AnalyzedG
 }
 
 /// A cost in as few digits as it needs, with its unit: `1 outcome`, `2 steps`, `0.35 shots`.
-fn amount(cost: f64, unit: &str) -> String {
+pub fn amount(cost: f64, unit: &str) -> String {
     let text = format!("{cost:.2}");
     let number = text.trim_end_matches('0').trim_end_matches('.');
     if number == "1" { format!("1 {unit}") } else { format!("{number} {unit}s") }

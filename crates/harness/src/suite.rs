@@ -432,12 +432,7 @@ impl GameVisitor for RunSuite<'_> {
             played: 0,
             error: None,
         });
-        let workers = match suite.jobs {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        }
-        .min(MAX_JOBS)
-        .min(total.max(1) as usize);
+        let workers = workers(suite, total);
 
         std::thread::scope(|scope| {
             for _ in 0..workers {
@@ -671,6 +666,17 @@ pub(crate) fn play_match<G: Scored>(
     (config, record)
 }
 
+/// The worker threads for `total` games of `suite`: its `jobs` (0: one per core), at most
+/// [`MAX_JOBS`] and no more than the games.
+fn workers(suite: &Suite, total: u64) -> usize {
+    match suite.jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+    .min(MAX_JOBS)
+    .min(total.max(1) as usize)
+}
+
 /// Plays `total` games of `suite` on its worker threads, game `index` by `play(index)`, telling
 /// `progress` of each finished one (done, total); stops starting games once `cancel` is
 /// cancelled. The results come back in `index` order whatever the threads, so what is summed
@@ -684,14 +690,8 @@ pub(crate) fn play_each<T: Send>(
 ) -> Vec<T> {
     let next = AtomicU64::new(0);
     let played = Mutex::new(Vec::with_capacity(total as usize));
-    let workers = match suite.jobs {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    }
-    .min(MAX_JOBS)
-    .min(total.max(1) as usize);
     std::thread::scope(|scope| {
-        for _ in 0..workers {
+        for _ in 0..workers(suite, total) {
             scope.spawn(|| {
                 while !cancel.is_cancelled() {
                     let index = next.fetch_add(1, Ordering::Relaxed);

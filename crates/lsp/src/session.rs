@@ -194,6 +194,14 @@ impl State {
         self.uris.get(path).cloned().or_else(|| Uri::from_file_path(path))
     }
 
+    /// Diagnostics by file, addressed to the client's URIs (a path without one left out).
+    pub fn addressed(
+        &self,
+        files: BTreeMap<PathBuf, Vec<Diagnostic>>,
+    ) -> Vec<(Uri, Vec<Diagnostic>)> {
+        files.into_iter().filter_map(|(path, found)| Some((self.uri_for(&path)?, found))).collect()
+    }
+
     /// Adds `project` unless known; returns its root.
     pub fn add_project(&mut self, project: BotProject) -> PathBuf {
         let root = canonical(&project.root);

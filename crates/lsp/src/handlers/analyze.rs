@@ -52,12 +52,10 @@ pub fn diagnostics(
         let Some(path) = in_project(root, &site.file) else { continue };
         let text = position::read(&path);
         let range = encoding.line_range(text.as_deref(), site.line, site.column);
-        let s = if (site.cost - 1.0).abs() < f64::EPSILON { "" } else { "s" };
         let message = format!(
-            "{} chosen here lost {} {}{s} ({:.0} % of what the bot's moves lost){}\n{} in {} moves through this line; the first vs {}, seed {}, move {}",
+            "{} chosen here lost {} ({:.0} % of what the bot's moves lost){}\n{} in {} moves through this line; the first vs {}, seed {}, move {}",
             mistakes(decisions, site),
-            amount(site.cost),
-            decisions.unit,
+            analyze::amount(site.cost, &decisions.unit),
             site.percent,
             losses(decisions, site),
             mistakes(decisions, site),
@@ -118,12 +116,6 @@ pub fn lenses(decisions: &Decisions, file: &Path, root: &Path) -> Vec<CodeLens> 
         .collect()
 }
 
-/// A cost in as few digits as it needs: `2`, `0.35`.
-fn amount(cost: f64) -> String {
-    let text = format!("{cost:.2}");
-    text.trim_end_matches('0').trim_end_matches('.').to_owned()
-}
-
 /// Analyses the project at `root` on a blocking thread, keeps its costliest lines, publishes
 /// their diagnostics with the latest run's, asks the client to refresh its lenses, and answers
 /// `{games, lost, judged, mistakes, cost, unit, mistake, sites}` (as `botlens analyze --json`,
@@ -135,22 +127,12 @@ pub async fn run(session: Arc<ServerSession>, root: PathBuf) -> jsonrpc::Result<
     };
     let target = Target::of_dir(&root);
     let options = settings.run_options(&session.caps);
-    let work = tokio::task::spawn_blocking(move || {
+    let analysis = super::on_blocking_thread(ANALYZE, move || {
         let sandbox = pipeline::sandbox().map_err(|e| e.to_string())?;
         analyze::analyze(&sandbox, &target, &options, &|_| {}, &CancelToken::new())
             .map_err(|e| e.to_string())
-    });
-    let analysis = match work.await {
-        Ok(Ok(analysis)) => analysis,
-        Ok(Err(message)) => {
-            return Err(jsonrpc::Error::invalid_params(format!("{ANALYZE}: {message}")));
-        }
-        Err(error) => {
-            let mut failure = jsonrpc::Error::internal_error();
-            failure.message = format!("{ANALYZE} crashed: {}", super::panic_message(error)).into();
-            return Err(failure);
-        }
-    };
+    })
+    .await?;
     let decisions = Decisions::of(&analysis);
     let answer = json!({
         "games": analysis.games,
@@ -167,11 +149,8 @@ pub async fn run(session: Arc<ServerSession>, root: PathBuf) -> jsonrpc::Result<
         let mut state = session.state();
         let Some(project) = state.projects.get_mut(&root) else { return Ok(Some(answer)) };
         let before = project.decisions.replace(decisions);
-        let sends = merged(project, before.as_ref(), &root, encoding);
-        sends
-            .into_iter()
-            .filter_map(|(path, diagnostics)| Some((state.uri_for(&path)?, diagnostics)))
-            .collect::<Vec<_>>()
+        let files = merged(project, before.as_ref(), &root, encoding);
+        state.addressed(files)
     };
     for (uri, diagnostics) in sends {
         session.client.publish_diagnostics(uri, diagnostics, None).await;

@@ -62,6 +62,23 @@ where
     }
 }
 
+/// Runs a command's long `work` (it plays a suite) on a blocking thread: its error as invalid
+/// params, a panic as an internal error, each message led by the command's `name`.
+pub async fn on_blocking_thread<T: Send + 'static>(
+    name: &str,
+    work: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> jsonrpc::Result<T> {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(Ok(done)) => Ok(done),
+        Ok(Err(message)) => Err(jsonrpc::Error::invalid_params(format!("{name}: {message}"))),
+        Err(error) => {
+            let mut failure = jsonrpc::Error::internal_error();
+            failure.message = format!("{name} crashed: {}", panic_message(error)).into();
+            Err(failure)
+        }
+    }
+}
+
 /// What a task that did not finish said: its panic message, or that it was cancelled.
 pub fn panic_message(error: tokio::task::JoinError) -> String {
     match error.try_into_panic() {

@@ -32,22 +32,12 @@ pub async fn run(session: Arc<ServerSession>, root: PathBuf) -> jsonrpc::Result<
     let target = Target::of_dir(&root);
     let run = settings.run_options(&session.caps);
     let options = ProfileOptions { run, interval: DEFAULT_INTERVAL };
-    let work = tokio::task::spawn_blocking(move || {
+    let profile = super::on_blocking_thread(PROFILE, move || {
         let sandbox = pipeline::sandbox().map_err(|e| e.to_string())?;
         profile::profile(&sandbox, &target, &options, &|_| {}, &CancelToken::new())
             .map_err(|e| e.to_string())
-    });
-    let profile = match work.await {
-        Ok(Ok(profile)) => profile,
-        Ok(Err(message)) => {
-            return Err(jsonrpc::Error::invalid_params(format!("{PROFILE}: {message}")));
-        }
-        Err(error) => {
-            let mut failure = jsonrpc::Error::internal_error();
-            failure.message = format!("{PROFILE} crashed: {}", super::panic_message(error)).into();
-            return Err(failure);
-        }
-    };
+    })
+    .await?;
     let hot: Vec<LineCost> = profile.lines.iter().take(HOT_LINES).cloned().collect();
     let answer = json!({ "fuel": profile.fuel, "games": profile.games, "lines": hot });
     if let Some(project) = session.state().projects.get_mut(&root) {

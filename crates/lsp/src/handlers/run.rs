@@ -344,10 +344,7 @@ async fn publish(session: &ServerSession, root: &Path, generation: u64, finished
             let live = (Arc::clone(live), latest, project.last_run.clone());
             telling = Some(live);
         }
-        sends
-            .into_iter()
-            .filter_map(|(path, diagnostics)| Some((state.uri_for(&path)?, diagnostics)))
-            .collect::<Vec<_>>()
+        state.addressed(sends)
     };
     for (uri, diagnostics) in sends {
         session.client.publish_diagnostics(uri, diagnostics, None).await;
