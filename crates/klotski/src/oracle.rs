@@ -23,6 +23,8 @@ use crate::{Klotski, Layout};
 
 /// Klotski's oracle: shortest solutions (see the module's documentation).
 pub struct Shortest {
+    /// The geometry of the game's piece set.
+    space: Space,
     /// The fewest steps to the goal of every position reachable from the game's start.
     steps: HashMap<Vec<u8>, u32>,
     /// The fewest cell moves, the same way.
@@ -35,18 +37,20 @@ impl Shortest {
     pub fn new(layout: &Layout) -> Result<Shortest, String> {
         let table = |count| {
             solver::reachable_distances(layout, count)
-                .map(|(_, positions)| positions.into_iter().collect())
+                .map(|(space, positions)| (space, positions.into_iter().collect()))
                 .map_err(|e| e.to_string())
         };
-        Ok(Shortest { steps: table(Count::Steps)?, cells: table(Count::Cells)? })
+        let (space, steps) = table(Count::Steps)?;
+        let (_, cells) = table(Count::Cells)?;
+        Ok(Shortest { space, steps, cells })
     }
 
     /// The steps still to count from `layout`'s position to the goal when `moving` is the piece
     /// moved last (its slides continue a step already counted): `None` for a position from which
     /// the goal cannot be reached, or one not reachable from the game's start.
     pub fn steps(&self, layout: &Layout, moving: Option<usize>) -> Option<u32> {
-        let (space, position) = Space::new(layout);
-        let continued = moving.map(|piece| space.continuations(layout, &position, piece));
+        let position = self.space.position(layout);
+        let continued = moving.map(|piece| self.space.continuations(layout, &position, piece));
         let fresh = self.steps.get(&position).copied();
         continued
             .into_iter()
@@ -58,7 +62,7 @@ impl Shortest {
 
     /// The fewest cell moves from `layout`'s position to the goal, as [`Shortest::steps`].
     pub fn cells(&self, layout: &Layout) -> Option<u32> {
-        self.cells.get(&Space::new(layout).1).copied()
+        self.cells.get(&self.space.position(layout)).copied()
     }
 
     /// How many positions the oracle knows.
@@ -194,6 +198,7 @@ mod tests {
         // Every 211th of the 25,955 (three solves each), spread over the whole space; each with
         // a piece moved last, in turn, as a game's positions have.
         for (n, layout) in all.iter().enumerate().step_by(211) {
+            assert_eq!(oracle.space.position(layout), Space::new(layout).1, "one canonical form");
             let moving = n % layout.pieces().len();
             let steps = |moving| solve_from(layout, Count::Steps, moving).unwrap().len() as u32;
             assert_eq!(oracle.steps(layout, None), Some(steps(None)), "{layout:?}");

@@ -562,6 +562,22 @@ impl Space {
         (space, start)
     }
 
+    /// The canonical position of `layout`, a layout of this space's piece set (the same pieces
+    /// in the same order, wherever they stand).
+    pub(crate) fn position(&self, layout: &Layout) -> Vec<u8> {
+        let mut position = vec![0u8; self.class_of.len()];
+        let mut next: Vec<usize> = self.ranges.iter().map(|range| range.start).collect();
+        for (index, piece) in layout.pieces().iter().enumerate() {
+            let class = self.piece_class[index];
+            position[next[class]] = (piece.y as usize * self.width + piece.x as usize) as u8;
+            next[class] += 1;
+        }
+        for range in &self.ranges {
+            position[range.clone()].sort_unstable();
+        }
+        position
+    }
+
     /// Whether positions pack into a `u128`.
     fn packs(&self) -> bool {
         self.class_of.len() as u32 * self.bits <= 128
