@@ -34,7 +34,8 @@ use crate::opponents::knowledge::Knowledge;
 /// The most steps an exact count walks before drawing samples instead.
 pub const EXACT_NODES: u32 = 5_000;
 
-/// The effective number of fleets an estimate is drawn until it rests on (see [`Chances`]).
+/// The effective number of fleets an estimate is drawn until it rests on (Kish's: the squared
+/// sum of the draws' weights over the sum of their squares).
 pub const EFFECTIVE_SAMPLES: f64 = 300.0;
 
 /// The most paths drawn for one estimate.

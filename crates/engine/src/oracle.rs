@@ -13,7 +13,7 @@ use crate::game::{Game, Seat};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Judgement<A> {
     /// What the move lost against the best move from the same position, in the oracle's
-    /// [`Oracle::UNIT`]s: 0 when it was as good as the best.
+    /// [`Oracle::unit`]s: 0 when it was as good as the best.
     pub cost: f64,
     /// The oracle's choice from the same position (the move itself when it was the best).
     pub best: A,

@@ -9,9 +9,13 @@
 //! the bot's moves against the best one from the same position. Out of that come, per game, its
 //! mistakes (blunders, detours) and the move that lost it, and over the suite a *decision
 //! profile*: the bot's source lines ranked by the value the moves they decided lost, each
-//! mistake decided by the most specific line on its stack (see [`summarize`]).
+//! mistake decided by the most specific line on its stack: of the lines on it, the one the
+//! fewest of the bot's judged moves went through (the branch that chose, not the helper that
+//! made every move).
 //!
 //! Ordinary runs never capture a stack at a move: only a player made [`locating_moves`] does.
+//!
+//! [`locating_moves`]: botlens_sandbox::WasmPlayer::locating_moves
 //!
 //! # JSON (`botlens analyze --json`)
 //!

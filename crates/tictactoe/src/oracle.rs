@@ -1,6 +1,6 @@
 //! The perfect oracle: the game-theoretic value of every board, from perfect play.
 //!
-//! The table of minimax values covers every board (indexed by [`Board::code`]) and is built once
+//! The table of minimax values covers every board (indexed by its base-3 code) and is built once
 //! per process from the fullest boards down (each child has one mark more than its parent, so it
 //! is always solved first). Values favour faster wins and slower losses, which is how the
 //! `perfect` player and the oracle's best move choose among moves of one outcome.
