@@ -205,6 +205,140 @@ fn run_analyze_adds_the_same_analysis_to_the_runs_report() {
     );
 }
 
+/// The fork-blind bot in Python.
+const FORKBLIND_PY: &str = r#"# Wins, blocks, takes the centre, then a corner: blind to forks.
+LINES = [[(x, y) for x in range(3)] for y in range(3)] + \
+    [[(x, y) for y in range(3)] for x in range(3)] + \
+    [[(0, 0), (1, 1), (2, 2)], [(2, 0), (1, 1), (0, 2)]]
+
+
+def completing(grid, mark):
+    for line in LINES:
+        marks = [grid[y][x] for x, y in line]
+        if marks.count(mark) == 2 and marks.count('') == 1:
+            return line[marks.index('')]
+    return None
+
+
+def first_free(grid, squares):
+    return next(((x, y) for x, y in squares if grid[y][x] == ''), None)
+
+
+class Bot:
+    def play(self, turn):
+        other = 'O' if turn.you == 'X' else 'X'
+        square = completing(turn.grid, turn.you) or completing(turn.grid, other) \
+            or first_free(turn.grid, [(1, 1)])
+        if square is not None:
+            # chosen by the rules
+            turn.mark(*square)
+            return
+        corner = first_free(turn.grid, [(0, 0), (2, 0), (0, 2), (2, 2)])
+        if corner is not None:
+            # blind to forks
+            turn.mark(*corner)
+            return
+        turn.mark(*first_free(turn.grid, [(1, 0), (0, 1), (2, 1), (1, 2)]))
+"#;
+
+/// The fork-blind bot in C.
+const FORKBLIND_C: &str = r#"/* Wins, blocks, takes the centre, then a corner: blind to forks. */
+#include "botlens.h"
+
+static const int LINES[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6},
+                                {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
+
+/* The square that completes a line of `side`, or -1. */
+static int completing(const char *board, char side) {
+    for (int l = 0; l < 8; l++) {
+        int mine = 0, free = -1;
+        for (int k = 0; k < 3; k++) {
+            char c = board[LINES[l][k]];
+            if (c == side) mine++;
+            else if (c == '.') free = LINES[l][k];
+        }
+        if (mine == 2 && free >= 0) return free;
+    }
+    return -1;
+}
+
+static int first_free(const char *board, const int *squares, int n) {
+    for (int k = 0; k < n; k++) if (board[squares[k]] == '.') return squares[k];
+    return -1;
+}
+
+void bot_new(int seat) { (void)seat; }
+
+void bot_play(void) {
+    botlens_tictactoe_view view = botlens_tictactoe();
+    char other = view.you == 'X' ? 'O' : 'X';
+    static const int centre[] = {4}, corners[] = {0, 2, 6, 8}, edges[] = {1, 3, 5, 7};
+    int square = completing(view.board, view.you);
+    if (square < 0) square = completing(view.board, other);
+    if (square < 0) square = first_free(view.board, centre, 1);
+    if (square >= 0) {
+        // chosen by the rules
+        botlens_mark(square % 3, square / 3);
+        return;
+    }
+    square = first_free(view.board, corners, 4);
+    if (square >= 0) {
+        // blind to forks
+        botlens_mark(square % 3, square / 3);
+        return;
+    }
+    square = first_free(view.board, edges, 4);
+    botlens_mark(square % 3, square / 3);
+}
+"#;
+
+/// Analyses the fork-blind bot `source`, written to `file`, against `perfect`: every lost game
+/// (as many as `run` loses) was lost at the line after its `blind to forks` marker, which the
+/// decision profile ranks first.
+fn fork_blind_bot_loses_at_its_marked_corner(file: &str, source: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join(file);
+    std::fs::write(&bot, source).unwrap();
+    let blind = line_after_marker(&bot, "blind to forks");
+    let games = [file, "--game", "tictactoe", "--vs", "perfect", "--seeds", "0..60"];
+    let report = analyze_json(dir.path(), &games);
+    let lost = report["lost"].as_u64().unwrap();
+    assert!(lost > 0, "{report}");
+    let run = botlens_in_dir(
+        dir.path(),
+        &[&["run"][..], &games, &["--json"]].concat(),
+        "",
+        DEADLINE,
+        &[],
+    );
+    let run: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(run["opponents"][0]["losses"].as_u64(), Some(lost), "the same games: {run}");
+    for game in report["played"].as_array().unwrap().iter().filter(|g| g["result"] == "loss") {
+        let losing = &game["mistakes"][game["losing"].as_u64().unwrap() as usize];
+        assert_eq!(losing["location"]["line"].as_u64(), Some(blind), "{game}");
+        assert!(losing["location"]["file"].as_str().unwrap().ends_with(file), "{game}");
+    }
+    let top = &report["sites"][0];
+    assert_eq!(
+        (top["line"].as_u64(), top["losses"].as_u64()),
+        (Some(blind), Some(lost)),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_fork_blind_python_bot_is_located_at_its_corner_line() {
+    fork_blind_bot_loses_at_its_marked_corner("bot.py", FORKBLIND_PY);
+}
+
+#[test]
+fn a_fork_blind_c_bot_is_located_at_its_corner_line() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
+    fork_blind_bot_loses_at_its_marked_corner("bot.c", FORKBLIND_C);
+}
+
 /// The flattened slides of the optimal (in steps) solution of 横刀立马, as JavaScript.
 fn classic_solution() -> String {
     let out = botlens(&["solve", "hengdaolima", "--json"]);
