@@ -135,9 +135,13 @@ fn key_of(code: KeyCode) -> Option<Key> {
 const LAST_MOVE: Style =
     Style::new().fg(Color::Cyan).add_modifier(Modifier::REVERSED.union(Modifier::BOLD));
 
-/// How the cells of the oracle's choice are drawn after a costly move (a judged replay).
+/// How the cells of the oracle's choice are drawn after a costly move (a judged replay):
+/// underlined, so that the last move stays the one reversed cell.
 const BEST_MOVE: Style =
-    Style::new().fg(Color::Green).add_modifier(Modifier::REVERSED.union(Modifier::BOLD));
+    Style::new().fg(Color::Green).add_modifier(Modifier::UNDERLINED.union(Modifier::BOLD));
+
+/// How a judged move's note is written.
+const JUDGED: Style = Style::new().fg(Color::Yellow);
 
 /// How the cells of the failing move are drawn on the board.
 const FAILING_MOVE: Style =
@@ -243,6 +247,13 @@ pub fn draw(frame: &mut Frame, replay: &Replay, viewer: &Viewer) {
         let result_block = panel(result_title);
         let result_block =
             if on_failure { result_block.border_style(FAILED) } else { result_block };
+        // A judged move's note (a judged replay), on the full-width panel's lower border.
+        let judged = current.checked_sub(1).and_then(|i| replay.moves.get(i)?.judged.as_ref());
+        let room = usize::from(result_area.width).saturating_sub(4);
+        let result_block = match judged.and_then(|j| fitted(&format!(" {} ", j.note), room)) {
+            Some(note) => result_block.title_bottom(Line::styled(note, JUDGED)),
+            None => result_block,
+        };
         frame.render_widget(Paragraph::new(Text::from(result)).block(result_block), result_area);
     }
 
@@ -273,13 +284,6 @@ fn draw_board(
         Some(answer) => block.title_bottom(format!(" answer: {answer} ")),
         None => block,
     };
-    let judged = current.checked_sub(1).and_then(|i| replay.moves.get(i)?.judged.as_ref());
-    let block = match judged {
-        Some(judged) => {
-            block.title_bottom(Line::from(format!(" {} ", judged.note)).right_aligned())
-        }
-        None => block,
-    };
     let inside = block.inner(area);
     let mut text = Text::raw(shown.board.as_str());
     let overlaid = !marks.is_empty();
@@ -305,6 +309,17 @@ fn draw_board(
         for x in columns.filter(|&x| inside.contains((x, y).into())) {
             buffer[(x, y)].set_style(style);
         }
+    }
+}
+
+/// `text` in at most `room` characters, cut with `…` when it is longer; `None` when the room
+/// is too small to say anything.
+fn fitted(text: &str, room: usize) -> Option<String> {
+    const LEAST: usize = 12;
+    match text.chars().count() {
+        n if n <= room => Some(text.to_owned()),
+        _ if room < LEAST => None,
+        _ => Some(format!("{}… ", text.chars().take(room - 2).collect::<String>())),
     }
 }
 
