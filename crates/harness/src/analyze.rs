@@ -277,8 +277,6 @@ impl GameVisitor for Analyze<'_> {
     fn visit<G: Scored>(self) -> Self::Output {
         let suite = self.suite;
         suite::validate::<G>(suite).map_err(RunError::from)?;
-        let seeds = suite.seeds.len();
-        let total = seeds * suite.opponents.len() as u64;
         let oracles: Oracles<G> = Mutex::default();
         // A game without an oracle says so before any game is played.
         let seed = suite.seeds.first();
@@ -289,9 +287,7 @@ impl GameVisitor for Analyze<'_> {
             false => G::Config::default(),
         };
         oracle_for(&oracles, &G::new(&config, seed)).map_err(AnalyzeError::NoOracle)?;
-        let progress = |done, total| (self.progress)(Stage::Playing { done, total });
-        let played = suite::play_each(suite, total, &progress, self.cancel, |index| {
-            let (opponent, seed) = ((index / seeds) as usize, suite.seeds.first() + index % seeds);
+        let played = suite::play_each(suite, self.progress, self.cancel, |opponent, seed| {
             play_judged::<G>(suite, &oracles, opponent, seed)
         });
         let played = played.into_iter().collect::<Result<Vec<_>, _>>()?;

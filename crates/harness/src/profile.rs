@@ -203,11 +203,7 @@ impl GameVisitor for PlayProfiled<'_> {
     fn visit<G: Scored>(self) -> Self::Output {
         let suite = self.suite;
         suite::validate::<G>(suite).map_err(RunError::from)?;
-        let seeds = suite.seeds.len();
-        let total = seeds * suite.opponents.len() as u64;
-        let progress = |done, total| (self.progress)(Stage::Playing { done, total });
-        let played = suite::play_each(suite, total, &progress, self.cancel, |index| {
-            let (opponent, seed) = ((index / seeds) as usize, suite.seeds.first() + index % seeds);
+        let played = suite::play_each(suite, self.progress, self.cancel, |opponent, seed| {
             self.play::<G>(opponent, seed)
         });
         Ok(played)

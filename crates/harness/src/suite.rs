@@ -28,6 +28,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use botlens_bots::toolchain::Stage;
 use botlens_engine::opening::{self, Opening, OpeningError};
 use botlens_engine::{
     Fault, MatchLimits, MatchRecord, Player, PlayerInfo, ReferencePlayer, Seat, SeatResult,
@@ -677,17 +678,18 @@ fn workers(suite: &Suite, total: u64) -> usize {
     .min(total.max(1) as usize)
 }
 
-/// Plays `total` games of `suite` on its worker threads, game `index` by `play(index)`, telling
-/// `progress` of each finished one (done, total); stops starting games once `cancel` is
-/// cancelled. The results come back in `index` order whatever the threads, so what is summed
-/// from them is the same every run.
+/// Plays every opponent of `suite` on every seed of it (in that order: opponent, then seed) on
+/// its worker threads, each game by `play(opponent, seed)`, telling `progress` of each finished
+/// one; stops starting games once `cancel` is cancelled. The results come back in that order
+/// whatever the threads, so what is summed from them is the same every run.
 pub(crate) fn play_each<T: Send>(
     suite: &Suite,
-    total: u64,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    progress: &(dyn Fn(Stage) + Sync),
     cancel: &CancelToken,
-    play: impl Fn(u64) -> T + Sync,
+    play: impl Fn(usize, u64) -> T + Sync,
 ) -> Vec<T> {
+    let seeds = suite.seeds.len();
+    let total = seeds * suite.opponents.len() as u64;
     let next = AtomicU64::new(0);
     let played = Mutex::new(Vec::with_capacity(total as usize));
     std::thread::scope(|scope| {
@@ -698,12 +700,13 @@ pub(crate) fn play_each<T: Send>(
                     if index >= total {
                         break;
                     }
-                    let game = play(index);
+                    let opponent = (index / seeds) as usize;
+                    let game = play(opponent, suite.seeds.first() + index % seeds);
                     let mut played = played.lock().unwrap_or_else(|p| p.into_inner());
                     played.push((index, game));
                     let done = played.len();
                     drop(played);
-                    progress(done, total as usize);
+                    progress(Stage::Playing { done, total: total as usize });
                 }
             });
         }
