@@ -406,6 +406,21 @@ fn bots_that_play_perfectly_make_no_mistakes() {
 }
 
 #[test]
+fn more_games_than_an_analysis_plays_are_refused_before_any_is_played() {
+    let args =
+        ["analyze", "random", "--game", "tictactoe", "--vs", "perfect", "--seeds", "0..100001"];
+    let started = std::time::Instant::now();
+    let out = botlens_with_input(&args, "", Duration::from_secs(60));
+    assert_eq!(out.code, Some(2), "{}", out.stdout);
+    assert!(
+        out.stderr.contains("100001 games is more than an analysis plays (at most 100000)"),
+        "{}",
+        out.stderr
+    );
+    assert!(started.elapsed() < Duration::from_secs(10), "no game played");
+}
+
+#[test]
 fn a_reference_player_is_judged_without_lines_and_random_blunders() {
     let args = [
         "analyze",
