@@ -210,6 +210,9 @@ fn a_battleships_game_fits_80_by_24_with_every_row_and_the_last_shot_highlighted
     for (keys, at) in [("End", moves.len()), ("Left", moves.len() - 1)] {
         session.keys(keys);
         let screen = session.wait_for(&format!(" move {at}/{} · ", moves.len()));
+        // Captured at once, while the viewer shows the move: the frame printed below is played
+        // by another process meanwhile.
+        let styled = session.styled_screen();
         for pane in [format!("┌ moves ({}) ", moves.len()), "┌ log ".into(), "┌ result ".into()]
         {
             assert!(screen.contains(&pane), "move {at}: no `{pane}`:\n{screen}");
@@ -242,7 +245,6 @@ fn a_battleships_game_fits_80_by_24_with_every_row_and_the_last_shot_highlighted
         let label = format!("{y:>2} ");
         let starts: Vec<usize> = row.match_indices(&label).map(|(at, _)| at).collect();
         let column = 2 + starts[grid] + label.len() + 2 * x as usize;
-        let styled = session.styled_screen();
         // Each board row (the screen's rows 2 to 15) with a reversed cell: where the first is
         // and what it shows.
         let reversed: Vec<(usize, String)> = styled
