@@ -40,7 +40,7 @@ mod testing;
 pub use drawing::{Colour, Drawing, Mark, Shape};
 pub use failure::{Failure, FailureKind, SourceLocation};
 pub use game::{Ending, Game, IllegalMove, Seat, SeatResult, Status};
-pub use oracle::{Judgement, Oracle};
+pub use oracle::{GameJudge, Judgement, Oracle};
 pub use player::{Player, ReferencePlayer, Turn, TurnCost};
 pub use runner::{Fault, MatchLimits, MatchOutcome, MatchRecord, MoveRecord};
 pub use seed::{SeedRng, Stream};

@@ -4,8 +4,10 @@
 //! `botlens analyze` asks it about every move a bot made and ranks the lines of the bot's code
 //! that chose the costly ones.
 //!
-//! An oracle is a pure function of the position: the same move from the same position is judged
-//! the same in every game, whoever made it and however the game got there.
+//! An oracle judges a move from the position alone, whoever made it and however the game got
+//! there. One that estimates (Battleships' draws fleets) may reuse, through a [`GameJudge`],
+//! what it worked out for a game's earlier positions: the same game is then judged the same
+//! whenever it is judged from its start, a lone position the same whenever it is judged alone.
 
 use crate::game::{Game, Seat};
 
@@ -46,4 +48,27 @@ pub trait Oracle<G: Game>: Send + Sync {
     /// Judges `seat`'s legal `action` from the position `before` (before it is applied). Asked
     /// only while the game is ongoing and `seat` is to move.
     fn judge(&self, before: &G, seat: Seat, action: &G::Action) -> Judgement<G::Action>;
+
+    /// A judge for one game's moves, asked in the order they were played. By default it asks
+    /// [`Oracle::judge`] about each; an oracle that estimates may reuse what it worked out for
+    /// the game's earlier positions.
+    fn game_judge(&self) -> Box<dyn GameJudge<G> + '_> {
+        Box::new(EachAlone(self))
+    }
+}
+
+/// Judges the moves of one game in the order they were played (see [`Oracle::game_judge`]).
+pub trait GameJudge<G: Game> {
+    /// Judges `seat`'s legal `action` from `before`, the position after the moves judged so far
+    /// (those of either seat it was asked about).
+    fn judge(&mut self, before: &G, seat: Seat, action: &G::Action) -> Judgement<G::Action>;
+}
+
+/// The default [`GameJudge`]: each move judged alone.
+struct EachAlone<'o, O: ?Sized>(&'o O);
+
+impl<G: Game, O: Oracle<G> + ?Sized> GameJudge<G> for EachAlone<'_, O> {
+    fn judge(&mut self, before: &G, seat: Seat, action: &G::Action) -> Judgement<G::Action> {
+        self.0.judge(before, seat, action)
+    }
 }

@@ -340,12 +340,13 @@ fn play_judged<G: Scored>(
     let oracle = oracle_for(oracles, &record.initial).map_err(AnalyzeError::NoOracle)?;
     let stacks: HashMap<u32, &LocatedMove> = located.iter().map(|m| (m.turn, m)).collect();
     let mut position = record.initial.clone();
+    let mut judge = oracle.game_judge();
     let (mut judged, mut cost, mut mistakes) = (0, 0.0, Vec::new());
     let mut moves_through: HashMap<Line, u32> = HashMap::new();
     for made in &record.moves {
         let (Some(action), Some(_)) = (&made.action, &made.response) else { continue };
         if made.seat == SEAT {
-            let judgement = oracle.judge(&position, SEAT, action);
+            let judgement = judge.judge(&position, SEAT, action);
             judged += 1;
             let stack = stacks.get(&made.turn).map(|m| m.stack.clone()).unwrap_or_default();
             for (line, _) in lines_of(&stack) {

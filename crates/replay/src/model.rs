@@ -411,6 +411,8 @@ fn build<G: Scored>(
     let record = trace.decode::<G>()?;
     // A game whose oracle cannot be made (a board too large to search) is shown unjudged.
     let oracle = judging.then(|| G::oracle(&record.initial).ok()).flatten();
+    // The moves judged in order, so an oracle that estimates reuses what it worked out.
+    let mut judge = oracle.as_ref().map(|oracle| oracle.game_judge());
     // Per move, whether it turned a position its player had not lost into a lost one.
     let mut loses = Vec::with_capacity(record.moves.len());
     let total = record.moves.len();
@@ -456,9 +458,9 @@ fn build<G: Scored>(
             .action
             .as_ref()
             .map_or_else(Vec::new, |action| game.action_cells(played.seat, action));
-        let judgement = match (&oracle, &played.action, &played.response) {
-            (Some(oracle), Some(action), Some(_)) => {
-                let judgement = oracle.judge(&game, played.seat, action);
+        let judgement = match (&oracle, &mut judge, &played.action, &played.response) {
+            (Some(oracle), Some(judge), Some(action), Some(_)) => {
+                let judgement = judge.judge(&game, played.seat, action);
                 judgement.is_mistake().then(|| {
                     let note = format!(
                         "{}: {} → {}; best {}",
