@@ -1146,4 +1146,42 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn a_game_is_judged_the_same_every_time_and_a_pool_starts_over_on_another_game() {
+        use crate::opponents::REFERENCE_PLAYERS;
+        use botlens_engine::{MatchLimits, runner::play_match};
+        let play = |seed| {
+            let mut a = (REFERENCE_PLAYERS[1].create)(SeedRng::new(seed, Stream::Player(0)));
+            let mut b = (REFERENCE_PLAYERS[1].create)(SeedRng::new(seed, Stream::Player(1)));
+            play_match::<Battleships>(&(), seed, &mut [&mut *a, &mut *b], &MatchLimits::default())
+        };
+        let judged = |record: &botlens_engine::MatchRecord<Battleships>| {
+            let mut judge = HitChance.game_judge();
+            let mut position = record.initial.clone();
+            let mut judgements = Vec::new();
+            for made in &record.moves {
+                let action = made.action.as_ref().expect("reference players attack");
+                judgements.push(judge.judge(&position, made.seat, action));
+                position.apply(made.seat, action).expect("a legal attack");
+            }
+            judgements
+        };
+        let game = play(3);
+        let first = judged(&game);
+        assert_eq!(first, judged(&game), "the same game, judged again");
+        assert!(first.iter().any(|j| j.cost > 0.0), "the hunter misses chances");
+        // A pool brought to a position of another game (fewer squares attacked) empties.
+        let other = play(4);
+        let known = |record: &botlens_engine::MatchRecord<Battleships>, moves| {
+            Known::of(&Knowledge::from_view(&record.state_after(moves).view(0)))
+        };
+        let mut pool = Pool::new(1);
+        let late = known(&game, 30);
+        pool.bring_to(&GAME_TABLES, &late);
+        pool.draw(&GAME_TABLES, &late, &Walk::start(&GAME_TABLES, &late), BATCH);
+        assert!(!pool.fleets.is_empty());
+        pool.bring_to(&GAME_TABLES, &known(&other, 4));
+        assert!(pool.fleets.is_empty(), "fleets of another game were kept");
+    }
 }
