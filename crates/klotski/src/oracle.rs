@@ -2,10 +2,13 @@
 //! position a game can reach.
 //!
 //! [`Shortest`] searches once per game, from its starting position: every position reachable
-//! from there, then from the solved ones among them, the fewest steps (and, apart, the fewest
-//! one-cell slides) to the goal; moves are reversible, so the distance from the solved
-//! positions is the distance to them. Same-shaped pieces are interchangeable, as in the solver,
-//! so 横刀立马 is 25,955 positions.
+//! from there, with its neighbours a step and a cell move away; then, over those lists, from the
+//! solved ones among them, the fewest steps (and, apart, the fewest one-cell slides) to the
+//! goal; moves are reversible, so the distance from the solved positions is the distance to
+//! them. Same-shaped pieces are interchangeable, as in the solver, so 横刀立马 is 25,955
+//! positions. Checked at every one of them: each distance is one more than its nearest
+//! neighbour's, by the game's own slides (which makes it the fewest), and at every 211th
+//! against the solver.
 //!
 //! A game is scored in steps, and a slide of the piece moved last continues its step: the
 //! steps still to count from a position are the fewest from it or from any position that piece
@@ -18,7 +21,7 @@ use std::collections::HashMap;
 use botlens_engine::{Judgement, Oracle, Seat};
 use botlens_protocol::klotski::{Dir, Slide};
 
-use crate::solver::{self, Count, Space};
+use crate::solver::{self, Space};
 use crate::{Klotski, Layout};
 
 /// Klotski's oracle: shortest solutions (see the module's documentation).
@@ -35,13 +38,14 @@ impl Shortest {
     /// The oracle for positions reachable from `layout`'s, or why there is none (no solution,
     /// or too many positions to search).
     pub fn new(layout: &Layout) -> Result<Shortest, String> {
-        let table = |count| {
-            solver::reachable_distances(layout, count)
-                .map(|(space, positions)| (space, positions.into_iter().collect()))
-                .map_err(|e| e.to_string())
-        };
-        let (space, steps) = table(Count::Steps)?;
-        let (_, cells) = table(Count::Cells)?;
+        let (space, positions) =
+            solver::reachable_steps_and_cells(layout).map_err(|e| e.to_string())?;
+        let mut steps = HashMap::with_capacity(positions.len());
+        let mut cells = HashMap::with_capacity(positions.len());
+        for (position, to_goal, cell_moves) in positions {
+            cells.insert(position.clone(), cell_moves);
+            steps.insert(position, to_goal);
+        }
         Ok(Shortest { space, steps, cells })
     }
 
@@ -158,7 +162,7 @@ mod tests {
 
     use super::*;
     use crate::bundled;
-    use crate::solver::{solve, solve_from};
+    use crate::solver::{Count, solve, solve_from};
 
     #[test]
     fn the_classic_has_25955_positions_81_steps_and_116_cell_moves_from_the_start() {
@@ -187,6 +191,50 @@ mod tests {
             }
         }
         queue
+    }
+
+    #[test]
+    fn every_position_of_the_classic_is_one_more_than_its_nearest_neighbour_from_the_goal() {
+        // Distances are the fewest moves exactly when each position's is 0 at the goal and
+        // otherwise one more than its nearest neighbour's. Checked at all 25,955 positions with
+        // the game's own slides: neighbours one cell slide apart for cell moves, and one piece's
+        // slides in a row for steps.
+        let classic = bundled::classic();
+        let oracle = Shortest::new(&classic).unwrap();
+        let all = positions(&classic);
+        assert_eq!(all.len(), 25_955);
+        for layout in &all {
+            let (steps, cells) = (oracle.steps(layout, None), oracle.cells(layout));
+            let (steps, cells) = (steps.expect("known"), cells.expect("known"));
+            if layout.is_solved() {
+                assert_eq!((steps, cells), (0, 0), "{layout:?}");
+                continue;
+            }
+            let (mut nearest_steps, mut nearest_cells) = (u32::MAX, u32::MAX);
+            for index in 0..layout.pieces().len() {
+                // Every layout this piece alone reaches, one cell slide at a time.
+                let mut seen = HashSet::from([Space::new(layout).1]);
+                let mut reached = vec![(layout.clone(), 0)];
+                let mut next = 0;
+                while next < reached.len() {
+                    let (at, slides) = reached[next].clone();
+                    next += 1;
+                    for dir in Dir::ALL {
+                        let mut moved = at.clone();
+                        if moved.slide(index, dir).is_ok() && seen.insert(Space::new(&moved).1) {
+                            let known = oracle.steps(&moved, None).expect("reachable");
+                            nearest_steps = nearest_steps.min(known);
+                            if slides == 0 {
+                                nearest_cells = nearest_cells.min(oracle.cells(&moved).unwrap());
+                            }
+                            reached.push((moved, slides + 1));
+                        }
+                    }
+                }
+            }
+            assert_eq!(steps, nearest_steps + 1, "{layout:?}");
+            assert_eq!(cells, nearest_cells + 1, "{layout:?}");
+        }
     }
 
     #[test]

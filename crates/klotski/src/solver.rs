@@ -252,34 +252,98 @@ pub(crate) fn solvable_positions(
     Ok((space, positions))
 }
 
+/// A position reachable from a game's start with its fewest steps and fewest cell moves to the
+/// goal.
+pub(crate) type StepsAndCells = (Vec<u8>, u32, u32);
+
 /// Every position reachable from the layout's current one from which the goal can be reached,
-/// with its optimal length under `count`, in a deterministic order: two searches over the
-/// positions reachable from here (bounded by [`MAX_STATES`]), the second from the solved ones
-/// among them. Unlike [`solvable_positions`], it never enumerates the whole board.
-pub(crate) fn reachable_distances(
+/// with its fewest steps and its fewest cell moves to the goal, in a deterministic order. One
+/// search of the positions reachable from here (bounded by [`MAX_STATES`]) keeps each one's
+/// neighbours, a step away and a cell move away (slides are reversible, so the neighbours are
+/// the same both ways); then each count is a breadth-first walk over those lists from the solved
+/// positions, with no position generated again. Unlike [`solvable_positions`], it never
+/// enumerates the whole board.
+pub(crate) fn reachable_steps_and_cells(
     layout: &Layout,
-    count: Count,
-) -> Result<(Space, Vec<Distance>), SolveError> {
+) -> Result<(Space, Vec<StepsAndCells>), SolveError> {
     let (space, start) = Space::new(layout);
-    let sources = [start];
-    let reachable: Vec<Vec<u8>> = if space.packs() {
-        let found = search::<u128>(&space, &sources, Count::Cells, false, MAX_STATES)?;
-        found.states.iter().map(|key| space.unpack(key)).collect()
+    let positions = if space.packs() {
+        steps_and_cells::<u128>(&space, &start)?
     } else {
-        let found = search::<Box<[u8]>>(&space, &sources, Count::Cells, false, MAX_STATES)?;
-        found.states.iter().map(|key| space.unpack(key)).collect()
+        steps_and_cells::<Box<[u8]>>(&space, &start)?
     };
-    let explored = reachable.len();
-    let solved: Vec<Vec<u8>> = reachable.into_iter().filter(|p| space.solved(p)).collect();
+    Ok((space, positions))
+}
+
+/// [`reachable_steps_and_cells`] for one key type.
+fn steps_and_cells<K: Key>(space: &Space, start: &[u8]) -> Result<Vec<StepsAndCells>, SolveError> {
+    let mut index: Index<K> = Index::default();
+    let first = K::pack(start, space.bits);
+    index.insert(first.clone(), 0);
+    let mut states = vec![first];
+    // Each position's neighbours a step away, and whether each is a cell move away, in lists
+    // laid end to end (`ends[i]` is where position i's end).
+    let (mut neighbours, mut one_cell, mut ends) = (Vec::new(), Vec::new(), Vec::new());
+    let mut scratch = Scratch::new(space.cells);
+    let mut current = vec![0u8; space.class_of.len()];
+    let mut next = current.clone();
+    let mut cursor = 0;
+    while cursor < states.len() {
+        states[cursor].unpack(space.bits, &mut current);
+        space.successors(&current, Count::Steps, &mut scratch, |slot, to, distance| {
+            next.copy_from_slice(&current);
+            next[slot] = to;
+            space.canonical(&mut next, slot);
+            let key = K::pack(&next, space.bits);
+            let at = *index.entry(key.clone()).or_insert_with(|| {
+                states.push(key);
+                states.len() as u32 - 1
+            });
+            neighbours.push(at);
+            one_cell.push(distance == 1);
+        });
+        ends.push(neighbours.len());
+        if states.len() > MAX_STATES {
+            return Err(SolveError::TooLarge { limit: MAX_STATES });
+        }
+        cursor += 1;
+    }
+    let explored = states.len();
+    let positions: Vec<Vec<u8>> = states.iter().map(|key| space.unpack(key)).collect();
+    let solved: Vec<u32> =
+        (0..explored as u32).filter(|&i| space.solved(&positions[i as usize])).collect();
     if solved.is_empty() {
         return Err(SolveError::Unsolvable { explored });
     }
-    let positions = if space.packs() {
-        distances::<u128>(&space, &solved, count)?
-    } else {
-        distances::<Box<[u8]>>(&space, &solved, count)?
+    // Breadth-first from the solved positions over the neighbours `follows` keeps (each as
+    // its neighbour and whether it is a cell move away).
+    let walk = |follows: &dyn Fn(bool) -> bool| {
+        let mut distance = vec![u32::MAX; explored];
+        let mut queue = std::collections::VecDeque::new();
+        for &s in &solved {
+            distance[s as usize] = 0;
+            queue.push_back(s as usize);
+        }
+        while let Some(at) = queue.pop_front() {
+            let edges = if at == 0 { 0 } else { ends[at - 1] }..ends[at];
+            for (&to, &cell_move) in neighbours[edges.clone()].iter().zip(&one_cell[edges]) {
+                let to = to as usize;
+                if follows(cell_move) && distance[to] == u32::MAX {
+                    distance[to] = distance[at] + 1;
+                    queue.push_back(to);
+                }
+            }
+        }
+        distance
     };
-    Ok((space, positions))
+    let steps = walk(&|_| true);
+    let cells = walk(&|cell_move| cell_move);
+    Ok(positions
+        .into_iter()
+        .zip(steps.into_iter().zip(cells))
+        .filter(|(_, (steps, _))| *steps != u32::MAX)
+        .map(|(position, (steps, cells))| (position, steps, cells))
+        .collect())
 }
 
 fn distances<K: Key>(
