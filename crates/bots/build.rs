@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 const CRATES: [&str; 2] = ["sdk", "protocol"];
 
 /// The samples `botlens bench` measures.
-const SAMPLES: [&str; 3] = ["battleships-hunter", "tictactoe-minimax", "klotski-solver"];
+const SAMPLES: [&str; 4] =
+    ["battleships-hunter", "tictactoe-minimax", "tictactoe-forkblind", "klotski-solver"];
 
 fn main() {
     let here = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));

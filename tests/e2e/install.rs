@@ -120,6 +120,14 @@ fn check_bench(report: &serde_json::Value) {
     ] {
         assert!(report[section][field].as_f64().is_some_and(|v| v > 0.0), "{section}.{field}");
     }
+    let analysis = report["analysis"].as_array().expect("analysis");
+    let analysed: Vec<&str> = analysis.iter().map(|a| a["game"].as_str().unwrap()).collect();
+    assert_eq!(analysed, ["tictactoe", "klotski", "battleships"], "a row per game");
+    for row in analysis {
+        for field in ["run_ms", "analyze_ms", "ratio"] {
+            assert!(row[field].as_f64().is_some_and(|v| v > 0.0), "{field} in {row}");
+        }
+    }
     assert!(report["save_to_report"].is_null(), "skipped with --no-latency");
     assert!(report["js_save_to_diagnostics"].is_null(), "skipped with --no-latency");
     assert!(report["py_save_to_diagnostics"].is_null(), "skipped with --no-latency");

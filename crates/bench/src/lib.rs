@@ -8,7 +8,8 @@
 //! `battleships-hunter` sample's suite) end to end on one core and on all; the save-to-report
 //! loop after an edit (cargo build, module compile, games); the bots in JavaScript, C, Zig and
 //! AssemblyScript against `random` (games/s, fuel per turn, against the Rust starter); what
-//! drawing a heat map every turn costs, its marks recorded and not; a
+//! drawing a heat map every turn costs, its marks recorded and not; what `botlens analyze`
+//! costs against `botlens run` on a sample of each game; a
 //! JavaScript bot's save → diagnostics loop; and peak resident memory.
 //!
 //! Every figure is a measurement of this run; nothing here asserts a target. The method and the
@@ -16,6 +17,7 @@
 //!
 //! Not for: correctness (the tests) or profiling individual functions.
 
+mod analysis;
 mod drawing;
 mod languages;
 mod measure;

@@ -206,6 +206,13 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
     let sample_bot = sample_bot.context("the Battleships sample was measured")?;
     let drawing = drawing_bot(&sandbox, options)?;
     let drawing = crate::drawing::measure(&sample_bot, &drawing, options.games.min(1000))?;
+    say("analysing the samples' suites, and playing them as run does…");
+    let analysis = crate::analysis::measure(
+        &sandbox,
+        &options.samples,
+        &options.build_options(),
+        options.games,
+    )?;
     say("timing module compiles…");
     let compile = compile_times(&sample_module)?;
     say("playing the README's main job on one core and on all…");
@@ -235,6 +242,7 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
         compile,
         suite,
         drawing,
+        analysis,
         save_to_report,
         js_save_to_diagnostics,
         py_save_to_diagnostics,

@@ -147,6 +147,21 @@ pub struct DrawingCost {
     pub recorded_over_unrecorded: f64,
 }
 
+/// What `botlens analyze` costs against `botlens run`, for one game's sample suite.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisCost {
+    /// The game.
+    pub game: String,
+    /// What was played.
+    pub description: String,
+    /// Playing the suite as `run` does, one worker (best round).
+    pub run_ms: f64,
+    /// Analysing it (every move's stack captured and judged), one worker (best round).
+    pub analyze_ms: f64,
+    /// `analyze_ms / run_ms`.
+    pub ratio: f64,
+}
+
 /// The save → report loop after an edit (what `botlens watch` and the language server
 /// wait for before showing results).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -184,6 +199,8 @@ pub struct BenchReport {
     pub suite: SuiteScaling,
     /// A bot drawing its map every turn, recorded and not.
     pub drawing: DrawingCost,
+    /// `botlens analyze` against `botlens run`, per game.
+    pub analysis: Vec<AnalysisCost>,
     /// Save-to-report latency; `None` when skipped.
     pub save_to_report: Option<LoopLatency>,
     /// A JavaScript bot's save-to-diagnostics latency; `None` when skipped.
@@ -273,6 +290,19 @@ impl BenchReport {
             d.recorded_games_per_s,
             d.recorded_over_unrecorded
         );
+        let _ = writeln!(
+            out,
+            "\n{:<12} {:<52} {:>9} {:>11}  {:>11}",
+            "analysis", "suite", "run ms", "analyze ms", "analyze÷run"
+        );
+        for a in &self.analysis {
+            let _ = writeln!(
+                out,
+                "{:<12} {:<52} {:>9.0} {:>11.0}  {:>10.2}×",
+                a.game, a.description, a.run_ms, a.analyze_ms, a.ratio
+            );
+        }
+        let _ = writeln!(out);
         match &self.save_to_report {
             Some(l) => {
                 let _ = writeln!(

@@ -14,7 +14,8 @@ use clap::Args;
 players and wasm bots against the same opponents, on one core, each figure the best of 10
 rounds; the wasm bots include a raw-ABI floor bot in WAT, which shows what the sandbox itself
 costs), the cost split of a wasm game, module compile times, the README's main job on one core
-and on all, the save → report loop after edits, and peak memory. It also builds, in its scratch
+and on all, what `botlens analyze` costs against `botlens run` on a sample of each game (one
+worker, best of 3), the save → report loop after edits, and peak memory. It also builds, in its scratch
 directory, the starter bots of `botlens new --lang c|zig|assemblyscript|js|python` and a random
 JavaScript and Python bot, and measures them against `random`: with clang for C; botlens's
 JavaScript runner, built once with cargo and clang if not yet (a minute or two); its Python
