@@ -290,6 +290,16 @@ fn diagnostics_follow_saves_and_clear_when_the_bug_is_fixed() {
             "botlens.live"
         ])
     );
+    // Every command VS Code's palette lists is one the server carries out.
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo_root().join("editors/vscode/package.json"))
+            .expect("package.json"),
+    )
+    .expect("package.json is JSON");
+    let advertised = capabilities["executeCommandProvider"]["commands"].as_array().unwrap();
+    for entry in manifest["contributes"]["commands"].as_array().expect("commands") {
+        assert!(advertised.contains(&entry["command"]), "{entry} is no server command");
+    }
 
     lsp.save(&lib);
     let diagnostics = lsp.diagnostics(&lib, FIRST_RUN, |d| !d.is_empty());
@@ -516,7 +526,8 @@ fn the_analyze_command_marks_the_line_whose_moves_lost_the_games() {
     let corner = line_after_marker(&lib, "botlens analyze finds the losing move on the next line");
     let mut lsp = Lsp::start();
     lsp.initialize(workspace.path());
-    let command = json!({"command": "botlens.analyze", "arguments": [bot.display().to_string()]});
+    // No arguments, as from VS Code's command palette: the workspace's only project.
+    let command = json!({"command": "botlens.analyze"});
     let answer = lsp.request_within(FIRST_RUN, "workspace/executeCommand", command);
     let result = &answer["result"];
     assert_eq!(

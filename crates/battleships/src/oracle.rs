@@ -530,13 +530,15 @@ struct Pool {
     /// The squares attacked and the ships sunk at the last position the pool was brought to.
     attacked: Mask,
     sunk: Mask,
+    /// Each fleet's weight in the pool, kept up to date by [`Pool::reweigh`].
+    weights: Vec<f64>,
 }
 
 impl Pool {
     /// An empty pool, drawing with `seed`.
     fn new(seed: u64) -> Pool {
         let rng = SeedRng::new(seed, Stream::Setup);
-        Pool { fleets: Vec::new(), batch: 0, rng, attacked: 0, sunk: 0 }
+        Pool { fleets: Vec::new(), batch: 0, rng, attacked: 0, sunk: 0, weights: Vec::new() }
     }
 
     /// Keeps the fleets that agree with `known`; empties the pool first when `known` is not a
@@ -552,6 +554,7 @@ impl Pool {
             self.fleets.retain_mut(|fleet| fleet.agrees(tables, known, shots, newly_sunk));
         }
         (self.attacked, self.sunk) = (known.attacked, known.sunk);
+        self.reweigh();
     }
 
     /// Draws `paths` more paths for `known` (which the pool was brought to) into the pool;
@@ -579,27 +582,27 @@ impl Pool {
                 self.fleets.push(fleet);
             }
         }
+        self.reweigh();
         steps
     }
 
-    /// Each fleet's weight in the pool: its path's weight scaled so that its batch weighs as
-    /// many fleets as it amounts to (Kish's effective number: the squared sum of the batch's
-    /// weights over the sum of their squares).
-    fn weights(&self) -> Vec<f64> {
-        let mut weights = Vec::with_capacity(self.fleets.len());
+    /// Sets each fleet's weight in the pool: its path's weight scaled so that its batch weighs
+    /// as many fleets as it amounts to (Kish's effective number: the squared sum of the
+    /// batch's weights over the sum of their squares).
+    fn reweigh(&mut self) {
+        self.weights.clear();
         for batch in self.fleets.chunk_by(|a, b| a.batch == b.batch) {
             let (sum, squares) = batch.iter().fold((0.0, 0.0), |(sum, squares), f| {
                 (sum + f.weight, squares + f.weight * f.weight)
             });
             // Every fleet kept weighs something, so `squares` is positive.
-            weights.extend(batch.iter().map(|f| f.weight * sum / squares));
+            self.weights.extend(batch.iter().map(|f| f.weight * sum / squares));
         }
-        weights
     }
 
     /// The effective number of fleets in the pool: the sum of its batches'.
     fn effective(&self) -> f64 {
-        self.weights().iter().sum()
+        self.weights.iter().sum()
     }
 }
 
@@ -631,7 +634,7 @@ fn estimate(
         reached = pool.effective();
     }
     let (mut counts, mut total) = (vec![0.0; tables.cells], 0.0);
-    for (fleet, weight) in pool.fleets.iter().zip(pool.weights()) {
+    for (fleet, &weight) in pool.fleets.iter().zip(&pool.weights) {
         tally(&mut counts, &mut total, fleet.covered, weight);
     }
     Chances { chance: shares(counts, total), sampled: Some(reached) }
@@ -667,7 +670,7 @@ impl Weighed {
         // Sums of w, w·b, w·s, w², w²·y and w²·y² with y = b − s for each fleet.
         let (mut total, mut on_best, mut on_shot) = (0.0, 0.0, 0.0);
         let (mut squares, mut squares_y, mut squares_yy) = (0.0, 0.0, 0.0);
-        for (fleet, w) in pool.fleets.iter().zip(pool.weights()) {
+        for (fleet, &w) in pool.fleets.iter().zip(&pool.weights) {
             let (b, s) = (on(fleet.covered, Some(best)), on(fleet.covered, shot));
             let y = b - s;
             total += w;

@@ -195,27 +195,35 @@ pub async fn execute_command(
             };
             super::live::open(session, &root).await
         }
-        ANALYZE => {
-            let root = project.and_then(|dir| session.state().project_of(&dir));
-            let Some(root) = root else {
-                return Err(invalid(format!(
-                    "{ANALYZE} needs a bot project directory as its first argument"
-                )));
-            };
-            analyze::run(session, root).await
-        }
-        PROFILE => {
-            let root = project.and_then(|dir| session.state().project_of(&dir));
-            let Some(root) = root else {
-                return Err(invalid(format!(
-                    "{PROFILE} needs a bot project directory as its first argument"
-                )));
-            };
-            profile::run(session, root).await
-        }
+        ANALYZE => analyze::run(session.clone(), project_named(&session, ANALYZE, project)?).await,
+        PROFILE => profile::run(session.clone(), project_named(&session, PROFILE, project)?).await,
         other => {
             Err(invalid(format!("unknown command `{other}` (known: {})", COMMANDS.join(", "))))
         }
+    }
+}
+
+/// The project a command names by a directory (or a file) of it; with none named, the only
+/// project open (so an editor's command palette, which passes no arguments, works in a
+/// workspace of one bot).
+fn project_named(
+    session: &ServerSession,
+    command: &str,
+    named: Option<PathBuf>,
+) -> jsonrpc::Result<PathBuf> {
+    let state = session.state();
+    match named {
+        Some(dir) => state
+            .project_of(&dir)
+            .ok_or_else(|| invalid(format!("{command}: no bot project at {}", dir.display()))),
+        None => match state.projects.keys().collect::<Vec<_>>()[..] {
+            [only] => Ok(only.clone()),
+            ref open => Err(invalid(format!(
+                "{command} needs a bot project directory as its first argument ({} projects \
+                 are open)",
+                open.len()
+            ))),
+        },
     }
 }
 
