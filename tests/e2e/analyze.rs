@@ -292,6 +292,70 @@ void bot_play(void) {
 }
 "#;
 
+/// The fork-blind bot in Zig, its moves made through a helper (which the decision profile
+/// passes over for the branch that called it).
+const FORKBLIND_ZIG: &str = r#"//! Wins, blocks, takes the centre, then a corner: blind to forks.
+const botlens = @import("botlens");
+
+comptime {
+    botlens.exportBot(@This());
+}
+
+const lines = [8][3]usize{
+    .{ 0, 1, 2 }, .{ 3, 4, 5 }, .{ 6, 7, 8 }, .{ 0, 3, 6 },
+    .{ 1, 4, 7 }, .{ 2, 5, 8 }, .{ 0, 4, 8 }, .{ 2, 4, 6 },
+};
+
+/// The square that completes a line of `side`, if one does.
+fn completing(board: [9]u8, side: u8) ?usize {
+    for (lines) |line| {
+        var mine: usize = 0;
+        var free: ?usize = null;
+        for (line) |square| {
+            if (board[square] == side) {
+                mine += 1;
+            } else if (board[square] == '.') {
+                free = square;
+            }
+        }
+        if (mine == 2) {
+            if (free) |square| return square;
+        }
+    }
+    return null;
+}
+
+/// The first free square of `squares`, if one is.
+fn firstFree(board: [9]u8, squares: []const usize) ?usize {
+    for (squares) |square| {
+        if (board[square] == '.') return square;
+    }
+    return null;
+}
+
+fn markSquare(square: usize) void {
+    _ = botlens.mark(@intCast(square % 3), @intCast(square / 3));
+}
+
+pub fn play() void {
+    const view = botlens.tictactoe();
+    const other: u8 = if (view.you == 'X') 'O' else 'X';
+    const ruled = completing(view.board, view.you) orelse completing(view.board, other) orelse
+        firstFree(view.board, &.{4});
+    if (ruled) |square| {
+        // chosen by the rules
+        markSquare(square);
+        return;
+    }
+    if (firstFree(view.board, &.{ 0, 2, 6, 8 })) |square| {
+        // blind to forks
+        markSquare(square);
+        return;
+    }
+    markSquare(firstFree(view.board, &.{ 1, 3, 5, 7 }).?);
+}
+"#;
+
 /// Analyses the fork-blind bot `source`, written to `file`, against `perfect`: every lost game
 /// (as many as `run` loses) was lost at the line after its `blind to forks` marker, which the
 /// decision profile ranks first.
@@ -337,6 +401,14 @@ fn a_fork_blind_c_bot_is_located_at_its_corner_line() {
         return;
     }
     fork_blind_bot_loses_at_its_marked_corner("bot.c", FORKBLIND_C);
+}
+
+#[test]
+fn a_fork_blind_zig_bot_is_located_at_its_corner_line() {
+    if !require(&[Tool::Zig]) {
+        return;
+    }
+    fork_blind_bot_loses_at_its_marked_corner("bot.zig", FORKBLIND_ZIG);
 }
 
 /// The flattened slides of the optimal (in steps) solution of 横刀立马, as JavaScript.
