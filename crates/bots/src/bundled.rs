@@ -218,7 +218,10 @@ mod tests {
         ] {
             assert!(paths.contains(&needed), "{needed} in {paths:?}");
         }
-        assert_eq!(samples(), ["battleships-hunter", "klotski-solver", "tictactoe-minimax"]);
+        assert_eq!(
+            samples(),
+            ["battleships-hunter", "klotski-solver", "tictactoe-forkblind", "tictactoe-minimax"]
+        );
         let manifest = |path: &str| FILES.iter().find(|(p, _)| *p == path).unwrap().1;
         let sdk: toml::Table = manifest("sdk/Cargo.toml").parse().unwrap();
         assert_eq!(sdk["package"]["name"].as_str(), Some("botlens-sdk"));
