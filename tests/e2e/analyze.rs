@@ -356,6 +356,64 @@ pub fn play() void {
 }
 "#;
 
+/// The fork-blind bot in AssemblyScript.
+const FORKBLIND_AS: &str = r#"// Wins, blocks, takes the centre, then a corner: blind to forks.
+import { exportBot, mark, tictactoe } from "botlens";
+
+export { botlens_new, botlens_play } from "botlens";
+
+const LINES: i32[][] = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+
+// The square that completes a line of `side`, or -1.
+function completing(board: string, side: string): i32 {
+  for (let l = 0; l < LINES.length; l++) {
+    let mine = 0;
+    let free = -1;
+    for (let k = 0; k < 3; k++) {
+      const square = LINES[l][k];
+      const here = board.charAt(square);
+      if (here == side) mine++;
+      else if (here == ".") free = square;
+    }
+    if (mine == 2 && free >= 0) return free;
+  }
+  return -1;
+}
+
+// The first free square of `squares`, or -1.
+function firstFree(board: string, squares: i32[]): i32 {
+  for (let k = 0; k < squares.length; k++) {
+    if (board.charAt(squares[k]) == ".") return squares[k];
+  }
+  return -1;
+}
+
+function play(): void {
+  const view = tictactoe();
+  const other = view.you == "X" ? "O" : "X";
+  let square = completing(view.board, view.you);
+  if (square < 0) square = completing(view.board, other);
+  if (square < 0) square = firstFree(view.board, [4]);
+  if (square >= 0) {
+    // chosen by the rules
+    mark(square % 3, square / 3);
+    return;
+  }
+  square = firstFree(view.board, [0, 2, 6, 8]);
+  if (square >= 0) {
+    // blind to forks
+    mark(square % 3, square / 3);
+    return;
+  }
+  square = firstFree(view.board, [1, 3, 5, 7]);
+  mark(square % 3, square / 3);
+}
+
+function start(seat: i32): void {}
+
+exportBot(play, start);
+"#;
+
 /// Analyses the fork-blind bot `source`, written to `file`, against `perfect`: every lost game
 /// (as many as `run` loses) was lost at the line after its `blind to forks` marker, which the
 /// decision profile ranks first.
@@ -409,6 +467,16 @@ fn a_fork_blind_zig_bot_is_located_at_its_corner_line() {
         return;
     }
     fork_blind_bot_loses_at_its_marked_corner("bot.zig", FORKBLIND_ZIG);
+}
+
+#[test]
+fn a_fork_blind_assemblyscript_bot_is_located_at_its_corner_line() {
+    // botlens installs the compiler into its cache on first use (complete or absent, so tests
+    // that do so at once do not clash).
+    if !require(&[Tool::Node]) {
+        return;
+    }
+    fork_blind_bot_loses_at_its_marked_corner("bot.ts", FORKBLIND_AS);
 }
 
 /// The flattened slides of the optimal (in steps) solution of 横刀立马, as JavaScript.
