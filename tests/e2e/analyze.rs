@@ -416,8 +416,11 @@ exportBot(play, start);
 
 /// Analyses the fork-blind bot `source`, written to `file`, against `perfect`: every lost game
 /// (as many as `run` loses) was lost at the line after its `blind to forks` marker, which the
-/// decision profile ranks first.
-fn fork_blind_bot_loses_at_its_marked_corner(file: &str, source: &str) {
+/// decision profile ranks first. Skipped without the `tools` its language builds with.
+fn fork_blind_bot_loses_at_its_marked_corner(tools: &[Tool], file: &str, source: &str) {
+    if !require(tools) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let bot = dir.path().join(file);
     std::fs::write(&bot, source).unwrap();
@@ -450,33 +453,24 @@ fn fork_blind_bot_loses_at_its_marked_corner(file: &str, source: &str) {
 
 #[test]
 fn a_fork_blind_python_bot_is_located_at_its_corner_line() {
-    fork_blind_bot_loses_at_its_marked_corner("bot.py", FORKBLIND_PY);
+    fork_blind_bot_loses_at_its_marked_corner(&[], "bot.py", FORKBLIND_PY);
 }
 
 #[test]
 fn a_fork_blind_c_bot_is_located_at_its_corner_line() {
-    if !require(&[Tool::Clang]) {
-        return;
-    }
-    fork_blind_bot_loses_at_its_marked_corner("bot.c", FORKBLIND_C);
+    fork_blind_bot_loses_at_its_marked_corner(&[Tool::Clang], "bot.c", FORKBLIND_C);
 }
 
 #[test]
 fn a_fork_blind_zig_bot_is_located_at_its_corner_line() {
-    if !require(&[Tool::Zig]) {
-        return;
-    }
-    fork_blind_bot_loses_at_its_marked_corner("bot.zig", FORKBLIND_ZIG);
+    fork_blind_bot_loses_at_its_marked_corner(&[Tool::Zig], "bot.zig", FORKBLIND_ZIG);
 }
 
 #[test]
 fn a_fork_blind_assemblyscript_bot_is_located_at_its_corner_line() {
     // botlens installs the compiler into its cache on first use (complete or absent, so tests
     // that do so at once do not clash).
-    if !require(&[Tool::Node]) {
-        return;
-    }
-    fork_blind_bot_loses_at_its_marked_corner("bot.ts", FORKBLIND_AS);
+    fork_blind_bot_loses_at_its_marked_corner(&[Tool::Node], "bot.ts", FORKBLIND_AS);
 }
 
 /// The flattened slides of the optimal (in steps) solution of 横刀立马, as JavaScript.

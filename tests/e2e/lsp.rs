@@ -566,6 +566,28 @@ fn the_analyze_command_marks_the_line_whose_moves_lost_the_games() {
     lsp.stop();
 }
 
+#[test]
+fn analyze_and_profile_named_no_project_refuse_when_several_are_open() {
+    let (workspace, bot) = sample_workspace("tictactoe-forkblind", "lsp-e2e-first", false);
+    // A second project beside the first: which one a bare command means is not for the server
+    // to guess.
+    let other = workspace.path().join("bots/other");
+    std::fs::create_dir_all(other.join("src")).unwrap();
+    let manifest = std::fs::read_to_string(bot.join("Cargo.toml")).unwrap();
+    let manifest = manifest.replace("name = \"lsp-e2e-first\"", "name = \"lsp-e2e-second\"");
+    std::fs::write(other.join("Cargo.toml"), manifest).unwrap();
+    std::fs::copy(bot.join("src/lib.rs"), other.join("src/lib.rs")).unwrap();
+    let mut lsp = Lsp::start();
+    lsp.initialize(workspace.path());
+    for command in ["botlens.analyze", "botlens.profile"] {
+        let refused = lsp.request("workspace/executeCommand", json!({"command": command}));
+        assert_eq!(refused["error"]["code"], -32602, "{refused}");
+        let message = refused["error"]["message"].as_str().unwrap();
+        assert!(message.contains("(2 projects are open)"), "{message}");
+    }
+    lsp.stop();
+}
+
 /// A hover request for a file of `workspace` that no project holds: answered with null.
 fn hover_outside(workspace: &Path) -> Value {
     let file = workspace.join("notes.rs");
