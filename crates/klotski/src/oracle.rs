@@ -16,37 +16,28 @@
 //! as the best one does is a *detour*, costing the steps it adds; a game's detours sum to its
 //! steps over par.
 
-use std::collections::HashMap;
-
 use botlens_engine::{Judgement, Oracle, Seat};
 use botlens_protocol::klotski::{Dir, Slide};
 
-use crate::solver::{self, Space};
+use crate::solver::{self, Distances, Space};
 use crate::{Klotski, Layout};
 
 /// Klotski's oracle: shortest solutions (see the module's documentation).
 pub struct Shortest {
     /// The geometry of the game's piece set.
     space: Space,
-    /// The fewest steps to the goal of every position reachable from the game's start.
-    steps: HashMap<Vec<u8>, u32>,
-    /// The fewest cell moves, the same way.
-    cells: HashMap<Vec<u8>, u32>,
+    /// The fewest steps and cell moves to the goal of every position reachable from the game's
+    /// start.
+    distances: Distances,
 }
 
 impl Shortest {
     /// The oracle for positions reachable from `layout`'s, or why there is none (no solution,
     /// or too many positions to search).
     pub fn new(layout: &Layout) -> Result<Shortest, String> {
-        let (space, positions) =
+        let (space, distances) =
             solver::reachable_steps_and_cells(layout).map_err(|e| e.to_string())?;
-        let mut steps = HashMap::with_capacity(positions.len());
-        let mut cells = HashMap::with_capacity(positions.len());
-        for (position, to_goal, cell_moves) in positions {
-            cells.insert(position.clone(), cell_moves);
-            steps.insert(position, to_goal);
-        }
-        Ok(Shortest { space, steps, cells })
+        Ok(Shortest { space, distances })
     }
 
     /// The steps still to count from `layout`'s position to the goal when `moving` is the piece
@@ -55,28 +46,24 @@ impl Shortest {
     pub fn steps(&self, layout: &Layout, moving: Option<usize>) -> Option<u32> {
         let position = self.space.position(layout);
         let continued = moving.map(|piece| self.space.continuations(layout, &position, piece));
-        let fresh = self.steps.get(&position).copied();
-        continued
-            .into_iter()
-            .flatten()
-            .filter_map(|next| self.steps.get(&next).copied())
-            .chain(fresh)
-            .min()
+        let steps = |position: &[u8]| self.distances.get(position).map(|(steps, _)| steps);
+        let fresh = steps(&position);
+        continued.into_iter().flatten().filter_map(|next| steps(&next)).chain(fresh).min()
     }
 
     /// The fewest cell moves from `layout`'s position to the goal, as [`Shortest::steps`].
     pub fn cells(&self, layout: &Layout) -> Option<u32> {
-        self.cells.get(&self.space.position(layout)).copied()
+        self.distances.get(&self.space.position(layout)).map(|(_, cells)| cells)
     }
 
     /// How many positions the oracle knows.
     pub fn len(&self) -> usize {
-        self.steps.len()
+        self.distances.len()
     }
 
     /// Whether it knows none (never, for an oracle that was made).
     pub fn is_empty(&self) -> bool {
-        self.steps.is_empty()
+        self.distances.len() == 0
     }
 
     /// What sliding piece `index` by `dir` from `before` leaves to count, the slide's own step

@@ -252,31 +252,74 @@ pub(crate) fn solvable_positions(
     Ok((space, positions))
 }
 
-/// A position reachable from a game's start with its fewest steps and fewest cell moves to the
-/// goal.
-pub(crate) type StepsAndCells = (Vec<u8>, u32, u32);
-
-/// Every position reachable from the layout's current one from which the goal can be reached,
-/// with its fewest steps and its fewest cell moves to the goal, in a deterministic order. One
-/// search of the positions reachable from here (bounded by [`MAX_STATES`]) keeps each one's
-/// neighbours, a step away and a cell move away (slides are reversible, so the neighbours are
-/// the same both ways); then each count is a breadth-first walk over those lists from the solved
-/// positions, with no position generated again. Unlike [`solvable_positions`], it never
-/// enumerates the whole board.
-pub(crate) fn reachable_steps_and_cells(
-    layout: &Layout,
-) -> Result<(Space, Vec<StepsAndCells>), SolveError> {
-    let (space, start) = Space::new(layout);
-    let positions = if space.packs() {
-        steps_and_cells::<u128>(&space, &start)?
-    } else {
-        steps_and_cells::<Box<[u8]>>(&space, &start)?
-    };
-    Ok((space, positions))
+/// The fewest steps and the fewest cell moves to the goal of every position reachable from a
+/// game's start, looked up by position ([`Space::position`]).
+pub(crate) struct Distances {
+    /// Each position's index in `counts`, keyed as the search packed it.
+    index: DistanceIndex,
+    /// Per position: its steps and cell moves to the goal; `u32::MAX` steps when it cannot
+    /// reach it.
+    counts: Vec<StepsAndCells>,
+    /// The bits of a cell in a packed key.
+    bits: u32,
+    /// How many positions reach the goal.
+    solvable: usize,
 }
 
-/// [`reachable_steps_and_cells`] for one key type.
-fn steps_and_cells<K: Key>(space: &Space, start: &[u8]) -> Result<Vec<StepsAndCells>, SolveError> {
+/// A position's fewest steps and fewest cell moves to the goal.
+type StepsAndCells = (u32, u32);
+
+/// A search's index of positions, by the key type it used.
+enum DistanceIndex {
+    Packed(Index<u128>),
+    Unpacked(Index<Box<[u8]>>),
+}
+
+impl Distances {
+    /// The fewest steps and cell moves from `position` to the goal; `None` for a position the
+    /// goal cannot be reached from, or one not reachable from the start.
+    pub(crate) fn get(&self, position: &[u8]) -> Option<StepsAndCells> {
+        let at = match &self.index {
+            DistanceIndex::Packed(index) => index.get(&u128::pack(position, self.bits)),
+            DistanceIndex::Unpacked(index) => index.get(position),
+        }?;
+        let (steps, cells) = self.counts[*at as usize];
+        (steps != u32::MAX).then_some((steps, cells))
+    }
+
+    /// How many positions reach the goal.
+    pub(crate) fn len(&self) -> usize {
+        self.solvable
+    }
+}
+
+/// Every position reachable from the layout's current one from which the goal can be reached,
+/// with its fewest steps and its fewest cell moves to the goal. One search of the positions
+/// reachable from here (bounded by [`MAX_STATES`]) keeps each one's neighbours, a step away and
+/// a cell move away (slides are reversible, so the neighbours are the same both ways); then
+/// each count is a breadth-first walk over those lists from the solved positions, with no
+/// position generated again. Unlike [`solvable_positions`], it never enumerates the whole
+/// board.
+pub(crate) fn reachable_steps_and_cells(layout: &Layout) -> Result<(Space, Distances), SolveError> {
+    let (space, start) = Space::new(layout);
+    let (index, counts) = if space.packs() {
+        let (index, counts) = steps_and_cells::<u128>(&space, &start)?;
+        (DistanceIndex::Packed(index), counts)
+    } else {
+        let (index, counts) = steps_and_cells::<Box<[u8]>>(&space, &start)?;
+        (DistanceIndex::Unpacked(index), counts)
+    };
+    let solvable = counts.iter().filter(|(steps, _)| *steps != u32::MAX).count();
+    let bits = space.bits;
+    Ok((space, Distances { index, counts, bits, solvable }))
+}
+
+/// [`reachable_steps_and_cells`] for one key type: the positions' index and, by index, their
+/// (steps, cell moves).
+fn steps_and_cells<K: Key>(
+    space: &Space,
+    start: &[u8],
+) -> Result<(Index<K>, Vec<StepsAndCells>), SolveError> {
     let mut index: Index<K> = Index::default();
     let first = K::pack(start, space.bits);
     index.insert(first.clone(), 0);
@@ -287,9 +330,13 @@ fn steps_and_cells<K: Key>(space: &Space, start: &[u8]) -> Result<Vec<StepsAndCe
     let mut scratch = Scratch::new(space.cells);
     let mut current = vec![0u8; space.class_of.len()];
     let mut next = current.clone();
+    let mut solved = Vec::new();
     let mut cursor = 0;
     while cursor < states.len() {
         states[cursor].unpack(space.bits, &mut current);
+        if space.solved(&current) {
+            solved.push(cursor);
+        }
         space.successors(&current, Count::Steps, &mut scratch, |slot, to, distance| {
             next.copy_from_slice(&current);
             next[slot] = to;
@@ -309,9 +356,6 @@ fn steps_and_cells<K: Key>(space: &Space, start: &[u8]) -> Result<Vec<StepsAndCe
         cursor += 1;
     }
     let explored = states.len();
-    let positions: Vec<Vec<u8>> = states.iter().map(|key| space.unpack(key)).collect();
-    let solved: Vec<u32> =
-        (0..explored as u32).filter(|&i| space.solved(&positions[i as usize])).collect();
     if solved.is_empty() {
         return Err(SolveError::Unsolvable { explored });
     }
@@ -321,8 +365,8 @@ fn steps_and_cells<K: Key>(space: &Space, start: &[u8]) -> Result<Vec<StepsAndCe
         let mut distance = vec![u32::MAX; explored];
         let mut queue = std::collections::VecDeque::new();
         for &s in &solved {
-            distance[s as usize] = 0;
-            queue.push_back(s as usize);
+            distance[s] = 0;
+            queue.push_back(s);
         }
         while let Some(at) = queue.pop_front() {
             let edges = if at == 0 { 0 } else { ends[at - 1] }..ends[at];
@@ -338,12 +382,7 @@ fn steps_and_cells<K: Key>(space: &Space, start: &[u8]) -> Result<Vec<StepsAndCe
     };
     let steps = walk(&|_| true);
     let cells = walk(&|cell_move| cell_move);
-    Ok(positions
-        .into_iter()
-        .zip(steps.into_iter().zip(cells))
-        .filter(|(_, (steps, _))| *steps != u32::MAX)
-        .map(|(position, (steps, cells))| (position, steps, cells))
-        .collect())
+    Ok((index, steps.into_iter().zip(cells).collect()))
 }
 
 fn distances<K: Key>(
