@@ -3,15 +3,16 @@
 //! at the line of the bot's code that chose it.
 //!
 //! The target is prepared as `run` prepares it ([`pipeline::prepare`]), then every (opponent,
-//! seed) is played with the bot in seat 0 [`locating_moves`]: its call stack is captured at
-//! each legal move it makes (a language runner states it, on fuel it is given back), so the
-//! game is the game `run` plays. The oracle then walks the game's positions and judges each of
-//! the bot's moves against the best one from the same position. Out of that come, per game, its
+//! seed) is played with the bot in seat 0, and the oracle walks the game's positions and judges
+//! each of the bot's moves against the best one from the same position. A game with a mistake
+//! is played again [`locating_moves`] (or at once, once most games have one: `StackCapture`):
+//! the bot's call stack is captured at each legal move it makes (a language runner states it, on
+//! fuel it is given back), so the game is the game `run` plays. Out of that come, per game, its
 //! mistakes (blunders, detours) and the move that lost it, and over the suite a *decision
 //! profile*: the bot's source lines ranked by the value the moves they decided lost, each
 //! mistake decided by the most specific line on its stack: of the lines on it, the one the
-//! fewest of the bot's judged moves went through (the branch that chose, not the helper that
-//! made every move).
+//! fewest of the bot's moves in games with a mistake went through (the branch that chose, not
+//! the helper that made every move).
 //!
 //! Ordinary runs never capture a stack at a move: only a player made [`locating_moves`] does.
 //!
@@ -24,17 +25,18 @@
 //! | `bot`, `game`, `seeds`, `opponents` | what was played (seeds as `A..=B`) |
 //! | `unit`, `mistake` | the oracle's unit of cost (`outcomes`, `cell moves`) and what a costly move is called (`blunder`, `detour`) |
 //! | `games`, `lost`, `judged`, `mistakes`, `cost` | games played, lost, the bot's moves judged, those that cost something, and what they cost in all |
-//! | `sites[]` | the decision profile: `file`, `line`, `column`, `function`, `chain` (the call chain from the line's frame outward, innermost first), `cost` (of the mistakes it decided), `percent` (of `cost`), `mistakes`, `moves` (every judged move the line was on the stack of), `losses` (lost games whose losing move was chosen here), `first` (the first mistake here: `opponent`, `seed`, `turn`) |
+//! | `sites[]` | the decision profile: `file`, `line`, `column`, `function`, `chain` (the call chain from the line's frame outward, innermost first), `cost` (of the mistakes it decided), `percent` (of `cost`), `mistakes`, `moves` (the judged moves of games with a mistake the line was on the stack of), `losses` (lost games whose losing move was chosen here), `first` (the first mistake here: `opponent`, `seed`, `turn`) |
 //! | `played[]` | per game with a mistake: `opponent`, `seed`, `seat`, `result`, `reason`, `cost`, `losing` (the index in `mistakes` of the move that lost it, if one did), `mistakes[]`: `turn`, `action`, `best`, `cost`, `before`, `after`, `loses`, `board` (the position before the move, as text), `location` and `chain` when the bot's stack has a line |
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use botlens_engine::stack::CallStack;
 use botlens_engine::text::printable;
-use botlens_engine::{Oracle, SeatResult, SourceLocation};
+use botlens_engine::{Judgement, MatchRecord, Oracle, SeatResult, SourceLocation};
 use botlens_games::{GameVisitor, Scored};
 use botlens_sandbox::{LocatedMove, Sandbox};
 use serde::Serialize;
@@ -86,7 +88,8 @@ pub struct Mistake {
     /// The position before the move, as the game draws it in text.
     pub board: String,
     /// The line that chose the move: of the lines on its stack, the one the fewest of the bot's
-    /// judged moves went through (the branch, not the helper every move goes through).
+    /// judged moves in games with a mistake went through (the branch, not the helper every move
+    /// goes through).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<SourceLocation>,
     /// The call chain at the move, innermost first: `choose ← play`.
@@ -141,7 +144,8 @@ pub struct AnalyzedGame {
     /// a position the bot had not lost into a lost one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub losing: Option<usize>,
-    /// How many of the bot's judged moves each line of its source was on the stack of.
+    /// How many of the bot's judged moves each line of its source was on the stack of; none in
+    /// a game without a mistake (its moves are not located).
     #[serde(skip)]
     pub moves_through: HashMap<Line, u32>,
 }
@@ -183,7 +187,7 @@ pub struct DecisionSite {
     pub percent: f64,
     /// The costly moves it decided.
     pub mistakes: u32,
-    /// All the bot's judged moves the line was on the stack of.
+    /// The bot's judged moves in games with a mistake the line was on the stack of.
     pub moves: u32,
     /// Lost games whose losing move it chose.
     pub losses: u32,
@@ -287,8 +291,9 @@ impl GameVisitor for Analyze<'_> {
             false => G::Config::default(),
         };
         oracle_for(&oracles, &G::new(&config, seed)).map_err(AnalyzeError::NoOracle)?;
+        let capture = StackCapture::default();
         let played = suite::play_each(suite, self.progress, self.cancel, |opponent, seed| {
-            play_judged::<G>(suite, &oracles, opponent, seed)
+            play_judged::<G>(suite, &oracles, &capture, opponent, seed)
         });
         let played = played.into_iter().collect::<Result<Vec<_>, _>>()?;
         let (unit, mistake) = oracles
@@ -312,20 +317,53 @@ fn oracle_for<G: Scored>(oracles: &Oracles<G>, initial: &G) -> Result<Arc<dyn Or
     Ok(oracle)
 }
 
-/// One game, the bot in seat 0 with its moves located, and its moves judged.
-fn play_judged<G: Scored>(
+/// How an analysis gets the bot's stacks at its moves. Only the moves of games with a mistake
+/// need them, so while such games are rare (a bot that mostly plays well), each game is first
+/// played as `run` plays it, and one with a mistake is played again, the same game, with its
+/// moves located; once most games have one (Battleships' shots nearly all cost something),
+/// games are played located at once. The analysis is the same either way.
+#[derive(Default)]
+struct StackCapture {
+    /// Games judged so far.
+    games: AtomicU64,
+    /// Those with a mistake.
+    with_mistakes: AtomicU64,
+}
+
+impl StackCapture {
+    /// Games judged before the share of those with a mistake decides.
+    const FIRST_GAMES: u64 = 16;
+
+    /// Whether the next game is played with its moves located from the start.
+    fn locates_at_once(&self) -> bool {
+        let games = self.games.load(Ordering::Relaxed);
+        games >= Self::FIRST_GAMES && 2 * self.with_mistakes.load(Ordering::Relaxed) > games
+    }
+
+    /// Counts a judged game.
+    fn judged(&self, with_mistake: bool) {
+        self.games.fetch_add(1, Ordering::Relaxed);
+        self.with_mistakes.fetch_add(u64::from(with_mistake), Ordering::Relaxed);
+    }
+}
+
+/// The seat the bot plays in an analysis.
+const SEAT: usize = 0;
+
+/// One game, the bot in seat 0 (its moves located when `locating` and it is a module), and
+/// where its moves were made.
+fn play<G: Scored>(
     suite: &Suite,
-    oracles: &Oracles<G>,
     opponent: usize,
     seed: u64,
-) -> Result<AnalyzedGame, AnalyzeError> {
-    const SEAT: usize = 0;
-    let (record, located) = match &suite.bot {
+    locating: bool,
+) -> Result<(MatchRecord<G>, Vec<LocatedMove>), AnalyzeError> {
+    match &suite.bot {
         Contender::Wasm(bot) => {
-            let limits = &suite.sandbox_limits;
-            let mut wasm = bot.module.player::<G>(seed, SEAT, limits).locating_moves();
+            let player = bot.module.player::<G>(seed, SEAT, &suite.sandbox_limits);
+            let mut wasm = if locating { player.locating_moves() } else { player };
             let (_, record) = suite::play_match(suite, opponent, seed, SEAT, &mut wasm, false);
-            (record, wasm.located_moves())
+            Ok((record, wasm.located_moves()))
         }
         Contender::Reference(_) => {
             let mut player = suite
@@ -334,43 +372,98 @@ fn play_judged<G: Scored>(
                 .map_err(|e| RunError::from(suite::SuiteError::BadContender(e)))?;
             let (_, record) =
                 suite::play_match(suite, opponent, seed, SEAT, player.as_mut(), false);
-            (record, Vec::new())
+            Ok((record, Vec::new()))
         }
-    };
-    let oracle = oracle_for(oracles, &record.initial).map_err(AnalyzeError::NoOracle)?;
-    let stacks: HashMap<u32, &LocatedMove> = located.iter().map(|m| (m.turn, m)).collect();
+    }
+}
+
+/// The same moves in the same order, with the same answers: the game judged.
+fn same_game<G: Scored>(a: &MatchRecord<G>, b: &MatchRecord<G>) -> bool {
+    a.moves.len() == b.moves.len()
+        && a.moves.iter().zip(&b.moves).all(|(x, y)| {
+            (x.turn, x.seat, &x.action, &x.response) == (y.turn, y.seat, &y.action, &y.response)
+        })
+}
+
+/// One of the bot's moves, judged.
+struct Judged<A> {
+    turn: u32,
+    action: String,
+    judgement: Judgement<A>,
+    /// The position before it, drawn (for a mistake only).
+    board: String,
+}
+
+/// The oracle's judgement of each of the bot's legal moves in `record`, in order.
+fn judge_moves<G: Scored>(
+    oracle: &dyn Oracle<G>,
+    record: &MatchRecord<G>,
+) -> Vec<Judged<G::Action>> {
     let mut position = record.initial.clone();
     let mut judge = oracle.game_judge();
-    let (mut judged, mut cost, mut mistakes) = (0, 0.0, Vec::new());
-    let mut moves_through: HashMap<Line, u32> = HashMap::new();
+    let mut judged = Vec::new();
     for made in &record.moves {
         let (Some(action), Some(_)) = (&made.action, &made.response) else { continue };
         if made.seat == SEAT {
             let judgement = judge.judge(&position, SEAT, action);
-            judged += 1;
-            let stack = stacks.get(&made.turn).map(|m| m.stack.clone()).unwrap_or_default();
-            for (line, _) in lines_of(&stack) {
-                *moves_through.entry(line).or_default() += 1;
-            }
-            if judgement.is_mistake() {
-                cost += judgement.cost;
-                mistakes.push(Mistake {
-                    turn: made.turn,
-                    action: action.to_string(),
-                    best: judgement.best.to_string(),
-                    cost: judgement.cost,
-                    before: judgement.before,
-                    after: judgement.after,
-                    loses: judgement.loses,
-                    board: position.render(),
-                    location: stack.frames.iter().find_map(|f| f.location.clone()),
-                    chain: stack.chain(),
-                    stack,
-                });
-            }
+            let board = if judgement.is_mistake() { position.render() } else { String::new() };
+            judged.push(Judged { turn: made.turn, action: action.to_string(), judgement, board });
         }
         // A recorded legal move applies again; the position stays if it somehow does not.
         let _ = position.apply(made.seat, action);
+    }
+    judged
+}
+
+/// One game, the bot in seat 0, its moves judged, and those of a game with a mistake located.
+fn play_judged<G: Scored>(
+    suite: &Suite,
+    oracles: &Oracles<G>,
+    capture: &StackCapture,
+    opponent: usize,
+    seed: u64,
+) -> Result<AnalyzedGame, AnalyzeError> {
+    let at_once = capture.locates_at_once();
+    let (mut record, mut located) = play::<G>(suite, opponent, seed, at_once)?;
+    let oracle = oracle_for(oracles, &record.initial).map_err(AnalyzeError::NoOracle)?;
+    let mut judged = judge_moves(oracle.as_ref(), &record);
+    let with_mistake = judged.iter().any(|made| made.judgement.is_mistake());
+    capture.judged(with_mistake);
+    if with_mistake && !at_once && matches!(suite.bot, Contender::Wasm(_)) {
+        let (again, stacks) = play::<G>(suite, opponent, seed, true)?;
+        if !same_game(&record, &again) {
+            // A deterministic bot plays the same game again; judge the one that was located.
+            judged = judge_moves(oracle.as_ref(), &again);
+        }
+        (record, located) = (again, stacks);
+    }
+    let stacks: HashMap<u32, &LocatedMove> = located.iter().map(|m| (m.turn, m)).collect();
+    let (mut cost, mut mistakes) = (0.0, Vec::new());
+    // Lines are counted over the moves of games with a mistake, the only ones located.
+    let mut moves_through: HashMap<Line, u32> = HashMap::new();
+    let with_mistake = judged.iter().any(|made| made.judgement.is_mistake());
+    for made in judged.iter().filter(|_| with_mistake) {
+        let stack = stacks.get(&made.turn).map(|m| m.stack.clone()).unwrap_or_default();
+        for (line, _) in lines_of(&stack) {
+            *moves_through.entry(line).or_default() += 1;
+        }
+        let judgement = &made.judgement;
+        if judgement.is_mistake() {
+            cost += judgement.cost;
+            mistakes.push(Mistake {
+                turn: made.turn,
+                action: made.action.clone(),
+                best: judgement.best.to_string(),
+                cost: judgement.cost,
+                before: judgement.before.clone(),
+                after: judgement.after.clone(),
+                loses: judgement.loses,
+                board: made.board.clone(),
+                location: stack.frames.iter().find_map(|f| f.location.clone()),
+                chain: stack.chain(),
+                stack,
+            });
+        }
     }
     let result = record.result_for(SEAT);
     let losing = (result == SeatResult::Loss).then(|| mistakes.iter().rposition(|m| m.loses));
@@ -380,7 +473,7 @@ fn play_judged<G: Scored>(
         seat: SEAT,
         result,
         reason: record.outcome.reason.clone(),
-        judged,
+        judged: judged.len() as u32,
         cost,
         mistakes,
         losing: losing.flatten(),
@@ -391,9 +484,9 @@ fn play_judged<G: Scored>(
 /// The decision profile and each mistake's deciding line. A mistake's stack holds every line
 /// it went through: the helper that makes every move, the entry point that calls the strategy,
 /// and the branch that chose this move. The deciding line is the most specific of them, the
-/// one the fewest of the bot's judged moves went through (ties: the innermost); each line of
-/// the profile is charged with the mistakes it decided, so a helper is charged with none and
-/// the shares add up to 100 %.
+/// one the fewest of the bot's judged moves in games with a mistake went through (ties: the
+/// innermost); each line of the profile is charged with the mistakes it decided, so a helper is
+/// charged with none and the shares add up to 100 %.
 fn summarize(suite: &Suite, unit: &str, mistake: &str, mut played: Vec<AnalyzedGame>) -> Analysis {
     let cost: f64 = played.iter().map(|game| game.cost).sum();
     let mut through: HashMap<Line, u32> = HashMap::new();
@@ -515,12 +608,13 @@ impl Analysis {
                 };
                 let _ = writeln!(
                     out,
-                    "  {}{chain}: {:.0} % of what was lost ({}, {} in {} made here){losses}",
+                    "  {}{chain}: {:.0} % of what was lost ({}, {} in {} made here in games with a {}){losses}",
                     printable(&place.to_string()),
                     site.percent,
                     amount(site.cost, &self.unit),
                     count(u64::from(site.mistakes), &self.mistake),
                     count(u64::from(site.moves), "move"),
+                    self.mistake,
                 );
             }
         }
@@ -716,6 +810,23 @@ mod tests {
         assert!(analysis.sites.is_empty() && analysis.played.is_empty());
         let text = analysis.render(Path::new("/bot"), 5);
         assert!(text.ends_with("Every move was as good as the oracle's.\n"), "{text}");
+    }
+
+    #[test]
+    fn games_are_located_at_once_only_once_most_games_judged_had_a_mistake() {
+        let capture = StackCapture::default();
+        for _ in 0..StackCapture::FIRST_GAMES - 1 {
+            capture.judged(true);
+        }
+        assert!(!capture.locates_at_once(), "too few games judged to tell");
+        capture.judged(true);
+        assert!(capture.locates_at_once(), "every game had a mistake");
+        for _ in 0..StackCapture::FIRST_GAMES {
+            capture.judged(false);
+        }
+        assert!(!capture.locates_at_once(), "half the games had none: replay those with one");
+        capture.judged(true);
+        assert!(capture.locates_at_once(), "more than half had one");
     }
 
     #[test]

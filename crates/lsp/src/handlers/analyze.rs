@@ -53,13 +53,14 @@ pub fn diagnostics(
         let text = position::read(&path);
         let range = encoding.line_range(text.as_deref(), site.line, site.column);
         let message = format!(
-            "{} chosen here lost {} ({:.0} % of what the bot's moves lost){}\n{} in {} moves through this line; the first vs {}, seed {}, move {}",
+            "{} chosen here lost {} ({:.0} % of what the bot's moves lost){}\n{} in {} moves through this line in games with a {}; the first vs {}, seed {}, move {}",
             mistakes(decisions, site),
             analyze::amount(site.cost, &decisions.unit),
             site.percent,
             losses(decisions, site),
             mistakes(decisions, site),
             site.moves,
+            decisions.mistake,
             site.first.opponent,
             site.first.seed,
             site.first.turn,
@@ -231,7 +232,7 @@ mod tests {
         assert_eq!(first.range.start.line, 62);
         assert_eq!(
             first.message,
-            "8 blunders chosen here lost 8 outcomes (100 % of what the bot's moves lost); 3 of 3 losses turned here\n8 blunders in 82 moves through this line; the first vs perfect, seed 25, move 4"
+            "8 blunders chosen here lost 8 outcomes (100 % of what the bot's moves lost); 3 of 3 losses turned here\n8 blunders in 82 moves through this line in games with a blunder; the first vs perfect, seed 25, move 4"
         );
         assert_eq!(
             diagnostics[1].message.lines().next(),
