@@ -759,6 +759,23 @@ impl Oracle<Battleships> for HitChance {
     }
 }
 
+/// The oracle's square (the unattacked one likeliest to hit; ties: the first) and the chances it
+/// was read off, estimated with the fleets of `picking` brought up to what is `known`.
+fn pick(
+    knowledge: &Knowledge,
+    known: &Known,
+    start: &Walk,
+    picking: &mut Pool,
+) -> (usize, Chances) {
+    picking.bring_to(&GAME_TABLES, known);
+    let chances = estimate(&GAME_TABLES, known, start, picking, PICKING_SAMPLES);
+    let best = (0..CELLS)
+        .filter(|&cell| knowledge.attacked & (1 << cell) == 0)
+        .max_by(|&a, &b| chances.chance[a].total_cmp(&chances.chance[b]).then(b.cmp(&a)))
+        .unwrap_or(0);
+    (best, chances)
+}
+
 /// What one game's judge keeps between moves: per seat, the fleets drawn to pick the best
 /// square and those drawn to weigh it against the shot (two pools, so the square picked is not
 /// the one whose estimate the draws happened to push up).
@@ -773,15 +790,10 @@ impl GameJudge<Battleships> for Pools {
         let known = Known::of(&knowledge);
         let (picking, weighing) = self.seats[seat % 2]
             .get_or_insert_with(|| (Pool::new(known.seed()), Pool::new(!known.seed())));
-        picking.bring_to(&GAME_TABLES, &known);
         weighing.bring_to(&GAME_TABLES, &known);
         let start = Walk::start(&GAME_TABLES, &known);
-        let chances = estimate(&GAME_TABLES, &known, &start, picking, PICKING_SAMPLES);
+        let (best, chances) = pick(&knowledge, &known, &start, picking);
         let open = |cell: usize| knowledge.attacked & (1 << cell) == 0;
-        let best = (0..CELLS)
-            .filter(|&cell| open(cell))
-            .max_by(|&a, &b| chances.chance[a].total_cmp(&chances.chance[b]).then(b.cmp(&a)))
-            .unwrap_or(0);
         let on_board = (0..BOARD_SIZE as i32).contains(&attack.x)
             && (0..BOARD_SIZE as i32).contains(&attack.y);
         let cell = attack.y as usize * BOARD_SIZE + attack.x as usize;
@@ -1186,5 +1198,85 @@ mod tests {
         assert!(!pool.fleets.is_empty());
         pool.bring_to(&GAME_TABLES, &known(&other, 4));
         assert!(pool.fleets.is_empty(), "fleets of another game were kept");
+    }
+
+    /// Shoots the oracle's square every turn, as [`pick`] finds it with a pool kept all game.
+    struct OracleShooter {
+        knowledge: Option<Knowledge>,
+        picking: Option<Pool>,
+    }
+
+    impl botlens_engine::Player<Battleships> for OracleShooter {
+        fn play(
+            &mut self,
+            turn: &mut botlens_engine::Turn<Battleships>,
+        ) -> Result<(), botlens_engine::Failure> {
+            let knowledge =
+                self.knowledge.get_or_insert_with(|| Knowledge::from_view(&turn.view()));
+            let known = Known::of(knowledge);
+            let picking = self.picking.get_or_insert_with(|| Pool::new(known.seed()));
+            let start = Walk::start(&GAME_TABLES, &known);
+            let (best, _) = pick(knowledge, &known, &start, picking);
+            let attack = Attack { x: (best % BOARD_SIZE) as i32, y: (best / BOARD_SIZE) as i32 };
+            let shot = turn.act(attack)?;
+            knowledge.record(best as u32, &shot);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn shooting_the_oracles_square_sinks_a_fleet_in_no_more_shots_than_density() {
+        use crate::opponents::REFERENCE_PLAYERS;
+        use crate::testing::Idle;
+        use botlens_engine::{MatchLimits, Player, runner::play_match};
+        const GAMES: u64 = 2_000;
+        let density = REFERENCE_PLAYERS.iter().find(|r| r.name == "density").unwrap();
+        // Against a player that never sinks anything, a game's length is the shots a player
+        // needs to sink a whole fleet; both players face the same fleets (the same seeds).
+        let shots = |player: &mut dyn Player<Battleships>, seed| {
+            let record = play_match::<Battleships>(
+                &(),
+                seed,
+                &mut [player, &mut Idle],
+                &MatchLimits::default(),
+            );
+            assert_eq!(record.outcome.winner, Some(0), "seed {seed}");
+            f64::from(record.last.shots_fired(0))
+        };
+        let (mut theirs, mut ours) = (Vec::new(), Vec::new());
+        for seed in 0..GAMES {
+            let mut them = (density.create)(SeedRng::new(seed, Stream::Player(0)));
+            theirs.push(shots(them.as_mut(), seed));
+            ours.push(shots(&mut OracleShooter { knowledge: None, picking: None }, seed));
+        }
+        let median = |shots: &[f64]| {
+            let mut sorted = shots.to_vec();
+            sorted.sort_by(f64::total_cmp);
+            sorted[sorted.len() / 2]
+        };
+        let n = GAMES as f64;
+        let gains: Vec<f64> = theirs.iter().zip(&ours).map(|(d, o)| d - o).collect();
+        let gain = gains.iter().sum::<f64>() / n;
+        let spread = gains.iter().map(|g| (g - gain).powi(2)).sum::<f64>() / (n - 1.0);
+        let error = (spread / n).sqrt();
+        println!(
+            "density: median {} shots, mean {:.2}; the oracle's square: median {}, mean {:.2}; \
+             it saves {gain:.2} ± {error:.2} shots a fleet",
+            median(&theirs),
+            theirs.iter().sum::<f64>() / n,
+            median(&ours),
+            ours.iter().sum::<f64>() / n,
+        );
+        // The chances are the exact posterior's; density's per-ship counts only approximate it.
+        assert!(
+            gain > -2.0 * error,
+            "the oracle's square is worse than density's: {gain:.2} ± {error:.2}"
+        );
+        assert!(
+            median(&ours) <= median(&theirs),
+            "medians {} and {}",
+            median(&ours),
+            median(&theirs)
+        );
     }
 }
