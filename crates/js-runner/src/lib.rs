@@ -44,63 +44,16 @@
 
 use std::cell::{Cell, RefCell};
 
+use botlens_runner_guest::{
+    LOST, MAX_HEAT_VALUES, Position, SYNTAX_ERROR, abi, bot_file, fail, kind, payload, receive,
+    set_bot_file, state,
+};
 use rquickjs::context::EvalOptions;
 use rquickjs::{
     CatchResultExt, CaughtError, Context, Ctx, Function, Object, Persistent, Runtime, Value, qjs,
 };
 
-/// The ABI version section: botlens ABI 1.
-#[used]
-#[unsafe(link_section = "botlens_abi")]
-static ABI: [u8; 1] = *b"1";
-
-/// This module is a language runner: its DWARF (if any) is the runner's, not the bot's.
-#[used]
-#[unsafe(link_section = "botlens_runner")]
-static RUNNER: [u8; 7] = *b"quickjs";
-
-/// The imports of the botlens ABI this runner uses.
-mod abi {
-    #[link(wasm_import_module = "botlens")]
-    unsafe extern "C" {
-        pub fn view(out_ptr: *mut u8, out_cap: usize) -> i32;
-        pub fn act(msg_ptr: *const u8, msg_len: usize, out_ptr: *mut u8, out_cap: usize) -> i32;
-        pub fn reply(out_ptr: *mut u8, out_cap: usize) -> i32;
-        pub fn log(ptr: *const u8, len: usize);
-        pub fn panic(
-            msg_ptr: *const u8,
-            msg_len: usize,
-            file_ptr: *const u8,
-            file_len: usize,
-            line: u32,
-            column: u32,
-        );
-        pub fn source(out_ptr: *mut u8, out_cap: usize) -> i32;
-        pub fn position(file_ptr: *const u8, file_len: usize, line: u32, column: u32);
-        pub fn stack(text_ptr: *const u8, text_len: usize);
-        pub fn wasted() -> i32;
-        #[allow(clippy::too_many_arguments)] // the ABI's signature
-        pub fn draw(
-            kind: i32,
-            x: i32,
-            y: i32,
-            to_x: i32,
-            to_y: i32,
-            colour: u32,
-            ptr: *const u8,
-            len: usize,
-        );
-    }
-
-    #[link(wasm_import_module = "wasi_snapshot_preview1")]
-    unsafe extern "C" {
-        pub fn random_get(buf: *mut u8, len: usize) -> i32;
-        pub fn clock_time_get(id: u32, precision: u64, out: *mut u64) -> u16;
-    }
-}
-
-/// What `act` returns to a runner when the move lost the game (docs/abi.md).
-const LOST: i32 = -2;
+botlens_runner_guest::sections!(b"quickjs");
 
 /// The arena's prelude, evaluated before the bot's source.
 const PRELUDE: &str = include_str!("prelude.js");
@@ -120,10 +73,6 @@ struct Engine {
 
 thread_local! {
     static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
-    /// The buffer messages from the host are received into, reused.
-    static MESSAGE: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// The bot's file name, for locations.
-    static FILE: RefCell<String> = const { RefCell::new(String::new()) };
     /// The bot's source, for the columns of calls ([`call_column`]).
     static SOURCE: RefCell<String> = const { RefCell::new(String::new()) };
     /// The state of `Math.random` (xorshift64*), seeded from WASI `random_get`.
@@ -211,12 +160,6 @@ fn engine_stack() -> Option<String> {
     }
 }
 
-/// `botlens.position`: the bot is at `at`.
-fn state(at: &Position) {
-    // SAFETY: the file name is a live string.
-    unsafe { abi::position(at.file.as_ptr(), at.file.len(), at.line, at.column) };
-}
-
 /// `botlens.stack`: the bot's frames of the QuickJS stack `stack`, innermost first (docs/abi.md:
 /// `function<TAB>file<TAB>line<TAB>column` per line), each caller's column at its call
 /// ([`call_column`]), and the innermost frame's too when `at_call` (a move the bot called).
@@ -249,7 +192,10 @@ fn call_column(line: &str, column: u32) -> Option<u32> {
     let is_name = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$';
     let name_end = at + bytes[at..].iter().take_while(|b| is_name(b)).count();
     let starts_name = at == 0 || !is_name(&bytes[at - 1]);
-    if name_end > at && starts_name && bytes[name_end..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'(') {
+    if name_end > at
+        && starts_name
+        && bytes[name_end..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'(')
+    {
         return None;
     }
     let mut depth = 0usize;
@@ -263,7 +209,8 @@ fn call_column(line: &str, column: u32) -> Option<u32> {
             _ => {}
         }
     };
-    let name_end = bytes[..open].iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1);
+    let name_end =
+        bytes[..open].iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1);
     let name_start = bytes[..name_end].iter().rposition(|b| !is_name(b)).map_or(0, |i| i + 1);
     let start = if name_start < name_end { name_start } else { open };
     u32::try_from(start + 1).ok()
@@ -287,32 +234,6 @@ fn forget_look() {
     }
 }
 
-/// Receives a message into the reused buffer and reads it with `read`: `copy` writes it into the
-/// buffer it is given when it fits and returns its length (negative: there is none); a longer
-/// one is copied again into a buffer of that length (`again`: `botlens.reply` for the turn's
-/// messages, which repeats the last one).
-fn receive<R>(
-    copy: impl FnOnce(*mut u8, usize) -> i32,
-    again: impl FnOnce(*mut u8, usize) -> i32,
-    read: impl FnOnce(&[u8]) -> R,
-) -> Option<R> {
-    MESSAGE.with_borrow_mut(|buffer| {
-        buffer.clear();
-        buffer.reserve(1024);
-        let cap = buffer.capacity();
-        let len = usize::try_from(copy(buffer.as_mut_ptr(), cap)).ok()?;
-        if len > cap {
-            buffer.reserve(len);
-            if usize::try_from(again(buffer.as_mut_ptr(), len)).ok() != Some(len) {
-                return None;
-            }
-        }
-        // SAFETY: the host wrote the message's `len` bytes into the buffer, which holds them.
-        unsafe { buffer.set_len(len) };
-        Some(read(buffer))
-    })
-}
-
 /// A message from the host as a JavaScript string (QuickJS reads the UTF-8 the host writes).
 fn js_string<'js>(ctx: &Ctx<'js>, bytes: &[u8]) -> Value<'js> {
     // SAFETY: the bytes are live for the call, and the value made is owned by the `Value`.
@@ -321,25 +242,6 @@ fn js_string<'js>(ctx: &Ctx<'js>, bytes: &[u8]) -> Value<'js> {
             qjs::JS_NewStringLen(ctx.as_raw().as_ptr(), bytes.as_ptr().cast(), bytes.len() as _);
         Value::from_raw(ctx.clone(), raw)
     }
-}
-
-/// `botlens.reply`, for [`receive`].
-fn reply(out: *mut u8, cap: usize) -> i32 {
-    // SAFETY: `receive` hands a buffer valid for `cap` bytes.
-    unsafe { abi::reply(out, cap) }
-}
-
-/// `botlens.source`, for [`receive`].
-fn source(out: *mut u8, cap: usize) -> i32 {
-    // SAFETY: `receive` hands a buffer valid for `cap` bytes.
-    unsafe { abi::source(out, cap) }
-}
-
-/// A source position: file, line, column.
-struct Position {
-    file: String,
-    line: u32,
-    column: u32,
 }
 
 /// A frame of the bot's file on a QuickJS stack.
@@ -353,7 +255,7 @@ struct Frame {
 /// `    at play (bot.js:12:9)`, or `    at bot.js:4:17` for a place in no function (a syntax
 /// error's). Read as they are asked for.
 fn placed_frames(stack: &str) -> impl Iterator<Item = Frame> + '_ {
-    let file = FILE.with_borrow(Clone::clone);
+    let file = bot_file();
     let in_function = format!(" ({file}:");
     let bare = format!("{file}:");
     stack.lines().filter_map(move |line| {
@@ -387,29 +289,11 @@ fn bot_frame(stack: &str) -> Option<Position> {
     placed_frames(stack).next().map(|frame| frame.at)
 }
 
-/// Ends the game with `panic`: `message` at `at` (or the first line of the bot's file).
-fn fail(message: &str, at: Option<Position>) -> ! {
-    let at =
-        at.unwrap_or_else(|| Position { file: FILE.with_borrow(Clone::clone), line: 1, column: 1 });
-    // SAFETY: the pointers and lengths are those of live strings.
-    unsafe {
-        abi::panic(
-            message.as_ptr(),
-            message.len(),
-            at.file.as_ptr(),
-            at.file.len(),
-            at.line,
-            at.column,
-        );
-    }
-    unreachable!("botlens.panic returned")
-}
-
 /// The bot's frames of a stack, one `at …` per line, for messages: the file by its name alone
 /// (the failure's location has the full path), so messages read the same on every machine, and
 /// each caller at its call ([`bot_frames`]).
 fn bot_stack(stack: &str) -> String {
-    let file = FILE.with_borrow(Clone::clone);
+    let file = bot_file();
     let short = file.rsplit('/').next().unwrap_or(&file).to_owned();
     bot_frames(stack, false)
         .iter()
@@ -419,10 +303,6 @@ fn bot_stack(stack: &str) -> String {
         })
         .collect()
 }
-
-/// How the runner tells botlens that the bot's source does not parse (the harness reports it
-/// before any game, as a compiler would).
-const SYNTAX_ERROR: &str = "syntax error: ";
 
 /// Ends the game with the JavaScript error `caught`, located at its innermost frame in the
 /// bot's file. `parsing`: `caught` comes from evaluating the bot's source, where a
@@ -550,7 +430,7 @@ fn send<'js>(ctx: &Ctx<'js>, message: &[u8]) -> rquickjs::Result<Value<'js>> {
         lost = len == LOST;
         len
     };
-    let answer = receive(copy, reply, |answer| js_string(ctx, answer));
+    let answer = receive(copy, |answer| js_string(ctx, answer));
     // SAFETY: an import without arguments.
     if lost || unsafe { abi::wasted() } == 1 {
         // A lost move: does not return when the stack has a bot frame. A wasted one: the host
@@ -571,8 +451,11 @@ fn definition(play: &Value<'_>) -> Option<Position> {
     let number = |key: &str| play.get::<_, i32>(key).ok().and_then(|n| u32::try_from(n).ok());
     let file = play.get::<_, String>("fileName").ok()?;
     let line = number("lineNumber").filter(|line| *line > 0)?;
-    (file == FILE.with_borrow(Clone::clone))
-        .then(|| Position { file, line, column: number("columnNumber").unwrap_or(0) })
+    (file == bot_file()).then(|| Position {
+        file,
+        line,
+        column: number("columnNumber").unwrap_or(0),
+    })
 }
 
 /// Why a `play` that returned a promise without a move loses.
@@ -588,7 +471,7 @@ fn host_functions<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
         Function::new(ctx.clone(), |ctx: Ctx<'js>| {
             // SAFETY: `receive` hands a valid buffer.
             let copy = |out, cap| unsafe { abi::view(out, cap) };
-            let view = receive(copy, reply, |view| js_string(&ctx, view));
+            let view = receive(copy, |view| js_string(&ctx, view));
             view.unwrap_or_else(|| js_string(&ctx, b""))
         })?,
     )?;
@@ -606,24 +489,6 @@ fn host_functions<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     host.set("drawHeat", Function::new(ctx.clone(), draw_heat)?)?;
     Ok(host)
 }
-
-/// The kinds of mark the runner draws itself, as `botlens.draw` numbers them (docs/abi.md); the
-/// prelude's `draw` names the others.
-mod kind {
-    /// A heat map.
-    pub const HEAT: i32 = 1;
-    /// A label: its text is read.
-    pub const LABEL: i32 = 3;
-    /// The status line: its text is read.
-    pub const STATUS: i32 = 4;
-    /// A kind no host knows, which it drops and counts: a mark whose arguments are not what
-    /// the ABI takes (a coordinate that is not a finite number, a label that is not text).
-    pub const DROPPED: i32 = -1;
-}
-
-/// The most values a heat map may have (a 64 × 64 board, docs/abi.md); a longer array is
-/// dropped by the host, unread.
-const MAX_HEAT_VALUES: usize = 64 * 64;
 
 /// `host.draw(kind, x, y, toX, toY, colour, text)`: one `botlens.draw` ([`draw_mark`]), `text` a
 /// string or `null` (the prelude makes it one). The mark is dropped when a coordinate or the
@@ -704,29 +569,6 @@ fn eval<'js>(ctx: &Ctx<'js>, source: &str, file: &str) -> Result<(), CaughtError
     ctx.eval_with_options::<(), _>(source, options).catch(ctx)
 }
 
-/// The payload the host attached: game, file name, source.
-fn payload() -> (String, String, String) {
-    let Some(bytes) = receive(source, source, <[u8]>::to_vec) else {
-        fail("no JavaScript source is attached to the runner (load it through botlens)", None)
-    };
-    let Ok(text) = String::from_utf8(bytes) else { fail("the bot's source is not UTF-8", None) };
-    match split_payload(&text) {
-        Some((game, file, source)) => (game.to_owned(), file.to_owned(), source.to_owned()),
-        None => fail("the attached payload is not `game`, `file name length`, file name, source", None),
-    }
-}
-
-/// The parts of a payload (docs/javascript.md): the game's name and a newline, the file name's
-/// length in bytes and a newline, the file name, the source. The name is counted, not ended by
-/// a newline, so no file name can end early and have the rest of it read as JavaScript.
-fn split_payload(text: &str) -> Option<(&str, &str, &str)> {
-    let (game, rest) = text.split_once('\n')?;
-    let (length, rest) = rest.split_once('\n')?;
-    let length: usize = length.parse().ok()?;
-    let file = rest.get(..length)?;
-    Some((game, file, &rest[length..]))
-}
-
 /// Starts the engine and evaluates the prelude: everything a game needs before the bot's source.
 /// The host calls it once per loaded runner and starts every game from the memory it leaves
 /// (docs/abi.md, `botlens_prepare`), so no game pays for it; a host that does not is served by
@@ -769,8 +611,8 @@ fn with_engine<R>(body: impl FnOnce(&Engine, Ctx<'_>) -> R) -> R {
 /// Starts a game: the bot's source and `new Bot()`.
 #[unsafe(no_mangle)]
 pub extern "C" fn botlens_new(_seat: i32) {
-    let (game, file, source) = payload();
-    FILE.with_borrow_mut(|f| *f = file.clone());
+    let (game, file, source) = payload("JavaScript");
+    set_bot_file(&file);
     SOURCE.with_borrow_mut(|s| s.clone_from(&source));
     seed_random();
     with_engine(|_, ctx| {
@@ -799,7 +641,9 @@ pub extern "C" fn botlens_play() {
         match played.catch(&ctx) {
             Err(caught) => fail_with(&ctx, caught, false),
             Ok(returned) if !MOVED.get() => match returned.as_array() {
-                Some(promised) => fail(ASYNC_PLAY, promised.get(0).ok().and_then(|p| definition(&p))),
+                Some(promised) => {
+                    fail(ASYNC_PLAY, promised.get(0).ok().and_then(|p| definition(&p)))
+                }
                 None => {
                     if let Some(at) = definition(&returned) {
                         state(&at);
@@ -841,7 +685,8 @@ fn deepen_stacks() {
         let global = qjs::JS_GetGlobalObject(ctx);
         let error = qjs::JS_GetPropertyStr(ctx, global, c"Error".as_ptr());
         let frames = DEEP_STACK_FRAMES.to_bytes();
-        let limit = qjs::JS_ParseJSON(ctx, DEEP_STACK_FRAMES.as_ptr(), frames.len() as _, c"".as_ptr());
+        let limit =
+            qjs::JS_ParseJSON(ctx, DEEP_STACK_FRAMES.as_ptr(), frames.len() as _, c"".as_ptr());
         qjs::JS_SetPropertyStr(ctx, error, c"stackTraceLimit".as_ptr(), limit);
         qjs::JS_FreeValue(ctx, error);
         qjs::JS_FreeValue(ctx, global);

@@ -24,62 +24,16 @@
 
 use std::cell::{Cell, RefCell};
 
+use botlens_runner_guest::{
+    LOST, MAX_HEAT_VALUES, Position, SYNTAX_ERROR, abi, bot_file, fail, kind, payload, receive,
+    set_bot_file, state,
+};
 use rustpython_vm::builtins::{PyBaseExceptionRef, PyStrRef};
 use rustpython_vm::compiler::Mode;
 use rustpython_vm::frame::Frame;
 use rustpython_vm::{AsObject, Interpreter, Py, PyObjectRef, PyResult, VirtualMachine};
 
-/// The ABI version section: botlens ABI 1.
-#[used]
-#[unsafe(link_section = "botlens_abi")]
-static ABI: [u8; 1] = *b"1";
-
-/// This module is a language runner: its DWARF (if any) is the runner's, not the bot's.
-#[used]
-#[unsafe(link_section = "botlens_runner")]
-static RUNNER: [u8; 10] = *b"rustpython";
-
-/// The imports of the botlens ABI this runner uses.
-mod abi {
-    #[link(wasm_import_module = "botlens")]
-    unsafe extern "C" {
-        pub fn view(out_ptr: *mut u8, out_cap: usize) -> i32;
-        pub fn act(msg_ptr: *const u8, msg_len: usize, out_ptr: *mut u8, out_cap: usize) -> i32;
-        pub fn reply(out_ptr: *mut u8, out_cap: usize) -> i32;
-        pub fn log(ptr: *const u8, len: usize);
-        pub fn panic(
-            msg_ptr: *const u8,
-            msg_len: usize,
-            file_ptr: *const u8,
-            file_len: usize,
-            line: u32,
-            column: u32,
-        );
-        pub fn source(out_ptr: *mut u8, out_cap: usize) -> i32;
-        pub fn position(file_ptr: *const u8, file_len: usize, line: u32, column: u32);
-        pub fn stack(text_ptr: *const u8, text_len: usize);
-        pub fn wasted() -> i32;
-        #[allow(clippy::too_many_arguments)] // the ABI's signature
-        pub fn draw(
-            kind: i32,
-            x: i32,
-            y: i32,
-            to_x: i32,
-            to_y: i32,
-            colour: u32,
-            ptr: *const u8,
-            len: usize,
-        );
-    }
-
-    #[link(wasm_import_module = "wasi_snapshot_preview1")]
-    unsafe extern "C" {
-        pub fn random_get(buf: *mut u8, len: usize) -> i32;
-    }
-}
-
-/// What `act` returns to a runner when the move lost the game (docs/abi.md).
-const LOST: i32 = -2;
+botlens_runner_guest::sections!(b"rustpython");
 
 /// The prelude: the module `botlens`, run once in [`botlens_prepare`].
 const PRELUDE: &str = include_str!("prelude.py");
@@ -100,19 +54,8 @@ thread_local! {
     static MACHINE: Cell<*const VirtualMachine> = const { Cell::new(std::ptr::null()) };
     /// The prelude's `_start` and `_play`.
     static PRELUDE_CALLS: RefCell<Option<(PyObjectRef, PyObjectRef)>> = const { RefCell::new(None) };
-    /// The buffer messages from the host are received into, reused.
-    static MESSAGE: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// The bot's file name, for locations.
-    static FILE: RefCell<String> = const { RefCell::new(String::new()) };
     /// Whether the bot made a move (called `act`) in this turn.
     static MOVED: Cell<bool> = const { Cell::new(false) };
-}
-
-/// A source position: file, line, column.
-struct Position {
-    file: String,
-    line: u32,
-    column: u32,
 }
 
 /// A frame of the bot's file.
@@ -134,22 +77,21 @@ fn frame_position(frame: &Py<Frame>) -> Option<(u32, u32)> {
 /// being changed (a trap in the middle of a call).
 fn bot_frames(vm: &VirtualMachine) -> Vec<BotFrame> {
     let Ok(frames) = vm.frames.try_borrow() else { return Vec::new() };
-    FILE.with_borrow(|file| {
-        frames
-            .iter()
-            .rev()
-            .filter_map(|pointer| {
-                // SAFETY: a frame is in the machine's list only while it runs, so it is alive.
-                let frame = unsafe { pointer.as_ref() };
-                if frame.code.source_path.as_str() != file.as_str() {
-                    return None;
-                }
-                let (line, column) = frame_position(frame)?;
-                let at = Position { file: file.clone(), line, column };
-                Some(BotFrame { function: frame.code.obj_name.as_str().to_owned(), at })
-            })
-            .collect()
-    })
+    let file = bot_file();
+    frames
+        .iter()
+        .rev()
+        .filter_map(|pointer| {
+            // SAFETY: a frame is in the machine's list only while it runs, so it is alive.
+            let frame = unsafe { pointer.as_ref() };
+            if frame.code.source_path.as_str() != file.as_str() {
+                return None;
+            }
+            let (line, column) = frame_position(frame)?;
+            let at = Position { file: file.clone(), line, column };
+            Some(BotFrame { function: frame.code.obj_name.as_str().to_owned(), at })
+        })
+        .collect()
 }
 
 /// `botlens.stack`: the bot's frames, innermost first (docs/abi.md:
@@ -163,38 +105,10 @@ fn state_stack(frames: &[BotFrame]) {
     unsafe { abi::stack(text.as_ptr(), text.len()) };
 }
 
-/// `botlens.position`: the bot is at `at`.
-fn state(at: &Position) {
-    // SAFETY: the file name is a live string.
-    unsafe { abi::position(at.file.as_ptr(), at.file.len(), at.line, at.column) };
-}
-
-/// Ends the game with `panic`: `message` at `at` (or the first line of the bot's file).
-fn fail(message: &str, at: Option<Position>) -> ! {
-    let at =
-        at.unwrap_or_else(|| Position { file: FILE.with_borrow(Clone::clone), line: 1, column: 1 });
-    // SAFETY: the pointers and lengths are those of live strings.
-    unsafe {
-        abi::panic(
-            message.as_ptr(),
-            message.len(),
-            at.file.as_ptr(),
-            at.file.len(),
-            at.line,
-            at.column,
-        );
-    }
-    unreachable!("botlens.panic returned")
-}
-
-/// How the runner tells botlens that the bot's source does not compile (the harness reports it
-/// before any game, as a compiler would).
-const SYNTAX_ERROR: &str = "syntax error: ";
-
 /// The frames of an exception's traceback in the bot's file, outermost first, as Python lists
 /// them.
 fn traceback_frames(exception: &PyBaseExceptionRef) -> Vec<BotFrame> {
-    let file = FILE.with_borrow(Clone::clone);
+    let file = bot_file();
     let mut frames = Vec::new();
     let mut next = exception.__traceback__();
     while let Some(traceback) = next {
@@ -233,7 +147,7 @@ fn fail_with(vm: &VirtualMachine, exception: PyBaseExceptionRef) -> ! {
     let kind = exception.class().name().to_string();
     let message = text_of(&exception.clone().into(), vm);
     let frames = traceback_frames(&exception);
-    let file = FILE.with_borrow(Clone::clone);
+    let file = bot_file();
     let short = file.rsplit('/').next().unwrap_or(&file).to_owned();
     let mut text = match message.as_str() {
         "" => format!("uncaught {kind}"),
@@ -249,44 +163,6 @@ fn fail_with(vm: &VirtualMachine, exception: PyBaseExceptionRef) -> ! {
     state_stack(&innermost_first);
     let at = innermost_first.into_iter().next().map(|frame| frame.at);
     fail(&text, at)
-}
-
-/// Receives a message into the reused buffer and reads it with `read`: `copy` writes it into the
-/// buffer it is given when it fits and returns its length (negative: there is none); a longer
-/// one is copied again into a buffer of that length (`again`: `botlens.reply` for the turn's
-/// messages, which repeats the last one).
-fn receive<R>(
-    copy: impl FnOnce(*mut u8, usize) -> i32,
-    again: impl FnOnce(*mut u8, usize) -> i32,
-    read: impl FnOnce(&[u8]) -> R,
-) -> Option<R> {
-    MESSAGE.with_borrow_mut(|buffer| {
-        buffer.clear();
-        buffer.reserve(1024);
-        let cap = buffer.capacity();
-        let len = usize::try_from(copy(buffer.as_mut_ptr(), cap)).ok()?;
-        if len > cap {
-            buffer.reserve(len);
-            if usize::try_from(again(buffer.as_mut_ptr(), len)).ok() != Some(len) {
-                return None;
-            }
-        }
-        // SAFETY: the host wrote the message's `len` bytes into the buffer, which holds them.
-        unsafe { buffer.set_len(len) };
-        Some(read(buffer))
-    })
-}
-
-/// `botlens.reply`, for [`receive`].
-fn reply(out: *mut u8, cap: usize) -> i32 {
-    // SAFETY: `receive` hands a buffer valid for `cap` bytes.
-    unsafe { abi::reply(out, cap) }
-}
-
-/// `botlens.source`, for [`receive`].
-fn source(out: *mut u8, cap: usize) -> i32 {
-    // SAFETY: `receive` hands a buffer valid for `cap` bytes.
-    unsafe { abi::source(out, cap) }
 }
 
 /// A message from the host as a Python string (the host writes UTF-8; anything else is
@@ -307,7 +183,7 @@ fn send(vm: &VirtualMachine, message: &[u8]) -> PyResult<PyStrRef> {
         lost = len == LOST;
         len
     };
-    let answer = receive(copy, reply, |answer| py_string(vm, answer));
+    let answer = receive(copy, |answer| py_string(vm, answer));
     // SAFETY: an import without arguments.
     if lost || unsafe { abi::wasted() } == 1 {
         // A lost move: does not return when the stack has a bot frame.
@@ -318,19 +194,6 @@ fn send(vm: &VirtualMachine, message: &[u8]) -> PyResult<PyStrRef> {
     }
     Ok(answer.unwrap_or_else(|| py_string(vm, b"")))
 }
-
-/// The kinds of mark `botlens.draw` takes (docs/abi.md), the ones the runner reads itself.
-mod kind {
-    /// A heat map.
-    pub const HEAT: i32 = 1;
-    /// A kind no host knows, which it drops and counts: a mark whose arguments are not what the
-    /// ABI takes.
-    pub const DROPPED: i32 = -1;
-}
-
-/// The most values a heat map may have (a 64 × 64 board, docs/abi.md); a longer one is dropped
-/// by the host, unread.
-const MAX_HEAT_VALUES: usize = 64 * 64;
 
 /// `botlens.draw`, located at the bot's line that called it: the runner states the innermost
 /// frame of the bot's file right before (the host restores what was stated before it after the
@@ -361,7 +224,7 @@ mod _botlens {
     fn view(vm: &VirtualMachine) -> PyStrRef {
         // SAFETY: `receive` hands a valid buffer.
         let copy = |out, cap| unsafe { super::abi::view(out, cap) };
-        let view = super::receive(copy, super::reply, |view| super::py_string(vm, view));
+        let view = super::receive(copy, |view| super::py_string(vm, view));
         view.unwrap_or_else(|| super::py_string(vm, b""))
     }
 
@@ -451,31 +314,6 @@ mod _botlens {
     }
 }
 
-/// The payload the host attached: game, file name, source.
-fn payload() -> (String, String, String) {
-    let Some(bytes) = receive(source, source, <[u8]>::to_vec) else {
-        fail("no Python source is attached to the runner (load it through botlens)", None)
-    };
-    let Ok(text) = String::from_utf8(bytes) else { fail("the bot's source is not UTF-8", None) };
-    match split_payload(&text) {
-        Some((game, file, source)) => (game.to_owned(), file.to_owned(), source.to_owned()),
-        None => {
-            fail("the attached payload is not `game`, `file name length`, file name, source", None)
-        }
-    }
-}
-
-/// The parts of a payload (docs/python.md): the game's name and a newline, the file name's
-/// length in bytes and a newline, the file name, the source. The name is counted, not ended by
-/// a newline, so no file name can end early and have the rest of it read as Python.
-fn split_payload(text: &str) -> Option<(&str, &str, &str)> {
-    let (game, rest) = text.split_once('\n')?;
-    let (length, rest) = rest.split_once('\n')?;
-    let length: usize = length.parse().ok()?;
-    let file = rest.get(..length)?;
-    Some((game, file, &rest[length..]))
-}
-
 /// Fails with a Python exception raised outside the bot's code (the prelude's, the runner's).
 fn fail_outside(vm: &VirtualMachine, exception: PyBaseExceptionRef, what: &str) -> ! {
     let mut text = String::new();
@@ -554,8 +392,8 @@ fn module_name(file: &str) -> &str {
 /// Starts a game: the bot's source, compiled and run, and `Bot()`.
 #[unsafe(no_mangle)]
 pub extern "C" fn botlens_new(_seat: i32) {
-    let (game, file, source) = payload();
-    FILE.with_borrow_mut(|f| f.clone_from(&file));
+    let (game, file, source) = payload("Python");
+    set_bot_file(&file);
     with_vm(|vm, start, _| {
         let code = match vm.compile(&source, Mode::Exec, file.clone()) {
             Ok(code) => code,
@@ -596,8 +434,8 @@ fn definition(vm: &VirtualMachine, play: &PyObjectRef) -> Option<Position> {
     let code = function.get_attr("__code__", vm).ok()?;
     let file = code.get_attr("co_filename", vm).ok()?;
     let line: u32 = code.get_attr("co_firstlineno", vm).ok()?.try_into_value(vm).ok()?;
-    let own = FILE.with_borrow(|own| text_of(&file, vm) == *own);
-    own.then(|| Position { file: FILE.with_borrow(Clone::clone), line, column: 1 })
+    let own = text_of(&file, vm) == bot_file();
+    own.then(|| Position { file: bot_file(), line, column: 1 })
 }
 
 /// One turn: `bot.play(turn)`.

@@ -279,6 +279,10 @@ impl GameVisitor for FirstTurn<'_> {
     }
 }
 
+/// The bundled folder of the runners' shared guest crate (`crates/runner-guest`), which every
+/// runner depends on by path.
+const GUEST: &str = "runner-guest";
+
 /// The compiled runner in the bundled folder `sdk` (a cargo workspace of its own,
 /// `target/wasm32-wasip1/release/<wasm>`), built first if this build of botlens has not built it
 /// yet (once: later calls, in this process or another, find it in the cache). `building` is
@@ -300,7 +304,8 @@ pub fn build_runner(
     building();
     let homes = crate::tools::RustHomes::of_user();
     let (manifest, target) = (dir.join("Cargo.toml"), dir.join("target"));
-    let sources = [dir.clone()];
+    // The runners' shared guest code, a path dependency beside them, is read too.
+    let sources = [dir.clone(), crate::bundled::folder(GUEST)?];
     let build = crate::build::CargoBuild {
         homes: &homes,
         manifest: &manifest,
