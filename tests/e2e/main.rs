@@ -26,6 +26,7 @@ mod python;
 mod replay;
 mod run;
 mod samples;
+mod shard;
 mod support;
 mod tidy;
 mod tmux;

@@ -46,6 +46,7 @@ pub(crate) fn one_core_suite(game: GameKind, bot: Contender, opponent: &str, gam
         paired: false,
         play_on: None,
         only: None,
+        shard: None,
     }
 }
 

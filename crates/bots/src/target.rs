@@ -226,8 +226,7 @@ impl Target {
     /// assert_eq!(bot.replay_command_in_seat("hunter", 4, 1), "botlens replay bot --vs hunter --seed 4 --seat 1");
     /// ```
     pub fn replay_command_in_seat(&self, opponent: &str, seed: u64, seat: usize) -> String {
-        let seat = if seat == 0 { String::new() } else { format!(" --seat {seat}") };
-        format!("{}{seat}", self.game_command("replay", opponent, seed))
+        replay_command(&self.to_string(), opponent, seed, seat)
     }
 
     /// The command line that plays the game against `opponent` on `seed` again under a
@@ -240,13 +239,26 @@ impl Target {
     /// assert_eq!(bot.debug_command("hunter", 4), "botlens debug bot --vs hunter --seed 4");
     /// ```
     pub fn debug_command(&self, opponent: &str, seed: u64) -> String {
-        self.game_command("debug", opponent, seed)
+        game_command("debug", &self.to_string(), opponent, seed)
     }
+}
 
-    /// `botlens <verb>` for this target's game against `opponent` on `seed`.
-    fn game_command(&self, verb: &str, opponent: &str, seed: u64) -> String {
-        format!("botlens {verb} {self} --vs {} --seed {seed}", shell_word(opponent))
-    }
+/// The command line that steps through the game of the bot `bot` (a target as it displays,
+/// [`Target`]'s `Display`) against `opponent` on `seed`, the bot in `seat` (1 adds `--seat 1`).
+///
+/// ```
+/// use botlens_bots::target::replay_command;
+///
+/// assert_eq!(replay_command("bot", "hunter", 4, 0), "botlens replay bot --vs hunter --seed 4");
+/// ```
+pub fn replay_command(bot: &str, opponent: &str, seed: u64, seat: usize) -> String {
+    let seat = if seat == 0 { String::new() } else { format!(" --seat {seat}") };
+    format!("{}{seat}", game_command("replay", bot, opponent, seed))
+}
+
+/// `botlens <verb>` for the game of `bot` against `opponent` on `seed`.
+fn game_command(verb: &str, bot: &str, opponent: &str, seed: u64) -> String {
+    format!("botlens {verb} {bot} --vs {} --seed {seed}", shell_word(opponent))
 }
 
 /// The target as the command line names it: `samples/bot`, `bot.wasm --game tictactoe`.

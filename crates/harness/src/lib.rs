@@ -9,6 +9,7 @@
 //! - [`tally`]: what the games add up to, counted as they finish;
 //! - [`outcomes`]: the result on each seed, a byte per seed, for comparing runs seed by seed;
 //! - [`report`]: scores per opponent and failures grouped by kind and source location;
+//! - [`shard`]: a suite played in shards apart and merged into the report of one run;
 //! - [`waste`]: the wasted moves of a suite's games, located;
 //! - [`analyze`]: every move of the bot judged by the game's oracle, at the line that chose it;
 //! - [`baseline`]: a report saved to compare later runs with;
@@ -29,6 +30,7 @@ pub mod outcomes;
 pub mod pipeline;
 pub mod profile;
 pub mod report;
+pub mod shard;
 pub mod suite;
 pub mod tally;
 pub mod traces;

@@ -73,6 +73,18 @@ impl Outcomes {
         self.first_seed..self.first_seed + self.bytes.len() as u64
     }
 
+    /// Adds the results `other` holds (the same seeds, other games: a shard's) to these;
+    /// `false`, and nothing added, when it holds other seeds.
+    pub fn merge(&mut self, other: &Outcomes) -> bool {
+        if self.seeds() != other.seeds() {
+            return false;
+        }
+        for (mine, theirs) in self.bytes.iter_mut().zip(&other.bytes) {
+            *mine |= theirs;
+        }
+        true
+    }
+
     /// Whether no seed is held (a report saved before outcomes were kept).
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()

@@ -28,6 +28,7 @@ use botlens_games::GameKind;
 use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
 use crate::report::SuiteReport;
+use crate::shard::Shard;
 use crate::suite::{self, Contender, KeepTraces, PlayOn, Suite, SuiteError, SuiteResults, WasmBot};
 use crate::{BotProject, CancelToken, ProjectError, SeedRange};
 use botlens_bots::build::{self, BuildError, CompilerMessage};
@@ -62,6 +63,8 @@ pub struct RunOptions {
     pub play_on: Option<PlayOn>,
     /// Only these (opponent index in `opponents`, seed) units ([`Suite::only`]).
     pub only: Option<Vec<(usize, u64)>>,
+    /// Only this shard of the seeds ([`Suite::shard`]).
+    pub shard: Option<Shard>,
     /// How much DWARF a project's build puts in the module (all of it for a debugger).
     pub debug_info: build::DebugInfo,
     /// The user's caps on the limits and the build timeout the project may ask for.
@@ -457,6 +460,7 @@ fn suite_of(
         paired: options.paired,
         play_on: options.play_on.clone(),
         only: options.only.clone(),
+        shard: options.shard,
     })
 }
 

@@ -30,9 +30,9 @@ use serde::{Deserialize, Serialize};
 use crate::fuel::{GrowthSite, LineCost};
 use crate::outcomes::Outcomes;
 use crate::suite::{Suite, SuiteResults};
-use crate::tally::{FailureTally, MAX_GROUPS};
+use crate::tally::{FailureTally, MAX_GROUPS, Tally};
 use crate::waste::{Located, WasteSite};
-use botlens_bots::target::Target;
+use botlens_bots::target::{Target, replay_command};
 
 /// Scores against one opponent (or one board).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -200,15 +200,12 @@ impl FailureGroup {
         group: &FailureTally,
         folded: bool,
         name: &dyn Fn(usize) -> String,
-        target: &Target,
+        replay: &dyn Fn(usize, u64, Seat) -> String,
     ) -> FailureGroup {
         let (first_opponent, first_seed, first_seat) = group.first_at;
         let opponents: Vec<String> = group.seeds.keys().map(|&index| name(index)).collect();
-        let replays = group
-            .firsts
-            .iter()
-            .map(|(&index, &(seed, seat))| target.replay_command_in_seat(&name(index), seed, seat))
-            .collect();
+        let replays =
+            group.firsts.iter().map(|(&index, &(seed, seat))| replay(index, seed, seat)).collect();
         let seeds_by_opponent: Vec<Vec<u64>> =
             group.seeds.values().map(|seeds| seeds.iter().copied().collect()).collect();
         let mut message = group.first.failure.message.clone();
@@ -230,7 +227,7 @@ impl FailureGroup {
             first_seat,
             first_turn: group.first.turn,
             first_bot_turn: group.first_bot_turn,
-            replay: target.replay_command_in_seat(&name(first_opponent), first_seed, first_seat),
+            replay: replay(first_opponent, first_seed, first_seat),
             replays,
             identity: (!folded).then(|| group.first.failure.identity()),
             stack: if folded { None } else { group.first.failure.stack.clone() },
@@ -357,11 +354,62 @@ pub struct SuiteReport {
     pub cancelled: bool,
 }
 
+/// What heads a suite's report: the names it gives the game, the bot, the seeds and the
+/// opponents, and the bot as replay commands name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Heading {
+    /// The game's name.
+    pub game: String,
+    /// The bot's name.
+    pub bot: String,
+    /// The seeds, as a range (`0..=99`).
+    pub seeds: String,
+    /// The opponents' (boards') names, in suite order.
+    pub opponents: Vec<String>,
+    /// The bot as replay commands name it ([`Target`]'s `Display`).
+    pub target: String,
+}
+
+impl Heading {
+    /// The heading of `suite`'s report, its bot named `target` in replays.
+    pub fn of(suite: &Suite, target: &str) -> Heading {
+        Heading {
+            game: suite.game.name().to_owned(),
+            bot: suite.bot.name().to_owned(),
+            seeds: suite.seeds.to_string(),
+            opponents: suite.opponents.iter().map(|opponent| opponent.name().to_owned()).collect(),
+            target: target.to_owned(),
+        }
+    }
+}
+
 impl SuiteReport {
     /// Summarises results; replay command lines name `target` (as the user named it).
     pub fn new(suite: &Suite, results: &SuiteResults, target: &Target) -> SuiteReport {
-        let tally = &results.tally;
-        let name = |index: usize| suite.opponents[index].name().to_owned();
+        SuiteReport::of_tally(
+            &Heading::of(suite, &target.to_string()),
+            &results.tally,
+            results.played,
+            results.duration.as_millis() as u64,
+            results.cancelled,
+        )
+    }
+
+    /// The report of a suite headed `heading` whose games `tally` counted: `played` games in
+    /// `duration_ms`, `cancelled` when it stopped early. Without what is found out by playing
+    /// games again (fuel profiles, memory growth, the lines of wasted moves), which the
+    /// `add_…` methods put in.
+    pub fn of_tally(
+        heading: &Heading,
+        tally: &Tally,
+        played: u64,
+        duration_ms: u64,
+        cancelled: bool,
+    ) -> SuiteReport {
+        let name = |index: usize| heading.opponents[index].clone();
+        let replay = |opponent: usize, seed: u64, seat: Seat| {
+            replay_command(&heading.target, &name(opponent), seed, seat)
+        };
         let opponents = tally
             .opponents
             .iter()
@@ -387,7 +435,7 @@ impl SuiteReport {
         let folded = tally.overflow.values().map(|group| (group, true));
         let mut failures: Vec<FailureGroup> = located
             .chain(folded)
-            .map(|(group, folded)| FailureGroup::of(group, folded, &name, target))
+            .map(|(group, folded)| FailureGroup::of(group, folded, &name, &replay))
             .collect();
         failures.sort_by_key(|g| std::cmp::Reverse(g.count));
         let wasteful = tally
@@ -401,22 +449,49 @@ impl SuiteReport {
                 moves: row.wasteful.1,
                 first_seed: row.first_wasteful.map(|(_, seed, _)| seed),
                 first_seat: row.first_wasteful.map_or(0, |(_, _, seat)| seat),
-                replay: row.first_wasteful.map_or_else(String::new, |(_, seed, seat)| {
-                    target.replay_command_in_seat(&name(index), seed, seat)
-                }),
+                replay: row
+                    .first_wasteful
+                    .map_or_else(String::new, |(_, seed, seat)| replay(index, seed, seat)),
                 sites: Vec::new(),
             })
             .collect();
         SuiteReport {
-            game: suite.game.name().to_owned(),
-            bot: suite.bot.name().to_owned(),
-            seeds: suite.seeds.to_string(),
-            games: results.played as u32,
-            duration_ms: results.duration.as_millis() as u64,
+            game: heading.game.clone(),
+            bot: heading.bot.clone(),
+            seeds: heading.seeds.clone(),
+            games: played as u32,
+            duration_ms,
             opponents,
             failures,
             wasteful,
-            cancelled: results.cancelled,
+            cancelled,
+        }
+    }
+
+    /// Takes what other reports of the same suite's games found out about the first games of
+    /// this one's failure groups and wasted moves (a shard's report of the games it played:
+    /// [`crate::shard`]): a group's fuel profile and memory growth from the report whose group
+    /// has the same kind and first game, the lines of an opponent's wasted moves from the one
+    /// whose first wasteful game against it is the same.
+    pub fn add_findings_of(&mut self, others: &[SuiteReport]) {
+        for group in &mut self.failures {
+            let same = |other: &&FailureGroup| {
+                (other.kind, other.first_seed, other.first_seat, &other.first_opponent)
+                    == (group.kind, group.first_seed, group.first_seat, &group.first_opponent)
+            };
+            if let Some(found) = others.iter().flat_map(|report| &report.failures).find(same) {
+                group.fuel_profile.clone_from(&found.fuel_profile);
+                group.memory_growth.clone_from(&found.memory_growth);
+            }
+        }
+        for summary in &mut self.wasteful {
+            let same = |other: &&WastefulSummary| {
+                (&other.opponent, other.first_seed, other.first_seat)
+                    == (&summary.opponent, summary.first_seed, summary.first_seat)
+            };
+            if let Some(found) = others.iter().flat_map(|report| &report.wasteful).find(same) {
+                summary.sites.clone_from(&found.sites);
+            }
         }
     }
 

@@ -38,6 +38,7 @@ use botlens_games::{GameKind, GameVisitor, Scored};
 use botlens_sandbox::{BotModule, SandboxLimits};
 use serde_json::json;
 
+use crate::shard::Shard;
 use crate::tally::{Counted, Position, Tally};
 use crate::{CancelToken, SeedRange, traces};
 
@@ -175,6 +176,9 @@ pub struct Suite {
     /// [`Suite::seeds`], each in both seats when paired (`botlens run --failed`); by default
     /// every opponent on every seed.
     pub only: Option<Vec<(usize, u64)>>,
+    /// Only this shard's block of [`Suite::seeds`] ([`crate::shard`]), every opponent on each
+    /// of its seeds; by default every seed. Not with `only`.
+    pub shard: Option<Shard>,
 }
 
 /// A position of a stored game for a bot to play on from (`botlens replay TRACE --from N`).
@@ -211,9 +215,18 @@ impl Suite {
     pub fn total_games(&self) -> u64 {
         let units = match &self.only {
             Some(units) => units.len() as u64,
-            None => self.opponents.len() as u64 * self.seeds.len(),
+            None => self.opponents.len() as u64 * self.seeds_played().1,
         };
         units * self.games_per_seed()
+    }
+
+    /// The seeds played against each opponent: the offset of the first in [`Suite::seeds`] and
+    /// how many (the shard's block, or all of them).
+    fn seeds_played(&self) -> (u64, u64) {
+        match self.shard {
+            Some(shard) => shard.block(self.seeds),
+            None => (0, self.seeds.len()),
+        }
     }
 
     /// The `index`-th game of the suite: (opponent index, seed, the bot's seat).
@@ -223,7 +236,8 @@ impl Suite {
         let (opponent, seed) = match &self.only {
             Some(units) => units[unit as usize],
             None => {
-                ((unit / self.seeds.len()) as usize, self.seeds.first() + unit % self.seeds.len())
+                let (offset, seeds) = self.seeds_played();
+                ((unit / seeds) as usize, self.seeds.first() + offset + unit % seeds)
             }
         };
         (opponent, seed, bot_seat)
@@ -741,6 +755,7 @@ pub(crate) mod tests {
             paired: false,
             play_on: None,
             only: None,
+            shard: None,
         }
     }
 

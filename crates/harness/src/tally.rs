@@ -9,7 +9,9 @@
 //!
 //! Games finish in any order on any number of threads; every figure here is a sum, a minimum or
 //! a "smallest N", so the tally is the same whatever the order, and so is the report made from
-//! it. Three things are bounded, with the bounds documented on [`MAX_GROUPS`], [`SEEDS_LISTED`]
+//! it. For the same reason two tallies of the same suite's games merge into the tally of all of
+//! them ([`Tally::merge`]): the shards of a suite played apart ([`crate::shard`]) make the
+//! report one run would have made. Three things are bounded, with the bounds documented on [`MAX_GROUPS`], [`SEEDS_LISTED`]
 //! and [`OUTCOMES_KEPT`](crate::outcomes::OUTCOMES_KEPT): how many distinct failure locations are
 //! told apart, how many seeds a group lists (its count is always exact), and for how many seeds
 //! the result of each is kept (one byte per seed).
@@ -20,6 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use botlens_engine::{FailureKind, Fault, Seat, SeatResult, SourceLocation};
 use botlens_stats::{GameResult as Points, Pentanomial};
+use serde::{Deserialize, Serialize};
 
 use crate::SeedRange;
 use crate::outcomes::Outcomes;
@@ -38,7 +41,7 @@ pub const SEEDS_LISTED: usize = 1_000;
 pub type Position = (usize, u64, Seat);
 
 /// One opponent's figures.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpponentTally {
     /// Games played.
     pub games: u32,
@@ -73,7 +76,7 @@ pub struct OpponentTally {
 pub type GroupKey = (FailureKind, Option<(String, u32)>);
 
 /// The games one failure group lost.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailureTally {
     /// The fault of its first game (smallest position): its message, location and turn.
     pub first: Fault,
@@ -85,8 +88,10 @@ pub struct FailureTally {
     /// Games lost this way.
     pub count: u32,
     /// Per opponent index, the smallest [`SEEDS_LISTED`] seeds lost this way.
+    #[serde(with = "entries")]
     pub seeds: BTreeMap<usize, BTreeSet<u64>>,
     /// Per opponent index, its first game lost this way: the smallest seed, then seat.
+    #[serde(with = "entries")]
     pub firsts: BTreeMap<usize, (u64, Seat)>,
 }
 
@@ -145,20 +150,53 @@ impl FailureTally {
     }
 }
 
-/// Everything a suite counted; see the module docs.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Everything a suite counted; see the module docs. Its JSON form is a shard's part
+/// ([`crate::shard::Part`]): maps are lists of `[key, value]` entries.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
     /// Per opponent, in suite order.
     pub opponents: Vec<OpponentTally>,
     /// Failure groups by key (at most [`MAX_GROUPS`] located ones).
+    #[serde(with = "entries")]
     pub groups: BTreeMap<GroupKey, FailureTally>,
     /// Per kind, the located failures whose location is not among the [`MAX_GROUPS`] kept.
+    #[serde(with = "entries")]
     pub overflow: BTreeMap<FailureKind, FailureTally>,
     /// Whether games come in pairs (see [`OpponentTally::pairs`]).
     pub paired: bool,
     /// Paired suites: the first result of each pair whose partner has not finished, by
     /// (opponent, seed).
+    #[serde(with = "entries")]
     pub waiting: BTreeMap<(usize, u64), SeatResult>,
+}
+
+/// Why two tallies cannot be merged, or a tally read from a file cannot be of the suite it
+/// claims: it counts other opponents or seeds than the suite has.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the tally does not fit the suite: {0}")]
+pub struct Misfit(String);
+
+/// Maps as lists of `[key, value]` entries (JSON objects take only text keys).
+mod entries {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<K: Serialize, V: Serialize, S: Serializer>(
+        map: &BTreeMap<K, V>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(map.iter())
+    }
+
+    pub fn deserialize<'de, K, V, D>(deserializer: D) -> Result<BTreeMap<K, V>, D::Error>
+    where
+        K: Deserialize<'de> + Ord,
+        V: Deserialize<'de>,
+        D: Deserializer<'de>,
+    {
+        Ok(Vec::<(K, V)>::deserialize(deserializer)?.into_iter().collect())
+    }
 }
 
 /// One finished game as the tally needs it.
@@ -276,6 +314,128 @@ impl Tally {
                 self.overflow.insert(kind, folded);
             }
         }
+    }
+}
+
+impl OpponentTally {
+    fn merge(&mut self, other: &OpponentTally) -> Result<(), Misfit> {
+        if !self.outcomes.merge(&other.outcomes) {
+            return Err(Misfit("its outcomes are of other seeds".into()));
+        }
+        self.games += other.games;
+        self.wins += other.wins;
+        self.losses += other.losses;
+        self.draws += other.draws;
+        self.moves += other.moves;
+        self.turns += other.turns;
+        self.par = (self.par.0 + other.par.0, self.par.1 + other.par.1);
+        self.faults += other.faults;
+        self.wasteful = (self.wasteful.0 + other.wasteful.0, self.wasteful.1 + other.wasteful.1);
+        self.first_wasteful = match (self.first_wasteful, other.first_wasteful) {
+            (Some(mine), Some(theirs)) => Some(mine.min(theirs)),
+            (mine, theirs) => mine.or(theirs),
+        };
+        for (count, theirs) in self.pairs.counts.iter_mut().zip(other.pairs.counts) {
+            *count += theirs;
+        }
+        Ok(())
+    }
+}
+
+impl Tally {
+    /// Adds the games `other` counted (other games of the same suite: a shard's) to these, as
+    /// if this tally had counted them too: figures summed, firsts the smaller, groups beyond
+    /// [`MAX_GROUPS`] folded as [`Tally::add`] folds them, halves of a pair matched.
+    pub fn merge(&mut self, other: Tally) -> Result<(), Misfit> {
+        if self.opponents.len() != other.opponents.len() || self.paired != other.paired {
+            return Err(Misfit(
+                "it counts other opponents, or pairs where the other does not".into(),
+            ));
+        }
+        for (mine, theirs) in self.opponents.iter_mut().zip(&other.opponents) {
+            mine.merge(theirs)?;
+        }
+        for (key, group) in other.groups {
+            match self.groups.get_mut(&key) {
+                Some(mine) => mine.merge(group),
+                None => {
+                    self.groups.insert(key, group);
+                }
+            }
+        }
+        for (kind, group) in other.overflow {
+            self.fold(kind, group);
+        }
+        // The smallest located keys stay, as when one tally saw them all: a key among the
+        // smallest of all is among the smallest of the part that saw it, so none was folded.
+        while self.groups.keys().filter(|key| key.1.is_some()).count() > MAX_GROUPS {
+            let largest =
+                self.groups.keys().rfind(|key| key.1.is_some()).cloned().expect("more than none");
+            let evicted = self.groups.remove(&largest).expect("the key was just found");
+            self.fold(largest.0, evicted);
+        }
+        for ((opponent, seed), result) in other.waiting {
+            let row = &mut self.opponents[opponent];
+            match self.waiting.remove(&(opponent, seed)) {
+                Some(first) => row.pairs.record(points(first), points(result)),
+                None => {
+                    self.waiting.insert((opponent, seed), result);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts `group` in its kind's overflow group.
+    fn fold(&mut self, kind: FailureKind, group: FailureTally) {
+        match self.overflow.get_mut(&kind) {
+            Some(existing) => existing.merge(group),
+            None => {
+                self.overflow.insert(kind, group);
+            }
+        }
+    }
+
+    /// Checks a tally read from a file against the suite it claims to count: `opponents`
+    /// opponents on `seeds`, every game it names among them, so that a report made from it
+    /// names only the suite's opponents and seeds.
+    pub fn check(&self, opponents: usize, seeds: SeedRange, paired: bool) -> Result<(), Misfit> {
+        let misfit = |what: &str| Err(Misfit(what.to_owned()));
+        if self.opponents.len() != opponents || self.paired != paired {
+            return misfit("it counts other opponents, or pairs where the suite does not");
+        }
+        let expected = Outcomes::new(seeds.first(), seeds.len()).seeds();
+        let fits = |at: Position| {
+            at.0 < opponents && seeds.contains(at.1) && at.2 < if paired { 2 } else { 1 }
+        };
+        for row in &self.opponents {
+            if row.outcomes.seeds() != expected {
+                return misfit("its outcomes are of other seeds");
+            }
+            if row.first_wasteful.is_some_and(|at| !fits(at)) {
+                return misfit("a game it names is not one of the suite's");
+            }
+        }
+        let located = self.groups.keys().filter(|key| key.1.is_some()).count();
+        if located > MAX_GROUPS {
+            return misfit("it has more failure groups than a tally keeps");
+        }
+        for group in self.groups.values().chain(self.overflow.values()) {
+            let firsts =
+                group.firsts.iter().map(|(&opponent, &(seed, seat))| (opponent, seed, seat));
+            let listed = group
+                .seeds
+                .iter()
+                .flat_map(|(&opponent, seeds)| seeds.iter().map(move |&seed| (opponent, seed, 0)));
+            let too_many = group.seeds.values().any(|seeds| seeds.len() > SEEDS_LISTED);
+            if too_many || !fits(group.first_at) || !firsts.chain(listed).all(fits) {
+                return misfit("a failure group names games that are not the suite's");
+            }
+        }
+        if self.waiting.keys().any(|&(opponent, seed)| !fits((opponent, seed, 0))) {
+            return misfit("a game it names is not one of the suite's");
+        }
+        Ok(())
     }
 }
 
@@ -451,5 +611,61 @@ mod tests {
         let mut unpaired = Tally::new(1, seeds(2000), false);
         unpaired.add(game((0, 0, 0), Win));
         assert!(unpaired.waiting.is_empty() && unpaired.opponents[0].pairs.pairs() == 0);
+    }
+
+    #[test]
+    fn tallies_of_parts_of_the_games_merge_into_the_tally_of_all_of_them() {
+        let faults: Vec<Fault> = (0..MAX_GROUPS as u32 + 40).map(fault).collect();
+        let game = |i: usize| {
+            let at = (i % 3, (i / 6) as u64, (i / 3 % 2) as Seat);
+            let result = [SeatResult::Win, SeatResult::Loss, SeatResult::Draw][i % 5 % 3];
+            Counted {
+                at,
+                result,
+                moves: i as u32 % 7,
+                turns: 9,
+                par: Some(3),
+                fault: (result == SeatResult::Loss).then(|| &faults[i * 7 % faults.len()]),
+                bot_turns: 2,
+                wasted: u32::from(i.is_multiple_of(11)),
+            }
+        };
+        let games = 6 * 400;
+        let mut whole = Tally::new(3, seeds(400), true);
+        (0..games).for_each(|i| whole.add(game(i)));
+        assert!(!whole.overflow.is_empty(), "the games fold failures beyond the bound");
+        for parts in [2, 3, 7] {
+            let mut merged = Tally::new(3, seeds(400), true);
+            for part in 0..parts {
+                // Interleaved parts split pairs: their halves wait until merged.
+                let mut tally = Tally::new(3, seeds(400), true);
+                (0..games).filter(|i| i % parts == part).for_each(|i| tally.add(game(i)));
+                tally.check(3, seeds(400), true).unwrap();
+                let json = serde_json::to_string(&tally).unwrap();
+                let read: Tally = serde_json::from_str(&json).unwrap();
+                assert_eq!(read, tally, "a tally reads back from its JSON");
+                merged.merge(read).unwrap();
+            }
+            assert_eq!(merged, whole, "{parts} parts");
+        }
+    }
+
+    #[test]
+    fn a_tally_that_names_games_outside_its_suite_is_refused() {
+        let fault = fault(3);
+        let mut tally = Tally::new(2, seeds(10), false);
+        tally.add(lost((1, 9, 0), &fault));
+        tally.check(2, seeds(10), false).unwrap();
+        for (opponents, seeds, paired) in [(3, seeds(10), false), (2, seeds(9), false)] {
+            assert!(tally.check(opponents, seeds, paired).is_err());
+        }
+        let mut hostile = tally.clone();
+        hostile.groups.values_mut().for_each(|group| group.first_at = (7, 1, 0));
+        let error = hostile.check(2, seeds(10), false).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the tally does not fit the suite: a failure group names games that are not the suite's"
+        );
+        assert!(Tally::new(3, seeds(10), false).merge(tally).is_err());
     }
 }

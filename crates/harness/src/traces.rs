@@ -24,12 +24,18 @@ pub fn file_name(opponent: &str, seed: u64, bot_seat: usize) -> String {
 
 /// Writes `trace` into `dir` (created if missing) atomically; returns the final path.
 pub fn write_atomically(dir: &Path, name: &str, trace: &Trace) -> std::io::Result<PathBuf> {
+    write_file_atomically(dir, name, trace.to_json().as_bytes())
+}
+
+/// Writes `bytes` as the file `name` in `dir` (created if missing) atomically: into a
+/// temporary file there, then renamed into place; returns the final path.
+pub fn write_file_atomically(dir: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
     let path = dir.join(name);
     let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = (|| {
         let mut file = std::fs::File::create(&temp)?;
-        file.write_all(trace.to_json().as_bytes())?;
+        file.write_all(bytes)?;
         file.sync_all()?;
         std::fs::rename(&temp, &path)
     })();

@@ -8,6 +8,7 @@ mod debug;
 mod diff;
 mod generate;
 mod lsp;
+mod merge;
 mod new;
 mod play;
 mod profile;
@@ -40,6 +41,8 @@ enum Command {
     Run(run::RunArgs),
     /// Is A stronger than B? Paired games, Elo with its interval, LOS, and an SPRT verdict.
     Compare(compare::CompareArgs),
+    /// Merge the parts of a run played in shards (`run --shard`) into its report.
+    Merge(merge::MergeArgs),
     /// Rank several bots: a paired round robin, Bradley–Terry ratings and the crosstable.
     Tournament(tournament::TournamentArgs),
     /// Where do two builds' games part? The first different move, the board and the logs there.
@@ -74,6 +77,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::New(args) => new::run(args),
         Command::Run(args) => run::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Tournament(args) => tournament::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Bisect(args) => bisect::run(args),

@@ -10,6 +10,7 @@ use botlens_ci::Sources;
 use botlens_harness::analyze;
 use botlens_harness::baseline::{self, Comparison, FailedGames};
 use botlens_harness::pipeline::{self, RunOptions};
+use botlens_harness::shard::{Part, Shard};
 use botlens_harness::tally::SEEDS_LISTED;
 use botlens_harness::{CancelToken, Target};
 use clap::{Args, ValueEnum};
@@ -59,6 +60,13 @@ Baselines (bot projects only) are kept in <project>/target/botlens/baselines/:
   botlens run --baseline main            print what changed since `main` after the table,
                                          and the Elo verdict on the seeds both runs played
                                          (from 100 games on; fewer are too few to tell)
+
+In shards, on a cluster (docs/scale.md): each shard plays a block of the seeds and writes a
+part; `botlens merge` makes the report one run would have made (the same JSON, but for
+duration_ms):
+  botlens run my-bot --seeds 0..100000 --shard 0/4 --part parts/0.json   # … up to 3/4
+  botlens run my-bot --seeds 0..100000 --shard auto --part parts/$SLURM_ARRAY_TASK_ID.json
+  botlens merge parts/
 
 Exit status: 0 when no game was lost by a bot fault, 1 when one was, 2 on bad input or a
 failed build.")]
@@ -110,6 +118,21 @@ pub struct RunArgs {
     /// the games' losing moves, the JSON one has an `analysis` field.
     #[arg(long)]
     analyze: bool,
+    /// Play only shard I of N: the I-th (counted from 0) of N consecutive blocks of the seeds,
+    /// against every opponent, and write its part (--part) for `botlens merge`. `auto` is a
+    /// Slurm job array's task (SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN, of
+    /// SLURM_ARRAY_TASK_COUNT); `auto/N` a Kubernetes Indexed Job's JOB_COMPLETION_INDEX (else a
+    /// Slurm task's index) of N.
+    #[arg(
+        long,
+        value_name = "I/N",
+        requires = "part",
+        conflicts_with_all = ["failed", "analyze", "baseline", "save_baseline"]
+    )]
+    shard: Option<String>,
+    /// Where the shard's part is written (atomically; its directory made if missing).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    part: Option<PathBuf>,
 }
 
 /// How `botlens run` writes its report (`--format`).
@@ -140,9 +163,14 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         (Some(root), Some(name)) => Some((name, baseline::load(root, name)?)),
         _ => None,
     };
+    let shard = match &args.shard {
+        Some(spec) => Some(Shard::parse(spec, &|name| std::env::var(name).ok())?),
+        None => None,
+    };
     let mut options = RunOptions {
         trace_dir: args.trace_dir.clone(),
         paired: args.paired,
+        shard,
         ..args.suite.options()?
     };
     if args.failed {
@@ -216,6 +244,29 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         } else {
             crate::workflow::unguarded(&mut std::io::stderr().lock(), &commands)?;
         }
+    }
+    if let (Some(shard), Some(path)) = (shard, &args.part) {
+        let results = &run.results;
+        let target = target.to_string();
+        let part = Part::new(
+            shard,
+            &run.suite,
+            &target,
+            results.tally.clone(),
+            results.played,
+            report.clone(),
+        );
+        part.write(path)
+            .map_err(|error| anyhow::anyhow!("writing the part {}: {error}", path.display()))?;
+        let (offset, seeds) = shard.block(run.suite.seeds);
+        let first = run.suite.seeds.first() + offset;
+        let block = match seeds {
+            0 => "no seed: there are fewer seeds than shards".to_owned(),
+            n => format!("seeds {first}..={}", first + n - 1),
+        };
+        eprintln!("botlens: shard {shard} ({block}): part written to {}", path.display());
+        // A shard's report is not the project's run: its last run stays.
+        return Ok(if report.has_faults() { ExitCode::from(1) } else { ExitCode::SUCCESS });
     }
     if let Some(root) = project_root
         && let Err(error) = baseline::save_last_run(root, report)

@@ -1,0 +1,645 @@
+//! A suite played in shards, apart (on the nodes of a cluster, as the tasks of a Slurm job array
+//! or a Kubernetes Indexed Job), and merged into the report one run would have made.
+//!
+//! Shard `I/N` (`I` from 0) plays the `I`-th of `N` consecutive blocks of the suite's seeds,
+//! against every opponent, each seed in both seats when paired: [`Shard::block`]. Its *part*
+//! ([`Part`]) says which suite it is of — botlens's version, the game, the bot's and the
+//! opponents' names and module hashes, the seeds, the limits, pairing — and holds the shard's
+//! tally ([`Tally`], whose figures are sums, minima and "smallest N") and its own report, for
+//! what was found out about the first games of its failure groups (fuel profiles, memory
+//! growth, the lines of wasted moves). [`merge`] checks that the parts are of one suite and are
+//! each of its shards exactly once, merges the tallies and makes the report from them as one
+//! run makes it from its tally: the same report, to the byte in JSON, but for `duration_ms`
+//! (the parts' wall-clock times summed).
+//!
+//! # JSON (a part, `botlens run --shard I/N --part FILE`)
+//!
+//! One object: `format` (`"botlens-part"`), `format_version` (1), `botlens` (the version that
+//! played it), `shard` (`{"index": I, "count": N}`), `suite` (`game`, `bot` and `opponents`, each
+//! `name` and `sha256` of its module, or null for a reference player, and `payload_sha256` of the
+//! source a language runner ran; `target`, the bot as replay commands name it; `seeds`,
+//! `paired`, `limits` with `engine` and `sandbox`), `played`, `duration_ms`, `tally` (see
+//! [`crate::tally`]) and `report` (the shard's own, as `botlens run --json` writes it).
+//!
+//! Not for: scheduling shards (a scheduler's job) or playing them ([`crate::suite`]).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use botlens_bots::SeedRange;
+use botlens_engine::MatchLimits;
+use botlens_sandbox::SandboxLimits;
+use serde::{Deserialize, Serialize};
+
+use crate::report::{Heading, SuiteReport};
+use crate::suite::{Contender, Suite};
+use crate::tally::{Misfit, Tally};
+
+/// The most shards a suite is split into.
+pub const MAX_SHARDS: u64 = 100_000;
+
+/// What a part file says it is (`format`).
+pub const PART_FORMAT: &str = "botlens-part";
+
+/// The version of the part format this botlens writes and reads (`format_version`).
+pub const PART_FORMAT_VERSION: u32 = 1;
+
+/// One of `count` shards of a suite: the `index`-th (from 0) block of its seeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which shard, from 0.
+    pub index: u64,
+    /// How many shards the suite is split into.
+    pub count: u64,
+}
+
+/// Why a shard cannot be named so.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// Not `I/N` with whole numbers.
+    #[error("shard `{0}`: expected I/N, the I-th of N shards counted from 0 (e.g. 0/4 … 3/4)")]
+    Syntax(String),
+    /// `I` not below `N`, or `N` 0 or too large.
+    #[error(
+        "shard {index}/{count}: shards are counted from 0, so the last of {count} is {last}/{count} (and at most {MAX_SHARDS} shards)",
+        last = count.saturating_sub(1)
+    )]
+    OutOfRange {
+        /// The index given.
+        index: u64,
+        /// The count given.
+        count: u64,
+    },
+    /// `auto` with no scheduler's variables in the environment.
+    #[error(
+        "--shard auto: no shard index in the environment (SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT, as in a Slurm job array; or JOB_COMPLETION_INDEX, as in a Kubernetes Indexed Job, with the count given: --shard auto/N)"
+    )]
+    NoScheduler,
+    /// A scheduler's variable that is not a number.
+    #[error("--shard auto: {name}=`{value}` is not a whole number")]
+    BadVariable {
+        /// The variable.
+        name: &'static str,
+        /// Its value, clipped.
+        value: String,
+    },
+}
+
+impl Shard {
+    /// Shard `index` of `count`, checked.
+    pub fn new(index: u64, count: u64) -> Result<Shard, ShardError> {
+        if count == 0 || count > MAX_SHARDS || index >= count {
+            return Err(ShardError::OutOfRange { index, count });
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The shard a command line names: `I/N`; or `auto` (a Slurm job array's task: its
+    /// `SLURM_ARRAY_TASK_ID` less `SLURM_ARRAY_TASK_MIN` of `SLURM_ARRAY_TASK_COUNT`) or `auto/N`
+    /// (a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX`, else a Slurm task's index, of `N`),
+    /// the variables read from `env`.
+    pub fn parse(text: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Shard, ShardError> {
+        let number = |name: &'static str| -> Result<Option<u64>, ShardError> {
+            let Some(value) = env(name) else { return Ok(None) };
+            value.trim().parse().map(Some).map_err(|_| ShardError::BadVariable {
+                name,
+                value: botlens_engine::text::clipped(&value, 40),
+            })
+        };
+        let slurm_index = || -> Result<Option<u64>, ShardError> {
+            let Some(id) = number("SLURM_ARRAY_TASK_ID")? else { return Ok(None) };
+            Ok(Some(id.saturating_sub(number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0))))
+        };
+        let syntax = || ShardError::Syntax(botlens_engine::text::clipped(text, 40));
+        match text.split_once('/') {
+            None if text == "auto" => {
+                let (Some(index), Some(count)) =
+                    (slurm_index()?, number("SLURM_ARRAY_TASK_COUNT")?)
+                else {
+                    return Err(ShardError::NoScheduler);
+                };
+                Shard::new(index, count)
+            }
+            Some(("auto", count)) => {
+                let count = count.parse().map_err(|_| syntax())?;
+                let index = match number("JOB_COMPLETION_INDEX")? {
+                    Some(index) => index,
+                    None => slurm_index()?.ok_or(ShardError::NoScheduler)?,
+                };
+                Shard::new(index, count)
+            }
+            Some((index, count)) => Shard::new(
+                index.parse().map_err(|_| syntax())?,
+                count.parse().map_err(|_| syntax())?,
+            ),
+            None => Err(syntax()),
+        }
+    }
+
+    /// This shard's block of `seeds`: the offset of its first seed and how many it has (none
+    /// when there are fewer seeds than shards). The blocks of `0/N` … `N-1/N` are consecutive,
+    /// cover the range and differ in length by one at most.
+    pub fn block(&self, seeds: SeedRange) -> (u64, u64) {
+        let at = |index: u64| {
+            (u128::from(seeds.len()) * u128::from(index) / u128::from(self.count)) as u64
+        };
+        let start = at(self.index);
+        (start, at(self.index + 1) - start)
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = ShardError;
+
+    /// `I/N` only (no environment is read).
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        Shard::parse(text, &|_| None)
+    }
+}
+
+/// A player as a part names it: its name and, for a module, what it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// The name reports give it.
+    pub name: String,
+    /// The SHA-256 of its module; null for a reference player.
+    pub sha256: Option<String>,
+    /// The SHA-256 of the source a language runner ran; null otherwise.
+    pub payload_sha256: Option<String>,
+}
+
+impl Player {
+    fn of(contender: &Contender) -> Player {
+        match contender {
+            Contender::Reference(name) => {
+                Player { name: name.clone(), sha256: None, payload_sha256: None }
+            }
+            Contender::Wasm(bot) => Player {
+                name: bot.name.clone(),
+                sha256: Some(bot.module.sha256().to_owned()),
+                payload_sha256: bot.module.payload().map(|payload| sha256_hex(payload)),
+            },
+        }
+    }
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes).iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// The limits a suite's games were played under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// The engine's (turn cap).
+    pub engine: MatchLimits,
+    /// The sandbox's (fuel, memory, …).
+    pub sandbox: SandboxLimits,
+}
+
+/// Which suite a part is of: what must be the same in every part merged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SuiteId {
+    /// The game's name.
+    pub game: String,
+    /// The bot under test.
+    pub bot: Player,
+    /// The bot as replay commands name it (`samples/bot`, `bot.wasm --game tictactoe`).
+    pub target: String,
+    /// The opponents (boards), in suite order.
+    pub opponents: Vec<Player>,
+    /// All the suite's seeds (the shards' together).
+    pub seeds: SeedRange,
+    /// Whether each seed is played in both seats.
+    pub paired: bool,
+    /// The limits.
+    pub limits: Limits,
+}
+
+impl SuiteId {
+    /// The suite `suite` is, its bot named `target` in replay commands.
+    pub fn of(suite: &Suite, target: &str) -> SuiteId {
+        SuiteId {
+            game: suite.game.name().to_owned(),
+            bot: Player::of(&suite.bot),
+            target: target.to_owned(),
+            opponents: suite.opponents.iter().map(Player::of).collect(),
+            seeds: suite.seeds,
+            paired: suite.paired,
+            limits: Limits { engine: suite.limits, sandbox: suite.sandbox_limits },
+        }
+    }
+
+    /// The heading of the suite's reports.
+    fn heading(&self) -> Heading {
+        Heading {
+            game: self.game.clone(),
+            bot: self.bot.name.clone(),
+            seeds: self.seeds.to_string(),
+            opponents: self.opponents.iter().map(|player| player.name.clone()).collect(),
+            target: self.target.clone(),
+        }
+    }
+
+    /// The first field in which `other` is of another suite, by name.
+    fn differs_from(&self, other: &SuiteId) -> Option<&'static str> {
+        [
+            ("game", self.game == other.game),
+            ("bot", self.bot == other.bot),
+            ("bot as replays name it", self.target == other.target),
+            ("opponents", self.opponents == other.opponents),
+            ("seeds", self.seeds == other.seeds),
+            ("pairing", self.paired == other.paired),
+            ("limits", self.limits == other.limits),
+        ]
+        .into_iter()
+        .find_map(|(field, same)| (!same).then_some(field))
+    }
+}
+
+/// A shard's result: see the module docs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Part {
+    /// [`PART_FORMAT`].
+    pub format: String,
+    /// [`PART_FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The version of botlens that played it.
+    pub botlens: String,
+    /// Which shard.
+    pub shard: Shard,
+    /// Which suite.
+    pub suite: SuiteId,
+    /// Games played.
+    pub played: u64,
+    /// Wall-clock time of the shard's games.
+    pub duration_ms: u64,
+    /// What its games counted.
+    pub tally: Tally,
+    /// The shard's own report.
+    pub report: SuiteReport,
+}
+
+impl Part {
+    /// The part of `shard` of `suite` (its bot named `target` in replays): its `tally`, `played`
+    /// games in `duration_ms`, and its `report`.
+    pub fn new(
+        shard: Shard,
+        suite: &Suite,
+        target: &str,
+        tally: Tally,
+        played: u64,
+        report: SuiteReport,
+    ) -> Part {
+        Part {
+            format: PART_FORMAT.to_owned(),
+            format_version: PART_FORMAT_VERSION,
+            botlens: env!("CARGO_PKG_VERSION").to_owned(),
+            shard,
+            suite: SuiteId::of(suite, target),
+            played,
+            duration_ms: report.duration_ms,
+            tally,
+            report,
+        }
+    }
+}
+
+/// The largest part file read: a part holds per opponent its outcomes (a character per seed
+/// and seat, for the first 100,000 seeds) twice, and bounded failure groups.
+pub const MAX_PART_BYTES: u64 = 256 << 20;
+
+/// Why a part file cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum PartError {
+    /// Reading it failed (missing, too large, not a regular file, not UTF-8).
+    #[error("{}: {source}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: botlens_files::ReadError,
+    },
+    /// Not the JSON of a part.
+    #[error("{}: not a botlens part ({reason})", .path.display())]
+    NotAPart {
+        /// The file.
+        path: PathBuf,
+        /// What the JSON reader said, clipped.
+        reason: String,
+    },
+}
+
+impl Part {
+    /// Reads the part file `path` (at most [`MAX_PART_BYTES`]); its figures are checked
+    /// against its suite when merged.
+    pub fn read(path: &Path) -> Result<Part, PartError> {
+        let text = botlens_files::read_text(path, MAX_PART_BYTES)
+            .map_err(|source| PartError::Read { path: path.to_owned(), source })?;
+        serde_json::from_str(&text).map_err(|error| PartError::NotAPart {
+            path: path.to_owned(),
+            reason: botlens_engine::text::clipped(&error.to_string(), 200),
+        })
+    }
+
+    /// Writes the part as the file `path` atomically (its directory created if missing).
+    pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        let json = serde_json::to_vec(self).map_err(std::io::Error::other)?;
+        let (dir, name) = match (path.parent(), path.file_name()) {
+            (Some(dir), Some(name)) => (dir, name.to_string_lossy()),
+            _ => return Err(std::io::Error::other(format!("{}: not a file name", path.display()))),
+        };
+        let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        crate::traces::write_file_atomically(dir, &name, &json).map(drop)
+    }
+}
+
+/// Why parts do not merge.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    /// No part given.
+    #[error("no part to merge")]
+    NoParts,
+    /// A part of another format or version.
+    #[error(
+        "{part}: not a part this botlens reads (format `{format}` version {version}; expected `{PART_FORMAT}` version {PART_FORMAT_VERSION})"
+    )]
+    Format {
+        /// The part, as the caller names it.
+        part: String,
+        /// Its format.
+        format: String,
+        /// Its version.
+        version: u32,
+    },
+    /// Parts of different suites, or played by different versions of botlens.
+    #[error("{part} is of another run than {first}: its {field} differ{s}", s = if field.ends_with('s') { "" } else { "s" })]
+    Differ {
+        /// The first part.
+        first: String,
+        /// The part that differs.
+        part: String,
+        /// What differs.
+        field: &'static str,
+    },
+    /// A shard given twice.
+    #[error("shard {shard} is given twice: {first} and {part}")]
+    Doubled {
+        /// The shard.
+        shard: Shard,
+        /// Its first part.
+        first: String,
+        /// Its second part.
+        part: String,
+    },
+    /// Shards missing.
+    #[error("{} of {count} shards missing: {}", missing.len(), listed(missing))]
+    Missing {
+        /// How many shards the suite has.
+        count: u64,
+        /// The missing indices.
+        missing: Vec<u64>,
+    },
+    /// A part whose figures do not fit its suite.
+    #[error("{part}: {misfit}")]
+    Misfit {
+        /// The part.
+        part: String,
+        /// What does not fit.
+        misfit: Misfit,
+    },
+}
+
+/// The first indices of `missing`, then how many more.
+fn listed(missing: &[u64]) -> String {
+    let shown: Vec<String> = missing.iter().take(10).map(u64::to_string).collect();
+    match missing.len() {
+        n if n > 10 => format!("{} and {} more", shown.join(", "), n - 10),
+        _ => shown.join(", "),
+    }
+}
+
+/// Merges the parts of one suite, each named (for errors) as the caller names it, into the
+/// report one run of the whole suite makes (see the module docs).
+pub fn merge(parts: Vec<(String, Part)>) -> Result<SuiteReport, MergeError> {
+    let Some((first_name, first)) = parts.first() else { return Err(MergeError::NoParts) };
+    let mut seen: Vec<Option<&str>> = vec![None; first.shard.count.min(MAX_SHARDS) as usize];
+    for (name, part) in &parts {
+        if part.format != PART_FORMAT || part.format_version != PART_FORMAT_VERSION {
+            return Err(MergeError::Format {
+                part: name.clone(),
+                format: botlens_engine::text::clipped(&part.format, 40),
+                version: part.format_version,
+            });
+        }
+        let differ =
+            |field| MergeError::Differ { first: first_name.clone(), part: name.clone(), field };
+        if part.botlens != first.botlens {
+            return Err(differ("botlens versions"));
+        }
+        if part.shard.count != first.shard.count {
+            return Err(differ("shard counts"));
+        }
+        if let Some(field) = first.suite.differs_from(&part.suite) {
+            return Err(differ(field));
+        }
+        let shard =
+            Shard::new(part.shard.index, part.shard.count).map_err(|_| differ("shard counts"))?;
+        let slot = &mut seen[shard.index as usize];
+        if let Some(earlier) = slot {
+            return Err(MergeError::Doubled {
+                shard,
+                first: (*earlier).to_owned(),
+                part: name.clone(),
+            });
+        }
+        *slot = Some(name);
+        let suite = &part.suite;
+        part.tally
+            .check(suite.opponents.len(), suite.seeds, suite.paired)
+            .map_err(|misfit| MergeError::Misfit { part: name.clone(), misfit })?;
+    }
+    let missing: Vec<u64> =
+        (0..seen.len() as u64).filter(|&index| seen[index as usize].is_none()).collect();
+    if !missing.is_empty() {
+        return Err(MergeError::Missing { count: first.shard.count, missing });
+    }
+    let heading = first.suite.heading();
+    let suite = first.suite.clone();
+    let mut tally = Tally::new(suite.opponents.len(), suite.seeds, suite.paired);
+    let (mut played, mut duration_ms) = (0, 0);
+    let mut reports = Vec::with_capacity(parts.len());
+    for (name, part) in parts {
+        played += part.played;
+        duration_ms += part.duration_ms;
+        tally.merge(part.tally).map_err(|misfit| MergeError::Misfit { part: name, misfit })?;
+        reports.push(part.report);
+    }
+    let mut report = SuiteReport::of_tally(&heading, &tally, played, duration_ms, false);
+    report.add_findings_of(&reports);
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::CancelToken;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| vars.iter().find(|(key, _)| *key == name).map(|(_, value)| value.to_string())
+    }
+
+    #[test]
+    fn shards_are_named_by_hand_or_by_the_scheduler() {
+        let none = env(&[]);
+        assert_eq!(Shard::parse("2/5", &none), Ok(Shard { index: 2, count: 5 }));
+        assert_eq!(
+            Shard::parse("5/5", &none).unwrap_err().to_string(),
+            "shard 5/5: shards are counted from 0, so the last of 5 is 4/5 (and at most 100000 shards)"
+        );
+        assert!(matches!(Shard::parse("a/b", &none), Err(ShardError::Syntax(_))));
+        assert!(matches!(Shard::parse("0/0", &none), Err(ShardError::OutOfRange { .. })));
+        assert_eq!(Shard::parse("auto", &none), Err(ShardError::NoScheduler));
+        let slurm = env(&[
+            ("SLURM_ARRAY_TASK_ID", "7"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "8"),
+        ]);
+        assert_eq!(Shard::parse("auto", &slurm), Ok(Shard { index: 6, count: 8 }));
+        let kubernetes = env(&[("JOB_COMPLETION_INDEX", "3")]);
+        assert_eq!(Shard::parse("auto/4", &kubernetes), Ok(Shard { index: 3, count: 4 }));
+        assert_eq!(
+            Shard::parse("auto/4", &slurm),
+            Err(ShardError::OutOfRange { index: 6, count: 4 })
+        );
+        let bad = env(&[("JOB_COMPLETION_INDEX", "x\u{1b}[2J")]);
+        assert_eq!(
+            Shard::parse("auto/4", &bad).unwrap_err().to_string(),
+            "--shard auto: JOB_COMPLETION_INDEX=`x\\u{1b}[2J` is not a whole number"
+        );
+    }
+
+    /// The report of `suite` played whole and its parts played shard by shard, each read back
+    /// from its JSON.
+    fn played(suite: &Suite, count: u64) -> (SuiteReport, Vec<(String, Part)>) {
+        let target = "random --game tictactoe";
+        let play = |suite: &Suite| {
+            let results = crate::suite::run_suite(suite, &|_, _| {}, &CancelToken::new()).unwrap();
+            let report = SuiteReport::of_tally(
+                &Heading::of(suite, target),
+                &results.tally,
+                results.played,
+                results.duration.as_millis() as u64,
+                results.cancelled,
+            );
+            (results, report)
+        };
+        let parts = (0..count)
+            .map(|index| {
+                let shard = Shard::new(index, count).unwrap();
+                let suite = Suite { shard: Some(shard), ..suite.clone() };
+                let (results, report) = play(&suite);
+                let part = Part::new(shard, &suite, target, results.tally, results.played, report);
+                let json = serde_json::to_string(&part).unwrap();
+                (format!("part {index}"), serde_json::from_str::<Part>(&json).unwrap())
+            })
+            .collect();
+        (play(suite).1, parts)
+    }
+
+    fn without_duration(report: &SuiteReport) -> String {
+        serde_json::to_string(&SuiteReport { duration_ms: 0, ..report.clone() }).unwrap()
+    }
+
+    fn paired_suite() -> Suite {
+        let mut suite = crate::suite::tests::suite(
+            botlens_games::GameKind::TicTacToe,
+            "random",
+            &["perfect", "random"],
+            "3..40",
+        );
+        suite.paired = true;
+        suite
+    }
+
+    #[test]
+    fn shards_played_apart_merge_into_the_report_of_one_run() {
+        let suite = paired_suite();
+        for count in [1, 3, 50] {
+            let (whole, mut parts) = played(&suite, count);
+            assert_eq!(parts.iter().map(|(_, part)| part.played).sum::<u64>(), 2 * 2 * 37);
+            parts.reverse();
+            let merged = merge(parts).unwrap();
+            assert_eq!(without_duration(&merged), without_duration(&whole), "{count} shards");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+        /// Any seed range in any number of shards, paired or not: the merged report is the
+        /// whole run's.
+        #[test]
+        fn any_seeds_in_any_shards_merge_into_the_whole_run(
+            first in 0u64..1_000,
+            seeds in 1u64..40,
+            count in 1u64..12,
+            paired: bool,
+        ) {
+            let mut suite = paired_suite();
+            suite.seeds = SeedRange::new(first, first + seeds - 1).unwrap();
+            suite.paired = paired;
+            let (whole, parts) = played(&suite, count);
+            let merged = merge(parts).unwrap();
+            proptest::prop_assert_eq!(without_duration(&merged), without_duration(&whole));
+        }
+    }
+
+    #[test]
+    fn parts_of_other_runs_and_missing_or_doubled_shards_are_refused() {
+        let suite = paired_suite();
+        let (_, parts) = played(&suite, 3);
+        let error = |parts: Vec<(String, Part)>| merge(parts).unwrap_err().to_string();
+        assert_eq!(error(parts[..2].to_vec()), "1 of 3 shards missing: 2");
+        let doubled = vec![parts[0].clone(), parts[1].clone(), parts[1].clone()];
+        assert_eq!(error(doubled), "shard 1/3 is given twice: part 1 and part 1");
+        let mut other = parts.clone();
+        other[2].1.suite.seeds = SeedRange::new(0, 99).unwrap();
+        assert_eq!(error(other), "part 2 is of another run than part 0: its seeds differ");
+        let mut other = parts.clone();
+        other[1].1.suite.limits.engine.max_turns = Some(3);
+        assert_eq!(error(other), "part 1 is of another run than part 0: its limits differ");
+        let mut other = parts.clone();
+        other[1].1.botlens = "0.0.1".into();
+        assert_eq!(
+            error(other),
+            "part 1 is of another run than part 0: its botlens versions differ"
+        );
+        let mut hostile = parts.clone();
+        hostile[1].1.tally.opponents.pop();
+        assert!(error(hostile).starts_with("part 1: the tally does not fit the suite"));
+        assert_eq!(error(Vec::new()), "no part to merge");
+    }
+
+    #[test]
+    fn the_blocks_of_the_shards_cover_the_seeds_once_in_order() {
+        for (seeds, count) in [(100, 7), (3, 5), (10_000_000, 3), (1, 1)] {
+            let range = SeedRange::new(40, 40 + seeds - 1).unwrap();
+            let mut next = 0;
+            for index in 0..count {
+                let (start, len) = Shard { index, count }.block(range);
+                assert_eq!(start, next, "{seeds} seeds in {count}");
+                assert!(len.abs_diff(seeds / count) <= 1);
+                next += len;
+            }
+            assert_eq!(next, seeds);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! `botlens run --shard I/N --part FILE` and `botlens merge`: a run played in shards, merged,
+//! is the run played whole.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::support::{botlens, botlens_building, botlens_with_env, repo_root};
+
+/// The report of `run ARGS --json`, its exit code, and the report of the same run played in
+/// `shards` shards (the parts written into `parts`) and merged with `merge --json`, each
+/// without its `duration_ms` (wall-clock time, which differs from run to run).
+fn whole_and_merged(
+    args: &[&str],
+    shards: u64,
+    parts: &Path,
+) -> ((Option<i32>, serde_json::Value), (Option<i32>, serde_json::Value)) {
+    let report = |out: &crate::support::Output| {
+        let mut json: serde_json::Value = serde_json::from_str(&out.stdout)
+            .unwrap_or_else(|e| panic!("no JSON report ({e}):\n{}\n{}", out.stdout, out.stderr));
+        json.as_object_mut().unwrap().remove("duration_ms").expect("a duration");
+        (out.code, json)
+    };
+    let whole = botlens_building(&[args, &["--json"]].concat());
+    for index in 0..shards {
+        let shard = format!("{index}/{shards}");
+        let part = parts.join(format!("{index}.json"));
+        let part = part.to_str().unwrap();
+        let out = botlens_building(&[args, &["--shard", &shard, "--part", part]].concat());
+        assert!(matches!(out.code, Some(0 | 1)), "shard {shard}: {}", out.stderr);
+        assert!(out.stderr.contains(&format!("shard {shard} (")), "{}", out.stderr);
+    }
+    let merged = botlens(&["merge", parts.to_str().unwrap(), "--json"]);
+    (report(&whole), report(&merged))
+}
+
+#[test]
+fn a_run_in_shards_merges_into_the_report_of_the_run_played_whole() {
+    // Out of fuel in an endless loop (each group's first game profiled), paired, two opponents;
+    // the shards split the pairs' seeds unevenly and one has none.
+    let dir = tempfile::tempdir().unwrap();
+    let sample = repo_root().join("samples/battleships-spinner");
+    let sample = sample.to_str().unwrap();
+    let args = ["run", sample, "--vs", "hunter,random", "--seeds", "10..16", "--paired"];
+    let (whole, merged) = whole_and_merged(&args, 7, dir.path());
+    assert_eq!(merged, whole, "merged:\n{:#}\nwhole:\n{:#}", merged.1, whole.1);
+    assert_eq!(whole.0, Some(1), "the spinner runs out of fuel");
+    let failures = whole.1["failures"].as_array().unwrap();
+    assert!(failures.iter().any(|f| f["fuel_profile"].is_array()), "{failures:#?}");
+    assert_eq!(whole.1["games"], 2 * 6 * 2);
+
+    // Wasted moves, located at their line in the first wasteful game of each opponent.
+    let dir = tempfile::tempdir().unwrap();
+    let (bot, _) = crate::support::reattacking_bot(dir.path(), "shardreattacker");
+    let args = ["run", bot.to_str().unwrap(), "--vs", "random,hunter", "--seeds", "0..9"];
+    let parts = dir.path().join("parts");
+    let (whole, merged) = whole_and_merged(&args, 3, &parts);
+    assert_eq!(merged, whole, "merged:\n{:#}\nwhole:\n{:#}", merged.1, whole.1);
+    let wasteful = whole.1["wasteful"].as_array().unwrap();
+    assert!(
+        !wasteful.is_empty() && wasteful.iter().all(|w| !w["sites"].as_array().unwrap().is_empty())
+    );
+
+    // The text report is the same table too.
+    let text = botlens(&["merge", parts.to_str().unwrap()]);
+    let played = botlens(&args);
+    assert_eq!(text.code, played.code);
+    assert_eq!(without_times(&text.stdout), without_times(&played.stdout));
+}
+
+/// A text report without its wall-clock time (`, in 0.41 s` on its first line).
+fn without_times(report: &str) -> String {
+    let (heading, rest) = report.split_once('\n').unwrap_or((report, ""));
+    let heading = heading.split_once(", in ").map_or(heading, |(before, _)| before);
+    format!("{heading}\n{rest}")
+}
+
+#[test]
+fn parts_of_other_runs_and_missing_or_doubled_shards_do_not_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let shard = |seeds: &str, shard: &str, part: &str| {
+        let args = ["run", "random", "--game", "tictactoe", "--seeds", seeds];
+        let out = botlens(&[&args[..], &["--shard", shard, "--part", &path(part)]].concat());
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+    };
+    shard("0..30", "0/3", "a0.json");
+    shard("0..30", "1/3", "a1.json");
+    shard("0..40", "2/3", "b2.json");
+    let merge = |parts: &[&str]| {
+        let files: Vec<String> = parts.iter().map(|part| path(part)).collect();
+        let files: Vec<&str> = files.iter().map(String::as_str).collect();
+        let out = botlens(&[&["merge"][..], &files].concat());
+        assert_eq!(out.code, Some(2), "{}", out.stdout);
+        out.stderr.trim().to_owned()
+    };
+    assert_eq!(merge(&["a0.json", "a1.json"]), "botlens: error: 1 of 3 shards missing: 2");
+    assert_eq!(
+        merge(&["a0.json", "a1.json", "b2.json"]),
+        format!(
+            "botlens: error: {} is of another run than {}: its seeds differ",
+            path("b2.json"),
+            path("a0.json")
+        )
+    );
+    assert_eq!(
+        merge(&["a0.json", "a1.json", "a1.json"]),
+        format!("botlens: error: shard 1/3 is given twice: {0} and {0}", path("a1.json"))
+    );
+    std::fs::write(path("junk.json"), "{\"format\": \"botlens-part\"}").unwrap();
+    let error = merge(&["junk.json"]);
+    assert!(
+        error.starts_with(&format!("botlens: error: {}: not a botlens part (", path("junk.json"))),
+        "{error}"
+    );
+    let out = botlens(&[
+        "run",
+        "random",
+        "--game",
+        "tictactoe",
+        "--shard",
+        "3/3",
+        "--part",
+        &path("x.json"),
+    ]);
+    assert_eq!(out.code, Some(2));
+    assert!(
+        out.stderr.contains("shard 3/3: shards are counted from 0, so the last of 3 is 2/3"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_slurm_array_task_or_a_kubernetes_index_names_its_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let part = dir.path().join("part.json");
+    let args = ["run", "random", "--game", "tictactoe", "--seeds", "0..10", "--shard"];
+    let slurm = [
+        ("SLURM_ARRAY_TASK_ID", "3"),
+        ("SLURM_ARRAY_TASK_MIN", "1"),
+        ("SLURM_ARRAY_TASK_COUNT", "4"),
+    ];
+    let limit = Duration::from_secs(60);
+    let out = botlens_with_env(
+        &[&args[..], &["auto", "--part", part.to_str().unwrap()]].concat(),
+        "",
+        limit,
+        &slurm,
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stderr.contains("shard 2/4 (seeds 5..=6)"), "{}", out.stderr);
+    let kubernetes = [("JOB_COMPLETION_INDEX", "0")];
+    let out = botlens_with_env(
+        &[&args[..], &["auto/5", "--part", part.to_str().unwrap()]].concat(),
+        "",
+        limit,
+        &kubernetes,
+    );
+    assert!(out.stderr.contains("shard 0/5 (seeds 0..=1)"), "{}", out.stderr);
+    let out = botlens_with_env(
+        &[&args[..], &["auto", "--part", part.to_str().unwrap()]].concat(),
+        "",
+        limit,
+        &[],
+    );
+    assert_eq!(out.code, Some(2));
+    assert!(
+        out.stderr.contains("--shard auto: no shard index in the environment"),
+        "{}",
+        out.stderr
+    );
+}
