@@ -27,6 +27,7 @@ mod replay;
 mod run;
 mod samples;
 mod shard;
+mod slurm;
 mod support;
 mod tidy;
 mod tmux;

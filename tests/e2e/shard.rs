@@ -141,32 +141,49 @@ fn a_slurm_array_task_or_a_kubernetes_index_names_its_shard() {
         ("SLURM_ARRAY_TASK_COUNT", "4"),
     ];
     let limit = Duration::from_secs(60);
-    let out = botlens_with_env(
-        &[&args[..], &["auto", "--part", part.to_str().unwrap()]].concat(),
-        "",
-        limit,
-        &slurm,
-    );
+    let with_env = |shard: &str, part: &Path, env: &[(&str, &str)]| {
+        let part = part.to_str().unwrap();
+        botlens_with_env(&[&args[..], &[shard, "--part", part]].concat(), "", limit, env)
+    };
+    let out = with_env("auto", &part, &slurm);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(out.stderr.contains("shard 2/4 (seeds 5..=6)"), "{}", out.stderr);
-    let kubernetes = [("JOB_COMPLETION_INDEX", "0")];
-    let out = botlens_with_env(
-        &[&args[..], &["auto/5", "--part", part.to_str().unwrap()]].concat(),
-        "",
-        limit,
-        &kubernetes,
-    );
-    assert!(out.stderr.contains("shard 0/5 (seeds 0..=1)"), "{}", out.stderr);
-    let out = botlens_with_env(
-        &[&args[..], &["auto", "--part", part.to_str().unwrap()]].concat(),
-        "",
-        limit,
-        &[],
-    );
+    let out = with_env("auto", &part, &[]);
     assert_eq!(out.code, Some(2));
     assert!(
         out.stderr.contains("--shard auto: no shard index in the environment"),
         "{}",
         out.stderr
     );
+
+    // A Kubernetes Indexed Job's contract, without a cluster: every pod runs the same command,
+    // told its index by JOB_COMPLETION_INDEX, and the parts merge into the run played whole.
+    let args = [
+        "run",
+        "random",
+        "--game",
+        "battleships",
+        "--vs",
+        "hunter,random",
+        "--seeds",
+        "0..50",
+        "--paired",
+    ];
+    let parts = dir.path().join("parts");
+    for index in 0..5 {
+        let index = index.to_string();
+        let part = parts.join(format!("{index}.json"));
+        let part = part.to_str().unwrap();
+        let command = [&args[..], &["--shard", "auto/5", "--part", part]].concat();
+        let out = botlens_with_env(&command, "", limit, &[("JOB_COMPLETION_INDEX", &index)]);
+        assert!(out.stderr.contains(&format!("shard {index}/5 (seeds ")), "{}", out.stderr);
+    }
+    let merged = botlens(&["merge", parts.to_str().unwrap(), "--json"]);
+    let whole = botlens(&[&args[..], &["--json"]].concat());
+    let report = |text: &str| {
+        let mut json: serde_json::Value = serde_json::from_str(text).unwrap();
+        json.as_object_mut().unwrap().remove("duration_ms");
+        json
+    };
+    assert_eq!((merged.code, report(&merged.stdout)), (whole.code, report(&whole.stdout)));
 }

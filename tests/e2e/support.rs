@@ -380,6 +380,9 @@ pub enum Tool {
     Clang,
     /// zig (on `PATH`, or Python's `ziglang` package): Zig bots.
     Zig,
+    /// Slurm's daemons and commands with munge, the tests run as root: a cluster on this host
+    /// for sharded runs (its daemons run as root).
+    Slurm,
 }
 
 /// The variable that turns every skip for want of a tool into a failure (`.ci/run` sets it).
@@ -396,6 +399,7 @@ impl Tool {
             Tool::Node => "node and npm",
             Tool::Clang => "clang for WebAssembly",
             Tool::Zig => "zig",
+            Tool::Slurm => "Slurm and munge, as root",
         }
     }
 
@@ -409,6 +413,7 @@ impl Tool {
             Tool::Node => "apt-get install nodejs npm",
             Tool::Clang => "apt-get install clang lld wasi-libc libclang-rt-dev-wasm32",
             Tool::Zig => "pip install ziglang",
+            Tool::Slurm => "apt-get install slurm-wlm munge, and run the tests as root",
         }
     }
 
@@ -453,6 +458,22 @@ impl Tool {
             }
             Tool::Zig => {
                 runs("zig", &["version"]) || runs("python3", &["-m", "ziglang", "version"])
+            }
+            Tool::Slurm => {
+                // SAFETY: geteuid has no preconditions.
+                let root = unsafe { libc::geteuid() } == 0;
+                // Slurm's commands read a cluster's configuration before anything else, even
+                // to print their version: only the daemons are run, the others looked for.
+                let on_path = |program: &str| {
+                    std::env::var_os("PATH").is_some_and(|path| {
+                        std::env::split_paths(&path).any(|dir| dir.join(program).is_file())
+                    })
+                };
+                root && runs("slurmctld", &["-V"])
+                    && runs("slurmd", &["-V"])
+                    && ["sbatch", "squeue", "sinfo"].into_iter().all(on_path)
+                    && runs("munged", &["--version"])
+                    && runs("mungekey", &["--version"])
             }
         };
         found.push((self, present));

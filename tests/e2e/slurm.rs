@@ -1,0 +1,204 @@
+//! Sharded runs on a real Slurm: a cluster of two one-core nodes on this host (munge, slurmctld
+//! and two slurmd, started and stopped by the test), a run submitted as a job array of shards
+//! with `--shard auto`, and the parts merged.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::support::{Tool, botlens, botlens_building, repo_root, require, shared_target};
+
+/// A Slurm cluster of `nodes` one-core nodes on this host, its state under a temporary
+/// directory; stopped (every daemon killed) when dropped.
+struct LocalSlurm {
+    dir: tempfile::TempDir,
+    nodes: usize,
+}
+
+impl LocalSlurm {
+    /// Starts munge, slurmctld and the nodes' slurmd, and waits until every node is idle.
+    fn start(nodes: usize) -> LocalSlurm {
+        let dir = tempfile::tempdir().unwrap();
+        let slurm = LocalSlurm { dir, nodes };
+        let d = slurm.dir.path();
+        for sub in ["munge", "state", "log"] {
+            std::fs::create_dir_all(d.join(sub)).unwrap();
+        }
+        // munged refuses a socket directory others cannot read.
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(d.join("munge"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let key = d.join("munge/munge.key");
+        run("mungekey", &["--create", &format!("--keyfile={}", key.display())], &[]);
+        let munge = |name: &str| d.join("munge").join(name).display().to_string();
+        run(
+            "munged",
+            &[
+                "--force",
+                &format!("--key-file={}", key.display()),
+                &format!("--socket={}", munge("sock")),
+                &format!("--pid-file={}", munge("munged.pid")),
+                &format!("--log-file={}", munge("munged.log")),
+                &format!("--seed-file={}", munge("seed")),
+            ],
+            &[],
+        );
+        std::fs::write(slurm.conf(), slurm.config()).unwrap();
+        slurm.run("slurmctld", &["-i"]);
+        for node in 1..=nodes {
+            slurm.run("slurmd", &["-N", &format!("w{node}")]);
+        }
+        let started = Instant::now();
+        while slurm.output("sinfo", &["-h", "-t", "idle", "-o", "%D"]).trim() != nodes.to_string() {
+            assert!(started.elapsed() < Duration::from_secs(60), "the nodes never became idle");
+            std::thread::sleep(Duration::from_millis(250));
+        }
+        slurm
+    }
+
+    fn conf(&self) -> PathBuf {
+        self.dir.path().join("slurm.conf")
+    }
+
+    /// The cluster's configuration: the working one of `slurm.conf` for a single host, no
+    /// accounting, every node a one-core machine on its own port.
+    fn config(&self) -> String {
+        let d = self.dir.path().display();
+        let host = String::from_utf8(Command::new("hostname").arg("-s").output().unwrap().stdout)
+            .unwrap()
+            .trim()
+            .to_owned();
+        let mut config = format!(
+            "ClusterName=botlens\nSlurmctldHost={host}(127.0.0.1)\nSlurmUser=root\n\
+             AuthType=auth/munge\nCredType=cred/munge\nAuthInfo=socket={d}/munge/sock\n\
+             MpiDefault=none\nMailProg=/bin/true\nProctrackType=proctrack/linuxproc\n\
+             TaskPlugin=task/none\nJobAcctGatherType=jobacct_gather/none\n\
+             AccountingStorageType=accounting_storage/none\nSchedulerType=sched/builtin\n\
+             SelectType=select/cons_tres\nSelectTypeParameters=CR_Core\nReturnToService=2\n\
+             StateSaveLocation={d}/state\nSlurmdSpoolDir={d}/spool-%n\n\
+             SlurmctldPidFile={d}/slurmctld.pid\nSlurmdPidFile={d}/slurmd-%n.pid\n\
+             SlurmctldLogFile={d}/log/slurmctld.log\nSlurmdLogFile={d}/log/slurmd-%n.log\n\
+             SlurmctldPort=16817\n"
+        );
+        for node in 1..=self.nodes {
+            config.push_str(&format!(
+                "NodeName=w{node} NodeHostname={host} NodeAddr=127.0.0.1 Port={} CPUs=1 RealMemory=500\n",
+                17000 + node
+            ));
+        }
+        config.push_str(&format!(
+            "PartitionName=botlens Nodes=w[1-{}] Default=YES MaxTime=INFINITE State=UP\n",
+            self.nodes
+        ));
+        config
+    }
+
+    fn env(&self) -> [(&'static str, String); 1] {
+        [("SLURM_CONF", self.conf().display().to_string())]
+    }
+
+    /// Runs a Slurm program against this cluster, failing the test if it fails.
+    fn run(&self, program: &str, args: &[&str]) {
+        let env = self.env();
+        run(program, args, &env.iter().map(|(k, v)| (*k, v.as_str())).collect::<Vec<_>>());
+    }
+
+    /// What a Slurm program prints, run against this cluster.
+    fn output(&self, program: &str, args: &[&str]) -> String {
+        let out = Command::new(program).args(args).envs(self.env()).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{program} {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// Submits `script` as a job array of `tasks` tasks (each task's output in `dir`) and waits
+    /// until none of them is queued or running.
+    fn run_array(&self, script: &Path, tasks: u64, dir: &Path) {
+        let array = format!("--array=0-{}", tasks - 1);
+        let output = format!("--output={}/task-%a.out", dir.display());
+        let job = self.output("sbatch", &["--parsable", &array, &output, script.to_str().unwrap()]);
+        let job = job.trim().to_owned();
+        // `sbatch --wait` notices the end late: squeue is polled instead.
+        let started = Instant::now();
+        while !self.output("squeue", &["-h", "-j", &job]).trim().is_empty() {
+            assert!(started.elapsed() < Duration::from_secs(600), "job {job} never ended");
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    }
+}
+
+impl Drop for LocalSlurm {
+    fn drop(&mut self) {
+        let d = self.dir.path();
+        let mut pids: Vec<PathBuf> =
+            (1..=self.nodes).map(|node| d.join(format!("slurmd-w{node}.pid"))).collect();
+        pids.push(d.join("slurmctld.pid"));
+        pids.push(d.join("munge/munged.pid"));
+        for pid in pids {
+            if let Some(pid) =
+                std::fs::read_to_string(&pid).ok().and_then(|pid| pid.trim().parse::<i32>().ok())
+            {
+                // SAFETY: kill has no memory preconditions; the pid is a daemon this test started.
+                unsafe { libc::kill(pid, libc::SIGTERM) };
+            }
+        }
+    }
+}
+
+/// Runs `program args…` with `env`, failing the test if it fails.
+fn run(program: &str, args: &[&str], env: &[(&str, &str)]) {
+    let status = Command::new(program)
+        .args(args)
+        .envs(env.iter().copied())
+        .stdout(Stdio::null())
+        .status()
+        .unwrap_or_else(|e| panic!("{program}: {e}"));
+    assert!(status.success(), "{program} {args:?}: {status}");
+}
+
+#[test]
+fn a_run_sharded_into_a_slurm_job_array_merges_into_the_run_played_here() {
+    if !require(&[Tool::Slurm]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sample = repo_root().join("samples/battleships-spinner");
+    let args =
+        ["run", sample.to_str().unwrap(), "--vs", "hunter,random", "--seeds", "0..24", "--paired"];
+    let whole = botlens_building(&[&args[..], &["--json"]].concat());
+    assert_eq!(whole.code, Some(1), "the spinner runs out of fuel: {}", whole.stderr);
+
+    // Each task names its shard from Slurm's variables; the bot is built already (the tasks
+    // share the build directory, as a cluster's nodes share a file system).
+    let parts = dir.path().join("parts");
+    let script = dir.path().join("shard.sh");
+    let command: Vec<String> = args.iter().map(|arg| format!("'{arg}'")).collect();
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nexport CARGO_TARGET_DIR='{}'\nexec '{}' {} --jobs 1 --shard auto --part '{}'/$SLURM_ARRAY_TASK_ID.json\n",
+            shared_target(),
+            env!("CARGO_BIN_EXE_botlens"),
+            command.join(" "),
+            parts.display()
+        ),
+    )
+    .unwrap();
+    let slurm = LocalSlurm::start(2);
+    slurm.run_array(&script, 4, dir.path());
+    for task in 0..4 {
+        let out = std::fs::read_to_string(dir.path().join(format!("task-{task}.out"))).unwrap();
+        assert!(out.contains(&format!("botlens: shard {task}/4 (seeds ")), "task {task}:\n{out}");
+    }
+    let merged = botlens(&["merge", parts.to_str().unwrap(), "--json"]);
+    assert_eq!(merged.code, whole.code, "{}", merged.stderr);
+    let report = |text: &str| {
+        let mut json: serde_json::Value = serde_json::from_str(text).unwrap();
+        json.as_object_mut().unwrap().remove("duration_ms");
+        json
+    };
+    assert_eq!(report(&merged.stdout), report(&whole.stdout));
+}
