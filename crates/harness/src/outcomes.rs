@@ -73,16 +73,32 @@ impl Outcomes {
         self.first_seed..self.first_seed + self.bytes.len() as u64
     }
 
-    /// Adds the results `other` holds (the same seeds, other games: a shard's) to these;
-    /// `false`, and nothing added, when it holds other seeds.
+    /// Adds the results `other` holds (other games of the same seeds, or of some of them: a
+    /// shard's) to these; `false`, and nothing added, when it holds seeds these have no room
+    /// for.
     pub fn merge(&mut self, other: &Outcomes) -> bool {
-        if self.seeds() != other.seeds() {
+        let (mine, theirs) = (self.seeds(), other.seeds());
+        let inside = theirs.is_empty() || (mine.start <= theirs.start && theirs.end <= mine.end);
+        if !inside {
             return false;
         }
-        for (mine, theirs) in self.bytes.iter_mut().zip(&other.bytes) {
-            *mine |= theirs;
+        let offset = (theirs.start.saturating_sub(mine.start) as usize).min(self.bytes.len());
+        for (byte, their) in self.bytes[offset..].iter_mut().zip(&other.bytes) {
+            *byte |= their;
         }
         true
+    }
+
+    /// The results of the seeds in `seeds` only (those there is room for).
+    pub fn within(&self, seeds: std::ops::Range<u64>) -> Outcomes {
+        let held = self.seeds();
+        let (start, end) = (seeds.start.max(held.start), seeds.end.min(held.end));
+        if start >= end {
+            return Outcomes { first_seed: seeds.start, bytes: Vec::new() };
+        }
+        let offset = (start - held.start) as usize;
+        let bytes = self.bytes[offset..offset + (end - start) as usize].to_vec();
+        Outcomes { first_seed: start, bytes }
     }
 
     /// Whether no seed is held (a report saved before outcomes were kept).
@@ -205,5 +221,20 @@ mod tests {
         let huge =
             serde_json::json!({"first_seed": 0, "seat0": "-".repeat(OUTCOMES_KEPT as usize + 1)});
         assert!(serde_json::from_value::<Outcomes>(huge).is_err());
+    }
+
+    #[test]
+    fn the_outcomes_of_some_seeds_merge_into_those_of_all() {
+        let mut all = Outcomes::new(10, 6);
+        let mut part = Outcomes::new(10, 6);
+        part.record(12, 0, Win);
+        part.record(13, 1, Loss);
+        let part = part.within(12..14);
+        assert_eq!(part.seeds(), 12..14);
+        assert!(all.merge(&part));
+        assert_eq!((all.get(12, 0), all.get(13, 1), all.get(11, 0)), (Some(Win), Some(Loss), None));
+        assert!(all.merge(&Outcomes::new(0, 0)), "no seeds merge anywhere");
+        assert!(!all.merge(&Outcomes::new(14, 5)), "seeds beyond the room");
+        assert_eq!(all.within(40..50).seeds(), 40..40);
     }
 }

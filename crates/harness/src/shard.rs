@@ -5,7 +5,8 @@
 //! against every opponent, each seed in both seats when paired: [`Shard::block`]. Its *part*
 //! ([`Part`]) says which suite it is of — botlens's version, the game, the bot's and the
 //! opponents' names and module hashes, the seeds, the limits, pairing — and holds the shard's
-//! tally ([`Tally`], whose figures are sums, minima and "smallest N") and its own report, for
+//! tally ([`Tally`], whose figures are sums, minima and "smallest N"; its outcomes only its own
+//! seeds') and its own report, for
 //! what was found out about the first games of its failure groups (fuel profiles, memory
 //! growth, the lines of wasted moves). [`merge`] checks that the parts are of one suite and are
 //! each of its shards exactly once, merges the tallies and makes the report from them as one
@@ -298,6 +299,18 @@ impl Part {
         played: u64,
         report: SuiteReport,
     ) -> Part {
+        // Only the shard's seeds have outcomes: a part's size does not grow with the suite's.
+        let (offset, seeds) = shard.block(suite.seeds);
+        let first = suite.seeds.first() + offset;
+        let block = first..first + seeds;
+        let mut tally = tally;
+        for row in &mut tally.opponents {
+            row.outcomes = row.outcomes.within(block.clone());
+        }
+        let mut report = report;
+        for row in &mut report.opponents {
+            row.outcomes = row.outcomes.within(block.clone());
+        }
         Part {
             format: PART_FORMAT.to_owned(),
             format_version: PART_FORMAT_VERSION,
