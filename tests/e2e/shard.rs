@@ -187,3 +187,48 @@ fn a_slurm_array_task_or_a_kubernetes_index_names_its_shard() {
     };
     assert_eq!((merged.code, report(&merged.stdout)), (whole.code, report(&whole.stdout)));
 }
+
+#[test]
+fn a_comparison_in_shards_merges_into_the_comparison_played_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    // Head to head, and a gauntlet: the same JSON to the byte (a comparison has no duration).
+    let head_to_head = ["compare", "--game", "tictactoe", "perfect", "random", "--seeds", "0..50"];
+    let gauntlet =
+        ["compare", "--game", "battleships", "hunter", "random", "--vs", "density,random"];
+    for (name, args, shards) in [("h2h", &head_to_head[..], 3), ("gauntlet", &gauntlet[..], 4)] {
+        let whole = botlens(&[args, &["--json"]].concat());
+        assert_eq!(whole.code, Some(0), "{}", whole.stderr);
+        let parts = dir.path().join(name);
+        for index in 0..shards {
+            let part = parts.join(format!("{index}.json"));
+            let shard = format!("{index}/{shards}");
+            let command = [args, &["--shard", &shard, "--part", part.to_str().unwrap()]].concat();
+            let out = botlens(&command);
+            assert_eq!(out.code, Some(0), "{}", out.stderr);
+            assert!(out.stderr.contains(&format!("botlens: shard {shard}: ")), "{}", out.stderr);
+        }
+        let merged = botlens(&["merge", parts.to_str().unwrap(), "--json"]);
+        assert_eq!(merged.code, Some(0), "{}", merged.stderr);
+        assert_eq!(merged.stdout, whole.stdout, "{name}");
+        // And the lines a person reads.
+        let text = botlens(&["merge", parts.to_str().unwrap()]);
+        assert_eq!(text.stdout, botlens(args).stdout, "{name}");
+    }
+
+    // An SPRT needs its verdict as the games come: a shard cannot stop at it.
+    let part = dir.path().join("sprt.json");
+    let sprt = [&head_to_head[..], &["--sprt", "elo0=0", "elo1=10", "--shard", "0/2"]].concat();
+    let out = botlens(&[&sprt[..], &["--part", part.to_str().unwrap()]].concat());
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.contains("--shard plays a fixed block of the seeds"), "{}", out.stderr);
+
+    // Parts of a comparison and of a run are not one run.
+    let run = dir.path().join("run.json");
+    let args = ["run", "random", "--game", "tictactoe", "--seeds", "0..50", "--shard", "2/3"];
+    let out = botlens(&[&args[..], &["--part", run.to_str().unwrap()]].concat());
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let compare_part = dir.path().join("h2h/0.json");
+    let out = botlens(&["merge", compare_part.to_str().unwrap(), run.to_str().unwrap()]);
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.contains("not a botlens part"), "{}", out.stderr);
+}

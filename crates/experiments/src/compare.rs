@@ -14,6 +14,12 @@
 //!   (board, seed) counts A's steps minus B's, compared with the sign test and the Wilcoxon
 //!   signed-rank test (fewer steps is better).
 //!
+//! In shards ([`play_shard`], `--shard I/N`), a comparison plays one block of its seeds (no
+//! SPRT) into a part (`botlens_harness::shard`: `kind` `compare`, `run` naming the game, the
+//! mode, both sides — label, commit, module hashes, limits —, the opponents and all the seeds;
+//! `seeds_played`; `tally`, the mode's sums); [`merge`] adds the parts into the comparison of
+//! every seed, the same report as one run's.
+//!
 //! Games are played in batches of [`BATCH_GAMES`] (each on every core). With an SPRT the test
 //! is looked at after every batch and stops at its verdict, at the games cap or when the seeds
 //! run out; without one, every seed is played. Batch boundaries depend only on the games, so
@@ -55,7 +61,7 @@ use botlens_stats::{
     Pentanomial, SignTest, Sprt, SprtEstimate, SprtResult, StatsError, Tally as _, Trinomial,
     Verdict, Wilcoxon, sign_test, wilcoxon_signed_rank,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use botlens_bots::caps::LimitCaps;
 use botlens_bots::folder::FolderError;
@@ -63,8 +69,9 @@ use botlens_bots::revision::{self, Checkout, RevisionError};
 use botlens_bots::target::{Target, TargetError};
 use botlens_bots::toolchain::LoadError;
 use botlens_harness::pipeline::{self, RunError, RunOptions, Stage};
+use botlens_harness::shard::{self, Contents, Limits, MergeError, Part, Player, Shard};
 use botlens_harness::suite::{self, Contender, GameResult, KeepTraces, Suite, SuiteError};
-use botlens_harness::tally::{Position, points};
+use botlens_harness::tally::{Misfit, Position, points};
 use botlens_harness::{CancelToken, ProjectError, SeedRange};
 
 /// Games per batch: the SPRT is looked at after each, and a progress line printed. Fixed, so a
@@ -320,6 +327,14 @@ pub enum CompareError {
         /// Games per seed.
         per_seed: u64,
     },
+    /// `--shard` with an SPRT or a games cap.
+    #[error(
+        "--shard plays a fixed block of the seeds: give --seeds, not --sprt or --max-games (an SPRT stops at a verdict, which one shard cannot reach)"
+    )]
+    ShardOfSprt,
+    /// Parts that do not merge.
+    #[error(transparent)]
+    Merge(#[from] MergeError),
     /// A suite failed.
     #[error(transparent)]
     Suite(#[from] SuiteError),
@@ -341,7 +356,7 @@ impl From<LoadError> for CompareError {
 }
 
 /// How a comparison was played.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     /// A against B.
@@ -516,11 +531,25 @@ pub fn compare(
     if options.sprt.is_some() && game_a.is_puzzle() {
         return Err(CompareError::SprtOfSteps(game_a.name()));
     }
-    let run = options.run_options(game_a);
+    let (prepared_a, prepared_b) = prepare_pair(sandbox, a, b, options, events, cancel)?;
+    play(&prepared_a, &prepared_b, options, events, cancel)
+}
+
+/// Builds or loads both sides as [`compare`] does (B on A's seeds), ready for [`play`] or
+/// [`play_shard`].
+pub fn prepare_pair(
+    sandbox: &Sandbox,
+    a: &Side,
+    b: &Side,
+    options: &CompareOptions,
+    events: &(dyn Fn(Event<'_>) + Sync),
+    cancel: &CancelToken,
+) -> Result<(PreparedSide, PreparedSide), CompareError> {
+    let run = options.run_options(common_game(a, b)?);
     let prepared_a = prepare_side(sandbox, a, &run, events, cancel)?;
     let run = RunOptions { seeds: Some(prepared_a.suite.seeds), ..run };
     let prepared_b = prepare_side(sandbox, b, &run, events, cancel)?;
-    play(&prepared_a, &prepared_b, options, events, cancel)
+    Ok((prepared_a, prepared_b))
 }
 
 /// The game `a` and `b` both play, known before anything is built; two games are an error.
@@ -612,8 +641,11 @@ fn same_bot(a: &Contender, b: &Contender) -> Option<String> {
     }
 }
 
-/// Plays prepared sides against each other (head to head) or side by side (a gauntlet, or
-/// puzzles), in batches, and reports.
+/// Plays the comparison of two prepared sides (both sides' suites must have the same game and,
+/// for a gauntlet or puzzles, the same opponents, as [`compare`] prepares them): batch after
+/// batch of seeds, until the SPRT's verdict, the games cap or the last seed. With
+/// [`CompareOptions::shard`], only that shard's block of the seeds, and no SPRT: its part is
+/// [`play_shard`]'s.
 pub fn play(
     a: &PreparedSide,
     b: &PreparedSide,
@@ -621,87 +653,307 @@ pub fn play(
     events: &(dyn Fn(Event<'_>) + Sync),
     cancel: &CancelToken,
 ) -> Result<CompareReport, CompareError> {
-    let game = check_pair(a, b)?;
-    let mode = if game.is_puzzle() {
-        Mode::Steps
-    } else if options.opponents.is_some() {
-        Mode::Gauntlet
-    } else {
-        Mode::HeadToHead
-    };
-    if mode == Mode::Steps && options.sprt.is_some() {
-        return Err(CompareError::SprtOfSteps(game.name()));
-    }
-    let names = |side: &PreparedSide| -> Vec<String> {
-        side.suite.opponents.iter().map(|o| o.name().to_owned()).collect()
-    };
-    let opponents = if mode == Mode::HeadToHead { Vec::new() } else { names(a) };
-    if mode != Mode::HeadToHead && names(b) != opponents {
-        return Err(CompareError::DifferentOpponents {
-            a: a.label.clone(),
-            b: b.label.clone(),
-            detail: format!("{} against {}", opponents.join(", "), names(b).join(", ")),
-        });
-    }
-    let per_seed = match mode {
-        Mode::HeadToHead => 2,
-        Mode::Gauntlet => 4 * opponents.len() as u64,
-        Mode::Steps => 2 * opponents.len() as u64,
-    };
-    let max_games = options.max_games.or(options.sprt.map(|_| DEFAULT_SPRT_MAX_GAMES));
-    if let Some(max) = max_games.filter(|&max| max < per_seed) {
-        return Err(CompareError::TooFewGames { max, per_seed });
-    }
-    let base = options.seeds.unwrap_or(a.suite.seeds);
-    let available = match (options.sprt, options.seeds) {
-        (Some(_), None) => u64::MAX,
-        _ => base.len(),
-    };
-    let capped = max_games.map_or(u64::MAX, |max| max / per_seed);
-    let seed_count = available.min(capped);
-    let mut stopped = if capped < available { Stop::MaxGames } else { Stop::Seeds };
-    let batch = (BATCH_GAMES / per_seed).max(1);
-    let mut tally = Accumulated::new(mode, opponents.len());
-    let mut played = 0u64;
-    let mut sprt_result = None;
-    while played < seed_count {
-        let count = batch.min(seed_count - played);
-        let first = base.first() + played;
-        let seeds = SeedRange::new(first, first + count - 1).expect("a batch is a short range");
-        tally.play(a, b, seeds, options.jobs, cancel)?;
-        played += count;
-        sprt_result = options.sprt.and_then(|sprt| tally.sprt(&sprt));
-        events(Event::Batch { games: played * per_seed, elo: tally.elo(), sprt: sprt_result });
-        if sprt_result.is_some_and(|r| r.verdict != Verdict::Continue) {
-            stopped = Stop::Verdict;
-            break;
-        }
-    }
-    let last = base.first() + played - 1;
-    let sprt_estimate = match (options.sprt, sprt_result) {
-        (Some(sprt), Some(result)) if result.verdict != Verdict::Continue => tally.estimate(&sprt),
-        _ => None,
-    };
-    let figures = tally.figures(a, b)?;
-    let regression = CompareReport::regression(&figures, sprt_result.as_ref());
-    Ok(CompareReport {
-        game: game.name().to_owned(),
-        a: a.label.clone(),
-        b: b.label.clone(),
-        a_commit: a.commit.clone(),
-        b_commit: b.commit.clone(),
-        seeds: SeedRange::new(base.first(), last).expect("at least one seed").to_string(),
-        games: played * per_seed,
-        figures,
-        opponents,
-        sprt: sprt_result,
-        sprt_estimate,
-        stopped,
-        regression,
-    })
+    let plan = Plan::new(a, b, options)?;
+    let played = plan.play(a, b, options, events, cancel)?;
+    let run = RunId::of(&plan, a, b);
+    let test = options.sprt.as_ref();
+    plan.report(&run, played.tally, played.seeds, test.zip(played.sprt), played.stopped)
 }
 
-/// What the batches add up to, by mode.
+/// Plays shard `shard` of the comparison (a block of its seeds, as `botlens run --shard` plays
+/// a block of a suite's; no SPRT, no games cap) and returns its part, for [`merge`].
+pub fn play_shard(
+    a: &PreparedSide,
+    b: &PreparedSide,
+    options: &CompareOptions,
+    shard: Shard,
+    events: &(dyn Fn(Event<'_>) + Sync),
+    cancel: &CancelToken,
+) -> Result<Part<ComparePart>, CompareError> {
+    if options.sprt.is_some() || options.max_games.is_some() {
+        return Err(CompareError::ShardOfSprt);
+    }
+    let plan = Plan::new(a, b, options)?;
+    let (offset, seeds) = shard.block(plan.base);
+    let plan = Plan { offset, seed_count: seeds, ..plan };
+    let played = plan.play(a, b, options, events, cancel)?;
+    let run = RunId::of(&plan, a, b);
+    Ok(Part::of(shard, ComparePart { run, seeds_played: played.seeds, tally: played.tally }))
+}
+
+/// Merges the parts of one comparison played in shards ([`play_shard`]), each named (for
+/// errors) as the caller names it, into the report the comparison played whole makes.
+pub fn merge(parts: Vec<(String, Part<ComparePart>)>) -> Result<CompareReport, CompareError> {
+    shard::check_parts(&parts)?;
+    let (first, part) = &parts[0];
+    let run = part.contents.run.clone();
+    let plan =
+        Plan::of_run(&run).map_err(|misfit| MergeError::Misfit { part: first.clone(), misfit })?;
+    let mut tally = Accumulated::new(run.mode, run.opponents.len());
+    let mut seeds = 0;
+    for (name, part) in parts {
+        seeds += part.contents.seeds_played;
+        tally
+            .merge(part.contents.tally)
+            .map_err(|misfit| CompareError::Merge(MergeError::Misfit { part: name, misfit }))?;
+    }
+    plan.report(&run, tally, seeds, None, Stop::Seeds)
+}
+
+/// What a comparison plays: its mode, its opponents, the games per seed, the seeds (from
+/// `offset` in `base`, `seed_count` of them) and why it ends when they run out.
+#[derive(Debug, Clone)]
+struct Plan {
+    game: GameKind,
+    mode: Mode,
+    opponents: Vec<String>,
+    per_seed: u64,
+    base: SeedRange,
+    offset: u64,
+    seed_count: u64,
+    stopped: Stop,
+}
+
+/// What a plan's games gave.
+struct PlayedPlan {
+    tally: Accumulated,
+    seeds: u64,
+    sprt: Option<SprtResult>,
+    stopped: Stop,
+}
+
+impl Plan {
+    fn new(
+        a: &PreparedSide,
+        b: &PreparedSide,
+        options: &CompareOptions,
+    ) -> Result<Plan, CompareError> {
+        let game = check_pair(a, b)?;
+        let mode = if game.is_puzzle() {
+            Mode::Steps
+        } else if options.opponents.is_some() {
+            Mode::Gauntlet
+        } else {
+            Mode::HeadToHead
+        };
+        if mode == Mode::Steps && options.sprt.is_some() {
+            return Err(CompareError::SprtOfSteps(game.name()));
+        }
+        let names = |side: &PreparedSide| -> Vec<String> {
+            side.suite.opponents.iter().map(|o| o.name().to_owned()).collect()
+        };
+        let opponents = if mode == Mode::HeadToHead { Vec::new() } else { names(a) };
+        if mode != Mode::HeadToHead && names(b) != opponents {
+            return Err(CompareError::DifferentOpponents {
+                a: a.label.clone(),
+                b: b.label.clone(),
+                detail: format!("{} against {}", opponents.join(", "), names(b).join(", ")),
+            });
+        }
+        let per_seed = per_seed(mode, opponents.len());
+        let max_games = options.max_games.or(options.sprt.map(|_| DEFAULT_SPRT_MAX_GAMES));
+        if let Some(max) = max_games.filter(|&max| max < per_seed) {
+            return Err(CompareError::TooFewGames { max, per_seed });
+        }
+        let base = options.seeds.unwrap_or(a.suite.seeds);
+        let available = match (options.sprt, options.seeds) {
+            (Some(_), None) => u64::MAX,
+            _ => base.len(),
+        };
+        let capped = max_games.map_or(u64::MAX, |max| max / per_seed);
+        let stopped = if capped < available { Stop::MaxGames } else { Stop::Seeds };
+        let seed_count = available.min(capped);
+        Ok(Plan { game, mode, opponents, per_seed, base, offset: 0, seed_count, stopped })
+    }
+
+    /// The plan of a comparison as its part describes it, every seed played.
+    fn of_run(run: &RunId) -> Result<Plan, Misfit> {
+        let game = GameKind::from_name(&run.game)
+            .filter(|game| game.is_puzzle() == (run.mode == Mode::Steps))
+            .ok_or_else(|| Misfit::new("its game is not one this botlens compares so"))?;
+        Ok(Plan {
+            game,
+            mode: run.mode,
+            opponents: run.opponents.iter().map(|player| player.name.clone()).collect(),
+            per_seed: per_seed(run.mode, run.opponents.len()),
+            base: run.seeds,
+            offset: 0,
+            seed_count: run.seeds.len(),
+            stopped: Stop::Seeds,
+        })
+    }
+
+    fn play(
+        &self,
+        a: &PreparedSide,
+        b: &PreparedSide,
+        options: &CompareOptions,
+        events: &(dyn Fn(Event<'_>) + Sync),
+        cancel: &CancelToken,
+    ) -> Result<PlayedPlan, CompareError> {
+        let batch = (BATCH_GAMES / self.per_seed).max(1);
+        let mut tally = Accumulated::new(self.mode, self.opponents.len());
+        let mut played = 0u64;
+        let mut sprt = None;
+        let mut stopped = self.stopped;
+        while played < self.seed_count {
+            let count = batch.min(self.seed_count - played);
+            let first = self.base.first() + self.offset + played;
+            let seeds = SeedRange::new(first, first + count - 1).expect("a batch is a short range");
+            tally.play(a, b, seeds, options.jobs, cancel)?;
+            played += count;
+            sprt = options.sprt.and_then(|test| tally.sprt(&test));
+            let games = played * self.per_seed;
+            events(Event::Batch { games, elo: tally.elo(), sprt });
+            if sprt.is_some_and(|r| r.verdict != Verdict::Continue) {
+                stopped = Stop::Verdict;
+                break;
+            }
+        }
+        Ok(PlayedPlan { tally, seeds: played, sprt, stopped })
+    }
+
+    /// The report of `seeds` seeds played from the first of the plan's, which `tally` added up,
+    /// and of the SPRT asked for with its result, if one was.
+    fn report(
+        &self,
+        run: &RunId,
+        tally: Accumulated,
+        seeds: u64,
+        sprt: Option<(&Sprt, SprtResult)>,
+        stopped: Stop,
+    ) -> Result<CompareReport, CompareError> {
+        let sprt_estimate = match sprt {
+            Some((test, result)) if result.verdict != Verdict::Continue => tally.estimate(test),
+            _ => None,
+        };
+        let sprt = sprt.map(|(_, result)| result);
+        let first = self.base.first() + self.offset;
+        let last = first + seeds.max(1) - 1;
+        let figures = tally.figures(&run.a.label, &run.b.label)?;
+        let regression = CompareReport::regression(&figures, sprt.as_ref());
+        Ok(CompareReport {
+            game: self.game.name().to_owned(),
+            a: run.a.label.clone(),
+            b: run.b.label.clone(),
+            a_commit: run.a.commit.clone(),
+            b_commit: run.b.commit.clone(),
+            seeds: SeedRange::new(first, last).expect("at least one seed").to_string(),
+            games: seeds * self.per_seed,
+            figures,
+            opponents: self.opponents.clone(),
+            sprt,
+            sprt_estimate,
+            stopped,
+            regression,
+        })
+    }
+}
+
+/// Games per seed of a comparison in `mode` with `opponents` opponents (boards).
+fn per_seed(mode: Mode, opponents: usize) -> u64 {
+    match mode {
+        Mode::HeadToHead => 2,
+        Mode::Gauntlet => 4 * opponents as u64,
+        Mode::Steps => 2 * opponents as u64,
+    }
+}
+
+/// One side of a comparison as a part names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideId {
+    /// As named on the command line.
+    pub label: String,
+    /// For a revision, the commit built.
+    pub commit: Option<String>,
+    /// Its bot.
+    pub bot: Player,
+    /// The limits its games were played under.
+    pub limits: Limits,
+}
+
+impl SideId {
+    fn of(side: &PreparedSide) -> SideId {
+        let suite = &side.suite;
+        SideId {
+            label: side.label.clone(),
+            commit: side.commit.clone(),
+            bot: Player::of(&suite.bot),
+            limits: Limits { engine: suite.limits, sandbox: suite.sandbox_limits },
+        }
+    }
+}
+
+/// Which comparison a part is of: what must be the same in every part merged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunId {
+    /// The game's name.
+    pub game: String,
+    /// How it is played.
+    pub mode: Mode,
+    /// A.
+    pub a: SideId,
+    /// B.
+    pub b: SideId,
+    /// Gauntlet: the opponents; steps: the boards; head to head: none.
+    pub opponents: Vec<Player>,
+    /// All the comparison's seeds (the shards' together).
+    pub seeds: SeedRange,
+}
+
+impl RunId {
+    fn of(plan: &Plan, a: &PreparedSide, b: &PreparedSide) -> RunId {
+        let opponents = match plan.mode {
+            Mode::HeadToHead => Vec::new(),
+            _ => a.suite.opponents.iter().map(Player::of).collect(),
+        };
+        RunId {
+            game: plan.game.name().to_owned(),
+            mode: plan.mode,
+            a: SideId::of(a),
+            b: SideId::of(b),
+            opponents,
+            seeds: plan.base,
+        }
+    }
+}
+
+/// A part of `botlens compare`: which comparison, how many seeds its shard played, and what
+/// they added up to.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ComparePart {
+    /// Which comparison.
+    pub run: RunId,
+    /// The seeds the shard played.
+    pub seeds_played: u64,
+    /// What they added up to, by mode.
+    tally: Accumulated,
+}
+
+impl Contents for ComparePart {
+    const KIND: &'static str = "compare";
+
+    fn differs_from(&self, other: &ComparePart) -> Option<&'static str> {
+        let (mine, theirs) = (&self.run, &other.run);
+        [
+            ("game", mine.game == theirs.game && mine.mode == theirs.mode),
+            ("A", mine.a == theirs.a),
+            ("B", mine.b == theirs.b),
+            ("opponents", mine.opponents == theirs.opponents),
+            ("seeds", mine.seeds == theirs.seeds),
+        ]
+        .into_iter()
+        .find_map(|(field, same)| (!same).then_some(field))
+    }
+
+    fn check(&self) -> Result<(), Misfit> {
+        self.tally.check(self.run.mode, self.run.opponents.len(), self.seeds_played)
+    }
+}
+
+/// What the batches add up to, by mode; a part's `tally` (`{"mode": …}` and its figures).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "mode", rename_all = "snake_case")]
 enum Accumulated {
     HeadToHead { score: Trinomial, pairs: Pentanomial },
     Gauntlet { units: Differences, sides: [Vec<Trinomial>; 2] },
@@ -793,6 +1045,81 @@ impl Accumulated {
         Ok(())
     }
 
+    /// Adds what `other` (other seeds of the same comparison: a shard's) added up.
+    fn merge(&mut self, other: Accumulated) -> Result<(), Misfit> {
+        match (self, other) {
+            (
+                Accumulated::HeadToHead { score, pairs },
+                Accumulated::HeadToHead { score: their_score, pairs: their_pairs },
+            ) => {
+                *score = add_trinomials(score, &their_score);
+                *pairs = Pentanomial::new(std::array::from_fn(|i| {
+                    pairs.counts[i] + their_pairs.counts[i]
+                }));
+            }
+            (
+                Accumulated::Gauntlet { units, sides },
+                Accumulated::Gauntlet { units: their_units, sides: their_sides },
+            ) if units.games_per_unit == their_units.games_per_unit
+                && units.counts.len() == their_units.counts.len()
+                && sides
+                    .iter()
+                    .zip(&their_sides)
+                    .all(|(mine, theirs)| mine.len() == theirs.len()) =>
+            {
+                for (count, theirs) in units.counts.iter_mut().zip(their_units.counts) {
+                    *count += theirs;
+                }
+                for (mine, theirs) in sides.iter_mut().zip(their_sides) {
+                    for (score, their) in mine.iter_mut().zip(theirs) {
+                        *score = add_trinomials(score, &their);
+                    }
+                }
+            }
+            (
+                Accumulated::Steps { differences, solved, steps },
+                Accumulated::Steps {
+                    differences: theirs,
+                    solved: their_solved,
+                    steps: their_steps,
+                },
+            ) => {
+                differences.extend(theirs);
+                for side in 0..2 {
+                    solved[side] += their_solved[side];
+                    steps[side] += their_steps[side];
+                }
+            }
+            _ => return Err(Misfit::new("its figures are of another kind of comparison")),
+        }
+        Ok(())
+    }
+
+    /// Checks figures read from a part: of `mode`, with `opponents` opponents, from `seeds`
+    /// seeds.
+    fn check(&self, mode: Mode, opponents: usize, seeds: u64) -> Result<(), Misfit> {
+        let units = seeds * opponents.max(1) as u64;
+        let fits = match self {
+            Accumulated::HeadToHead { score, pairs } => {
+                mode == Mode::HeadToHead && pairs.pairs() <= seeds && score.games() <= 2 * seeds
+            }
+            Accumulated::Gauntlet { units: differences, sides } => {
+                let pairs = Differences::of_pairs();
+                mode == Mode::Gauntlet
+                    && differences.games_per_unit == pairs.games_per_unit
+                    && differences.counts.len() == pairs.counts.len()
+                    && sides.iter().all(|side| side.len() == opponents)
+                    && differences.units() <= units
+            }
+            Accumulated::Steps { differences, .. } => {
+                mode == Mode::Steps
+                    && differences.len() as u64 <= units
+                    && differences.iter().all(|d| d.is_finite())
+            }
+        };
+        if fits { Ok(()) } else { Err(Misfit::new("its figures do not fit its comparison")) }
+    }
+
     /// The SPRT of the results so far; `None` for steps, which have no results to test.
     fn sprt(&self, sprt: &Sprt) -> Option<SprtResult> {
         match self {
@@ -819,7 +1146,7 @@ impl Accumulated {
         }
     }
 
-    fn figures(self, a: &PreparedSide, b: &PreparedSide) -> Result<Figures, CompareError> {
+    fn figures(self, a: &str, b: &str) -> Result<Figures, CompareError> {
         Ok(match self {
             Accumulated::HeadToHead { score, pairs } => Figures::HeadToHead {
                 score,
@@ -839,7 +1166,7 @@ impl Accumulated {
                         .collect(),
                 };
                 Figures::Gauntlet {
-                    sides: vec![side(&a.label, scores_a), side(&b.label, scores_b)],
+                    sides: vec![side(a, scores_a), side(b, scores_b)],
                     elo: units.elo(),
                     normalized_elo: units.normalized_elo(),
                     los: units.los(),

@@ -16,7 +16,8 @@
 //! # JSON (a part, `botlens run --shard I/N --part FILE`)
 //!
 //! One object: `format` (`"botlens-part"`), `format_version` (1), `botlens` (the version that
-//! played it), `shard` (`{"index": I, "count": N}`), `suite` (`game`, `bot` and `opponents`, each
+//! played it), `kind` (`run`), `shard` (`{"index": I, "count": N}`), `suite` (`game`, `bot` and
+//! `opponents`, each
 //! `name` and `sha256` of its module, or null for a reference player, and `payload_sha256` of the
 //! source a language runner ran; `target`, the bot as replay commands name it; `seeds`,
 //! `paired`, `limits` with `engine` and `sandbox`), `played`, `duration_ms`, `tally` (see
@@ -177,7 +178,8 @@ pub struct Player {
 }
 
 impl Player {
-    fn of(contender: &Contender) -> Player {
+    /// The player `contender` is.
+    pub fn of(contender: &Contender) -> Player {
         match contender {
             Contender::Reference(name) => {
                 Player { name: name.clone(), sha256: None, payload_sha256: None }
@@ -265,17 +267,74 @@ impl SuiteId {
     }
 }
 
-/// A shard's result: see the module docs.
+/// A shard's result, of any kind of run (see the module docs): what every part says of itself,
+/// and the kind's `contents` ([`Contents`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Part {
+pub struct Part<T> {
     /// [`PART_FORMAT`].
     pub format: String,
     /// [`PART_FORMAT_VERSION`].
     pub format_version: u32,
     /// The version of botlens that played it.
     pub botlens: String,
+    /// What kind of run it is a shard of ([`Contents::KIND`]: `run`, `compare`).
+    pub kind: String,
     /// Which shard.
     pub shard: Shard,
+    /// What the shard found.
+    #[serde(flatten)]
+    pub contents: T,
+}
+
+/// What a kind of run's parts hold.
+pub trait Contents: Serialize + serde::de::DeserializeOwned {
+    /// The kind's name in a part (`kind`).
+    const KIND: &'static str;
+
+    /// The first thing, named in the plural or as a mass noun ("seeds", "limits"), in which
+    /// `other` is a part of another run than this one; `None` when it is of the same.
+    fn differs_from(&self, other: &Self) -> Option<&'static str>;
+
+    /// Checks a part read from a file: its figures name only its own run's games.
+    fn check(&self) -> Result<(), Misfit>;
+}
+
+impl<T: Contents> Part<T> {
+    /// The part of `shard` holding `contents`, written by this botlens.
+    pub fn of(shard: Shard, contents: T) -> Part<T> {
+        Part {
+            format: PART_FORMAT.to_owned(),
+            format_version: PART_FORMAT_VERSION,
+            botlens: env!("CARGO_PKG_VERSION").to_owned(),
+            kind: T::KIND.to_owned(),
+            shard,
+            contents,
+        }
+    }
+
+    /// The part `value` (read by [`read`]) holds, named `path` in errors.
+    pub fn from_value(path: &Path, value: serde_json::Value) -> Result<Part<T>, PartError> {
+        serde_json::from_value(value).map_err(|error| PartError::NotAPart {
+            path: path.to_owned(),
+            reason: botlens_engine::text::clipped(&error.to_string(), 200),
+        })
+    }
+
+    /// Writes the part as the file `path` atomically (its directory made if missing).
+    pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        let json = serde_json::to_vec(self).map_err(std::io::Error::other)?;
+        let (dir, name) = match (path.parent(), path.file_name()) {
+            (Some(dir), Some(name)) => (dir, name.to_string_lossy()),
+            _ => return Err(std::io::Error::other(format!("{}: not a file name", path.display()))),
+        };
+        let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        crate::traces::write_file_atomically(dir, &name, &json).map(drop)
+    }
+}
+
+/// A part of `botlens run`: which suite, and what its shard's games counted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunPart {
     /// Which suite.
     pub suite: SuiteId,
     /// Games played.
@@ -288,9 +347,9 @@ pub struct Part {
     pub report: SuiteReport,
 }
 
-impl Part {
+impl RunPart {
     /// The part of `shard` of `suite` (its bot named `target` in replays): its `tally`, `played`
-    /// games in `duration_ms`, and its `report`.
+    /// games, and its `report`.
     pub fn new(
         shard: Shard,
         suite: &Suite,
@@ -298,7 +357,7 @@ impl Part {
         tally: Tally,
         played: u64,
         report: SuiteReport,
-    ) -> Part {
+    ) -> Part<RunPart> {
         // Only the shard's seeds have outcomes: a part's size does not grow with the suite's.
         let (offset, seeds) = shard.block(suite.seeds);
         let first = suite.seeds.first() + offset;
@@ -311,17 +370,22 @@ impl Part {
         for row in &mut report.opponents {
             row.outcomes = row.outcomes.within(block.clone());
         }
-        Part {
-            format: PART_FORMAT.to_owned(),
-            format_version: PART_FORMAT_VERSION,
-            botlens: env!("CARGO_PKG_VERSION").to_owned(),
-            shard,
-            suite: SuiteId::of(suite, target),
-            played,
-            duration_ms: report.duration_ms,
-            tally,
-            report,
-        }
+        let duration_ms = report.duration_ms;
+        let suite = SuiteId::of(suite, target);
+        Part::of(shard, RunPart { suite, played, duration_ms, tally, report })
+    }
+}
+
+impl Contents for RunPart {
+    const KIND: &'static str = "run";
+
+    fn differs_from(&self, other: &RunPart) -> Option<&'static str> {
+        self.suite.differs_from(&other.suite)
+    }
+
+    fn check(&self) -> Result<(), Misfit> {
+        let suite = &self.suite;
+        self.tally.check(suite.opponents.len(), suite.seeds, suite.paired)
     }
 }
 
@@ -333,12 +397,12 @@ pub const MAX_PART_BYTES: u64 = 256 << 20;
 #[derive(Debug, thiserror::Error)]
 pub enum PartError {
     /// Reading it failed (missing, too large, not a regular file, not UTF-8).
-    #[error("{}: {source}", .path.display())]
+    #[error("{}: {reason}", .path.display())]
     Read {
         /// The file.
         path: PathBuf,
-        /// Why.
-        source: botlens_files::ReadError,
+        /// Why (said in the message, so not a source: the chain says it once).
+        reason: botlens_files::ReadError,
     },
     /// Not the JSON of a part.
     #[error("{}: not a botlens part ({reason})", .path.display())]
@@ -350,28 +414,20 @@ pub enum PartError {
     },
 }
 
-impl Part {
-    /// Reads the part file `path` (at most [`MAX_PART_BYTES`]); its figures are checked
-    /// against its suite when merged.
-    pub fn read(path: &Path) -> Result<Part, PartError> {
-        let text = botlens_files::read_text(path, MAX_PART_BYTES)
-            .map_err(|source| PartError::Read { path: path.to_owned(), source })?;
-        serde_json::from_str(&text).map_err(|error| PartError::NotAPart {
-            path: path.to_owned(),
-            reason: botlens_engine::text::clipped(&error.to_string(), 200),
-        })
-    }
+/// Reads the part file `path` (at most [`MAX_PART_BYTES`]) as JSON; [`kind`] says what kind
+/// of part it is, [`Part::from_value`] reads it as one.
+pub fn read(path: &Path) -> Result<serde_json::Value, PartError> {
+    let text = botlens_files::read_text(path, MAX_PART_BYTES)
+        .map_err(|reason| PartError::Read { path: path.to_owned(), reason })?;
+    serde_json::from_str(&text).map_err(|error| PartError::NotAPart {
+        path: path.to_owned(),
+        reason: botlens_engine::text::clipped(&error.to_string(), 200),
+    })
+}
 
-    /// Writes the part as the file `path` atomically (its directory created if missing).
-    pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        let json = serde_json::to_vec(self).map_err(std::io::Error::other)?;
-        let (dir, name) = match (path.parent(), path.file_name()) {
-            (Some(dir), Some(name)) => (dir, name.to_string_lossy()),
-            _ => return Err(std::io::Error::other(format!("{}: not a file name", path.display()))),
-        };
-        let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-        crate::traces::write_file_atomically(dir, &name, &json).map(drop)
-    }
+/// The kind a part read by [`read`] says it is (`run`, `compare`), if it says.
+pub fn kind(part: &serde_json::Value) -> Option<&str> {
+    part.get("kind")?.as_str()
 }
 
 /// Why parts do not merge.
@@ -439,12 +495,14 @@ fn listed(missing: &[u64]) -> String {
     }
 }
 
-/// Merges the parts of one suite, each named (for errors) as the caller names it, into the
-/// report one run of the whole suite makes (see the module docs).
-pub fn merge(parts: Vec<(String, Part)>) -> Result<SuiteReport, MergeError> {
+/// Checks that `parts`, each named (for errors) as the caller names it, are of one run and
+/// hold each of its shards once: the same format, kind and botlens, the same run
+/// ([`Contents::differs_from`]), figures that fit it ([`Contents::check`]), no shard twice and
+/// none missing.
+pub fn check_parts<T: Contents>(parts: &[(String, Part<T>)]) -> Result<(), MergeError> {
     let Some((first_name, first)) = parts.first() else { return Err(MergeError::NoParts) };
     let mut seen: Vec<Option<&str>> = vec![None; first.shard.count.min(MAX_SHARDS) as usize];
-    for (name, part) in &parts {
+    for (name, part) in parts {
         if part.format != PART_FORMAT || part.format_version != PART_FORMAT_VERSION {
             return Err(MergeError::Format {
                 part: name.clone(),
@@ -454,13 +512,16 @@ pub fn merge(parts: Vec<(String, Part)>) -> Result<SuiteReport, MergeError> {
         }
         let differ =
             |field| MergeError::Differ { first: first_name.clone(), part: name.clone(), field };
+        if part.kind != T::KIND {
+            return Err(differ("kinds of run"));
+        }
         if part.botlens != first.botlens {
             return Err(differ("botlens versions"));
         }
         if part.shard.count != first.shard.count {
             return Err(differ("shard counts"));
         }
-        if let Some(field) = first.suite.differs_from(&part.suite) {
+        if let Some(field) = first.contents.differs_from(&part.contents) {
             return Err(differ(field));
         }
         let shard =
@@ -474,9 +535,8 @@ pub fn merge(parts: Vec<(String, Part)>) -> Result<SuiteReport, MergeError> {
             });
         }
         *slot = Some(name);
-        let suite = &part.suite;
-        part.tally
-            .check(suite.opponents.len(), suite.seeds, suite.paired)
+        part.contents
+            .check()
             .map_err(|misfit| MergeError::Misfit { part: name.clone(), misfit })?;
     }
     let missing: Vec<u64> =
@@ -484,18 +544,25 @@ pub fn merge(parts: Vec<(String, Part)>) -> Result<SuiteReport, MergeError> {
     if !missing.is_empty() {
         return Err(MergeError::Missing { count: first.shard.count, missing });
     }
-    let heading = first.suite.heading();
-    let suite = first.suite.clone();
+    Ok(())
+}
+
+/// Merges the parts of one suite, each named (for errors) as the caller names it, into the
+/// report one run of the whole suite makes (see the module docs).
+pub fn merge(parts: Vec<(String, Part<RunPart>)>) -> Result<SuiteReport, MergeError> {
+    check_parts(&parts)?;
+    let suite = parts[0].1.contents.suite.clone();
     let mut tally = Tally::new(suite.opponents.len(), suite.seeds, suite.paired);
     let (mut played, mut duration_ms) = (0, 0);
     let mut reports = Vec::with_capacity(parts.len());
     for (name, part) in parts {
+        let part = part.contents;
         played += part.played;
         duration_ms += part.duration_ms;
         tally.merge(part.tally).map_err(|misfit| MergeError::Misfit { part: name, misfit })?;
         reports.push(part.report);
     }
-    let mut report = SuiteReport::of_tally(&heading, &tally, played, duration_ms, false);
+    let mut report = SuiteReport::of_tally(&suite.heading(), &tally, played, duration_ms, false);
     report.add_findings_of(&reports);
     Ok(report)
 }
@@ -541,7 +608,7 @@ mod tests {
 
     /// The report of `suite` played whole and its parts played shard by shard, each read back
     /// from its JSON.
-    fn played(suite: &Suite, count: u64) -> (SuiteReport, Vec<(String, Part)>) {
+    fn played(suite: &Suite, count: u64) -> (SuiteReport, Vec<(String, Part<RunPart>)>) {
         let target = "random --game tictactoe";
         let play = |suite: &Suite| {
             let results = crate::suite::run_suite(suite, &|_, _| {}, &CancelToken::new()).unwrap();
@@ -559,9 +626,10 @@ mod tests {
                 let shard = Shard::new(index, count).unwrap();
                 let suite = Suite { shard: Some(shard), ..suite.clone() };
                 let (results, report) = play(&suite);
-                let part = Part::new(shard, &suite, target, results.tally, results.played, report);
+                let part =
+                    RunPart::new(shard, &suite, target, results.tally, results.played, report);
                 let json = serde_json::to_string(&part).unwrap();
-                (format!("part {index}"), serde_json::from_str::<Part>(&json).unwrap())
+                (format!("part {index}"), serde_json::from_str::<Part<RunPart>>(&json).unwrap())
             })
             .collect();
         (play(suite).1, parts)
@@ -587,7 +655,7 @@ mod tests {
         let suite = paired_suite();
         for count in [1, 3, 50] {
             let (whole, mut parts) = played(&suite, count);
-            assert_eq!(parts.iter().map(|(_, part)| part.played).sum::<u64>(), 2 * 2 * 37);
+            assert_eq!(parts.iter().map(|(_, part)| part.contents.played).sum::<u64>(), 2 * 2 * 37);
             parts.reverse();
             let merged = merge(parts).unwrap();
             assert_eq!(without_duration(&merged), without_duration(&whole), "{count} shards");
@@ -619,15 +687,15 @@ mod tests {
     fn parts_of_other_runs_and_missing_or_doubled_shards_are_refused() {
         let suite = paired_suite();
         let (_, parts) = played(&suite, 3);
-        let error = |parts: Vec<(String, Part)>| merge(parts).unwrap_err().to_string();
+        let error = |parts: Vec<(String, Part<RunPart>)>| merge(parts).unwrap_err().to_string();
         assert_eq!(error(parts[..2].to_vec()), "1 of 3 shards missing: 2");
         let doubled = vec![parts[0].clone(), parts[1].clone(), parts[1].clone()];
         assert_eq!(error(doubled), "shard 1/3 is given twice: part 1 and part 1");
         let mut other = parts.clone();
-        other[2].1.suite.seeds = SeedRange::new(0, 99).unwrap();
+        other[2].1.contents.suite.seeds = SeedRange::new(0, 99).unwrap();
         assert_eq!(error(other), "part 2 is of another run than part 0: its seeds differ");
         let mut other = parts.clone();
-        other[1].1.suite.limits.engine.max_turns = Some(3);
+        other[1].1.contents.suite.limits.engine.max_turns = Some(3);
         assert_eq!(error(other), "part 1 is of another run than part 0: its limits differ");
         let mut other = parts.clone();
         other[1].1.botlens = "0.0.1".into();
@@ -636,7 +704,7 @@ mod tests {
             "part 1 is of another run than part 0: its botlens versions differ"
         );
         let mut hostile = parts.clone();
-        hostile[1].1.tally.opponents.pop();
+        hostile[1].1.contents.tally.opponents.pop();
         assert!(error(hostile).starts_with("part 1: the tally does not fit the suite"));
         assert_eq!(error(Vec::new()), "no part to merge");
     }

@@ -176,6 +176,13 @@ pub struct Tally {
 #[error("the tally does not fit the suite: {0}")]
 pub struct Misfit(String);
 
+impl Misfit {
+    /// A misfit, saying what does not fit (`its outcomes are of other seeds`).
+    pub fn new(what: &str) -> Misfit {
+        Misfit(what.to_owned())
+    }
+}
+
 /// Maps as lists of `[key, value]` entries (JSON objects take only text keys).
 mod entries {
     use std::collections::BTreeMap;

@@ -2,12 +2,14 @@
 //! or (Klotski) step by step; with an SPRT that stops at its verdict. Glue over
 //! `botlens_experiments::compare`.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use botlens_engine::text::printable;
 use botlens_experiments::compare::{self, Side};
 use botlens_harness::CancelToken;
 use botlens_harness::pipeline;
+use botlens_harness::shard::Shard;
 use clap::Args;
 
 use crate::shared::games_args::GamesArgs;
@@ -51,6 +53,12 @@ Examples:
   botlens compare samples/klotski-solver --game klotski optimal --vs hengdaolima,generated --seeds 0..5
   botlens compare . .@origin/main --sprt elo0=-10 elo1=0 --fail-on-regression    (in CI)
 
+In shards, on a cluster (docs/scale.md): each shard plays a block of the seeds and writes a
+part; `botlens merge` prints the comparison of all the seeds (no SPRT: it needs a verdict as
+the games come, which one shard cannot reach):
+  botlens compare my-bot my-bot@main --seeds 0..100000 --shard 0/8 --part parts/0.json
+  botlens merge parts/
+
 With --fail-on-regression, the comparison is a regression check for CI: a non-regression SPRT
 (elo1 at most 0, as fishtest tests a change that must not lose strength) fails when it accepts
 H0, that is when A is elo0 or worse than B; Klotski, which has no SPRT, fails when A takes more
@@ -77,6 +85,14 @@ pub struct CompareArgs {
     /// elo1=0`) accepted H0, or (Klotski) A took more steps; for CI.
     #[arg(long)]
     fail_on_regression: bool,
+    /// Play only shard I of N: the I-th (counted from 0) of N consecutive blocks of the seeds,
+    /// and write its part (--part) for `botlens merge`; `auto` and `auto/N` read a Slurm job
+    /// array's task or a Kubernetes Indexed Job's index, as `botlens run --shard` does.
+    #[arg(long, value_name = "I/N", requires = "part", conflicts_with = "fail_on_regression")]
+    shard: Option<String>,
+    /// Where the shard's part is written (atomically; its directory made if missing).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    part: Option<PathBuf>,
 }
 
 /// Runs `botlens compare`.
@@ -84,6 +100,23 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     let a = Side::parse(&args.a, args.game.as_deref())?;
     let b = Side::parse(&args.b, args.game.as_deref())?;
     let options = args.games.options()?;
+    if let (Some(spec), Some(path)) = (&args.shard, &args.part) {
+        let shard = Shard::parse(spec, &|name| std::env::var(name).ok())?;
+        let sandbox = pipeline::sandbox()?;
+        let events = |event: compare::Event<'_>| show(event);
+        let cancel = CancelToken::new();
+        let (a, b) = compare::prepare_pair(&sandbox, &a, &b, &options, &events, &cancel)?;
+        let part = compare::play_shard(&a, &b, &options, shard, &events, &cancel)?;
+        part.write(path)
+            .map_err(|error| anyhow::anyhow!("writing the part {}: {error}", path.display()))?;
+        let seeds = part.contents.seeds_played;
+        eprintln!(
+            "botlens: shard {shard}: {seeds} seed{} played, part written to {}",
+            if seeds == 1 { "" } else { "s" },
+            path.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.fail_on_regression {
         compare::check_regression_test(compare::common_game(&a, &b)?, options.sprt.as_ref())?;
     }

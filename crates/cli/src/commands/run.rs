@@ -10,7 +10,7 @@ use botlens_ci::Sources;
 use botlens_harness::analyze;
 use botlens_harness::baseline::{self, Comparison, FailedGames};
 use botlens_harness::pipeline::{self, RunOptions};
-use botlens_harness::shard::{Part, Shard};
+use botlens_harness::shard::{RunPart, Shard};
 use botlens_harness::tally::SEEDS_LISTED;
 use botlens_harness::{CancelToken, Target};
 use clap::{Args, ValueEnum};
@@ -248,7 +248,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let (Some(shard), Some(path)) = (shard, &args.part) {
         let results = &run.results;
         let target = target.to_string();
-        let part = Part::new(
+        let part = RunPart::new(
             shard,
             &run.suite,
             &target,
