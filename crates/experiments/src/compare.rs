@@ -643,9 +643,8 @@ fn same_bot(a: &Contender, b: &Contender) -> Option<String> {
 
 /// Plays the comparison of two prepared sides (both sides' suites must have the same game and,
 /// for a gauntlet or puzzles, the same opponents, as [`compare`] prepares them): batch after
-/// batch of seeds, until the SPRT's verdict, the games cap or the last seed. With
-/// [`CompareOptions::shard`], only that shard's block of the seeds, and no SPRT: its part is
-/// [`play_shard`]'s.
+/// batch of seeds, until the SPRT's verdict, the games cap or the last seed. One shard of it
+/// is [`play_shard`]'s.
 pub fn play(
     a: &PreparedSide,
     b: &PreparedSide,
