@@ -232,3 +232,39 @@ fn a_comparison_in_shards_merges_into_the_comparison_played_whole() {
     assert_eq!(out.code, Some(2));
     assert!(out.stderr.contains("not a botlens part"), "{}", out.stderr);
 }
+
+#[test]
+fn a_round_robin_in_shards_merges_into_the_round_robin_played_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let args =
+        ["tournament", "--game", "battleships", "random", "hunter", "density", "--seeds", "0..30"];
+    let whole = botlens(&[&args[..], &["--json"]].concat());
+    assert_eq!(whole.code, Some(0), "{}", whole.stderr);
+    for index in 0..4 {
+        let part = dir.path().join(format!("{index}.json"));
+        let shard = format!("{index}/4");
+        let out =
+            botlens(&[&args[..], &["--shard", &shard, "--part", part.to_str().unwrap()]].concat());
+        assert!(out.stderr.contains(&format!("botlens: shard {shard}: ")), "{}", out.stderr);
+    }
+    let merged = botlens(&["merge", dir.path().to_str().unwrap(), "--json"]);
+    assert_eq!(merged.code, Some(0), "{}", merged.stderr);
+    assert_eq!(merged.stdout, whole.stdout);
+    let text = botlens(&["merge", dir.path().to_str().unwrap()]);
+    assert_eq!(text.stdout, botlens(&args).stdout);
+    // A part of another field of sides is another round robin.
+    let other = dir.path().join("other");
+    let three = ["tournament", "--game", "battleships", "random", "hunter", "--seeds", "0..30"];
+    let part = other.join("3.json");
+    let out =
+        botlens(&[&three[..], &["--shard", "3/4", "--part", part.to_str().unwrap()]].concat());
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let mut files: Vec<String> = (0..3)
+        .map(|index| dir.path().join(format!("{index}.json")).display().to_string())
+        .collect();
+    files.push(part.display().to_string());
+    let files: Vec<&str> = files.iter().map(String::as_str).collect();
+    let out = botlens(&[&["merge"][..], &files].concat());
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.ends_with("its sides differ\n"), "{}", out.stderr);
+}

@@ -1,6 +1,6 @@
 //! Sharded runs on a real Slurm: a cluster of two one-core nodes on this host (munge, slurmctld
-//! and two slurmd, started and stopped by the test), a run submitted as a job array of shards
-//! with `--shard auto`, and the parts merged.
+//! and two slurmd, started and stopped by the test), a run and a round robin submitted as job
+//! arrays of shards with `--shard auto`, and the parts merged.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -160,7 +160,7 @@ fn run(program: &str, args: &[&str], env: &[(&str, &str)]) {
 }
 
 #[test]
-fn a_run_sharded_into_a_slurm_job_array_merges_into_the_run_played_here() {
+fn a_run_and_a_round_robin_sharded_into_slurm_job_arrays_merge_into_those_played_here() {
     if !require(&[Tool::Slurm]) {
         return;
     }
@@ -201,4 +201,27 @@ fn a_run_sharded_into_a_slurm_job_array_merges_into_the_run_played_here() {
         json
     };
     assert_eq!(report(&merged.stdout), report(&whole.stdout));
+
+    // A round robin as a job array of three shards: the same ratings and crosstable, to the
+    // byte.
+    let args =
+        ["tournament", "--game", "battleships", "random", "hunter", "density", "--seeds", "0..30"];
+    let whole = botlens(&[&args[..], &["--json"]].concat());
+    assert_eq!(whole.code, Some(0), "{}", whole.stderr);
+    let parts = dir.path().join("tournament");
+    let command: Vec<String> = args.iter().map(|arg| format!("'{arg}'")).collect();
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nexec '{}' {} --jobs 1 --shard auto --part '{}'/$SLURM_ARRAY_TASK_ID.json\n",
+            env!("CARGO_BIN_EXE_botlens"),
+            command.join(" "),
+            parts.display()
+        ),
+    )
+    .unwrap();
+    slurm.run_array(&script, 3, dir.path());
+    let merged = botlens(&["merge", parts.to_str().unwrap(), "--json"]);
+    assert_eq!(merged.code, Some(0), "{}", merged.stderr);
+    assert_eq!(merged.stdout, whole.stdout);
 }

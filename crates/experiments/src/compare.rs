@@ -872,7 +872,8 @@ pub struct SideId {
 }
 
 impl SideId {
-    fn of(side: &PreparedSide) -> SideId {
+    /// The side `side` is.
+    pub fn of(side: &PreparedSide) -> SideId {
         let suite = &side.suite;
         SideId {
             label: side.label.clone(),
@@ -927,6 +928,17 @@ pub struct ComparePart {
     pub seeds_played: u64,
     /// What they added up to, by mode.
     tally: Accumulated,
+}
+
+impl ComparePart {
+    /// A head-to-head comparison's figures: A's wins, losses and draws against B, and the pairs
+    /// by A's points; `None` for a gauntlet or steps.
+    pub fn head_to_head(&self) -> Option<(Trinomial, Pentanomial)> {
+        match self.tally {
+            Accumulated::HeadToHead { score, pairs } => Some((score, pairs)),
+            _ => None,
+        }
+    }
 }
 
 impl Contents for ComparePart {

@@ -13,6 +13,12 @@
 //! rating, and a 95 % interval of rating ± 1.96·σ, σ from the observed Fisher information (the
 //! uncertainty against the field's mean). Sorted by rating, best first.
 //!
+//! In shards ([`tournament_shard`], `--shard I/N`), every pair plays one block of the seeds
+//! into a part (`botlens_harness::shard`: `kind` `tournament`, `run` naming the game, the sides
+//! — label, commit, module hashes, limits — and all the seeds; `seeds_played`; `pairs`, each
+//! pair's `a`, `b`, `score` and `pentanomial`); [`merge`] adds the pairs up over the parts and
+//! fits the ratings as one run does.
+//!
 //! Puzzles (Klotski) have no opponents to play: a tournament of them is refused (`botlens
 //! compare` ranks two solvers by steps).
 //!
@@ -37,10 +43,13 @@ use botlens_sandbox::Sandbox;
 use botlens_stats::{
     EloEstimate, PairScore, Pentanomial, StatsError, Tally as _, Trinomial, fit_ratings,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::compare::{self, CompareError, CompareOptions, Figures, PreparedSide, Side};
+use crate::compare::{self, CompareError, CompareOptions, Figures, PreparedSide, Side, SideId};
 use botlens_bots::caps::LimitCaps;
+use botlens_games::GameKind;
+use botlens_harness::shard::{self, Contents, MergeError, Part, Shard};
+use botlens_harness::tally::Misfit;
 use botlens_harness::{CancelToken, SeedRange};
 
 /// Drawn games added to every pair before the fit, so that sweeps keep finite ratings.
@@ -176,62 +185,285 @@ pub fn tournament(
     events: &(dyn Fn(Event<'_>) + Sync),
     cancel: &CancelToken,
 ) -> Result<TournamentReport, TournamentError> {
-    let [first, rest @ ..] = sides else { return Err(TournamentError::TooFewSides(0)) };
-    if rest.is_empty() {
-        return Err(TournamentError::TooFewSides(1));
-    }
-    for (i, side) in sides.iter().enumerate() {
-        if sides[..i].iter().any(|s| s.label == side.label) {
-            return Err(TournamentError::Duplicate(side.label.clone()));
-        }
-    }
-    let mut game = first.game()?;
-    for side in rest {
-        game = compare::common_game(first, side)?;
-    }
-    if game.is_puzzle() {
-        return Err(TournamentError::Puzzle(game.name()));
-    }
+    let field = Field::prepare(sandbox, sides, options, events, cancel)?;
     let compare_events = |event: compare::Event<'_>| events(Event::Compare(event));
-    let mut compare_options = CompareOptions {
-        seeds: options.seeds,
-        max_turns: options.max_turns,
-        jobs: options.jobs,
-        caps: options.caps.clone(),
-        ..CompareOptions::default()
-    };
-    let mut run = compare_options.run_options(game);
-    let mut prepared: Vec<PreparedSide> = Vec::with_capacity(sides.len());
-    for side in sides {
-        let ready = compare::prepare_side(sandbox, side, &run, &compare_events, cancel)?;
-        run.seeds = Some(ready.suite.seeds);
-        prepared.push(ready);
-    }
-    compare_options.seeds = run.seeds;
-    // Every pair is two different bots of one game, before any game is played.
-    let pairs: Vec<(usize, usize)> =
-        (0..sides.len()).flat_map(|i| (i + 1..sides.len()).map(move |j| (i, j))).collect();
-    for &(i, j) in &pairs {
-        compare::check_pair(&prepared[i], &prepared[j])?;
-    }
-    let mut crosstable = Vec::with_capacity(2 * pairs.len());
-    let mut scores = Vec::with_capacity(pairs.len());
+    let mut results = Vec::with_capacity(field.pairs.len());
     let (mut games, mut seeds) = (0, String::new());
-    for (done, &(i, j)) in pairs.iter().enumerate() {
-        let report =
-            compare::play(&prepared[i], &prepared[j], &compare_options, &compare_events, cancel)?;
-        let Figures::HeadToHead { score, pentanomial, elo, .. } = report.figures else {
+    for (done, &(i, j)) in field.pairs.iter().enumerate() {
+        let (a, b) = (&field.prepared[i], &field.prepared[j]);
+        let report = compare::play(a, b, &field.options, &compare_events, cancel)?;
+        let Figures::HeadToHead { score, pentanomial, .. } = report.figures else {
             unreachable!("a two-player game without opponents is played head to head")
         };
         games += report.games;
         seeds = report.seeds;
+        results.push(PairResult { a: i, b: j, score, pentanomial });
+        field.pair_done(events, done, games);
+    }
+    report_of(field.game, field.entries(), seeds, games, &results)
+}
+
+/// Plays shard `shard` of the round robin of `sides` (every pair on one block of the seeds, as
+/// `compare --shard` plays a pair) and returns its part, for [`merge`].
+pub fn tournament_shard(
+    sandbox: &Sandbox,
+    sides: &[Side],
+    options: &TournamentOptions,
+    shard: Shard,
+    events: &(dyn Fn(Event<'_>) + Sync),
+    cancel: &CancelToken,
+) -> Result<Part<TournamentPart>, TournamentError> {
+    let field = Field::prepare(sandbox, sides, options, events, cancel)?;
+    let compare_events = |event: compare::Event<'_>| events(Event::Compare(event));
+    let mut results = Vec::with_capacity(field.pairs.len());
+    let (mut games, mut seeds_played) = (0, 0);
+    for (done, &(i, j)) in field.pairs.iter().enumerate() {
+        let (a, b) = (&field.prepared[i], &field.prepared[j]);
+        let part = compare::play_shard(a, b, &field.options, shard, &compare_events, cancel)?;
+        let (score, pentanomial) =
+            part.contents.head_to_head().expect("a pair of a round robin is played head to head");
+        seeds_played = part.contents.seeds_played;
+        games += 2 * seeds_played;
+        results.push(PairResult { a: i, b: j, score, pentanomial });
+        field.pair_done(events, done, games);
+    }
+    let run = TournamentId {
+        game: field.game.name().to_owned(),
+        sides: field.prepared.iter().map(SideId::of).collect(),
+        seeds: field.options.seeds.expect("the field's seeds are set when prepared"),
+    };
+    Ok(Part::of(shard, TournamentPart { run, seeds_played, pairs: results }))
+}
+
+/// Merges the parts of one round robin played in shards ([`tournament_shard`]), each named (for
+/// errors) as the caller names it, into the report the round robin played whole makes.
+pub fn merge(
+    parts: Vec<(String, Part<TournamentPart>)>,
+) -> Result<TournamentReport, TournamentError> {
+    shard::check_parts(&parts).map_err(CompareError::from)?;
+    let run = parts[0].1.contents.run.clone();
+    let misfit = |part: &str, what| {
+        CompareError::Merge(MergeError::Misfit { part: part.to_owned(), misfit: Misfit::new(what) })
+    };
+    let game = GameKind::from_name(&run.game)
+        .filter(|game| !game.is_puzzle())
+        .ok_or_else(|| misfit(&parts[0].0, "its game is not one of two players"))?;
+    let mut results: Vec<PairResult> = Vec::new();
+    let mut games = 0;
+    for (name, part) in parts {
+        let part = part.contents;
+        games += 2 * part.seeds_played * part.pairs.len() as u64;
+        if results.is_empty() {
+            results = part.pairs;
+            continue;
+        }
+        for (mine, theirs) in results.iter_mut().zip(part.pairs) {
+            *mine = mine
+                .merged(theirs)
+                .ok_or_else(|| misfit(&name, "its pairs are not the round robin's"))?;
+        }
+    }
+    let entries = run
+        .sides
+        .iter()
+        .map(|side| SideEntry { name: side.label.clone(), commit: side.commit.clone() })
+        .collect();
+    report_of(game, entries, run.seeds.to_string(), games, &results)
+}
+
+/// The sides of a round robin prepared, its pairs and the options every pair is played with.
+struct Field<'a> {
+    sides: &'a [Side],
+    game: GameKind,
+    prepared: Vec<PreparedSide>,
+    pairs: Vec<(usize, usize)>,
+    options: CompareOptions,
+}
+
+impl<'a> Field<'a> {
+    /// Checks `sides` and prepares each (the first side's seeds for all); every pair is two
+    /// different bots of one game, before any game is played.
+    fn prepare(
+        sandbox: &Sandbox,
+        sides: &'a [Side],
+        options: &TournamentOptions,
+        events: &(dyn Fn(Event<'_>) + Sync),
+        cancel: &CancelToken,
+    ) -> Result<Field<'a>, TournamentError> {
+        let [first, rest @ ..] = sides else { return Err(TournamentError::TooFewSides(0)) };
+        if rest.is_empty() {
+            return Err(TournamentError::TooFewSides(1));
+        }
+        for (i, side) in sides.iter().enumerate() {
+            if sides[..i].iter().any(|s| s.label == side.label) {
+                return Err(TournamentError::Duplicate(side.label.clone()));
+            }
+        }
+        let mut game = first.game()?;
+        for side in rest {
+            game = compare::common_game(first, side)?;
+        }
+        if game.is_puzzle() {
+            return Err(TournamentError::Puzzle(game.name()));
+        }
+        let compare_events = |event: compare::Event<'_>| events(Event::Compare(event));
+        let mut compare_options = CompareOptions {
+            seeds: options.seeds,
+            max_turns: options.max_turns,
+            jobs: options.jobs,
+            caps: options.caps.clone(),
+            ..CompareOptions::default()
+        };
+        let mut run = compare_options.run_options(game);
+        let mut prepared: Vec<PreparedSide> = Vec::with_capacity(sides.len());
+        for side in sides {
+            let ready = compare::prepare_side(sandbox, side, &run, &compare_events, cancel)?;
+            run.seeds = Some(ready.suite.seeds);
+            prepared.push(ready);
+        }
+        compare_options.seeds = run.seeds;
+        let pairs: Vec<(usize, usize)> =
+            (0..sides.len()).flat_map(|i| (i + 1..sides.len()).map(move |j| (i, j))).collect();
+        for &(i, j) in &pairs {
+            compare::check_pair(&prepared[i], &prepared[j])?;
+        }
+        Ok(Field { sides, game, prepared, pairs, options: compare_options })
+    }
+
+    /// Tells `events` that the `done`-th pair (from 0) finished, `games` played so far.
+    fn pair_done(&self, events: &(dyn Fn(Event<'_>) + Sync), done: usize, games: u64) {
+        let (i, j) = self.pairs[done];
+        events(Event::PairDone {
+            a: &self.sides[i].label,
+            b: &self.sides[j].label,
+            done: done + 1,
+            pairs: self.pairs.len(),
+            games,
+        });
+    }
+
+    /// The sides as the report names them.
+    fn entries(&self) -> Vec<SideEntry> {
+        let entry = |side: &PreparedSide| SideEntry {
+            name: side.label.clone(),
+            commit: side.commit.clone(),
+        };
+        self.prepared.iter().map(entry).collect()
+    }
+}
+
+/// What one pair of a round robin played: side `a`'s score against side `b` and the pairs by
+/// `a`'s points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairResult {
+    /// The pair's first side (index into the sides).
+    pub a: usize,
+    /// Its second side.
+    pub b: usize,
+    /// `a`'s wins, losses and draws against `b`.
+    pub score: Trinomial,
+    /// The pairs by `a`'s points.
+    pub pentanomial: Pentanomial,
+}
+
+impl PairResult {
+    /// This pair's games and `other`'s (other seeds of the same pair) together; `None` when
+    /// `other` is another pair.
+    fn merged(self, other: PairResult) -> Option<PairResult> {
+        if (self.a, self.b) != (other.a, other.b) {
+            return None;
+        }
+        let (mine, theirs) = (self.score, other.score);
+        let score = Trinomial::new(
+            mine.wins + theirs.wins,
+            mine.losses + theirs.losses,
+            mine.draws + theirs.draws,
+        );
+        let pentanomial = Pentanomial::new(std::array::from_fn(|i| {
+            self.pentanomial.counts[i] + other.pentanomial.counts[i]
+        }));
+        Some(PairResult { score, pentanomial, ..self })
+    }
+}
+
+/// Which round robin a part is of: what must be the same in every part merged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TournamentId {
+    /// The game's name.
+    pub game: String,
+    /// The sides in command-line order.
+    pub sides: Vec<SideId>,
+    /// All the round robin's seeds (the shards' together).
+    pub seeds: SeedRange,
+}
+
+/// A part of `botlens tournament`: which round robin, how many seeds its shard played, and
+/// every pair's figures on them.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TournamentPart {
+    /// Which round robin.
+    pub run: TournamentId,
+    /// The seeds each pair played in the shard.
+    pub seeds_played: u64,
+    /// Every pair, in order: (0, 1), (0, 2), …, (1, 2), ….
+    pub pairs: Vec<PairResult>,
+}
+
+impl Contents for TournamentPart {
+    const KIND: &'static str = "tournament";
+
+    fn differs_from(&self, other: &TournamentPart) -> Option<&'static str> {
+        let (mine, theirs) = (&self.run, &other.run);
+        [
+            ("game", mine.game == theirs.game),
+            ("sides", mine.sides == theirs.sides),
+            ("seeds", mine.seeds == theirs.seeds),
+        ]
+        .into_iter()
+        .find_map(|(field, same)| (!same).then_some(field))
+    }
+
+    fn check(&self) -> Result<(), Misfit> {
+        let sides = self.run.sides.len();
+        let expected = (0..sides).flat_map(|i| (i + 1..sides).map(move |j| (i, j)));
+        let in_order = self.pairs.iter().map(|pair| (pair.a, pair.b)).eq(expected);
+        let seeds = self.seeds_played;
+        let fits = |pair: &PairResult| {
+            pair.pentanomial.pairs() <= seeds && pair.score.games() <= 2 * seeds
+        };
+        if in_order && self.pairs.iter().all(fits) && seeds <= self.run.seeds.len() {
+            Ok(())
+        } else {
+            Err(Misfit::new("its pairs are not the round robin's"))
+        }
+    }
+}
+
+/// The report of a round robin of `game` between `sides` on `seeds`, `games` in all, whose
+/// pairs gave `results`: the crosstable and the ratings fitted to it.
+fn report_of(
+    game: GameKind,
+    sides: Vec<SideEntry>,
+    seeds: String,
+    games: u64,
+    results: &[PairResult],
+) -> Result<TournamentReport, TournamentError> {
+    let mut crosstable = Vec::with_capacity(2 * results.len());
+    let mut scores = Vec::with_capacity(results.len());
+    for &PairResult { a: i, b: j, score, pentanomial } in results {
         scores.push(PairScore {
             player: i,
             opponent: j,
             points: score.points(),
             games: score.games(),
         });
-        crosstable.push(CrossEntry { row: i, column: j, score, pentanomial, elo });
+        crosstable.push(CrossEntry {
+            row: i,
+            column: j,
+            score,
+            pentanomial,
+            elo: pentanomial.elo(),
+        });
         let (score, pentanomial) = (score.swapped(), pentanomial.swapped());
         crosstable.push(CrossEntry {
             row: j,
@@ -239,13 +471,6 @@ pub fn tournament(
             score,
             pentanomial,
             elo: pentanomial.elo(),
-        });
-        events(Event::PairDone {
-            a: &sides[i].label,
-            b: &sides[j].label,
-            done: done + 1,
-            pairs: pairs.len(),
-            games,
         });
     }
     crosstable.sort_by_key(|entry| (entry.row, entry.column));
@@ -264,7 +489,7 @@ pub fn tournament(
             RatedSide {
                 rank: rank + 1,
                 side,
-                name: sides[side].label.clone(),
+                name: sides[side].name.clone(),
                 elo: rating.elo,
                 error: rating.error,
                 lower: rating.lower,
@@ -276,10 +501,7 @@ pub fn tournament(
         .collect();
     Ok(TournamentReport {
         game: game.name().to_owned(),
-        sides: prepared
-            .iter()
-            .map(|side| SideEntry { name: side.label.clone(), commit: side.commit.clone() })
-            .collect(),
+        sides,
         seeds,
         games,
         virtual_draws: VIRTUAL_DRAWS,

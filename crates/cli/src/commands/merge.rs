@@ -1,6 +1,6 @@
-//! `botlens merge PARTS…`: the report of a run or a comparison played in shards (`run` or
-//! `compare` with `--shard I/N --part FILE`), made from their parts as one run would have made
-//! it. Glue over `botlens_harness::shard` and `botlens_experiments::compare::merge`.
+//! `botlens merge PARTS…`: the report of a run, a comparison or a round robin played in shards
+//! (`run`, `compare` or `tournament` with `--shard I/N --part FILE`), made from their parts as
+//! one run would have made it. Glue over `botlens_harness::shard` and the experiments' `merge`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use botlens_experiments::compare::{self, ComparePart};
+use botlens_experiments::tournament::{self, TournamentPart};
 use botlens_harness::shard::{self, Contents, Part, RunPart};
 
 use crate::shared::output::print_report;
@@ -15,13 +16,13 @@ use clap::Args;
 
 /// Arguments of `botlens merge`.
 #[derive(Debug, Args)]
-#[command(after_help = "Each part is a file `botlens run` or `botlens compare` wrote with --shard
-I/N --part FILE, or a directory: then every .json file in it. The parts must be of one run (the
+#[command(after_help = "Each part is a file `botlens run`, `compare` or `tournament` wrote with
+--shard I/N --part FILE, or a directory: then every .json file in it. The parts must be of one run (the
 same botlens, game, bots and opponents — their modules' hashes —, seeds, limits and pairing)
 and hold each of its N shards once; else merge says which part differs, or which shards are
 missing or doubled.
 
-The report is the one `botlens run` (or `compare`) would have printed had it played every shard
+The report is the one `botlens run` (`compare`, `tournament`) would have printed had it played every shard
 itself: with --json the same object to the byte, but for a run's `duration_ms` (the shards'
 wall-clock times summed).
 
@@ -33,8 +34,8 @@ Examples:
   botlens compare my-bot my-bot@main --seeds 0..100000 --shard 3/8 --part cmp/3.json
   botlens merge cmp/
 
-Exit status: 0 when no game was lost by a bot fault (a comparison: 0), 1 when one was, 2 when
-the parts do not merge.")]
+Exit status: 0 when no game was lost by a bot fault (a comparison or a round robin: 0), 1 when
+one was, 2 when the parts do not merge.")]
 pub struct MergeArgs {
     /// The parts: files, or directories of them.
     #[arg(required = true, value_name = "PARTS")]
@@ -53,7 +54,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     }
     let Some(kind) = shard::kind(&parts[0].1).map(str::to_owned) else {
         anyhow::bail!(
-            "{}: not a botlens part (it says no `kind`: a part is of a `run` or a `compare`)",
+            "{}: not a botlens part (it says no `kind`: a part is of a `run`, a `compare` or a `tournament`)",
             parts[0].0.display()
         );
     };
@@ -64,8 +65,13 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
             print_report(args.json, &report, |report| report.render())?;
             Ok(ExitCode::SUCCESS)
         }
+        TournamentPart::KIND => {
+            let report = tournament::merge(read_as(parts)?)?;
+            print_report(args.json, &report, |report| report.render())?;
+            Ok(ExitCode::SUCCESS)
+        }
         other => anyhow::bail!(
-            "{}: not a part of a run botlens merges (kind `{}`; expected `run` or `compare`)",
+            "{}: not a part of a run botlens merges (kind `{}`; expected `run`, `compare` or `tournament`)",
             parts[0].0.display(),
             botlens_engine::text::clipped(other, 40)
         ),

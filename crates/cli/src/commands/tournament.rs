@@ -1,10 +1,12 @@
 //! `botlens tournament A B C …`: a paired round robin of several bots, with Bradley–Terry
 //! ratings and the crosstable. Glue over `botlens_experiments::tournament`.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use botlens_experiments::compare::Side;
 use botlens_experiments::tournament::{self, Event, TournamentOptions};
+use botlens_harness::shard::Shard;
 use botlens_harness::{CancelToken, SeedRange};
 use clap::Args;
 
@@ -32,6 +34,11 @@ Examples:
   botlens tournament --game battleships random hunter density --seeds 0..50 --json
   botlens tournament my-bot my-bot@v1.0 my-bot@HEAD~3 --jobs 2
 
+In shards, on a cluster (docs/scale.md): each shard plays every pair on a block of the seeds
+and writes a part; `botlens merge` prints the round robin of all the seeds:
+  botlens tournament a.wasm b.wasm c.wasm --game battleships --seeds 0..10000 --shard 0/4 --part parts/0.json
+  botlens merge parts/
+
 Exit status: 0 with the table, 2 on bad input (one side, a side named twice, sides of
 different games, an unknown name) or a failed build."
 )]
@@ -50,6 +57,14 @@ pub struct TournamentArgs {
     /// Print one JSON object (documented in `botlens_experiments::tournament`) instead of tables.
     #[arg(long)]
     json: bool,
+    /// Play only shard I of N: every pair on the I-th (counted from 0) of N consecutive blocks
+    /// of the seeds, and write its part (--part) for `botlens merge`; `auto` and `auto/N` read
+    /// a Slurm job array's task or a Kubernetes Indexed Job's index, as `botlens run --shard`.
+    #[arg(long, value_name = "I/N", requires = "part")]
+    shard: Option<String>,
+    /// Where the shard's part is written (atomically; its directory made if missing).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    part: Option<PathBuf>,
 }
 
 /// Runs `botlens tournament`.
@@ -65,20 +80,35 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         jobs: args.play.jobs(),
         caps: args.play.caps.caps()?,
     };
-    let report = tournament::tournament(
-        &crate::shared::sandbox()?,
-        &sides,
-        &options,
-        &|event| match event {
-            Event::Compare(event) => show(event),
-            Event::PairDone { a, b, done, pairs, games } => {
-                let (a, b) =
-                    (botlens_engine::text::printable(a), botlens_engine::text::printable(b));
-                eprintln!("botlens: pair {done}/{pairs} done ({a} vs {b}): {games} games played");
-            }
-        },
-        &CancelToken::new(),
-    )?;
+    let events = |event: Event<'_>| match event {
+        Event::Compare(event) => show(event),
+        Event::PairDone { a, b, done, pairs, games } => {
+            let (a, b) = (botlens_engine::text::printable(a), botlens_engine::text::printable(b));
+            eprintln!("botlens: pair {done}/{pairs} done ({a} vs {b}): {games} games played");
+        }
+    };
+    let sandbox = crate::shared::sandbox()?;
+    if let (Some(spec), Some(path)) = (&args.shard, &args.part) {
+        let shard = Shard::parse(spec, &|name| std::env::var(name).ok())?;
+        let part = tournament::tournament_shard(
+            &sandbox,
+            &sides,
+            &options,
+            shard,
+            &events,
+            &CancelToken::new(),
+        )?;
+        part.write(path)
+            .map_err(|error| anyhow::anyhow!("writing the part {}: {error}", path.display()))?;
+        let seeds = part.contents.seeds_played;
+        eprintln!(
+            "botlens: shard {shard}: {seeds} seed{} played by every pair, part written to {}",
+            if seeds == 1 { "" } else { "s" },
+            path.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let report = tournament::tournament(&sandbox, &sides, &options, &events, &CancelToken::new())?;
     print_report(args.json, &report, |report| report.render())?;
     Ok(ExitCode::SUCCESS)
 }
