@@ -21,6 +21,9 @@ const SAMPLES: [&str; 4] =
     ["battleships-hunter", "tictactoe-minimax", "tictactoe-forkblind", "klotski-solver"];
 
 fn main() {
+    // The platform botlens runs on: a build's build scripts and proc macros run there.
+    let target = std::env::var("TARGET").expect("cargo sets it");
+    println!("cargo:rustc-env=BOTLENS_HOST_TARGET={target}");
     let here = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let repo = here.join("../..").canonicalize().expect("the checkout");
     let root: toml::Table = read(&repo.join("Cargo.toml")).parse().expect("the root manifest");

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{Tool, botlens, botlens_building, repo_root, require, shared_target};
+use crate::support::{
+    Tool, botlens, botlens_building, botlens_with_env, repo_root, require, shared_target,
+};
 
 /// A Slurm cluster of `nodes` one-core nodes on this host, its state under a temporary
 /// directory; stopped (every daemon killed) when dropped.
@@ -224,4 +226,92 @@ fn a_run_and_a_round_robin_sharded_into_slurm_job_arrays_merge_into_those_played
     let merged = botlens(&["merge", parts.to_str().unwrap(), "--json"]);
     assert_eq!(merged.code, Some(0), "{}", merged.stderr);
     assert_eq!(merged.stdout, whole.stdout);
+
+    sprt_on_slurm_stops_itself_and_retries_a_killed_task(&slurm, dir.path());
+}
+
+/// `compare --sprt --slurm`: the test stops at its verdict long before its games cap, cancels
+/// what is queued, and a task killed while it runs is run again.
+fn sprt_on_slurm_stops_itself_and_retries_a_killed_task(slurm: &LocalSlurm, dir: &Path) {
+    let env = slurm.env();
+    let env: Vec<(&str, &str)> = env.iter().map(|(key, value)| (*key, value.as_str())).collect();
+    // A project, built here; each task finds its build up to date in the shared directory.
+    let work = dir.join("sprt");
+    let sample = repo_root().join("samples/battleships-hunter");
+    let args = [
+        "compare",
+        sample.to_str().unwrap(),
+        "random",
+        "--game",
+        "battleships",
+        "--sprt",
+        "elo0=0",
+        "elo1=10",
+        "--slurm",
+        "--slurm-tasks",
+        "2",
+        "--slurm-task-games",
+        "100",
+        "--slurm-dir",
+    ];
+    let limit = Duration::from_secs(300);
+    let out = botlens_with_env(&[&args[..], &[work.to_str().unwrap()]].concat(), "", limit, &env);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("- H1 was accepted"), "{}", out.stdout);
+    assert!(out.stderr.contains("botlens: submitted job "), "{}", out.stderr);
+    let parts = std::fs::read_dir(work.join("parts")).unwrap().count();
+    assert!(parts < 20, "the test stopped early: {parts} of 200 tasks played");
+    assert_eq!(slurm.output("squeue", &["-h"]).trim(), "", "nothing is left queued");
+
+    // The first task killed as it runs: the coordinator runs it once more and goes on.
+    let work = dir.join("retry");
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let killed = std::thread::scope(|scope| {
+        let killer = scope.spawn(|| {
+            let started = Instant::now();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed)
+                && started.elapsed() < Duration::from_secs(240)
+            {
+                let queue = slurm.output("squeue", &["-h", "-r", "-o", "%i %K %t"]);
+                let running = queue.lines().find_map(|line| {
+                    let words: Vec<&str> = line.split_whitespace().collect();
+                    (words.get(1..) == Some(&["0", "R"][..])).then(|| words[0].to_owned())
+                });
+                if let Some(task) = running {
+                    slurm.run("scancel", &[&task]);
+                    return Some(task);
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            None
+        });
+        let args = [
+            "compare",
+            "--game",
+            "battleships",
+            "hunter",
+            "density",
+            "--sprt",
+            "elo0=0",
+            "elo1=10",
+            "--max-games",
+            "3000",
+            "--slurm",
+            "--slurm-tasks",
+            "1",
+            "--slurm-task-games",
+            "1000",
+            "--slurm-dir",
+        ];
+        let out =
+            botlens_with_env(&[&args[..], &[work.to_str().unwrap()]].concat(), "", limit, &env);
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        (out, killer.join().unwrap())
+    });
+    let (out, task) = killed;
+    assert!(task.is_some(), "the first task was never seen running: {}", out.stderr);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stderr.contains("botlens: task 0 failed: running it once more"), "{}", out.stderr);
+    assert!(out.stdout.contains("SPRT: llr"), "{}", out.stdout);
+    assert_eq!(slurm.output("squeue", &["-h"]).trim(), "", "nothing is left queued");
 }

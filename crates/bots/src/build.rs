@@ -282,8 +282,11 @@ impl CargoBuild<'_> {
             return Ok(finished);
         }
         // `cargo fetch` runs no code of the package's: it alone gets the network, cargo's
-        // home and the package's directory (for `Cargo.lock`).
-        let mut fetch = self.cargo(&["fetch", "--target", WASM_TARGET]);
+        // home and the package's directory (for `Cargo.lock`). It fetches for this machine too:
+        // a build for wasm32 also wants packages only the host's side of the graph (build
+        // scripts, proc macros) names, and would otherwise fail offline on a new machine.
+        let host = env!("BOTLENS_HOST_TARGET");
+        let mut fetch = self.cargo(&["fetch", "--target", WASM_TARGET, "--target", host]);
         let package = self.manifest.parent().unwrap_or(self.manifest);
         fetch.write(&self.homes.cargo).write(package).network(true).limits(remaining());
         let fetched = tools::run(&fetch, cancel).map_err(|error| stopped(error, timeout))?;

@@ -43,7 +43,7 @@ pub mod toolchain;
 mod tools;
 
 pub use project::{BotConfig, BotProject, ProjectError};
-pub use seeds::{SeedRange, SeedRangeError};
+pub use seeds::{MAX_SHARDS, SeedRange, SeedRangeError, Shard, ShardError};
 pub use target::Target;
 pub use tools::debugger_session;
 

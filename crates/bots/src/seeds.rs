@@ -1,8 +1,10 @@
-//! Seed ranges as users write them: `0..100` (100 seeds, 0–99), `1..=50`, or a single `17`.
+//! Seed ranges as users write them: `0..100` (100 seeds, 0–99), `1..=50`, or a single `17`;
+//! and shards of them, `I/N`: the I-th of N consecutive blocks of a range.
 
 use std::fmt;
 use std::str::FromStr;
 
+use botlens_engine::text::clipped;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A non-empty, inclusive range of game seeds, of at most [`SeedRange::MAX_LEN`] seeds.
@@ -116,6 +118,130 @@ impl<'de> Deserialize<'de> for SeedRange {
     }
 }
 
+/// The most shards a run is split into.
+pub const MAX_SHARDS: u64 = 100_000;
+
+/// One of `count` shards of a run: the `index`-th (from 0) block of its seeds (a suite's, a
+/// comparison's, a round robin's), played apart and merged (`botlens_harness::shard`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which shard, from 0.
+    pub index: u64,
+    /// How many shards the suite is split into.
+    pub count: u64,
+}
+
+/// Why a shard cannot be named so.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// Not `I/N` with whole numbers.
+    #[error("shard `{0}`: expected I/N, the I-th of N shards counted from 0 (e.g. 0/4 … 3/4)")]
+    Syntax(String),
+    /// `I` not below `N`, or `N` 0 or too large.
+    #[error(
+        "shard {index}/{count}: shards are counted from 0, so the last of {count} is {last}/{count} (and at most {MAX_SHARDS} shards)",
+        last = count.saturating_sub(1)
+    )]
+    OutOfRange {
+        /// The index given.
+        index: u64,
+        /// The count given.
+        count: u64,
+    },
+    /// `auto` with no scheduler's variables in the environment.
+    #[error(
+        "--shard auto: no shard index in the environment (SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT, as in a Slurm job array; or JOB_COMPLETION_INDEX, as in a Kubernetes Indexed Job, with the count given: --shard auto/N)"
+    )]
+    NoScheduler,
+    /// A scheduler's variable that is not a number.
+    #[error("--shard auto: {name}=`{value}` is not a whole number")]
+    BadVariable {
+        /// The variable.
+        name: &'static str,
+        /// Its value, clipped.
+        value: String,
+    },
+}
+
+impl Shard {
+    /// Shard `index` of `count`, checked.
+    pub fn new(index: u64, count: u64) -> Result<Shard, ShardError> {
+        if count == 0 || count > MAX_SHARDS || index >= count {
+            return Err(ShardError::OutOfRange { index, count });
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The shard a command line names: `I/N`; or `auto` (a Slurm job array's task: its
+    /// `SLURM_ARRAY_TASK_ID` less `SLURM_ARRAY_TASK_MIN` of `SLURM_ARRAY_TASK_COUNT`) or `auto/N`
+    /// (a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX`, else a Slurm task's index, of `N`),
+    /// the variables read from `env`.
+    pub fn parse(text: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Shard, ShardError> {
+        let number = |name: &'static str| -> Result<Option<u64>, ShardError> {
+            let Some(value) = env(name) else { return Ok(None) };
+            value
+                .trim()
+                .parse()
+                .map(Some)
+                .map_err(|_| ShardError::BadVariable { name, value: clipped(&value, 40) })
+        };
+        let slurm_index = || -> Result<Option<u64>, ShardError> {
+            let Some(id) = number("SLURM_ARRAY_TASK_ID")? else { return Ok(None) };
+            Ok(Some(id.saturating_sub(number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0))))
+        };
+        let syntax = || ShardError::Syntax(clipped(text, 40));
+        match text.split_once('/') {
+            None if text == "auto" => {
+                let (Some(index), Some(count)) =
+                    (slurm_index()?, number("SLURM_ARRAY_TASK_COUNT")?)
+                else {
+                    return Err(ShardError::NoScheduler);
+                };
+                Shard::new(index, count)
+            }
+            Some(("auto", count)) => {
+                let count = count.parse().map_err(|_| syntax())?;
+                let index = match number("JOB_COMPLETION_INDEX")? {
+                    Some(index) => index,
+                    None => slurm_index()?.ok_or(ShardError::NoScheduler)?,
+                };
+                Shard::new(index, count)
+            }
+            Some((index, count)) => Shard::new(
+                index.parse().map_err(|_| syntax())?,
+                count.parse().map_err(|_| syntax())?,
+            ),
+            None => Err(syntax()),
+        }
+    }
+
+    /// This shard's block of `seeds`: the offset of its first seed and how many it has (none
+    /// when there are fewer seeds than shards). The blocks of `0/N` … `N-1/N` are consecutive,
+    /// cover the range and differ in length by one at most.
+    pub fn block(&self, seeds: SeedRange) -> (u64, u64) {
+        let at = |index: u64| {
+            (u128::from(seeds.len()) * u128::from(index) / u128::from(self.count)) as u64
+        };
+        let start = at(self.index);
+        (start, at(self.index + 1) - start)
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = ShardError;
+
+    /// `I/N` only (no environment is read).
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        Shard::parse(text, &|_| None)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +266,54 @@ mod tests {
         assert!(huge.contains("more than 10,000,000 seeds"), "{huge}");
         assert_eq!("5..10000005".parse::<SeedRange>().unwrap().len(), SeedRange::MAX_LEN);
         assert!(SeedRange::new(0, u64::MAX).is_none());
+    }
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| vars.iter().find(|(key, _)| *key == name).map(|(_, value)| value.to_string())
+    }
+
+    #[test]
+    fn shards_are_named_by_hand_or_by_the_scheduler() {
+        let none = env(&[]);
+        assert_eq!(Shard::parse("2/5", &none), Ok(Shard { index: 2, count: 5 }));
+        assert_eq!(
+            Shard::parse("5/5", &none).unwrap_err().to_string(),
+            "shard 5/5: shards are counted from 0, so the last of 5 is 4/5 (and at most 100000 shards)"
+        );
+        assert!(matches!(Shard::parse("a/b", &none), Err(ShardError::Syntax(_))));
+        assert!(matches!(Shard::parse("0/0", &none), Err(ShardError::OutOfRange { .. })));
+        assert_eq!(Shard::parse("auto", &none), Err(ShardError::NoScheduler));
+        let slurm = env(&[
+            ("SLURM_ARRAY_TASK_ID", "7"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "8"),
+        ]);
+        assert_eq!(Shard::parse("auto", &slurm), Ok(Shard { index: 6, count: 8 }));
+        let kubernetes = env(&[("JOB_COMPLETION_INDEX", "3")]);
+        assert_eq!(Shard::parse("auto/4", &kubernetes), Ok(Shard { index: 3, count: 4 }));
+        assert_eq!(
+            Shard::parse("auto/4", &slurm),
+            Err(ShardError::OutOfRange { index: 6, count: 4 })
+        );
+        let bad = env(&[("JOB_COMPLETION_INDEX", "x\u{1b}[2J")]);
+        assert_eq!(
+            Shard::parse("auto/4", &bad).unwrap_err().to_string(),
+            "--shard auto: JOB_COMPLETION_INDEX=`x\\u{1b}[2J` is not a whole number"
+        );
+    }
+
+    #[test]
+    fn the_blocks_of_the_shards_cover_the_seeds_once_in_order() {
+        for (seeds, count) in [(100, 7), (3, 5), (10_000_000, 3), (1, 1)] {
+            let range = SeedRange::new(40, 40 + seeds - 1).unwrap();
+            let mut next = 0;
+            for index in 0..count {
+                let (start, len) = Shard { index, count }.block(range);
+                assert_eq!(start, next, "{seeds} seeds in {count}");
+                assert!(len.abs_diff(seeds / count) <= 1);
+                next += len;
+            }
+            assert_eq!(next, seeds);
+        }
     }
 }

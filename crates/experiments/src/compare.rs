@@ -69,7 +69,7 @@ use botlens_bots::revision::{self, Checkout, RevisionError};
 use botlens_bots::target::{Target, TargetError};
 use botlens_bots::toolchain::LoadError;
 use botlens_harness::pipeline::{self, RunError, RunOptions, Stage};
-use botlens_harness::shard::{self, Contents, Limits, MergeError, Part, Player, Shard};
+use botlens_harness::shard::{self, Contents, Limits, MergeError, Part, PartError, Player, Shard};
 use botlens_harness::suite::{self, Contender, GameResult, KeepTraces, Suite, SuiteError};
 use botlens_harness::tally::{Misfit, Position, points};
 use botlens_harness::{CancelToken, ProjectError, SeedRange};
@@ -335,6 +335,9 @@ pub enum CompareError {
     /// Parts that do not merge.
     #[error(transparent)]
     Merge(#[from] MergeError),
+    /// A part that cannot be read.
+    #[error(transparent)]
+    Part(#[from] PartError),
     /// A suite failed.
     #[error(transparent)]
     Suite(#[from] SuiteError),
@@ -685,18 +688,111 @@ pub fn play_shard(
 pub fn merge(parts: Vec<(String, Part<ComparePart>)>) -> Result<CompareReport, CompareError> {
     shard::check_parts(&parts)?;
     let (first, part) = &parts[0];
-    let run = part.contents.run.clone();
-    let plan =
-        Plan::of_run(&run).map_err(|misfit| MergeError::Misfit { part: first.clone(), misfit })?;
-    let mut tally = Accumulated::new(run.mode, run.opponents.len());
-    let mut seeds = 0;
+    let mut merged = Merged::of(first, part.contents.run.clone(), Stop::Seeds)?;
     for (name, part) in parts {
-        seeds += part.contents.seeds_played;
-        tally
-            .merge(part.contents.tally)
-            .map_err(|misfit| CompareError::Merge(MergeError::Misfit { part: name, misfit }))?;
+        merged.absorb(&name, part.contents)?;
     }
-    plan.report(&run, tally, seeds, None, Stop::Seeds)
+    merged.report(None)
+}
+
+/// The seeds a comparison uses at most (an SPRT's: as many as its games cap allows) and the
+/// games one of them takes: what dividing it into shards needs.
+#[derive(Debug, Clone)]
+pub struct Planned {
+    /// The seeds.
+    pub seeds: SeedRange,
+    /// Games per seed.
+    pub per_seed: u64,
+    /// The comparison, as its shards' parts name it when they play `seeds`.
+    run: RunId,
+    /// Why it ends when the seeds run out.
+    stopped: Stop,
+}
+
+/// What the comparison of `a` and `b` with `options` plays at most ([`Planned`]).
+pub fn planned(
+    a: &PreparedSide,
+    b: &PreparedSide,
+    options: &CompareOptions,
+) -> Result<Planned, CompareError> {
+    let plan = Plan::new(a, b, options)?;
+    let first = plan.base.first();
+    let seeds = SeedRange::new(first, first + plan.seed_count.max(1) - 1)
+        .ok_or(CompareError::TooFewGames { max: plan.seed_count, per_seed: plan.per_seed })?;
+    let run = RunId { seeds, ..RunId::of(&plan, a, b) };
+    Ok(Planned { seeds, per_seed: plan.per_seed, run, stopped: plan.stopped })
+}
+
+/// A comparison merged part by part: all of them ([`merge`]), or an SPRT's shards from the
+/// first on as they finish, the test looked at after each (`--slurm`).
+#[derive(Debug)]
+pub struct Merged {
+    expected: Part<ComparePart>,
+    plan: Plan,
+    tally: Accumulated,
+    seeds: u64,
+    stopped: Stop,
+}
+
+impl Merged {
+    /// Nothing merged yet of the comparison `planned`, in `shards` shards.
+    pub fn new(planned: &Planned, shards: u64) -> Result<Merged, CompareError> {
+        let mut merged = Merged::of("this comparison", planned.run.clone(), planned.stopped)?;
+        merged.expected.shard.count = shards;
+        Ok(merged)
+    }
+
+    fn of(name: &str, run: RunId, stopped: Stop) -> Result<Merged, CompareError> {
+        let plan = Plan::of_run(&run)
+            .map_err(|misfit| MergeError::Misfit { part: name.to_owned(), misfit })?;
+        let tally = Accumulated::new(run.mode, run.opponents.len());
+        let empty = Accumulated::new(run.mode, run.opponents.len());
+        let contents = ComparePart { run, seeds_played: 0, tally: empty };
+        let expected = Part::of(Shard { index: 0, count: 1 }, contents);
+        Ok(Merged { expected, plan, tally, seeds: 0, stopped })
+    }
+
+    /// Merges `part` (named `name` in errors), which must be shard `index` of this comparison:
+    /// played by this botlens with the same sides, modules, opponents, seeds and limits.
+    pub fn add(
+        &mut self,
+        name: &str,
+        part: Part<ComparePart>,
+        index: u64,
+    ) -> Result<(), CompareError> {
+        let shard = shard::check_against(name, &part, "this comparison", &self.expected)?;
+        if shard.index != index {
+            let field = "shard indices";
+            let first = "this comparison".to_owned();
+            return Err(MergeError::Differ { first, part: name.to_owned(), field }.into());
+        }
+        self.absorb(name, part.contents)
+    }
+
+    fn absorb(&mut self, name: &str, part: ComparePart) -> Result<(), CompareError> {
+        self.seeds += part.seeds_played;
+        self.tally
+            .merge(part.tally)
+            .map_err(|misfit| MergeError::Misfit { part: name.to_owned(), misfit }.into())
+    }
+
+    /// Games merged.
+    pub fn games(&self) -> u64 {
+        self.seeds * self.plan.per_seed
+    }
+
+    /// The SPRT `sprt` on what is merged; `None` for steps.
+    pub fn sprt(&self, sprt: &Sprt) -> Option<SprtResult> {
+        self.tally.sprt(sprt)
+    }
+
+    /// The comparison of what is merged, with the SPRT asked for and its result, if any.
+    pub fn report(self, sprt: Option<(&Sprt, SprtResult)>) -> Result<CompareReport, CompareError> {
+        let decided = sprt.is_some_and(|(_, result)| result.verdict != Verdict::Continue);
+        let stopped = if decided { Stop::Verdict } else { self.stopped };
+        let run = &self.expected.contents.run;
+        self.plan.report(run, self.tally, self.seeds, sprt, stopped)
+    }
 }
 
 /// What a comparison plays: its mode, its opponents, the games per seed, the seeds (from

@@ -15,4 +15,5 @@ pub mod bisect;
 pub mod compare;
 pub mod diff;
 pub mod play_on;
+pub mod slurm;
 pub mod tournament;

@@ -28,9 +28,9 @@ use botlens_games::GameKind;
 use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
 use crate::report::SuiteReport;
-use crate::shard::Shard;
 use crate::suite::{self, Contender, KeepTraces, PlayOn, Suite, SuiteError, SuiteResults, WasmBot};
 use crate::{BotProject, CancelToken, ProjectError, SeedRange};
+use botlens_bots::Shard;
 use botlens_bots::build::{self, BuildError, CompilerMessage};
 use botlens_bots::caps::LimitCaps;
 use botlens_bots::folder::{Folder, FolderError};

@@ -25,11 +25,9 @@
 //!
 //! Not for: scheduling shards (a scheduler's job) or playing them ([`crate::suite`]).
 
-use std::fmt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
-use botlens_bots::SeedRange;
+pub use botlens_bots::{MAX_SHARDS, SeedRange, Shard, ShardError};
 use botlens_engine::MatchLimits;
 use botlens_sandbox::SandboxLimits;
 use serde::{Deserialize, Serialize};
@@ -38,133 +36,11 @@ use crate::report::{Heading, SuiteReport};
 use crate::suite::{Contender, Suite};
 use crate::tally::{Misfit, Tally};
 
-/// The most shards a suite is split into.
-pub const MAX_SHARDS: u64 = 100_000;
-
 /// What a part file says it is (`format`).
 pub const PART_FORMAT: &str = "botlens-part";
 
 /// The version of the part format this botlens writes and reads (`format_version`).
 pub const PART_FORMAT_VERSION: u32 = 1;
-
-/// One of `count` shards of a suite: the `index`-th (from 0) block of its seeds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Shard {
-    /// Which shard, from 0.
-    pub index: u64,
-    /// How many shards the suite is split into.
-    pub count: u64,
-}
-
-/// Why a shard cannot be named so.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ShardError {
-    /// Not `I/N` with whole numbers.
-    #[error("shard `{0}`: expected I/N, the I-th of N shards counted from 0 (e.g. 0/4 … 3/4)")]
-    Syntax(String),
-    /// `I` not below `N`, or `N` 0 or too large.
-    #[error(
-        "shard {index}/{count}: shards are counted from 0, so the last of {count} is {last}/{count} (and at most {MAX_SHARDS} shards)",
-        last = count.saturating_sub(1)
-    )]
-    OutOfRange {
-        /// The index given.
-        index: u64,
-        /// The count given.
-        count: u64,
-    },
-    /// `auto` with no scheduler's variables in the environment.
-    #[error(
-        "--shard auto: no shard index in the environment (SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT, as in a Slurm job array; or JOB_COMPLETION_INDEX, as in a Kubernetes Indexed Job, with the count given: --shard auto/N)"
-    )]
-    NoScheduler,
-    /// A scheduler's variable that is not a number.
-    #[error("--shard auto: {name}=`{value}` is not a whole number")]
-    BadVariable {
-        /// The variable.
-        name: &'static str,
-        /// Its value, clipped.
-        value: String,
-    },
-}
-
-impl Shard {
-    /// Shard `index` of `count`, checked.
-    pub fn new(index: u64, count: u64) -> Result<Shard, ShardError> {
-        if count == 0 || count > MAX_SHARDS || index >= count {
-            return Err(ShardError::OutOfRange { index, count });
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// The shard a command line names: `I/N`; or `auto` (a Slurm job array's task: its
-    /// `SLURM_ARRAY_TASK_ID` less `SLURM_ARRAY_TASK_MIN` of `SLURM_ARRAY_TASK_COUNT`) or `auto/N`
-    /// (a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX`, else a Slurm task's index, of `N`),
-    /// the variables read from `env`.
-    pub fn parse(text: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Shard, ShardError> {
-        let number = |name: &'static str| -> Result<Option<u64>, ShardError> {
-            let Some(value) = env(name) else { return Ok(None) };
-            value.trim().parse().map(Some).map_err(|_| ShardError::BadVariable {
-                name,
-                value: botlens_engine::text::clipped(&value, 40),
-            })
-        };
-        let slurm_index = || -> Result<Option<u64>, ShardError> {
-            let Some(id) = number("SLURM_ARRAY_TASK_ID")? else { return Ok(None) };
-            Ok(Some(id.saturating_sub(number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0))))
-        };
-        let syntax = || ShardError::Syntax(botlens_engine::text::clipped(text, 40));
-        match text.split_once('/') {
-            None if text == "auto" => {
-                let (Some(index), Some(count)) =
-                    (slurm_index()?, number("SLURM_ARRAY_TASK_COUNT")?)
-                else {
-                    return Err(ShardError::NoScheduler);
-                };
-                Shard::new(index, count)
-            }
-            Some(("auto", count)) => {
-                let count = count.parse().map_err(|_| syntax())?;
-                let index = match number("JOB_COMPLETION_INDEX")? {
-                    Some(index) => index,
-                    None => slurm_index()?.ok_or(ShardError::NoScheduler)?,
-                };
-                Shard::new(index, count)
-            }
-            Some((index, count)) => Shard::new(
-                index.parse().map_err(|_| syntax())?,
-                count.parse().map_err(|_| syntax())?,
-            ),
-            None => Err(syntax()),
-        }
-    }
-
-    /// This shard's block of `seeds`: the offset of its first seed and how many it has (none
-    /// when there are fewer seeds than shards). The blocks of `0/N` … `N-1/N` are consecutive,
-    /// cover the range and differ in length by one at most.
-    pub fn block(&self, seeds: SeedRange) -> (u64, u64) {
-        let at = |index: u64| {
-            (u128::from(seeds.len()) * u128::from(index) / u128::from(self.count)) as u64
-        };
-        let start = at(self.index);
-        (start, at(self.index + 1) - start)
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-impl FromStr for Shard {
-    type Err = ShardError;
-
-    /// `I/N` only (no environment is read).
-    fn from_str(text: &str) -> Result<Shard, ShardError> {
-        Shard::parse(text, &|_| None)
-    }
-}
 
 /// A player as a part names it: its name and, for a module, what it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -496,36 +372,13 @@ fn listed(missing: &[u64]) -> String {
 }
 
 /// Checks that `parts`, each named (for errors) as the caller names it, are of one run and
-/// hold each of its shards once: the same format, kind and botlens, the same run
-/// ([`Contents::differs_from`]), figures that fit it ([`Contents::check`]), no shard twice and
-/// none missing.
+/// hold each of its shards once: each is like the first ([`check_against`]), no shard is given
+/// twice and none is missing.
 pub fn check_parts<T: Contents>(parts: &[(String, Part<T>)]) -> Result<(), MergeError> {
     let Some((first_name, first)) = parts.first() else { return Err(MergeError::NoParts) };
     let mut seen: Vec<Option<&str>> = vec![None; first.shard.count.min(MAX_SHARDS) as usize];
     for (name, part) in parts {
-        if part.format != PART_FORMAT || part.format_version != PART_FORMAT_VERSION {
-            return Err(MergeError::Format {
-                part: name.clone(),
-                format: botlens_engine::text::clipped(&part.format, 40),
-                version: part.format_version,
-            });
-        }
-        let differ =
-            |field| MergeError::Differ { first: first_name.clone(), part: name.clone(), field };
-        if part.kind != T::KIND {
-            return Err(differ("kinds of run"));
-        }
-        if part.botlens != first.botlens {
-            return Err(differ("botlens versions"));
-        }
-        if part.shard.count != first.shard.count {
-            return Err(differ("shard counts"));
-        }
-        if let Some(field) = first.contents.differs_from(&part.contents) {
-            return Err(differ(field));
-        }
-        let shard =
-            Shard::new(part.shard.index, part.shard.count).map_err(|_| differ("shard counts"))?;
+        let shard = check_against(name, part, first_name, first)?;
         let slot = &mut seen[shard.index as usize];
         if let Some(earlier) = slot {
             return Err(MergeError::Doubled {
@@ -535,9 +388,6 @@ pub fn check_parts<T: Contents>(parts: &[(String, Part<T>)]) -> Result<(), Merge
             });
         }
         *slot = Some(name);
-        part.contents
-            .check()
-            .map_err(|misfit| MergeError::Misfit { part: name.clone(), misfit })?;
     }
     let missing: Vec<u64> =
         (0..seen.len() as u64).filter(|&index| seen[index as usize].is_none()).collect();
@@ -545,6 +395,42 @@ pub fn check_parts<T: Contents>(parts: &[(String, Part<T>)]) -> Result<(), Merge
         return Err(MergeError::Missing { count: first.shard.count, missing });
     }
     Ok(())
+}
+
+/// Checks that the part `part` (named `name` in errors) is of the run `first` (named
+/// `first_name`) is of: the same format, kind, botlens and shard count, the same run
+/// ([`Contents::differs_from`]), and figures that fit it ([`Contents::check`]); its shard.
+pub fn check_against<T: Contents>(
+    name: &str,
+    part: &Part<T>,
+    first_name: &str,
+    first: &Part<T>,
+) -> Result<Shard, MergeError> {
+    if part.format != PART_FORMAT || part.format_version != PART_FORMAT_VERSION {
+        return Err(MergeError::Format {
+            part: name.to_owned(),
+            format: botlens_engine::text::clipped(&part.format, 40),
+            version: part.format_version,
+        });
+    }
+    let differ =
+        |field| MergeError::Differ { first: first_name.to_owned(), part: name.to_owned(), field };
+    if part.kind != T::KIND {
+        return Err(differ("kinds of run"));
+    }
+    if part.botlens != first.botlens {
+        return Err(differ("botlens versions"));
+    }
+    if part.shard.count != first.shard.count {
+        return Err(differ("shard counts"));
+    }
+    if let Some(field) = first.contents.differs_from(&part.contents) {
+        return Err(differ(field));
+    }
+    let shard =
+        Shard::new(part.shard.index, part.shard.count).map_err(|_| differ("shard counts"))?;
+    part.contents.check().map_err(|misfit| MergeError::Misfit { part: name.to_owned(), misfit })?;
+    Ok(shard)
 }
 
 /// Merges the parts of one suite, each named (for errors) as the caller names it, into the
@@ -571,40 +457,6 @@ pub fn merge(parts: Vec<(String, Part<RunPart>)>) -> Result<SuiteReport, MergeEr
 mod tests {
     use super::*;
     use crate::CancelToken;
-
-    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
-        move |name| vars.iter().find(|(key, _)| *key == name).map(|(_, value)| value.to_string())
-    }
-
-    #[test]
-    fn shards_are_named_by_hand_or_by_the_scheduler() {
-        let none = env(&[]);
-        assert_eq!(Shard::parse("2/5", &none), Ok(Shard { index: 2, count: 5 }));
-        assert_eq!(
-            Shard::parse("5/5", &none).unwrap_err().to_string(),
-            "shard 5/5: shards are counted from 0, so the last of 5 is 4/5 (and at most 100000 shards)"
-        );
-        assert!(matches!(Shard::parse("a/b", &none), Err(ShardError::Syntax(_))));
-        assert!(matches!(Shard::parse("0/0", &none), Err(ShardError::OutOfRange { .. })));
-        assert_eq!(Shard::parse("auto", &none), Err(ShardError::NoScheduler));
-        let slurm = env(&[
-            ("SLURM_ARRAY_TASK_ID", "7"),
-            ("SLURM_ARRAY_TASK_MIN", "1"),
-            ("SLURM_ARRAY_TASK_COUNT", "8"),
-        ]);
-        assert_eq!(Shard::parse("auto", &slurm), Ok(Shard { index: 6, count: 8 }));
-        let kubernetes = env(&[("JOB_COMPLETION_INDEX", "3")]);
-        assert_eq!(Shard::parse("auto/4", &kubernetes), Ok(Shard { index: 3, count: 4 }));
-        assert_eq!(
-            Shard::parse("auto/4", &slurm),
-            Err(ShardError::OutOfRange { index: 6, count: 4 })
-        );
-        let bad = env(&[("JOB_COMPLETION_INDEX", "x\u{1b}[2J")]);
-        assert_eq!(
-            Shard::parse("auto/4", &bad).unwrap_err().to_string(),
-            "--shard auto: JOB_COMPLETION_INDEX=`x\\u{1b}[2J` is not a whole number"
-        );
-    }
 
     /// The report of `suite` played whole and its parts played shard by shard, each read back
     /// from its JSON.
@@ -707,20 +559,5 @@ mod tests {
         hostile[1].1.contents.tally.opponents.pop();
         assert!(error(hostile).starts_with("part 1: the tally does not fit the suite"));
         assert_eq!(error(Vec::new()), "no part to merge");
-    }
-
-    #[test]
-    fn the_blocks_of_the_shards_cover_the_seeds_once_in_order() {
-        for (seeds, count) in [(100, 7), (3, 5), (10_000_000, 3), (1, 1)] {
-            let range = SeedRange::new(40, 40 + seeds - 1).unwrap();
-            let mut next = 0;
-            for index in 0..count {
-                let (start, len) = Shard { index, count }.block(range);
-                assert_eq!(start, next, "{seeds} seeds in {count}");
-                assert!(len.abs_diff(seeds / count) <= 1);
-                next += len;
-            }
-            assert_eq!(next, seeds);
-        }
     }
 }

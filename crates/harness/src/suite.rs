@@ -38,9 +38,9 @@ use botlens_games::{GameKind, GameVisitor, Scored};
 use botlens_sandbox::{BotModule, SandboxLimits};
 use serde_json::json;
 
-use crate::shard::Shard;
 use crate::tally::{Counted, Position, Tally};
 use crate::{CancelToken, SeedRange, traces};
+use botlens_bots::Shard;
 
 /// The most worker threads a suite runs: each holds up to two wasm instances at a time, and
 /// the sandbox's instance pool has room for many more than twice this.

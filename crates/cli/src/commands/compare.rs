@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use botlens_engine::text::printable;
 use botlens_experiments::compare::{self, Side};
+use botlens_experiments::slurm::{self, SlurmEvent, SlurmOptions};
 use botlens_harness::CancelToken;
 use botlens_harness::pipeline;
 use botlens_harness::shard::Shard;
@@ -59,6 +60,13 @@ the games come, which one shard cannot reach):
   botlens compare my-bot my-bot@main --seeds 0..100000 --shard 0/8 --part parts/0.json
   botlens merge parts/
 
+On Slurm (docs/scale.md): with --sprt, --slurm builds both sides here, submits the test's
+games as a job array (tasks of --slurm-task-games games, --slurm-tasks at once), merges the
+tasks' parts from the first on as they finish, prints the LLR as it goes, and at the verdict
+cancels what is still queued. The nodes must share this directory, the bots and their builds,
+and --slurm-dir. A task that fails is run once more.
+  botlens compare my-bot my-bot@main --sprt elo0=0 elo1=5 --slurm --slurm-partition cpu --slurm-tasks 32
+
 With --fail-on-regression, the comparison is a regression check for CI: a non-regression SPRT
 (elo1 at most 0, as fishtest tests a change that must not lose strength) fails when it accepts
 H0, that is when A is elo0 or worse than B; Klotski, which has no SPRT, fails when A takes more
@@ -93,6 +101,25 @@ pub struct CompareArgs {
     /// Where the shard's part is written (atomically; its directory made if missing).
     #[arg(long, value_name = "FILE", requires = "shard")]
     part: Option<PathBuf>,
+    /// Run the SPRT's games as a Slurm job array and stop it at the verdict (needs --sprt).
+    #[arg(long, conflicts_with_all = ["shard", "fail_on_regression"])]
+    slurm: bool,
+    /// The work directory the nodes share: the job's script, its tasks' logs and parts.
+    #[arg(long, value_name = "DIR", default_value = "botlens-slurm", requires = "slurm")]
+    slurm_dir: PathBuf,
+    /// The partition to submit to [default: Slurm's].
+    #[arg(long, value_name = "NAME", requires = "slurm")]
+    slurm_partition: Option<String>,
+    /// Each task's time limit, in minutes [default: the partition's].
+    #[arg(long, value_name = "MINUTES", requires = "slurm")]
+    slurm_time: Option<u32>,
+    /// Tasks running at once.
+    #[arg(long, value_name = "N", default_value_t = 8, requires = "slurm")]
+    slurm_tasks: u32,
+    /// Games each task plays (a whole number of seeds): the larger, the less Slurm's start-up
+    /// weighs, the later the test may stop.
+    #[arg(long, value_name = "GAMES", default_value_t = 20_000, requires = "slurm")]
+    slurm_task_games: u64,
 }
 
 /// Runs `botlens compare`.
@@ -117,6 +144,9 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
+    if args.slurm {
+        return on_slurm(&args, &a, &b, &options);
+    }
     if args.fail_on_regression {
         compare::check_regression_test(compare::common_game(&a, &b)?, options.sprt.as_ref())?;
     }
@@ -137,5 +167,51 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(1));
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--slurm`: the SPRT's games as a Slurm job array, its progress on stderr.
+fn on_slurm(
+    args: &CompareArgs,
+    a: &Side,
+    b: &Side,
+    options: &compare::CompareOptions,
+) -> anyhow::Result<ExitCode> {
+    let slurm = SlurmOptions {
+        botlens: std::env::current_exe()?,
+        dir: args.slurm_dir.clone(),
+        partition: args.slurm_partition.clone(),
+        time_limit_minutes: args.slurm_time,
+        in_flight: args.slurm_tasks,
+        games_per_task: args.slurm_task_games,
+        poll: std::time::Duration::from_secs(1),
+    };
+    let events = |event: SlurmEvent<'_>| match event {
+        SlurmEvent::Compare(event) => show(event),
+        SlurmEvent::Submitted { job, tasks } => {
+            eprintln!("botlens: submitted job {job}: {tasks} tasks");
+        }
+        SlurmEvent::Progress { merged, tasks, running, pending, games, sprt } => {
+            let llr = sprt.map_or_else(String::new, |sprt| {
+                format!(", LLR {:.2} ({:.2}, {:.2})", sprt.llr, sprt.lower_bound, sprt.upper_bound)
+            });
+            eprintln!(
+                "botlens: {merged}/{tasks} tasks merged ({games} games), {running} running, {pending} waiting{llr}"
+            );
+        }
+        SlurmEvent::Retried { task } => {
+            eprintln!("botlens: task {task} failed: running it once more")
+        }
+    };
+    let report = slurm::compare_on_slurm(
+        &pipeline::sandbox()?,
+        a,
+        b,
+        options,
+        &slurm,
+        &events,
+        &CancelToken::new(),
+    )?;
+    print_report(args.json, &report, |report| report.render())?;
     Ok(ExitCode::SUCCESS)
 }
