@@ -148,11 +148,21 @@ pub enum FolderError {
         /// The command that installs it.
         install: String,
     },
-    /// The JavaScript runner's build failed.
-    #[error(
-        "building botlens's JavaScript runner failed (are {PACKAGES} installed? `sudo apt-get install -y {PACKAGES}`):\n{0}"
-    )]
-    RunnerBuild(String),
+    /// A language runner's build failed.
+    #[error("building botlens's {runner} failed{hint}:\n{output}", hint = if *.needs_clang {
+        format!(" (are {PACKAGES} installed? `sudo apt-get install -y {PACKAGES}`)")
+    } else {
+        String::new()
+    })]
+    RunnerBuild {
+        /// The runner (`JavaScript runner`).
+        runner: &'static str,
+        /// Whether its build needs the C toolchain for WebAssembly (then a missing package is
+        /// the likely cause, and the message names them).
+        needs_clang: bool,
+        /// The end of the build's output.
+        output: String,
+    },
     /// The bot's sources do not compile (or link): the compiler's messages, located.
     #[error("the bot does not compile ({} errors)", .0.len())]
     Compile(Vec<CompilerMessage>),

@@ -18,7 +18,7 @@ use botlens_games::GameKind;
 
 use super::Toolchain;
 use super::c::{WASI_INCLUDE, WASI_LIB};
-use super::script::{Script, build_runner};
+use super::script::{Runner, Script, build_runner};
 use super::{Bot, Debugging, LoadError};
 use crate::folder::{FolderError, missing_clang_tools, on_path};
 use crate::scaffold::{CiSetup, FolderReadme, Scaffold, ScaffoldError};
@@ -137,7 +137,13 @@ pub fn runner(building: &mut dyn FnMut()) -> Result<PathBuf, FolderError> {
                 .env("CFLAGS_wasm32_wasip1", format!("--sysroot={}", sysroot.display()));
         }
     };
-    build_runner(JavaScript.sdk(), RUNNER_WASM, building, &configure)
+    let runner = Runner {
+        name: "JavaScript runner",
+        sdk: JavaScript.sdk(),
+        wasm: RUNNER_WASM,
+        needs_clang: true,
+    };
+    build_runner(&runner, building, &configure)
 }
 
 /// The runner's module, as cargo names it.

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use botlens_games::GameKind;
 
 use super::Toolchain;
-use super::script::{Script, build_runner};
+use super::script::{Runner, Script, build_runner};
 use super::{Bot, Debugging, LoadError};
 use crate::folder::FolderError;
 use crate::scaffold::{FolderReadme, Scaffold, ScaffoldError};
@@ -65,7 +65,7 @@ impl Toolchain for Python {
 
     /// The runner, with the starting bots (a bot's source needs no library).
     fn sdk(&self) -> &'static str {
-        "py-runner"
+        PY_RUNNER
     }
 
     fn builder(&self) -> Option<&'static str> {
@@ -107,12 +107,19 @@ pub static SCRIPT: Script = Script {
     error_type: None,
 };
 
+/// The runner's bundled folder.
+const PY_RUNNER: &str = "py-runner";
+
 /// The runner's module, as cargo names it.
 const RUNNER_WASM: &str = "botlens_py_runner.wasm";
+
+/// The Python runner: Rust alone builds it.
+const RUNNER: Runner =
+    Runner { name: "Python runner", sdk: PY_RUNNER, wasm: RUNNER_WASM, needs_clang: false };
 
 /// The compiled runner's file, built first if this build of botlens has not built it yet
 /// (once: later calls, in this process or another, find it in the cache). `building` is called
 /// before the build starts, which takes several minutes.
 pub fn runner(building: &mut dyn FnMut()) -> Result<PathBuf, FolderError> {
-    build_runner(Python.sdk(), RUNNER_WASM, building, &|_| {})
+    build_runner(&RUNNER, building, &|_| {})
 }

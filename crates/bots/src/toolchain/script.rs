@@ -283,16 +283,34 @@ impl GameVisitor for FirstTurn<'_> {
 /// runner depends on by path.
 const GUEST: &str = "runner-guest";
 
-/// The compiled runner in the bundled folder `sdk` (a cargo workspace of its own,
+/// A language runner as [`build_runner`] builds it.
+#[derive(Debug, Clone, Copy)]
+pub struct Runner {
+    /// What messages call it (`JavaScript runner`).
+    pub name: &'static str,
+    /// Its bundled folder (`js-runner`).
+    pub sdk: &'static str,
+    /// The module's file name in its target directory.
+    pub wasm: &'static str,
+    /// Whether its build needs the C toolchain for WebAssembly.
+    pub needs_clang: bool,
+}
+
+/// The compiled `runner` in its bundled folder (a cargo workspace of its own,
 /// `target/wasm32-wasip1/release/<wasm>`), built first if this build of botlens has not built it
 /// yet (once: later calls, in this process or another, find it in the cache). `building` is
 /// called before the build starts; `configure` adds the build's own environment.
 pub fn build_runner(
-    sdk: &str,
-    wasm: &str,
+    runner: &Runner,
     building: &mut dyn FnMut(),
     configure: &dyn Fn(&mut botlens_confine::Confined),
 ) -> Result<PathBuf, FolderError> {
+    let (sdk, wasm) = (runner.sdk, runner.wasm);
+    let failed = |output: String| FolderError::RunnerBuild {
+        runner: runner.name,
+        needs_clang: runner.needs_clang,
+        output,
+    };
     // One build at a time in this process; cargo's own lock serialises processes.
     static BUILDING: Mutex<()> = Mutex::new(());
     let _one = BUILDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -318,7 +336,7 @@ pub fn build_runner(
     };
     let timeout = crate::build::DEFAULT_BUILD_TIMEOUT;
     let built = build.run(&configure, timeout, &crate::CancelToken::new()).map_err(|stopped| {
-        FolderError::RunnerBuild(match stopped {
+        failed(match stopped {
             crate::build::Stopped::Failed(error) => error.to_string(),
             crate::build::Stopped::Cancelled => "cancelled".into(),
         })
@@ -327,7 +345,7 @@ pub fn build_runner(
         let stderr = String::from_utf8_lossy(&built.stderr);
         let tail: Vec<&str> = stderr.lines().rev().take(30).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
-        return Err(FolderError::RunnerBuild(tail.join("\n")));
+        return Err(failed(tail.join("\n")));
     }
     Ok(wasm)
 }
