@@ -117,8 +117,8 @@ pub struct CompareArgs {
     #[arg(long, value_name = "N", default_value_t = 8, requires = "slurm")]
     slurm_tasks: u32,
     /// Games each task plays (a whole number of seeds): the larger, the less Slurm's start-up
-    /// weighs, the later the test may stop.
-    #[arg(long, value_name = "GAMES", default_value_t = 20_000, requires = "slurm")]
+    /// weighs (docs/scale.md), the later the test may stop.
+    #[arg(long, value_name = "GAMES", default_value_t = 40_000, requires = "slurm")]
     slurm_task_games: u64,
 }
 
