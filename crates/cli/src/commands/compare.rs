@@ -10,12 +10,12 @@ use botlens_experiments::compare::{self, Side};
 use botlens_experiments::slurm::{self, SlurmEvent, SlurmOptions};
 use botlens_harness::CancelToken;
 use botlens_harness::pipeline;
-use botlens_harness::shard::Shard;
 use clap::Args;
 
 use crate::shared::games_args::GamesArgs;
 use crate::shared::output::print_report;
 use crate::shared::progress::show;
+use crate::shared::shards;
 
 /// Arguments of `botlens compare`.
 #[derive(Debug, Args)]
@@ -128,20 +128,14 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
     let b = Side::parse(&args.b, args.game.as_deref())?;
     let options = args.games.options()?;
     if let (Some(spec), Some(path)) = (&args.shard, &args.part) {
-        let shard = Shard::parse(spec, &|name| std::env::var(name).ok())?;
+        let shard = shards::shard(spec)?;
         let sandbox = pipeline::sandbox()?;
         let events = |event: compare::Event<'_>| show(event);
         let cancel = CancelToken::new();
         let (a, b) = compare::prepare_pair(&sandbox, &a, &b, &options, &events, &cancel)?;
         let part = compare::play_shard(&a, &b, &options, shard, &events, &cancel)?;
-        part.write(path)
-            .map_err(|error| anyhow::anyhow!("writing the part {}: {error}", path.display()))?;
-        let seeds = part.contents.seeds_played;
-        eprintln!(
-            "botlens: shard {shard}: {seeds} seed{} played, part written to {}",
-            if seeds == 1 { "" } else { "s" },
-            path.display()
-        );
+        let played = format!("{} played", shards::seeds(part.contents.seeds_played));
+        shards::write_part(&part, path, &played)?;
         return Ok(ExitCode::SUCCESS);
     }
     if args.slurm {

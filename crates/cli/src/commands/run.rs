@@ -10,12 +10,13 @@ use botlens_ci::Sources;
 use botlens_harness::analyze;
 use botlens_harness::baseline::{self, Comparison, FailedGames};
 use botlens_harness::pipeline::{self, RunOptions};
-use botlens_harness::shard::{RunPart, Shard};
+use botlens_harness::shard::RunPart;
 use botlens_harness::tally::SEEDS_LISTED;
 use botlens_harness::{CancelToken, Target};
 use clap::{Args, ValueEnum};
 
 use crate::shared::progress::StageProgress;
+use crate::shared::shards;
 use crate::shared::suite_args::SuiteArgs;
 
 /// Arguments of `botlens run`.
@@ -163,10 +164,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         (Some(root), Some(name)) => Some((name, baseline::load(root, name)?)),
         _ => None,
     };
-    let shard = match &args.shard {
-        Some(spec) => Some(Shard::parse(spec, &|name| std::env::var(name).ok())?),
-        None => None,
-    };
+    let shard = args.shard.as_deref().map(shards::shard).transpose()?;
     let mut options = RunOptions {
         trace_dir: args.trace_dir.clone(),
         paired: args.paired,
@@ -248,23 +246,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     if let (Some(shard), Some(path)) = (shard, &args.part) {
         let results = &run.results;
         let target = target.to_string();
-        let part = RunPart::new(
-            shard,
-            &run.suite,
-            &target,
-            results.tally.clone(),
-            results.played,
-            report.clone(),
-        );
-        part.write(path)
-            .map_err(|error| anyhow::anyhow!("writing the part {}: {error}", path.display()))?;
+        let (tally, played) = (results.tally.clone(), results.played);
+        let part = RunPart::new(shard, &run.suite, &target, tally, played, report.clone());
         let (offset, seeds) = shard.block(run.suite.seeds);
         let first = run.suite.seeds.first() + offset;
         let block = match seeds {
             0 => "no seed: there are fewer seeds than shards".to_owned(),
             n => format!("seeds {first}..={}", first + n - 1),
         };
-        eprintln!("botlens: shard {shard} ({block}): part written to {}", path.display());
+        shards::write_part(&part, path, &block)?;
         // A shard's report is not the project's run: its last run stays.
         return Ok(if report.has_faults() { ExitCode::from(1) } else { ExitCode::SUCCESS });
     }

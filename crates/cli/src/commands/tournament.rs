@@ -6,13 +6,13 @@ use std::process::ExitCode;
 
 use botlens_experiments::compare::Side;
 use botlens_experiments::tournament::{self, Event, TournamentOptions};
-use botlens_harness::shard::Shard;
 use botlens_harness::{CancelToken, SeedRange};
 use clap::Args;
 
 use crate::shared::games_args::PlayLimits;
 use crate::shared::output::print_report;
 use crate::shared::progress::show;
+use crate::shared::shards;
 
 /// Arguments of `botlens tournament`.
 #[derive(Debug, Args)]
@@ -89,23 +89,12 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     };
     let sandbox = crate::shared::sandbox()?;
     if let (Some(spec), Some(path)) = (&args.shard, &args.part) {
-        let shard = Shard::parse(spec, &|name| std::env::var(name).ok())?;
-        let part = tournament::tournament_shard(
-            &sandbox,
-            &sides,
-            &options,
-            shard,
-            &events,
-            &CancelToken::new(),
-        )?;
-        part.write(path)
-            .map_err(|error| anyhow::anyhow!("writing the part {}: {error}", path.display()))?;
-        let seeds = part.contents.seeds_played;
-        eprintln!(
-            "botlens: shard {shard}: {seeds} seed{} played by every pair, part written to {}",
-            if seeds == 1 { "" } else { "s" },
-            path.display()
-        );
+        let shard = shards::shard(spec)?;
+        let cancel = CancelToken::new();
+        let part =
+            tournament::tournament_shard(&sandbox, &sides, &options, shard, &events, &cancel)?;
+        let played = format!("{} played by every pair", shards::seeds(part.contents.seeds_played));
+        shards::write_part(&part, path, &played)?;
         return Ok(ExitCode::SUCCESS);
     }
     let report = tournament::tournament(&sandbox, &sides, &options, &events, &CancelToken::new())?;

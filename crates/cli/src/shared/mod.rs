@@ -1,7 +1,7 @@
 //! What several commands share, so that no command borrows from another: the arguments
 //! several take (`*_arg`, `*_args`), the words and progress shown while they build and play
-//! (`progress`), how they write results (`output`), Klotski layouts named on the command line
-//! (`layout`), and the process's sandbox.
+//! (`progress`), how they write results (`output`) and shards' parts (`shards`), Klotski
+//! layouts named on the command line (`layout`), and the process's sandbox.
 
 pub mod bot_arg;
 pub mod caps_args;
@@ -11,6 +11,7 @@ pub mod lang_arg;
 pub mod layout;
 pub mod output;
 pub mod progress;
+pub mod shards;
 pub mod suite_args;
 
 /// The process's sandbox ([`botlens_harness::pipeline::sandbox`]), saying once on stderr why its
