@@ -227,12 +227,13 @@ fn a_run_and_a_round_robin_sharded_into_slurm_job_arrays_merge_into_those_played
     assert_eq!(merged.code, Some(0), "{}", merged.stderr);
     assert_eq!(merged.stdout, whole.stdout);
 
-    sprt_on_slurm_stops_itself_and_retries_a_killed_task(&slurm, dir.path());
+    coordinated_on_slurm(&slurm, dir.path());
 }
 
 /// `compare --sprt --slurm`: the test stops at its verdict long before its games cap, cancels
-/// what is queued, and a task killed while it runs is run again.
-fn sprt_on_slurm_stops_itself_and_retries_a_killed_task(slurm: &LocalSlurm, dir: &Path) {
+/// what is queued, and a task killed while it runs is run again; `tournament --slurm` makes the
+/// report of the round robin played here.
+fn coordinated_on_slurm(slurm: &LocalSlurm, dir: &Path) {
     let env = slurm.env();
     let env: Vec<(&str, &str)> = env.iter().map(|(key, value)| (*key, value.as_str())).collect();
     // A project, built here; each task finds its build up to date in the shared directory.
@@ -313,5 +314,28 @@ fn sprt_on_slurm_stops_itself_and_retries_a_killed_task(slurm: &LocalSlurm, dir:
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(out.stderr.contains("botlens: task 0 failed: running it once more"), "{}", out.stderr);
     assert!(out.stdout.contains("SPRT: llr"), "{}", out.stdout);
+    assert_eq!(slurm.output("squeue", &["-h"]).trim(), "", "nothing is left queued");
+
+    // A round robin with --slurm: five tasks of six seeds, the report of the one played here.
+    let args = [
+        "tournament",
+        "--game",
+        "battleships",
+        "random",
+        "hunter",
+        "density",
+        "--seeds",
+        "0..30",
+        "--json",
+    ];
+    let whole = botlens(&args);
+    assert_eq!(whole.code, Some(0), "{}", whole.stderr);
+    let work = dir.join("league");
+    let slurm_args = ["--slurm", "--slurm-tasks", "2", "--slurm-task-games", "36", "--slurm-dir"];
+    let command = [&args[..], &slurm_args[..], &[work.to_str().unwrap()]].concat();
+    let out = botlens_with_env(&command, "", limit, &env);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stderr.contains(": 5 tasks"), "{}", out.stderr);
+    assert_eq!(out.stdout, whole.stdout);
     assert_eq!(slurm.output("squeue", &["-h"]).trim(), "", "nothing is left queued");
 }

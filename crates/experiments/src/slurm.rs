@@ -1,5 +1,6 @@
 //! `botlens compare A B --sprt … --slurm`: an SPRT whose games are the tasks of a Slurm job
-//! array, stopped (and what is still queued cancelled) at its verdict.
+//! array, stopped (and what is still queued cancelled) at its verdict; and `botlens tournament
+//! … --slurm`, a round robin's games as such an array, merged once every task has finished.
 //!
 //! The comparison is built once, here, as `compare` builds it; the seeds the test may use (its
 //! games cap) are split into shards ([`botlens_harness::shard`]) and each shard is a task of one
@@ -31,6 +32,11 @@ use botlens_stats::{SprtResult, Verdict};
 use crate::compare::{
     self, CompareError, CompareOptions, ComparePart, CompareReport, Event, Merged, Side,
 };
+use crate::tournament::{
+    self, TournamentError, TournamentOptions, TournamentPart, TournamentReport,
+};
+use botlens_bots::caps::LimitCaps;
+use botlens_harness::SeedRange;
 
 /// How an SPRT is run on Slurm.
 #[derive(Debug, Clone)]
@@ -91,6 +97,9 @@ pub enum SlurmError {
     /// The comparison could not be prepared, or its parts not merged.
     #[error(transparent)]
     Compare(#[from] CompareError),
+    /// The round robin could not be prepared, or its parts not merged.
+    #[error(transparent)]
+    Tournament(#[from] TournamentError),
     /// A Slurm command could not be run, or failed.
     #[error("{command}: {message}")]
     Command {
@@ -140,19 +149,119 @@ pub fn compare_on_slurm(
     let (prepared_a, prepared_b) =
         compare::prepare_pair(sandbox, a, b, options, &compare_events, cancel)?;
     let plan = compare::planned(&prepared_a, &prepared_b, options)?;
-    let seeds_per_task = (slurm.games_per_task / plan.per_seed).max(1);
-    let tasks = plan.seeds.len().div_ceil(seeds_per_task);
+    let tasks = plan.seeds.len().div_ceil((slurm.games_per_task / plan.per_seed).max(1));
+    let mut words = vec!["compare".to_owned(), a.label.clone(), b.label.clone()];
+    if let Some(opponents) = &options.opponents {
+        words.extend(["--vs".into(), opponents.join(",")]);
+    }
     let game = prepared_a.suite.game.name();
+    words.extend(common_words(game, plan.seeds, options.max_turns, &options.caps));
+    let mut merged = Merged::new(&plan, tasks)?;
+    let mut sprt_result = None;
+    let take = |index: u64, path: &Path| {
+        let value = shard::read(path).map_err(CompareError::from)?;
+        let part = Part::<ComparePart>::from_value(path, value).map_err(CompareError::from)?;
+        merged.add(&path.display().to_string(), part, index)?;
+        sprt_result = merged.sprt(&sprt);
+        let stop = sprt_result.is_some_and(|result| result.verdict != Verdict::Continue);
+        Ok(Status { games: merged.games(), sprt: sprt_result, stop })
+    };
+    play_array(slurm, "botlens-sprt", &words, tasks, events, cancel, take)?;
+    Ok(merged.report(sprt_result.map(|result| (&sprt, result)))?)
+}
+
+/// Holds the round robin of `sides` on Slurm: every side built here, the seeds cut into a job
+/// array of `tournament --shard` tasks, and their parts merged once all have finished (a
+/// failed task run once more).
+pub fn tournament_on_slurm(
+    sandbox: &Sandbox,
+    sides: &[Side],
+    options: &TournamentOptions,
+    slurm: &SlurmOptions,
+    events: &(dyn Fn(SlurmEvent<'_>) + Sync),
+    cancel: &CancelToken,
+) -> Result<TournamentReport, SlurmError> {
+    let field_events = |event: tournament::Event<'_>| {
+        if let tournament::Event::Compare(event) = event {
+            events(SlurmEvent::Compare(event));
+        }
+    };
+    let (game, seeds) = tournament::planned(sandbox, sides, options, &field_events, cancel)?;
+    let per_seed = 2 * (sides.len() * (sides.len() - 1) / 2) as u64;
+    let tasks = seeds.len().div_ceil((slurm.games_per_task / per_seed).max(1));
+    let mut words = vec!["tournament".to_owned()];
+    words.extend(sides.iter().map(|side| side.label.clone()));
+    words.extend(common_words(game.name(), seeds, options.max_turns, &options.caps));
+    let mut parts = Vec::new();
+    let take = |_: u64, path: &Path| {
+        let value = shard::read(path).map_err(CompareError::from)?;
+        let part = Part::<TournamentPart>::from_value(path, value).map_err(CompareError::from)?;
+        parts.push((path.display().to_string(), part));
+        let played: u64 = parts.iter().map(|(_, part)| part.contents.seeds_played).sum();
+        Ok(Status { games: played * per_seed, sprt: None, stop: false })
+    };
+    play_array(slurm, "botlens-tournament", &words, tasks, events, cancel, take)?;
+    Ok(tournament::merge(parts)?)
+}
+
+/// Where a job array stands after a finished task is taken.
+struct Status {
+    /// Games taken so far.
+    games: u64,
+    /// The SPRT on them, if there is one.
+    sprt: Option<SprtResult>,
+    /// Whether no more tasks are needed.
+    stop: bool,
+}
+
+/// The arguments every task gets after its command and sides: the game, all the seeds, one
+/// worker, the turn cap and this run's caps on the limits, explicitly.
+fn common_words(
+    game: &str,
+    seeds: SeedRange,
+    max_turns: Option<u32>,
+    caps: &LimitCaps,
+) -> Vec<String> {
+    let mut words = vec!["--game".into(), game.to_owned(), "--seeds".into(), seeds.to_string()];
+    words.extend(["--jobs".into(), "1".into()]);
+    if let Some(turns) = max_turns {
+        words.extend(["--max-turns".into(), turns.to_string()]);
+    }
+    for (flag, value) in [
+        ("--max-fuel-per-turn", caps.fuel_per_turn),
+        ("--max-fuel-per-game", caps.fuel_per_game),
+        ("--max-memory-bytes", caps.memory_bytes),
+        ("--max-wall-clock-ms-per-turn", caps.wall_clock_ms_per_turn),
+        ("--max-build-timeout-secs", caps.build_timeout_secs),
+    ] {
+        words.extend([flag.to_owned(), value.to_string()]);
+    }
+    words
+}
+
+/// Submits `tasks` tasks, each this botlens run with `words` and its shard (`--shard
+/// $SLURM_ARRAY_TASK_ID/tasks --part DIR/parts/ID.json`), as one job array named `name`, at most
+/// [`SlurmOptions::in_flight`] at once; hands each finished task's part to `take` in order from
+/// the first, until `take` says stop or every task is taken; runs a task that left the queue
+/// without its part once more; and cancels what is left of the job before returning.
+fn play_array(
+    slurm: &SlurmOptions,
+    name: &str,
+    words: &[String],
+    tasks: u64,
+    events: &(dyn Fn(SlurmEvent<'_>) + Sync),
+    cancel: &CancelToken,
+    mut take: impl FnMut(u64, &Path) -> Result<Status, SlurmError>,
+) -> Result<(), SlurmError> {
     let dir = std::path::absolute(&slurm.dir)
         .map_err(|source| SlurmError::Io { path: slurm.dir.clone(), source })?;
-    let parts = dir.join("parts");
-    let logs = dir.join("logs");
+    let (parts, logs) = (dir.join("parts"), dir.join("logs"));
     for path in [&parts, &logs] {
         std::fs::create_dir_all(path)
             .map_err(|source| SlurmError::Io { path: path.clone(), source })?;
     }
     let script = dir.join("task.sh");
-    let command = task_command(&slurm.botlens, [a, b], game, options, plan.seeds, tasks, &parts);
+    let command = task_command(&slurm.botlens, words, tasks, &parts);
     std::fs::write(&script, format!("#!/bin/sh\n{}{command}\n", task_environment()))
         .map_err(|source| SlurmError::Io { path: script.clone(), source })?;
     let client = Client::new(&dir);
@@ -160,7 +269,7 @@ pub fn compare_on_slurm(
         let mut args = vec![
             "--parsable".to_owned(),
             format!("--array={array}"),
-            "--job-name=botlens-sprt".to_owned(),
+            format!("--job-name={name}"),
             // sbatch runs confined, in an environment of its own: the script sets the task's.
             "--export=NONE".to_owned(),
             format!("--output={}/task-%a.out", logs.display()),
@@ -174,32 +283,34 @@ pub fn compare_on_slurm(
     };
     let job = submit(&format!("0-{}%{}", tasks - 1, slurm.in_flight.max(1)))?;
     events(SlurmEvent::Submitted { job: &job, tasks });
-    let mut jobs = vec![job.clone()];
+    let mut jobs = vec![job];
     let mut retried: Vec<u64> = Vec::new();
-    let mut merged = Merged::new(&plan, tasks)?;
     let mut next = 0u64;
-    let mut sprt_result = None;
+    let mut status = Status { games: 0, sprt: None, stop: false };
     let mut last = None;
     let outcome = loop {
         if cancel.is_cancelled() {
             break Err(SlurmError::Compare(CompareError::Cancelled));
         }
         let queue = client.queue(&jobs, cancel)?;
-        while next < tasks {
+        let mut failed = None;
+        while next < tasks && !status.stop {
             let part = parts.join(format!("{next}.json"));
             if !part.is_file() || queue.has(next) {
                 break;
             }
-            let value = shard::read(&part).map_err(CompareError::from)?;
-            let read = Part::<ComparePart>::from_value(&part, value).map_err(CompareError::from)?;
-            merged.add(&part.display().to_string(), read, next)?;
-            next += 1;
-            sprt_result = merged.sprt(&sprt);
-            if sprt_result.is_some_and(|result| result.verdict != Verdict::Continue) {
-                break;
+            match take(next, &part) {
+                Ok(taken) => status = taken,
+                Err(error) => {
+                    failed = Some(error);
+                    break;
+                }
             }
+            next += 1;
         }
-        let decided = sprt_result.is_some_and(|result| result.verdict != Verdict::Continue);
+        if let Some(error) = failed {
+            break Err(error);
+        }
         let state = (next, queue.running, queue.pending);
         if last.replace(state) != Some(state) {
             events(SlurmEvent::Progress {
@@ -207,16 +318,16 @@ pub fn compare_on_slurm(
                 tasks,
                 running: queue.running,
                 pending: queue.pending,
-                games: merged.games(),
-                sprt: sprt_result,
+                games: status.games,
+                sprt: status.sprt,
             });
         }
-        if decided || next == tasks {
+        if status.stop || next == tasks {
             break Ok(());
         }
         // A task gone from the queue without its part failed: once more, then the end.
+        // (Parts are written atomically: a finished task's part is there before it leaves.)
         if !queue.has(next) && !parts.join(format!("{next}.json")).is_file() {
-            // Parts are written atomically: a finished task's part is there before it leaves.
             if retried.contains(&next) {
                 let log = logs.join(format!("task-{next}.out"));
                 break Err(SlurmError::TaskFailed { job: jobs.join(","), task: next, log });
@@ -228,8 +339,7 @@ pub fn compare_on_slurm(
         std::thread::sleep(slurm.poll);
     };
     client.cancel(&jobs, cancel)?;
-    outcome?;
-    Ok(merged.report(sprt_result.map(|result| (&sprt, result)))?)
+    outcome
 }
 
 /// The variables of this process that a task's botlens and the toolchains it runs read (where
@@ -256,38 +366,13 @@ fn task_environment() -> String {
         .collect()
 }
 
-/// The shell command a task runs: this botlens comparing the same sides on shard
-/// `$SLURM_ARRAY_TASK_ID` of `tasks` of `seeds`, its part written into `parts`. Every word is
-/// quoted for the shell.
-fn task_command(
-    botlens: &Path,
-    [a, b]: [&Side; 2],
-    game: &str,
-    options: &CompareOptions,
-    seeds: botlens_harness::SeedRange,
-    tasks: u64,
-    parts: &Path,
-) -> String {
-    let mut words: Vec<String> = vec![botlens.display().to_string(), "compare".into()];
-    words.extend([a.label.clone(), b.label.clone(), "--game".into(), game.to_owned()]);
-    if let Some(opponents) = &options.opponents {
-        words.extend(["--vs".into(), opponents.join(",")]);
-    }
-    words.extend(["--seeds".into(), seeds.to_string(), "--jobs".into(), "1".into()]);
-    if let Some(turns) = options.max_turns {
-        words.extend(["--max-turns".into(), turns.to_string()]);
-    }
-    let caps = &options.caps;
-    for (flag, value) in [
-        ("--max-fuel-per-turn", caps.fuel_per_turn),
-        ("--max-fuel-per-game", caps.fuel_per_game),
-        ("--max-memory-bytes", caps.memory_bytes),
-        ("--max-wall-clock-ms-per-turn", caps.wall_clock_ms_per_turn),
-        ("--max-build-timeout-secs", caps.build_timeout_secs),
-    ] {
-        words.extend([flag.to_owned(), value.to_string()]);
-    }
-    let quoted: Vec<String> = words.iter().map(|word| shell_word(word)).collect();
+/// The shell command a task runs: this botlens with `words` on shard `$SLURM_ARRAY_TASK_ID` of
+/// `tasks`, its part written into `parts`. Every word is quoted for the shell.
+fn task_command(botlens: &Path, words: &[String], tasks: u64, parts: &Path) -> String {
+    let quoted: Vec<String> = std::iter::once(botlens.display().to_string())
+        .chain(words.iter().cloned())
+        .map(|word| shell_word(&word))
+        .collect();
     let part = shell_word(&parts.display().to_string());
     format!(
         "exec {} --shard \"$SLURM_ARRAY_TASK_ID/{tasks}\" --part {part}/\"$SLURM_ARRAY_TASK_ID\".json",

@@ -271,6 +271,19 @@ pub fn merge(
     report_of(game, entries, run.seeds.to_string(), games, &results)
 }
 
+/// Prepares the round robin of `sides` as [`tournament`] does (every side built or loaded) and
+/// returns its game and the seeds every pair plays: what its shards, played elsewhere, need.
+pub fn planned(
+    sandbox: &Sandbox,
+    sides: &[Side],
+    options: &TournamentOptions,
+    events: &(dyn Fn(Event<'_>) + Sync),
+    cancel: &CancelToken,
+) -> Result<(GameKind, SeedRange), TournamentError> {
+    let field = Field::prepare(sandbox, sides, options, events, cancel)?;
+    Ok((field.game, field.options.seeds.expect("the field's seeds are set when prepared")))
+}
+
 /// The sides of a round robin prepared, its pairs and the options every pair is played with.
 struct Field<'a> {
     sides: &'a [Side],

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use botlens_engine::text::printable;
 use botlens_experiments::compare::{self, Side};
-use botlens_experiments::slurm::{self, SlurmEvent, SlurmOptions};
+use botlens_experiments::slurm;
 use botlens_harness::CancelToken;
 use botlens_harness::pipeline;
 use clap::Args;
@@ -16,6 +16,7 @@ use crate::shared::games_args::GamesArgs;
 use crate::shared::output::print_report;
 use crate::shared::progress::show;
 use crate::shared::shards;
+use crate::shared::slurm_args::{SlurmArgs, show_slurm};
 
 /// Arguments of `botlens compare`.
 #[derive(Debug, Args)]
@@ -101,25 +102,8 @@ pub struct CompareArgs {
     /// Where the shard's part is written (atomically; its directory made if missing).
     #[arg(long, value_name = "FILE", requires = "shard")]
     part: Option<PathBuf>,
-    /// Run the SPRT's games as a Slurm job array and stop it at the verdict (needs --sprt).
-    #[arg(long, conflicts_with_all = ["shard", "fail_on_regression"])]
-    slurm: bool,
-    /// The work directory the nodes share: the job's script, its tasks' logs and parts.
-    #[arg(long, value_name = "DIR", default_value = "botlens-slurm", requires = "slurm")]
-    slurm_dir: PathBuf,
-    /// The partition to submit to [default: Slurm's].
-    #[arg(long, value_name = "NAME", requires = "slurm")]
-    slurm_partition: Option<String>,
-    /// Each task's time limit, in minutes [default: the partition's].
-    #[arg(long, value_name = "MINUTES", requires = "slurm")]
-    slurm_time: Option<u32>,
-    /// Tasks running at once.
-    #[arg(long, value_name = "N", default_value_t = 8, requires = "slurm")]
-    slurm_tasks: u32,
-    /// Games each task plays (a whole number of seeds): the larger, the less Slurm's start-up
-    /// weighs (docs/scale.md), the later the test may stop.
-    #[arg(long, value_name = "GAMES", default_value_t = 40_000, requires = "slurm")]
-    slurm_task_games: u64,
+    #[command(flatten)]
+    slurm: SlurmArgs,
 }
 
 /// Runs `botlens compare`.
@@ -138,8 +122,23 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         shards::write_part(&part, path, &played)?;
         return Ok(ExitCode::SUCCESS);
     }
-    if args.slurm {
-        return on_slurm(&args, &a, &b, &options);
+    if args.slurm.slurm {
+        if args.shard.is_some() || args.fail_on_regression {
+            anyhow::bail!(
+                "--slurm plays the whole test: leave out --shard and --fail-on-regression"
+            );
+        }
+        let report = slurm::compare_on_slurm(
+            &pipeline::sandbox()?,
+            &a,
+            &b,
+            &options,
+            &args.slurm.options()?,
+            &show_slurm,
+            &CancelToken::new(),
+        )?;
+        print_report(args.json, &report, |report| report.render())?;
+        return Ok(ExitCode::SUCCESS);
     }
     if args.fail_on_regression {
         compare::check_regression_test(compare::common_game(&a, &b)?, options.sprt.as_ref())?;
@@ -161,51 +160,5 @@ pub fn run(args: CompareArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(1));
     }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `--slurm`: the SPRT's games as a Slurm job array, its progress on stderr.
-fn on_slurm(
-    args: &CompareArgs,
-    a: &Side,
-    b: &Side,
-    options: &compare::CompareOptions,
-) -> anyhow::Result<ExitCode> {
-    let slurm = SlurmOptions {
-        botlens: std::env::current_exe()?,
-        dir: args.slurm_dir.clone(),
-        partition: args.slurm_partition.clone(),
-        time_limit_minutes: args.slurm_time,
-        in_flight: args.slurm_tasks,
-        games_per_task: args.slurm_task_games,
-        poll: std::time::Duration::from_secs(1),
-    };
-    let events = |event: SlurmEvent<'_>| match event {
-        SlurmEvent::Compare(event) => show(event),
-        SlurmEvent::Submitted { job, tasks } => {
-            eprintln!("botlens: submitted job {job}: {tasks} tasks");
-        }
-        SlurmEvent::Progress { merged, tasks, running, pending, games, sprt } => {
-            let llr = sprt.map_or_else(String::new, |sprt| {
-                format!(", LLR {:.2} ({:.2}, {:.2})", sprt.llr, sprt.lower_bound, sprt.upper_bound)
-            });
-            eprintln!(
-                "botlens: {merged}/{tasks} tasks merged ({games} games), {running} running, {pending} waiting{llr}"
-            );
-        }
-        SlurmEvent::Retried { task } => {
-            eprintln!("botlens: task {task} failed: running it once more")
-        }
-    };
-    let report = slurm::compare_on_slurm(
-        &pipeline::sandbox()?,
-        a,
-        b,
-        options,
-        &slurm,
-        &events,
-        &CancelToken::new(),
-    )?;
-    print_report(args.json, &report, |report| report.render())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use botlens_experiments::compare::Side;
+use botlens_experiments::slurm;
 use botlens_experiments::tournament::{self, Event, TournamentOptions};
 use botlens_harness::{CancelToken, SeedRange};
 use clap::Args;
@@ -13,6 +14,7 @@ use crate::shared::games_args::PlayLimits;
 use crate::shared::output::print_report;
 use crate::shared::progress::show;
 use crate::shared::shards;
+use crate::shared::slurm_args::{SlurmArgs, show_slurm};
 
 /// Arguments of `botlens tournament`.
 #[derive(Debug, Args)]
@@ -38,6 +40,10 @@ In shards, on a cluster (docs/scale.md): each shard plays every pair on a block 
 and writes a part; `botlens merge` prints the round robin of all the seeds:
   botlens tournament a.wasm b.wasm c.wasm --game battleships --seeds 0..10000 --shard 0/4 --part parts/0.json
   botlens merge parts/
+
+On Slurm: --slurm builds every side here, submits the shards as a job array (tasks of
+--slurm-task-games games, --slurm-tasks at once), runs a failed task once more and merges:
+  botlens tournament a b c --game battleships --seeds 0..100000 --slurm --slurm-tasks 16
 
 Exit status: 0 with the table, 2 on bad input (one side, a side named twice, sides of
 different games, an unknown name) or a failed build."
@@ -65,6 +71,8 @@ pub struct TournamentArgs {
     /// Where the shard's part is written (atomically; its directory made if missing).
     #[arg(long, value_name = "FILE", requires = "shard")]
     part: Option<PathBuf>,
+    #[command(flatten)]
+    slurm: SlurmArgs,
 }
 
 /// Runs `botlens tournament`.
@@ -88,6 +96,17 @@ pub fn run(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let sandbox = crate::shared::sandbox()?;
+    if args.slurm.slurm {
+        if args.shard.is_some() {
+            anyhow::bail!("--slurm plays every shard: leave out --shard");
+        }
+        let slurm = args.slurm.options()?;
+        let cancel = CancelToken::new();
+        let report =
+            slurm::tournament_on_slurm(&sandbox, &sides, &options, &slurm, &show_slurm, &cancel)?;
+        print_report(args.json, &report, |report| report.render())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let (Some(spec), Some(path)) = (&args.shard, &args.part) {
         let shard = shards::shard(spec)?;
         let cancel = CancelToken::new();

@@ -12,6 +12,7 @@ pub mod layout;
 pub mod output;
 pub mod progress;
 pub mod shards;
+pub mod slurm_args;
 pub mod suite_args;
 
 /// The process's sandbox ([`botlens_harness::pipeline::sandbox`]), saying once on stderr why its
