@@ -316,6 +316,34 @@ fn coordinated_on_slurm(slurm: &LocalSlurm, dir: &Path) {
     assert!(out.stdout.contains("SPRT: llr"), "{}", out.stdout);
     assert_eq!(slurm.output("squeue", &["-h"]).trim(), "", "nothing is left queued");
 
+    // A task that fails twice (its part cannot be written: a directory stands in its place)
+    // ends the test, naming its log, and leaves nothing queued.
+    let work = dir.join("failing");
+    std::fs::create_dir_all(work.join("parts/0.json")).unwrap();
+    let args = [
+        "compare",
+        "--game",
+        "battleships",
+        "hunter",
+        "random",
+        "--sprt",
+        "--slurm",
+        "--slurm-task-games",
+        "100",
+        "--slurm-dir",
+    ];
+    let out = botlens_with_env(&[&args[..], &[work.to_str().unwrap()]].concat(), "", limit, &env);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("botlens: task 0 failed: running it once more"), "{}", out.stderr);
+    let log = work.join("logs/task-0.out");
+    assert!(
+        out.stderr.contains(&format!("failed twice (its log: {})", log.display())),
+        "{}",
+        out.stderr
+    );
+    assert!(std::fs::read_to_string(&log).unwrap().contains("writing the part"));
+    assert_eq!(slurm.output("squeue", &["-h"]).trim(), "", "nothing is left queued");
+
     // A round robin with --slurm: five tasks of six seeds, the report of the one played here.
     let args = [
         "tournament",
