@@ -388,7 +388,10 @@ struct Client {
 
 /// What the queue holds of the jobs: the array tasks still there, running or waiting.
 struct Queue {
+    /// The array indices queued.
     tasks: Vec<u64>,
+    /// The jobs they belong to.
+    jobs: Vec<String>,
     running: u64,
     pending: u64,
 }
@@ -441,16 +444,24 @@ impl Client {
         Ok(String::from_utf8_lossy(&finished.stdout).into_owned())
     }
 
-    /// The tasks of `jobs` still queued.
+    /// The tasks of `jobs` still queued. The user's whole queue is read (`--me`) and filtered
+    /// here: asked for by id, squeue fails on a job it has already forgotten (a retry that ended
+    /// minutes ago).
     fn queue(&self, jobs: &[String], cancel: &CancelToken) -> Result<Queue, SlurmError> {
-        let args = ["-h", "-r", "-j", &jobs.join(","), "-o", "%K %t"].map(str::to_owned);
+        let args = ["-h", "-r", "--me", "-o", "%i %t"].map(str::to_owned);
         let out = self.run("squeue", &args, cancel)?;
-        let mut queue = Queue { tasks: Vec::new(), running: 0, pending: 0 };
+        let mut queue = Queue { tasks: Vec::new(), jobs: Vec::new(), running: 0, pending: 0 };
         for line in out.lines() {
             let mut words = line.split_whitespace();
-            let (Some(task), Some(state)) = (words.next(), words.next()) else { continue };
-            let Ok(task) = task.parse() else { continue };
+            let (Some(id), Some(state)) = (words.next(), words.next()) else { continue };
+            let Some((job, task)) = id.split_once('_') else { continue };
+            let (true, Ok(task)) = (jobs.iter().any(|ours| ours == job), task.parse()) else {
+                continue;
+            };
             queue.tasks.push(task);
+            if !queue.jobs.iter().any(|queued| queued == job) {
+                queue.jobs.push(job.to_owned());
+            }
             match state {
                 "R" | "CG" => queue.running += 1,
                 _ => queue.pending += 1,
@@ -461,7 +472,12 @@ impl Client {
 
     /// Cancels `jobs` and waits until none of their tasks is queued.
     fn cancel(&self, jobs: &[String], cancel: &CancelToken) -> Result<(), SlurmError> {
-        self.run("scancel", &[jobs.join(",")], cancel)?;
+        // Only the jobs still queued: scancel fails on one Slurm has forgotten.
+        let queued = self.queue(jobs, cancel)?.jobs;
+        if queued.is_empty() {
+            return Ok(());
+        }
+        self.run("scancel", &[queued.join(",")], cancel)?;
         let started = Instant::now();
         while !self.queue(jobs, cancel)?.tasks.is_empty() {
             if started.elapsed() > Duration::from_secs(60) {
