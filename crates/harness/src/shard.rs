@@ -20,7 +20,7 @@
 //! `opponents`, each
 //! `name` and `sha256` of its module, or null for a reference player, and `payload_sha256` of the
 //! source a language runner ran; `target`, the bot as replay commands name it; `seeds`,
-//! `paired`, `limits` with `engine` and `sandbox`), `played`, `duration_ms`, `tally` (see
+//! `paired`, `limits` with `engine` and `sandbox`), `played`, `tally` (see
 //! [`crate::tally`]) and `report` (the shard's own, as `botlens run --json` writes it).
 //!
 //! Not for: scheduling shards (a scheduler's job) or playing them ([`crate::suite`]).
@@ -215,11 +215,9 @@ pub struct RunPart {
     pub suite: SuiteId,
     /// Games played.
     pub played: u64,
-    /// Wall-clock time of the shard's games.
-    pub duration_ms: u64,
     /// What its games counted.
     pub tally: Tally,
-    /// The shard's own report.
+    /// The shard's own report (its `duration_ms` the shard's wall-clock time).
     pub report: SuiteReport,
 }
 
@@ -246,9 +244,8 @@ impl RunPart {
         for row in &mut report.opponents {
             row.outcomes = row.outcomes.within(block.clone());
         }
-        let duration_ms = report.duration_ms;
         let suite = SuiteId::of(suite, target);
-        Part::of(shard, RunPart { suite, played, duration_ms, tally, report })
+        Part::of(shard, RunPart { suite, played, tally, report })
     }
 }
 
@@ -444,7 +441,7 @@ pub fn merge(parts: Vec<(String, Part<RunPart>)>) -> Result<SuiteReport, MergeEr
     for (name, part) in parts {
         let part = part.contents;
         played += part.played;
-        duration_ms += part.duration_ms;
+        duration_ms += part.report.duration_ms;
         tally.merge(part.tally).map_err(|misfit| MergeError::Misfit { part: name, misfit })?;
         reports.push(part.report);
     }
