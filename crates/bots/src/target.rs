@@ -286,12 +286,39 @@ impl fmt::Display for Target {
 /// assert_eq!(shell_word("it's"), "'it'\\''s'");
 /// ```
 pub fn shell_word(word: &str) -> String {
+    if is_plain(word) { word.to_owned() } else { format!("'{}'", word.replace('\'', "'\\''")) }
+}
+
+/// Whether `word` is a word a shell takes as it is: not empty, and only characters no shell
+/// treats specially.
+fn is_plain(word: &str) -> bool {
     let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:@%+=,".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
+    !word.is_empty() && word.chars().all(plain)
+}
+
+/// Whether `text` is a target as [`Target`]'s `Display` writes it: one word as [`shell_word`]
+/// writes it, perhaps followed by ` --game NAME` (a plain name). A command line made with such
+/// a text names that one target and runs nothing else; a text read from a file (a shard's
+/// part) is checked so before it goes into the replay commands a report prints.
+///
+/// ```
+/// use botlens_bots::target::is_displayed_target;
+///
+/// assert!(is_displayed_target("'my bots/x' --game battleships"));
+/// assert!(is_displayed_target("'a --game b'"));
+/// assert!(!is_displayed_target("bot; rm -rf ~"));
+/// assert!(!is_displayed_target("'it's'"));
+/// ```
+pub fn is_displayed_target(text: &str) -> bool {
+    let one_word = |word: &str| {
+        let unquoted = match word.strip_prefix('\'').and_then(|rest| rest.strip_suffix('\'')) {
+            Some(inner) => inner.replace("'\\''", "'"),
+            None => word.to_owned(),
+        };
+        shell_word(&unquoted) == word
+    };
+    one_word(text)
+        || text.rsplit_once(" --game ").is_some_and(|(word, game)| one_word(word) && is_plain(game))
 }
 
 #[cfg(test)]
@@ -471,5 +498,16 @@ mod tests {
         );
         assert_eq!(shell_word(""), "''");
         assert_eq!(shell_word("~/bots"), "'~/bots'", "a quoted path is not expanded again");
+    }
+
+    #[test]
+    fn every_target_as_displayed_is_one_displayed_target() {
+        for path in ["bot", "my bots/x", "it's", "a --game b", "'", "$(rm -rf ~)", "x\ny"] {
+            let shown = Target::of_dir(path).to_string();
+            assert!(is_displayed_target(&shown), "{shown}");
+            assert!(!is_displayed_target(&format!("{shown}; true")), "{shown}; true");
+        }
+        let module = Target::parse("a b.wasm", Some("tictactoe")).unwrap().to_string();
+        assert!(is_displayed_target(&module), "{module}");
     }
 }

@@ -258,6 +258,10 @@ impl Contents for RunPart {
 
     fn check(&self) -> Result<(), Misfit> {
         let suite = &self.suite;
+        // The replay commands a report prints are made with it.
+        if !botlens_bots::target::is_displayed_target(&suite.target) {
+            return Err(Misfit::new("its bot is not named as a command line names one"));
+        }
         self.tally.check(suite.opponents.len(), suite.seeds, suite.paired)
     }
 }
@@ -551,6 +555,14 @@ mod tests {
         assert_eq!(
             error(other),
             "part 1 is of another run than part 0: its botlens versions differ"
+        );
+        let mut hostile = parts.clone();
+        for part in &mut hostile {
+            part.1.contents.suite.target = "random; rm -rf ~ --game tictactoe".into();
+        }
+        assert_eq!(
+            error(hostile),
+            "part 0: the tally does not fit the suite: its bot is not named as a command line names one"
         );
         let mut hostile = parts.clone();
         hostile[1].1.contents.tally.opponents.pop();
