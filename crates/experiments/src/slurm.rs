@@ -491,3 +491,35 @@ impl Client {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tasks_command_passes_every_word_as_it_is_and_runs_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        // A stand-in for botlens that prints each argument it gets on a line of its own.
+        let program = dir.path().join("args");
+        std::fs::write(&program, "#!/bin/sh\nfor a; do printf '[%s]\\n' \"$a\"; done\n").unwrap();
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let hostile = "it's $(touch pwned) `touch pwned`; touch pwned";
+        let words = ["compare".to_owned(), hostile.to_owned(), "b c".to_owned()];
+        let parts = dir.path().join("my parts");
+        let command = task_command(&program, &words, 7, &parts);
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("SLURM_ARRAY_TASK_ID=3; {command}"))
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let expected = format!(
+            "[compare]\n[{hostile}]\n[b c]\n[--shard]\n[3/7]\n[--part]\n[{}/3.json]\n",
+            parts.display()
+        );
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+        assert!(!dir.path().join("pwned").exists(), "nothing of a word was run");
+    }
+}
