@@ -168,7 +168,11 @@ pub fn solve_from(
 ) -> Result<Solution, SolveError> {
     let (space, start) = Space::new(layout);
     let moving = moving.filter(|_| count == Count::Steps);
-    if space.packs() {
+    // The smaller the key, the smaller the index a search probes (the classic board's fits 64
+    // bits: 10 pieces of 5 bits).
+    if space.packs_in(u64::BITS) {
+        solve_with::<u64>(&space, &start, layout, count, moving)
+    } else if space.packs() {
         solve_with::<u128>(&space, &start, layout, count, moving)
     } else {
         solve_with::<Box<[u8]>>(&space, &start, layout, count, moving)
@@ -400,20 +404,28 @@ trait Key: Clone + Eq + Hash {
     fn unpack(&self, bits: u32, out: &mut [u8]);
 }
 
-impl Key for u128 {
-    fn pack(position: &[u8], bits: u32) -> u128 {
-        position.iter().fold(0, |key, &cell| (key << bits) | u128::from(cell))
-    }
+/// A position packed into an integer, `bits` bits a slot, the first slot highest.
+macro_rules! packed_key {
+    ($int:ty) => {
+        impl Key for $int {
+            fn pack(position: &[u8], bits: u32) -> $int {
+                position.iter().fold(0, |key, &cell| (key << bits) | <$int>::from(cell))
+            }
 
-    fn unpack(&self, bits: u32, out: &mut [u8]) {
-        let mask = (1u128 << bits) - 1;
-        let mut key = *self;
-        for cell in out.iter_mut().rev() {
-            *cell = (key & mask) as u8;
-            key >>= bits;
+            fn unpack(&self, bits: u32, out: &mut [u8]) {
+                let mask: $int = (1 << bits) - 1;
+                let mut key = *self;
+                for cell in out.iter_mut().rev() {
+                    *cell = (key & mask) as u8;
+                    key >>= bits;
+                }
+            }
         }
-    }
+    };
 }
+
+packed_key!(u64);
+packed_key!(u128);
 
 impl Key for Box<[u8]> {
     fn pack(position: &[u8], _bits: u32) -> Box<[u8]> {
@@ -461,6 +473,12 @@ type Index<K> = HashMap<K, u32, BuildHasherDefault<PositionHasher>>;
 
 const NO_PARENT: u32 = u32::MAX;
 
+/// Positions a search makes room for at once (7/8 of 32,768, what an index of 32,768 slots
+/// holds): the classic board's space (25,955 positions reachable from 横刀立马) fits without the
+/// index growing, for the price of setting its 32 KiB of control bytes (the rest of the room is
+/// not touched until used).
+const FIRST_CAPACITY: usize = 28_672;
+
 /// The outcome of a breadth-first search: positions in visiting order, each with its parent,
 /// its distance from the nearest source and the fewest cell moves over such shortest paths.
 struct Search<K> {
@@ -482,12 +500,12 @@ fn search<K: Key>(
     stop_at_goal: bool,
     limit: usize,
 ) -> Result<Search<K>, SolveError> {
-    let mut index: Index<K> = Index::default();
+    let mut index: Index<K> = Index::with_capacity_and_hasher(FIRST_CAPACITY, Default::default());
     let mut result = Search {
-        states: Vec::new(),
-        parent: Vec::new(),
-        depth: Vec::new(),
-        cells: Vec::new(),
+        states: Vec::with_capacity(FIRST_CAPACITY),
+        parent: Vec::with_capacity(FIRST_CAPACITY),
+        depth: Vec::with_capacity(FIRST_CAPACITY),
+        cells: Vec::with_capacity(FIRST_CAPACITY),
         found: None,
     };
     let mut solved: Vec<u32> = Vec::new();
@@ -522,19 +540,18 @@ fn search<K: Key>(
             space.canonical(&mut next, slot);
             let key = K::pack(&next, space.bits);
             let cells = cells_here + distance;
-            if let Some(&seen) = index.get(&key) {
-                let seen = seen as usize;
+            let at = result.states.len() as u32;
+            let seen = *index.entry(key.clone()).or_insert(at) as usize;
+            if seen != at as usize {
                 if result.depth[seen] == depth && result.cells[seen] > cells {
                     result.parent[seen] = cursor as u32;
                     result.cells[seen] = cells;
                 }
                 return;
             }
-            let at = result.states.len() as u32;
             if stop_at_goal && space.solved(&next) {
                 solved.push(at);
             }
-            index.insert(key.clone(), at);
             result.states.push(key);
             result.parent.push(cursor as u32);
             result.depth.push(depth);
@@ -558,11 +575,19 @@ struct Scratch {
     generation: u32,
     /// Flood-fill queue: anchors and their distance in cell moves.
     queue: Vec<(u8, u32)>,
+    /// Per slot: whether the piece touches an empty cell (only such a piece can slide).
+    movable: Vec<bool>,
 }
 
 impl Scratch {
     fn new(cells: usize) -> Scratch {
-        Scratch { grid: vec![0; cells], seen: vec![0; cells], generation: 0, queue: Vec::new() }
+        Scratch {
+            grid: vec![0; cells],
+            seen: vec![0; cells],
+            generation: 0,
+            queue: Vec::new(),
+            movable: Vec::new(),
+        }
     }
 }
 
@@ -583,6 +608,10 @@ pub(crate) struct Space {
     next: Vec<[Option<u8>; 4]>,
     /// Per class: cell offsets covered relative to the anchor.
     cover: Vec<Vec<usize>>,
+    /// Per class and direction of [`Dir::ALL`]: the offsets, relative to the new anchor, of the
+    /// cells a one-cell slide that way moves onto (the piece's leading edge); the rest it
+    /// covered already.
+    entering: Vec<[Vec<usize>; 4]>,
     /// The goal piece's target anchor.
     target: u8,
     /// Bits per packed cell index.
@@ -648,6 +677,23 @@ impl Space {
             .iter()
             .map(|&(w, h)| (0..h).flat_map(|dy| (0..w).map(move |dx| dy * width + dx)).collect())
             .collect();
+        let entering = shapes
+            .iter()
+            .map(|&(w, h)| {
+                Dir::ALL.map(|dir| {
+                    let (dx, dy) = dir.delta();
+                    let covered_before = |x: usize, y: usize| {
+                        let (bx, by) = (x as isize + dx as isize, y as isize + dy as isize);
+                        (0..w as isize).contains(&bx) && (0..h as isize).contains(&by)
+                    };
+                    (0..h)
+                        .flat_map(|y| (0..w).map(move |x| (x, y)))
+                        .filter(|&(x, y)| !covered_before(x, y))
+                        .map(|(x, y)| y * width + x)
+                        .collect()
+                })
+            })
+            .collect();
         let bits = usize::BITS - (cells - 1).leading_zeros();
         let target = anchor(layout.goal().x, layout.goal().y);
         let space = Space {
@@ -659,6 +705,7 @@ impl Space {
             piece_class,
             next,
             cover,
+            entering,
             target,
             bits: bits.max(1),
         };
@@ -683,7 +730,12 @@ impl Space {
 
     /// Whether positions pack into a `u128`.
     fn packs(&self) -> bool {
-        self.class_of.len() as u32 * self.bits <= 128
+        self.packs_in(u128::BITS)
+    }
+
+    /// Whether positions pack into an integer of `bits` bits.
+    fn packs_in(&self, bits: u32) -> bool {
+        self.class_of.len() as u32 * self.bits <= bits
     }
 
     fn unpack<K: Key>(&self, key: &K) -> Vec<u8> {
@@ -699,7 +751,17 @@ impl Space {
 
     /// Restores sorted order in the class of `slot` after it moved.
     fn canonical(&self, position: &mut [u8], slot: usize) {
-        position[self.ranges[self.class_of[slot]].clone()].sort_unstable();
+        // The rest of the class is in order: the moved anchor is carried to its place.
+        let range = &self.ranges[self.class_of[slot]];
+        let mut at = slot;
+        while at > range.start && position[at - 1] > position[at] {
+            position.swap(at - 1, at);
+            at -= 1;
+        }
+        while at + 1 < range.end && position[at + 1] < position[at] {
+            position.swap(at, at + 1);
+            at += 1;
+        }
     }
 
     fn step(&self, class: usize, anchor: u8, dir: usize) -> Option<u8> {
@@ -752,6 +814,16 @@ impl Space {
         })
     }
 
+    /// Whether piece `id` of `class`, standing where its cells are free (or its own), fits one
+    /// slide on at `to` in direction `dir`: only the cells it moves onto are looked at.
+    fn enters(&self, grid: &[u16], id: usize, class: usize, dir: usize, to: u8) -> bool {
+        let mine = id as u16 + 1;
+        self.entering[class][dir].iter().all(|&offset| {
+            let cell = grid[to as usize + offset];
+            cell == 0 || cell == mine
+        })
+    }
+
     /// Calls `emit(slot, anchor, cell moves)` for every position one move away under `count`.
     fn successors(
         &self,
@@ -762,13 +834,32 @@ impl Space {
     ) {
         let by_slot = position.iter().enumerate().map(|(slot, &a)| (slot, self.class_of[slot], a));
         self.fill(&mut scratch.grid, by_slot);
+        // A first slide moves onto empty cells beside the piece: only the pieces beside an
+        // empty cell are tried (in slot order, so that the search visits as it always has).
+        scratch.movable.clear();
+        scratch.movable.resize(position.len(), false);
+        for (cell, _) in scratch.grid.iter().enumerate().filter(|&(_, &id)| id == 0) {
+            let x = cell % self.width;
+            let beside = [
+                (x > 0).then(|| cell - 1),
+                (x + 1 < self.width).then(|| cell + 1),
+                cell.checked_sub(self.width),
+                Some(cell + self.width).filter(|&below| below < self.cells),
+            ];
+            for id in beside.into_iter().flatten().map(|c| scratch.grid[c]).filter(|&id| id > 0) {
+                scratch.movable[usize::from(id) - 1] = true;
+            }
+        }
         for (slot, &from) in position.iter().enumerate() {
+            if !scratch.movable[slot] {
+                continue;
+            }
             let class = self.class_of[slot];
             match count {
                 Count::Cells => {
                     for dir in 0..4 {
                         if let Some(to) = self.step(class, from, dir)
-                            && self.fits(&scratch.grid, slot, class, to)
+                            && self.enters(&scratch.grid, slot, class, dir, to)
                         {
                             emit(slot, to, 1);
                         }
@@ -779,7 +870,7 @@ impl Space {
                         let (mut at, mut distance) = (from, 0);
                         while let Some(to) = self
                             .step(class, at, dir)
-                            .filter(|&to| self.fits(&scratch.grid, slot, class, to))
+                            .filter(|&to| self.enters(&scratch.grid, slot, class, dir, to))
                         {
                             distance += 1;
                             emit(slot, to, distance);
@@ -804,7 +895,7 @@ impl Space {
                         for dir in 0..4 {
                             let Some(to) = self.step(class, at, dir) else { continue };
                             if scratch.seen[to as usize] != generation
-                                && self.fits(&scratch.grid, slot, class, to)
+                                && self.enters(&scratch.grid, slot, class, dir, to)
                             {
                                 scratch.seen[to as usize] = generation;
                                 scratch.queue.push((to, distance + 1));
@@ -1006,6 +1097,34 @@ mod tests {
         assert!(play_out(&classic(), &solution).is_solved());
         // Consecutive steps never move the same piece (they would merge into one step).
         assert!(solution.moves.windows(2).all(|w| w[0].piece != w[1].piece));
+    }
+
+    #[test]
+    fn a_search_with_64_bit_keys_finds_the_solution_128_bit_keys_find() {
+        for count in Count::ALL {
+            let layout = classic();
+            let (space, start) = Space::new(&layout);
+            assert!(space.packs_in(u64::BITS), "10 pieces of 5 bits");
+            let wide = solve_with::<u128>(&space, &start, &layout, count, None).unwrap();
+            let boxed = solve_with::<Box<[u8]>>(&space, &start, &layout, count, None).unwrap();
+            let narrow = solve(&layout, count).unwrap();
+            assert_eq!(narrow.moves, wide.moves, "{count:?}");
+            assert_eq!(narrow.moves, boxed.moves, "{count:?}");
+        }
+    }
+
+    #[test]
+    fn a_slide_looks_only_at_the_cells_it_moves_onto() {
+        // The classic's 2 × 2 goal piece on its 4-wide board, relative to its new anchor.
+        let (space, _) = Space::new(&classic());
+        let leading = |dir: Dir| {
+            let d = Dir::ALL.iter().position(|&each| each == dir).unwrap();
+            space.entering[0][d].clone()
+        };
+        assert_eq!(leading(Dir::Right), [1, 5]);
+        assert_eq!(leading(Dir::Left), [0, 4]);
+        assert_eq!(leading(Dir::Down), [4, 5]);
+        assert_eq!(leading(Dir::Up), [0, 1]);
     }
 
     #[test]
