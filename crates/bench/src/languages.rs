@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use botlens_bots::toolchain::{Lang, UnknownLang};
+use botlens_bots::toolchain::Lang;
 use botlens_games::GameKind;
 use botlens_harness::pipeline::{self, RunOptions};
 use botlens_harness::{CancelToken, Contender, KeepTraces, Target, run_suite};
@@ -20,44 +20,73 @@ const RANDOM_JS: &str = include_str!("random_bot.js");
 /// The same bot in Python.
 const RANDOM_PY: &str = include_str!("random_bot.py");
 
-/// A random bot: its language's name, its file's name, its source, and how a line comment
-/// starts in it.
-struct RandomBot {
+/// The old arena's new-bot template, its one slip fixed: what most arena authors started from.
+const ARENA_TEMPLATE_JS: &str = include_str!("arena_template.js");
+
+/// A Battleships bot in a runner's language, kept as source here: its name in the scratch
+/// folder, what the table calls it, its language's name, its file's name, its source, and how
+/// a line comment starts in it.
+struct ScriptBot {
+    name: &'static str,
+    title: &'static str,
     lang: &'static str,
     file: &'static str,
     source: &'static str,
     comment: &'static str,
 }
 
-/// The random bots.
-const RANDOM_BOTS: [RandomBot; 2] = [
-    RandomBot { lang: "js", file: "bot.js", source: RANDOM_JS, comment: "//" },
-    RandomBot { lang: "python", file: "bot.py", source: RANDOM_PY, comment: "#" },
+/// The random bots, then the arena's template.
+const SCRIPT_BOTS: [ScriptBot; 3] = [
+    ScriptBot {
+        name: "random-js",
+        title: "random bot (JavaScript, Battlescripts-style)",
+        lang: "js",
+        file: "bot.js",
+        source: RANDOM_JS,
+        comment: "//",
+    },
+    ScriptBot {
+        name: "random-python",
+        title: "random bot (Python, Battlescripts-style)",
+        lang: "python",
+        file: "bot.py",
+        source: RANDOM_PY,
+        comment: "#",
+    },
+    ScriptBot {
+        name: "arena-template-js",
+        title: "the arena's new-bot template (JavaScript)",
+        lang: "js",
+        file: "bot.js",
+        source: ARENA_TEMPLATE_JS,
+        comment: "//",
+    },
 ];
 
-/// The random bot in the language named `lang`.
-fn random_bot(lang: &str) -> anyhow::Result<&'static RandomBot> {
-    RANDOM_BOTS
+/// The script bot named `name` in [`SCRIPT_BOTS`].
+fn script_bot(name: &str) -> anyhow::Result<&'static ScriptBot> {
+    SCRIPT_BOTS
         .iter()
-        .find(|bot| bot.lang == lang)
-        .ok_or_else(|| anyhow::anyhow!("no random bot in {lang}"))
+        .find(|bot| bot.name == name)
+        .ok_or_else(|| anyhow::anyhow!("no script bot named {name}"))
 }
 
 /// Where a measured bot comes from.
 #[derive(Debug, Clone, Copy)]
 enum Source {
-    /// The random bot of [`RANDOM_BOTS`] in the language of that name.
-    Random(&'static str),
+    /// The bot of [`SCRIPT_BOTS`] of that name.
+    Script(&'static str),
     /// The starter bot `botlens new <game> --lang <lang>` writes, in the language of that name
     /// ([`Lang`]'s table).
     Starter(&'static str),
 }
 
 /// The bots measured, in the table's order.
-const BOTS: [(GameKind, Source); 9] = [
-    (GameKind::Battleships, Source::Random("js")),
+const BOTS: [(GameKind, Source); 10] = [
+    (GameKind::Battleships, Source::Script("random-js")),
+    (GameKind::Battleships, Source::Script("arena-template-js")),
     (GameKind::TicTacToe, Source::Starter("js")),
-    (GameKind::Battleships, Source::Random("python")),
+    (GameKind::Battleships, Source::Script("random-python")),
     (GameKind::TicTacToe, Source::Starter("python")),
     (GameKind::Battleships, Source::Starter("c")),
     (GameKind::TicTacToe, Source::Starter("c")),
@@ -71,19 +100,17 @@ const OPPONENT: &str = "random";
 
 impl Source {
     /// The bot's language, from the table of languages.
-    fn lang(self) -> Result<Lang, UnknownLang> {
-        match self {
-            Source::Random(lang) | Source::Starter(lang) => lang,
-        }
-        .parse()
+    fn lang(self) -> anyhow::Result<Lang> {
+        let lang = match self {
+            Source::Script(name) => script_bot(name)?.lang,
+            Source::Starter(lang) => lang,
+        };
+        Ok(lang.parse::<Lang>()?)
     }
 
     fn label(self, game: GameKind) -> String {
         match self {
-            Source::Random(lang) => match lang.parse::<Lang>() {
-                Ok(lang) => format!("random bot ({lang}, Battlescripts-style)"),
-                Err(_) => format!("random bot ({lang})"),
-            },
+            Source::Script(name) => script_bot(name).map_or(name, |bot| bot.title).to_owned(),
             Source::Starter(lang) => format!("`botlens new {game} --lang {lang}`"),
         }
     }
@@ -92,15 +119,15 @@ impl Source {
     /// build from an earlier run is reused) and returns it.
     fn folder(self, game: GameKind, scratch: &Path) -> anyhow::Result<PathBuf> {
         let name = match self {
-            Source::Random(lang) => format!("random-{lang}-{game}"),
+            Source::Script(name) => format!("{name}-{game}"),
             Source::Starter(lang) => format!("starter-{lang}-{game}"),
         };
         let dir = scratch.join(name);
         let staging = tempfile::tempdir()?;
         let fresh = staging.path().join("bot");
         match self {
-            Source::Random(lang) => {
-                let RandomBot { file, source, .. } = random_bot(lang)?;
+            Source::Script(name) => {
+                let ScriptBot { file, source, .. } = script_bot(name)?;
                 std::fs::create_dir_all(&fresh)?;
                 std::fs::write(fresh.join("botlens.toml"), format!("game = \"{game}\"\n"))?;
                 std::fs::write(fresh.join(file), source)?;
@@ -199,7 +226,7 @@ fn fuel_per_turn(game: GameKind, bot: Contender, games: u64) -> anyhow::Result<f
     Ok(fuel as f64 / turns.max(1) as f64)
 }
 
-/// Edits the random bot in `lang` (a name of [`RANDOM_BOTS`]) three times and times what the
+/// Edits the random bot in `lang` (`js` or `python`, [`SCRIPT_BOTS`]) three times and times what the
 /// language server runs on save for each: the runner found built, the module loaded (from the
 /// sandbox's cache) and checked for syntax errors, and the bot's suite (its `botlens.toml`'s, on
 /// every core) played.
@@ -208,8 +235,9 @@ pub fn save_to_diagnostics(
     scratch: &Path,
     lang: &'static str,
 ) -> anyhow::Result<ScriptLatency> {
-    let bot = random_bot(lang)?;
-    let dir = Source::Random(lang).folder(GameKind::Battleships, scratch)?;
+    let name = format!("random-{lang}");
+    let bot = script_bot(&name)?;
+    let dir = Source::Script(bot.name).folder(GameKind::Battleships, scratch)?;
     let samples = timed_edits(sandbox, &Target::of_dir(&dir), &dir.join(bot.file), bot.comment)?;
     Ok(ScriptLatency {
         edits: samples.len(),
@@ -239,12 +267,13 @@ mod tests {
     #[test]
     fn the_random_bot_folder_is_rewritten_only_where_it_changed() {
         let scratch = tempfile::tempdir().unwrap();
-        let dir = Source::Random("js").folder(GameKind::Battleships, scratch.path()).unwrap();
+        let dir =
+            Source::Script("random-js").folder(GameKind::Battleships, scratch.path()).unwrap();
         let bot = dir.join("bot.js");
         assert_eq!(std::fs::read_to_string(&bot).unwrap(), RANDOM_JS);
         assert!(std::fs::read_to_string(dir.join("botlens.toml")).unwrap().contains("battleships"));
         std::fs::write(&bot, "edited").unwrap();
-        Source::Random("js").folder(GameKind::Battleships, scratch.path()).unwrap();
+        Source::Script("random-js").folder(GameKind::Battleships, scratch.path()).unwrap();
         assert_eq!(std::fs::read_to_string(&bot).unwrap(), RANDOM_JS);
     }
 }

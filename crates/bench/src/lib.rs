@@ -10,7 +10,12 @@
 //! AssemblyScript against `random` (games/s, fuel per turn, against the Rust starter); what
 //! drawing a heat map every turn costs, its marks recorded and not; what `botlens analyze`
 //! costs against `botlens run` on a sample of each game; a
-//! JavaScript bot's save → diagnostics loop; and peak resident memory.
+//! JavaScript bot's save → diagnostics loop; peak resident memory; and how busy the machine was
+//! (load averages, other processes' share of the CPU), so that a noisy run shows.
+//!
+//! Ratios (native ÷ wasm, analyze ÷ run, drawing ÷ plain) are of two measurements taken in
+//! turn, round by round, in the same run: they hold on a busy or slower machine where the
+//! absolute figures (games/s, milliseconds) move.
 //!
 //! Every figure is a measurement of this run; nothing here asserts a target. The method and the
 //! latest figures are in `docs/performance.md`.
@@ -20,10 +25,12 @@
 mod analysis;
 mod drawing;
 mod languages;
+mod load;
 mod measure;
 mod report;
 mod shared;
 
+pub use load::MachineLoad;
 pub use measure::{BenchOptions, run};
 pub use report::{
     BenchReport, CompileTimes, DrawingCost, GameSpeed, LangSpeed, LoopLatency, ScriptLatency,

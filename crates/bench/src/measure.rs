@@ -11,6 +11,7 @@ use botlens_harness::pipeline::{self, RunOptions};
 use botlens_harness::{CancelToken, Contender, Target, WasmBot, run_suite};
 use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
 
+use crate::load::LoadWatch;
 use crate::report::{
     BenchReport, CompileTimes, GameSpeed, LoopLatency, ScriptLatency, SuiteScaling, WasmCostSplit,
 };
@@ -159,6 +160,7 @@ fn refresh_template(game: GameKind, dir: &Path, sdk: &Path) -> anyhow::Result<()
 
 /// Runs every measurement; `say` hears what is going on (for a progress line).
 pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<BenchReport> {
+    let load = LoadWatch::start();
     pipeline::ensure_wasm_target(&mut || say("installing the wasm32-wasip1 target (once)…"))?;
     let cache = tempfile::tempdir()?;
     let sandbox = Sandbox::new(SandboxConfig { cache_dir: Some(cache.path().to_path_buf()) })?;
@@ -247,6 +249,7 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
         js_save_to_diagnostics,
         py_save_to_diagnostics,
         peak_rss_mib: peak_rss_mib(),
+        machine_load: load.finish(),
     })
 }
 

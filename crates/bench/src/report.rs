@@ -18,10 +18,19 @@
 //! | `js_save_to_diagnostics` | after an edit of the random JavaScript bot, what the language server runs on save (the runner found built, the module loaded from the cache and checked for syntax errors, the bot's suite on every core), medians over `edits`: `load_ms`, `games_ms`, `total_ms`; null with `--no-latency` |
 //! | `py_save_to_diagnostics` | the same for the random Python bot; null with `--no-latency` |
 //! | `peak_rss_mib` | peak resident memory of the bench process |
+//! | `machine_load` | how busy the machine was: `load_average_before` and `load_average_after` (1-, 5- and 15-minute), `others_cpu_share` (0 to 1: the share of all cores' time other processes ran while the bench did; near 0 when idle); null fields where `/proc` is not there |
+//!
+//! Ratios of two measurements taken in turn, round by round, in this run (`native_over_wasm`,
+//! `analysis[].ratio`, `drawing`'s `unrecorded_over_plain` and `recorded_over_unrecorded`) hold
+//! on a busy or slower machine; every other figure is absolute and moves with the machine.
+//! `over_rust` divides a language row by the Rust row of the same game measured earlier in the
+//! run, not in turn with it.
 
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
+
+use crate::load::MachineLoad;
 
 /// Games per second for one game, native and wasm side by side.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -209,6 +218,8 @@ pub struct BenchReport {
     pub py_save_to_diagnostics: Option<ScriptLatency>,
     /// Peak resident memory in MiB.
     pub peak_rss_mib: f64,
+    /// How busy the machine was while the bench ran.
+    pub machine_load: MachineLoad,
 }
 
 impl BenchReport {
@@ -217,8 +228,14 @@ impl BenchReport {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "botlens bench: {} games per figure, one core unless said, {} cores available\n",
+            "botlens bench: {} games per figure, one core unless said, {} cores available",
             self.games_per_measurement, self.cores
+        );
+        let _ = writeln!(out, "{}", self.machine_load.render());
+        let _ = writeln!(
+            out,
+            "ratios (×) are of two figures measured in turn, round by round, in this run; games/s, \
+             µs and ms are absolute and move with the machine's speed and load\n"
         );
         let _ = writeln!(
             out,
@@ -240,11 +257,15 @@ impl BenchReport {
         let _ = writeln!(
             out,
             "\n{:<12} {:<60} {:>11}  {:>10}  {:>10}",
-            "game", "bot in another language", "games/s", "fuel/turn", "÷ Rust"
+            "game", "bot in another language", "games/s", "fuel/turn", "÷ Rust*"
         );
         for l in &self.languages {
             let _ = writeln!(out, "{}", language_row(l));
         }
+        let _ = writeln!(
+            out,
+            "* of the Rust `botlens new` bot's games/s above, measured earlier in this run, not in turn"
+        );
         let c = &self.wasm_cost;
         let _ = writeln!(
             out,
