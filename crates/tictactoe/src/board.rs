@@ -183,9 +183,17 @@ fn digit(square: Option<Side>) -> usize {
 }
 
 /// The board string: 9 characters, row-major, `X`, `O` or `.`.
+impl Board {
+    /// The board string ([`fmt::Display`]): 9 characters, row-major, `X`, `O` or `.`; made
+    /// without the formatting machinery, since a wasm bot's view carries it every turn.
+    pub fn text(&self) -> String {
+        self.0.iter().map(|square| square.map_or('.', Side::to_char)).collect()
+    }
+}
+
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.iter().try_for_each(|square| write!(f, "{}", square.map_or('.', Side::to_char)))
+        f.write_str(&self.text())
     }
 }
 

@@ -37,7 +37,7 @@ struct StoredGame {
 
 impl From<TicTacToe> for StoredGame {
     fn from(game: TicTacToe) -> Self {
-        StoredGame { board: game.board.to_string(), x_seat: game.x_seat }
+        StoredGame { board: game.board.text(), x_seat: game.x_seat }
     }
 }
 
@@ -73,7 +73,7 @@ impl TicTacToe {
 
     /// The board string: 9 characters, row-major, `X`, `O` or `.`.
     pub fn board(&self) -> String {
-        self.board.to_string()
+        self.board.text()
     }
 
     /// `seat 0 plays X, seat 1 plays O`.
