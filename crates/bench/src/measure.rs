@@ -364,6 +364,8 @@ fn compile_times(wasm: &Path) -> anyhow::Result<CompileTimes> {
         Ok(started.elapsed())
     };
     let cold_sandbox = Sandbox::new(config.clone())?;
+    // Cold as in a new process: no function compiled before serves.
+    botlens_sandbox::forget_compiled_functions();
     let cold = load(&cold_sandbox)?;
     let memory = load(&cold_sandbox)?;
     let disk = load(&Sandbox::new(config)?)?;

@@ -13,13 +13,15 @@
 //! the process). Their compiled code differs, and so does wasmtime's compatibility hash that
 //! the disk cache's entries are keyed by.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::num::NonZeroUsize;
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use wasmtime::{
-    Config, Enabled, Engine, InstanceAllocationStrategy, Module, PoolingAllocationConfig,
-    ProfilingStrategy, WasmBacktraceDetails,
+    CacheStore, Config, Enabled, Engine, InstanceAllocationStrategy, Module,
+    PoolingAllocationConfig, ProfilingStrategy, WasmBacktraceDetails,
 };
 
 use crate::SandboxLimits;
@@ -97,6 +99,11 @@ fn config(key: Key) -> Config {
             .allocation_strategy(InstanceAllocationStrategy::OnDemand);
     } else {
         config.allocation_strategy(InstanceAllocationStrategy::Pooling(pooling()));
+        let functions: Arc<dyn CacheStore> = COMPILED_FUNCTIONS.clone();
+        if let Err(error) = config.enable_incremental_compilation(functions) {
+            // Only a build without Cranelift refuses, and then nothing compiles at all.
+            debug_assert!(false, "{error:#}");
+        }
     }
     if std::env::var_os(PERFMAP_VAR).is_some_and(|v| v == "1") {
         config.profiler(ProfilingStrategy::PerfMap);
@@ -120,6 +127,71 @@ fn pooling() -> PoolingAllocationConfig {
         .linear_memory_keep_resident(KEEP_RESIDENT)
         .table_keep_resident(KEEP_RESIDENT);
     pooling
+}
+
+/// The most bytes of compiled functions [`CompiledFunctions`] keeps: a few bot modules' worth
+/// (the `battleships-hunter` sample's functions take about 4 MiB).
+const COMPILED_FUNCTIONS_BYTES: usize = 64 << 20;
+
+/// The functions Cranelift compiled in this process, for every engine of it
+/// ([`Config::enable_incremental_compilation`]): a module compiled again after an edit of the
+/// bot (the language server's and `botlens watch`'s every save) compiles only the functions
+/// whose code changed. Keyed by Cranelift's own hash of a function and of what compiles it, so
+/// an entry serves only the same compile; emptied whole when it would pass
+/// [`COMPILED_FUNCTIONS_BYTES`].
+static COMPILED_FUNCTIONS: std::sync::LazyLock<Arc<CompiledFunctions>> =
+    std::sync::LazyLock::new(|| Arc::new(CompiledFunctions::up_to(COMPILED_FUNCTIONS_BYTES)));
+
+/// Empties the process's cache of compiled functions, so that the next module compiles from
+/// nothing, as in a new process: for measuring a first compile (`botlens bench`).
+pub fn forget_compiled_functions() {
+    *lock(&COMPILED_FUNCTIONS.entries) = Entries::default();
+}
+
+/// The store behind [`COMPILED_FUNCTIONS`].
+#[derive(Debug)]
+struct CompiledFunctions {
+    /// The most bytes (keys and values) it keeps.
+    limit: usize,
+    /// Each function's compiled bytes by key, and their total size.
+    entries: Mutex<Entries>,
+}
+
+/// The entries of [`CompiledFunctions`].
+#[derive(Debug, Default)]
+struct Entries {
+    /// Compiled bytes by key.
+    map: HashMap<Vec<u8>, Vec<u8>>,
+    /// The keys' and values' bytes together.
+    bytes: usize,
+}
+
+impl CompiledFunctions {
+    fn up_to(limit: usize) -> CompiledFunctions {
+        CompiledFunctions { limit, entries: Mutex::new(Entries::default()) }
+    }
+}
+
+impl CacheStore for CompiledFunctions {
+    fn get(&self, key: &[u8]) -> Option<Cow<'_, [u8]>> {
+        lock(&self.entries).map.get(key).map(|value| Cow::Owned(value.clone()))
+    }
+
+    fn insert(&self, key: &[u8], value: Vec<u8>) -> bool {
+        let size = key.len() + value.len();
+        if size > self.limit {
+            return false;
+        }
+        let mut entries = lock(&self.entries);
+        if entries.bytes + size > self.limit {
+            *entries = Entries::default();
+        }
+        entries.bytes += size;
+        if let Some(old) = entries.map.insert(key.to_vec(), value) {
+            entries.bytes -= key.len() + old.len();
+        }
+        true
+    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -194,6 +266,31 @@ mod tests {
 
     fn play(stack_bytes: u64) -> Key {
         Key { stack_bytes, debugger: false }
+    }
+
+    #[test]
+    fn compiled_functions_are_kept_until_they_would_pass_the_bound_then_dropped_whole() {
+        let store = CompiledFunctions::up_to(20);
+        assert!(store.insert(b"a", vec![1; 4]));
+        assert!(store.insert(b"b", vec![2; 4]));
+        assert_eq!(store.get(b"a").as_deref(), Some(&[1u8; 4][..]));
+        assert!(store.insert(b"a", vec![3; 4]), "a key inserted again replaces its bytes");
+        assert_eq!(lock(&store.entries).bytes, 10);
+        assert!(store.insert(b"c", vec![4; 10]), "20 bytes would pass: the rest is dropped");
+        assert_eq!(store.get(b"a"), None);
+        assert_eq!(store.get(b"c").as_deref(), Some(&[4u8; 10][..]));
+        assert!(!store.insert(b"d", vec![0; 20]), "bigger than the bound: refused");
+        assert!(store.get(b"c").is_some(), "a refused entry drops nothing");
+    }
+
+    #[test]
+    fn a_module_compiled_again_gives_the_same_code() {
+        let wat = r#"(module (func (export "f") (param i32) (result i32)
+            local.get 0 i32.const 7 i32.mul))"#;
+        let engine = engine(play(512 << 10)).unwrap();
+        let first = Module::new(&engine, wat).unwrap().serialize().unwrap();
+        let again = Module::new(&engine, wat).unwrap().serialize().unwrap();
+        assert_eq!(first, again, "a function taken from the cache compiles as it did");
     }
 
     #[test]

@@ -119,6 +119,7 @@ pub use abi::ABI_VERSION;
 pub use botlens_protocol::Encoding;
 pub use config::{SandboxConfig, SandboxLimits};
 pub use debugger::replay_asked;
+pub use engines::forget_compiled_functions;
 pub use error::{LoadError, SandboxError};
 pub use module::{BotModule, Sandbox};
 pub use player::{PlayerStats, WasmPlayer};
