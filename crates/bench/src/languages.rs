@@ -26,7 +26,7 @@ const ARENA_TEMPLATE_JS: &str = include_str!("arena_template.js");
 /// A Battleships bot in a runner's language, kept as source here: its name in the scratch
 /// folder, what the table calls it, its language's name, its file's name, its source, and how
 /// a line comment starts in it.
-struct ScriptBot {
+struct ListedBot {
     name: &'static str,
     title: &'static str,
     lang: &'static str,
@@ -36,8 +36,8 @@ struct ScriptBot {
 }
 
 /// The random bots, then the arena's template.
-const SCRIPT_BOTS: [ScriptBot; 3] = [
-    ScriptBot {
+const LISTED_BOTS: [ListedBot; 3] = [
+    ListedBot {
         name: "random-js",
         title: "random bot (JavaScript, Battlescripts-style)",
         lang: "js",
@@ -45,7 +45,7 @@ const SCRIPT_BOTS: [ScriptBot; 3] = [
         source: RANDOM_JS,
         comment: "//",
     },
-    ScriptBot {
+    ListedBot {
         name: "random-python",
         title: "random bot (Python, Battlescripts-style)",
         lang: "python",
@@ -53,7 +53,7 @@ const SCRIPT_BOTS: [ScriptBot; 3] = [
         source: RANDOM_PY,
         comment: "#",
     },
-    ScriptBot {
+    ListedBot {
         name: "arena-template-js",
         title: "the arena's new-bot template (JavaScript)",
         lang: "js",
@@ -63,9 +63,9 @@ const SCRIPT_BOTS: [ScriptBot; 3] = [
     },
 ];
 
-/// The script bot named `name` in [`SCRIPT_BOTS`].
-fn script_bot(name: &str) -> anyhow::Result<&'static ScriptBot> {
-    SCRIPT_BOTS
+/// The bot named `name` in [`LISTED_BOTS`].
+fn listed_bot(name: &str) -> anyhow::Result<&'static ListedBot> {
+    LISTED_BOTS
         .iter()
         .find(|bot| bot.name == name)
         .ok_or_else(|| anyhow::anyhow!("no script bot named {name}"))
@@ -74,8 +74,8 @@ fn script_bot(name: &str) -> anyhow::Result<&'static ScriptBot> {
 /// Where a measured bot comes from.
 #[derive(Debug, Clone, Copy)]
 enum Source {
-    /// The bot of [`SCRIPT_BOTS`] of that name.
-    Script(&'static str),
+    /// The bot of [`LISTED_BOTS`] of that name.
+    Listed(&'static str),
     /// The starter bot `botlens new <game> --lang <lang>` writes, in the language of that name
     /// ([`Lang`]'s table).
     Starter(&'static str),
@@ -83,10 +83,10 @@ enum Source {
 
 /// The bots measured, in the table's order.
 const BOTS: [(GameKind, Source); 10] = [
-    (GameKind::Battleships, Source::Script("random-js")),
-    (GameKind::Battleships, Source::Script("arena-template-js")),
+    (GameKind::Battleships, Source::Listed("random-js")),
+    (GameKind::Battleships, Source::Listed("arena-template-js")),
     (GameKind::TicTacToe, Source::Starter("js")),
-    (GameKind::Battleships, Source::Script("random-python")),
+    (GameKind::Battleships, Source::Listed("random-python")),
     (GameKind::TicTacToe, Source::Starter("python")),
     (GameKind::Battleships, Source::Starter("c")),
     (GameKind::TicTacToe, Source::Starter("c")),
@@ -102,7 +102,7 @@ impl Source {
     /// The bot's language, from the table of languages.
     fn lang(self) -> anyhow::Result<Lang> {
         let lang = match self {
-            Source::Script(name) => script_bot(name)?.lang,
+            Source::Listed(name) => listed_bot(name)?.lang,
             Source::Starter(lang) => lang,
         };
         Ok(lang.parse::<Lang>()?)
@@ -110,7 +110,7 @@ impl Source {
 
     fn label(self, game: GameKind) -> String {
         match self {
-            Source::Script(name) => script_bot(name).map_or(name, |bot| bot.title).to_owned(),
+            Source::Listed(name) => listed_bot(name).map_or(name, |bot| bot.title).to_owned(),
             Source::Starter(lang) => format!("`botlens new {game} --lang {lang}`"),
         }
     }
@@ -119,15 +119,15 @@ impl Source {
     /// build from an earlier run is reused) and returns it.
     fn folder(self, game: GameKind, scratch: &Path) -> anyhow::Result<PathBuf> {
         let name = match self {
-            Source::Script(name) => format!("{name}-{game}"),
+            Source::Listed(name) => format!("{name}-{game}"),
             Source::Starter(lang) => format!("starter-{lang}-{game}"),
         };
         let dir = scratch.join(name);
         let staging = tempfile::tempdir()?;
         let fresh = staging.path().join("bot");
         match self {
-            Source::Script(name) => {
-                let ScriptBot { file, source, .. } = script_bot(name)?;
+            Source::Listed(name) => {
+                let ListedBot { file, source, .. } = listed_bot(name)?;
                 std::fs::create_dir_all(&fresh)?;
                 std::fs::write(fresh.join("botlens.toml"), format!("game = \"{game}\"\n"))?;
                 std::fs::write(fresh.join(file), source)?;
@@ -226,7 +226,7 @@ fn fuel_per_turn(game: GameKind, bot: Contender, games: u64) -> anyhow::Result<f
     Ok(fuel as f64 / turns.max(1) as f64)
 }
 
-/// Edits the random bot in `lang` (`js` or `python`, [`SCRIPT_BOTS`]) three times and times what the
+/// Edits the random bot in `lang` (`js` or `python`, [`LISTED_BOTS`]) three times and times what the
 /// language server runs on save for each: the runner found built, the module loaded (from the
 /// sandbox's cache) and checked for syntax errors, and the bot's suite (its `botlens.toml`'s, on
 /// every core) played.
@@ -236,8 +236,8 @@ pub fn save_to_diagnostics(
     lang: &'static str,
 ) -> anyhow::Result<ScriptLatency> {
     let name = format!("random-{lang}");
-    let bot = script_bot(&name)?;
-    let dir = Source::Script(bot.name).folder(GameKind::Battleships, scratch)?;
+    let bot = listed_bot(&name)?;
+    let dir = Source::Listed(bot.name).folder(GameKind::Battleships, scratch)?;
     let samples = timed_edits(sandbox, &Target::of_dir(&dir), &dir.join(bot.file), bot.comment)?;
     Ok(ScriptLatency {
         edits: samples.len(),
@@ -268,12 +268,12 @@ mod tests {
     fn the_random_bot_folder_is_rewritten_only_where_it_changed() {
         let scratch = tempfile::tempdir().unwrap();
         let dir =
-            Source::Script("random-js").folder(GameKind::Battleships, scratch.path()).unwrap();
+            Source::Listed("random-js").folder(GameKind::Battleships, scratch.path()).unwrap();
         let bot = dir.join("bot.js");
         assert_eq!(std::fs::read_to_string(&bot).unwrap(), RANDOM_JS);
         assert!(std::fs::read_to_string(dir.join("botlens.toml")).unwrap().contains("battleships"));
         std::fs::write(&bot, "edited").unwrap();
-        Source::Script("random-js").folder(GameKind::Battleships, scratch.path()).unwrap();
+        Source::Listed("random-js").folder(GameKind::Battleships, scratch.path()).unwrap();
         assert_eq!(std::fs::read_to_string(&bot).unwrap(), RANDOM_JS);
     }
 }
