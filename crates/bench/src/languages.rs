@@ -226,11 +226,27 @@ fn fuel_per_turn(game: GameKind, bot: Contender, games: u64) -> anyhow::Result<f
     Ok(fuel as f64 / turns.max(1) as f64)
 }
 
+/// [`save_to_diagnostics`], or why it could not be measured (the language's runner cannot be
+/// built here: a missing toolchain skips the figure, as it skips a language row).
+pub fn save_to_diagnostics_or_skipped(
+    sandbox: &Sandbox,
+    scratch: &Path,
+    lang: &'static str,
+) -> ScriptLatency {
+    save_to_diagnostics(sandbox, scratch, lang).unwrap_or_else(|error| ScriptLatency {
+        edits: 0,
+        load_ms: None,
+        games_ms: None,
+        total_ms: None,
+        skipped: Some(first_line(&format!("{error:#}"))),
+    })
+}
+
 /// Edits the random bot in `lang` (`js` or `python`, [`LISTED_BOTS`]) three times and times what the
 /// language server runs on save for each: the runner found built, the module loaded (from the
 /// sandbox's cache) and checked for syntax errors, and the bot's suite (its `botlens.toml`'s, on
 /// every core) played.
-pub fn save_to_diagnostics(
+fn save_to_diagnostics(
     sandbox: &Sandbox,
     scratch: &Path,
     lang: &'static str,
@@ -241,9 +257,10 @@ pub fn save_to_diagnostics(
     let samples = timed_edits(sandbox, &Target::of_dir(&dir), &dir.join(bot.file), bot.comment)?;
     Ok(ScriptLatency {
         edits: samples.len(),
-        load_ms: median(samples.iter().map(|(t, _)| ms(t.build + t.load)).collect()),
-        games_ms: median(samples.iter().map(|(t, _)| ms(t.games)).collect()),
-        total_ms: median(samples.iter().map(|(_, total)| ms(*total)).collect()),
+        load_ms: Some(median(samples.iter().map(|(t, _)| ms(t.build + t.load)).collect())),
+        games_ms: Some(median(samples.iter().map(|(t, _)| ms(t.games)).collect())),
+        total_ms: Some(median(samples.iter().map(|(_, total)| ms(*total)).collect())),
+        skipped: None,
     })
 }
 

@@ -226,15 +226,15 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
     } else {
         None
     };
-    let mut script_latency = |lang, title| -> anyhow::Result<Option<ScriptLatency>> {
+    let mut script_latency = |lang, title| -> Option<ScriptLatency> {
         if !options.latency {
-            return Ok(None);
+            return None;
         }
         say(&format!("measuring save → diagnostics of a {title} bot after edits…"));
-        Ok(Some(crate::languages::save_to_diagnostics(&sandbox, &options.scratch, lang)?))
+        Some(crate::languages::save_to_diagnostics_or_skipped(&sandbox, &options.scratch, lang))
     };
-    let js_save_to_diagnostics = script_latency("js", "JavaScript")?;
-    let py_save_to_diagnostics = script_latency("python", "Python")?;
+    let js_save_to_diagnostics = script_latency("js", "JavaScript");
+    let py_save_to_diagnostics = script_latency("python", "Python");
     Ok(BenchReport {
         cores,
         games_per_measurement: options.games,

@@ -15,7 +15,7 @@
 //! | `suite` | the README's main job: `description`, `games`, `one_core_ms`, `all_cores_ms`, `cores`, `speedup` (games only, build already done), `end_to_end_ms` (with a no-op cargo build and the module load) |
 //! | `drawing` | the `battleships-hunter` sample against `hunter`, as it is and drawing its 10 × 10 density map every turn (`draw::heat`), one core, best of 10 rounds: `games` (per round), `plain_games_per_s`, `unrecorded_games_per_s` (drawing, marks not recorded: every game of a suite), `recorded_games_per_s` (marks recorded: a game whose trace is kept), `plain_fuel_per_turn`, `drawing_fuel_per_turn` (the fixed cost of the call included), `unrecorded_over_plain`, `recorded_over_unrecorded` |
 //! | `save_to_report` | after an edit that moves every line of the sample (a module never compiled before, though the functions whose code the edit left alone come from the process's cache, as in the language server), medians over `edits`: `cargo_build_ms`, `module_load_ms`, `games_ms`, `total_ms`, `not_cargo_ms`; null with `--no-latency` |
-//! | `js_save_to_diagnostics` | after an edit of the random JavaScript bot, what the language server runs on save (the runner found built, the module loaded from the cache and checked for syntax errors, the bot's suite on every core), medians over `edits`: `load_ms`, `games_ms`, `total_ms`; null with `--no-latency` |
+//! | `js_save_to_diagnostics` | after an edit of the random JavaScript bot, what the language server runs on save (the runner found built, the module loaded from the cache and checked for syntax errors, the bot's suite on every core), medians over `edits`: `load_ms`, `games_ms`, `total_ms`; those null and `skipped` saying why when the runner cannot be built here (its toolchain is missing); null with `--no-latency` |
 //! | `py_save_to_diagnostics` | the same for the random Python bot; null with `--no-latency` |
 //! | `peak_rss_mib` | peak resident memory of the bench process |
 //! | `machine_load` | how busy the machine was: `load_average_before` and `load_average_after` (1-, 5- and 15-minute), `others_cpu_share` (0 to 1: the share of all cores' time other processes ran while the bench did; near 0 when idle); null fields where `/proc` is not there |
@@ -70,17 +70,21 @@ pub struct LangSpeed {
     pub skipped: Option<String>,
 }
 
-/// Save → diagnostics of a JavaScript bot (no build: the runner takes the edited source).
+/// Save → diagnostics of a script bot (no build: the runner takes the edited source); the
+/// figures are `None` when it was skipped.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScriptLatency {
     /// Number of edits measured.
     pub edits: usize,
     /// Median time finding the runner, loading the module and checking the source.
-    pub load_ms: f64,
+    pub load_ms: Option<f64>,
     /// Median time playing the suite.
-    pub games_ms: f64,
+    pub games_ms: Option<f64>,
     /// Median of the whole loop.
-    pub total_ms: f64,
+    pub total_ms: Option<f64>,
+    /// Why it was not measured (the language's runner cannot be built here), as a skipped
+    /// language row says.
+    pub skipped: Option<String>,
 }
 
 /// Where the time of a wasm game goes.
@@ -347,23 +351,31 @@ impl BenchReport {
             ("Python", &self.py_save_to_diagnostics),
         ];
         for (language, latency) in scripts {
-            match latency {
-                Some(l) => {
-                    let _ = writeln!(
-                        out,
-                        "save → diagnostics of a {language} bot (median of {}): {:.0} ms = load and \
-                         check {:.0} ms + games {:.0} ms",
-                        l.edits, l.total_ms, l.load_ms, l.games_ms
-                    );
-                }
-                None => {
-                    let _ =
-                        writeln!(out, "save → diagnostics ({language}): skipped (--no-latency)");
-                }
-            }
+            let _ = writeln!(out, "{}", script_latency_line(language, latency.as_ref()));
         }
         let _ = writeln!(out, "peak resident memory: {:.0} MiB", self.peak_rss_mib);
         out
+    }
+}
+
+/// The save → diagnostics line of a `language` bot: the figures, or why there are none.
+fn script_latency_line(language: &str, latency: Option<&ScriptLatency>) -> String {
+    match latency {
+        Some(ScriptLatency {
+            edits,
+            load_ms: Some(load),
+            games_ms: Some(games),
+            total_ms: Some(total),
+            ..
+        }) => format!(
+            "save → diagnostics of a {language} bot (median of {edits}): {total:.0} ms = load and \
+             check {load:.0} ms + games {games:.0} ms"
+        ),
+        Some(ScriptLatency { skipped, .. }) => {
+            let why = skipped.as_deref().unwrap_or("not measured");
+            format!("save → diagnostics ({language}): skipped: {why}")
+        }
+        None => format!("save → diagnostics ({language}): skipped (--no-latency)"),
     }
 }
 
@@ -404,6 +416,36 @@ mod tests {
         assert!(text.contains("1234"), "{text}");
         assert!(text.contains("0.75×"), "{text}");
         assert!(!text.contains("skipped"), "{text}");
+    }
+
+    #[test]
+    fn a_save_to_diagnostics_line_shows_its_figures_or_why_it_was_skipped() {
+        let measured = ScriptLatency {
+            edits: 3,
+            load_ms: Some(12.0),
+            games_ms: Some(40.0),
+            total_ms: Some(52.0),
+            skipped: None,
+        };
+        let skipped = ScriptLatency {
+            edits: 0,
+            load_ms: None,
+            games_ms: None,
+            total_ms: None,
+            skipped: Some("building botlens's JavaScript runner (once) needs clang".into()),
+        };
+        let lines = [Some(&measured), Some(&skipped), None]
+            .map(|latency| script_latency_line("JavaScript", latency));
+        assert_eq!(
+            lines,
+            [
+                "save → diagnostics of a JavaScript bot (median of 3): 52 ms = load and check \
+                 12 ms + games 40 ms",
+                "save → diagnostics (JavaScript): skipped: building botlens's JavaScript runner \
+                 (once) needs clang",
+                "save → diagnostics (JavaScript): skipped (--no-latency)",
+            ]
+        );
     }
 
     #[test]
