@@ -282,3 +282,65 @@ fn new_python_bots_play_clean() {
         crate::support::new_bot_plays_clean(botlens, "python", game, dir.path());
     }
 }
+
+#[test]
+fn the_turn_objects_answer_as_docs_python_md_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "import random\n\n\
+        class Bot:\n\
+        \x20   def __init__(self):\n\
+        \x20       self.untried = list(range(100))\n\
+        \x20       self.sunk = 0\n\n\
+        \x20   def play(self, turn):\n\
+        \x20       assert type(turn.targets) is str and len(turn.targets) == 100, turn.targets\n\
+        \x20       assert set(turn.own) <= set('.SXo') and len(turn.own) == 100, turn.own\n\
+        \x20       assert turn.shots == 100 - len(self.untried), (turn.shots, len(self.untried))\n\
+        \x20       assert len(turn.enemy_ships_left) == 7 - self.sunk, turn.enemy_ships_left\n\
+        \x20       assert repr(turn).startswith('BattleshipsTurn(targets='), repr(turn)\n\
+        \x20       try:\n\
+        \x20           turn.kept = 1\n\
+        \x20           raise AssertionError('a turn took a new attribute')\n\
+        \x20       except AttributeError:\n\
+        \x20           pass\n\
+        \x20       try:\n\
+        \x20           turn.mark(0, 0)\n\
+        \x20           raise AssertionError('a Battleships turn has mark')\n\
+        \x20       except AttributeError as error:\n\
+        \x20           assert 'is a Tic-tac-toe turn' in str(error), str(error)\n\
+        \x20       print('turn', end=' ')\n\
+        \x20       print(turn.shots, end='')\n\
+        \x20       square = self.untried.pop(random.randrange(len(self.untried)))\n\
+        \x20       shot = turn.attack(square % 10, square // 10)\n\
+        \x20       if type(shot) is dict:\n\
+        \x20           self.sunk += 1\n\
+        \x20           assert shot['no'] == self.sunk and shot['kind'] in ('carrier', 'warship', 'submarine', 'cruiser', 'patrol'), shot\n\
+        \x20           assert set(shot) == {'no', 'kind', 'size', 'x', 'y', 'direction'}, shot\n\
+        \x20           print('sunk', shot['no'], shot['kind'])\n\
+        \x20       else:\n\
+        \x20           assert shot in (True, False) and type(shot) is bool, shot\n";
+    let out = run_py(dir.path(), "battleships", source.as_bytes());
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report["failures"], serde_json::json!([]), "{report:#}");
+
+    let traces = dir.path().join("traces");
+    let file = dir.path().join("bot.py").display().to_string();
+    let args = ["run", &file, "--game", "battleships", "--vs", "random", "--seeds", "0..1"];
+    let trace_dir = traces.display().to_string();
+    let out = botlens_with_input(&[&args[..], &["--trace-dir", &trace_dir]].concat(), "", DEADLINE);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    let trace = std::fs::read_dir(&traces).unwrap().next().unwrap().unwrap().path();
+    let trace: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(trace).unwrap()).unwrap();
+    let logs: Vec<Vec<&str>> = trace["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["logs"].as_array())
+        .map(|logs| logs.iter().map(|l| l.as_str().unwrap()).collect())
+        .collect();
+    // A line the bot left unfinished is the turn's last line; a finished one stays whole.
+    assert_eq!(logs[0], ["turn 0"], "{logs:?}");
+    assert_eq!(logs[1], ["turn 1"], "{logs:?}");
+    assert!(logs.iter().flatten().any(|l| l.contains("sunk 1 ")), "{logs:?}");
+}

@@ -23,20 +23,25 @@
 //! the frames the interpreter was in.
 
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use botlens_runner_guest::{
     LOST, MAX_HEAT_VALUES, Position, SYNTAX_ERROR, abi, bot_file, fail, kind, payload, receive,
     set_bot_file, state,
 };
-use rustpython_vm::builtins::{PyBaseExceptionRef, PyStrRef};
+use num_traits::ToPrimitive;
+use rustpython_vm::builtins::{PyBaseExceptionRef, PyInt, PyStr, PyStrRef, PyType, PyTypeRef};
+use rustpython_vm::common::lock::PyMutex;
 use rustpython_vm::compiler::Mode;
 use rustpython_vm::frame::Frame;
-use rustpython_vm::{AsObject, Interpreter, Py, PyObjectRef, PyResult, VirtualMachine};
+use rustpython_vm::{
+    AsObject, Interpreter, Py, PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine,
+};
 
 botlens_runner_guest::sections!(b"rustpython");
 
 /// The prelude: the module `botlens`, run once in [`botlens_prepare`].
-const PRELUDE: &str = include_str!("prelude.py");
+const PRELUDE_SOURCE: &str = include_str!("prelude.py");
 
 /// The file name the prelude's frames carry.
 const PRELUDE_FILE: &str = "botlens:prelude.py";
@@ -52,10 +57,67 @@ thread_local! {
     /// The interpreter's machine, for [`botlens_where`], which must not wait on a borrow a trap
     /// left behind.
     static MACHINE: Cell<*const VirtualMachine> = const { Cell::new(std::ptr::null()) };
-    /// The prelude's `_start` and `_play`.
-    static PRELUDE_CALLS: RefCell<Option<(PyObjectRef, PyObjectRef)>> = const { RefCell::new(None) };
+    /// What the runner calls of the prelude, found once in [`botlens_prepare`].
+    static PRELUDE: RefCell<Option<Rc<Prelude>>> = const { RefCell::new(None) };
+    /// The game being played, from [`botlens_new`].
+    static GAME: Cell<Option<Game>> = const { Cell::new(None) };
+    /// The game's `Bot()`, made by [`botlens_new`].
+    static BOT: RefCell<Option<PyObjectRef>> = const { RefCell::new(None) };
     /// Whether the bot made a move (called `act`) in this turn.
     static MOVED: Cell<bool> = const { Cell::new(false) };
+    /// What the bot wrote to `sys.stdout` since its last full line (the turn's log takes lines).
+    static PARTIAL_LINE: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// The games a Python bot plays, each with its turn object.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Game {
+    Battleships,
+    TicTacToe,
+    Klotski,
+}
+
+impl Game {
+    /// The game of the payload's name (docs/abi.md), if the runner knows it.
+    fn named(name: &str) -> Option<Game> {
+        match name {
+            "battleships" => Some(Game::Battleships),
+            "tictactoe" => Some(Game::TicTacToe),
+            "klotski" => Some(Game::Klotski),
+            _ => None,
+        }
+    }
+}
+
+/// The prelude's functions and turn classes the runner calls, found once in [`botlens_prepare`].
+/// A turn runs no Python of the runner's: the turn is made here and `play` called directly,
+/// which with the runner's `random` functions cut a random Battleships bot's turn from
+/// 2.1·10⁵ units of fuel to 1.2·10⁵ (docs/performance.md, "Python").
+struct Prelude {
+    /// `_start(game, names)`: seeds `random` and makes `Bot()`, which it returns.
+    start: PyObjectRef,
+    /// `json.loads`, kept before any bot could replace it.
+    json_loads: PyObjectRef,
+    /// `_act_xy(x, y)`: a move whose coordinates are not both `int`s, written by `json.dumps`.
+    act_xy: PyObjectRef,
+    /// `_shot(answer)`: what `turn.attack` returns for an answer other than a miss or a hit.
+    shot: PyObjectRef,
+    /// `_missing(game, name)`: the message for a turn's attribute that is not there.
+    missing: PyObjectRef,
+    /// The prelude's `BattleshipsTurn`, a subclass of [`_botlens::BattleshipsTurnBase`].
+    battleships_turn: PyTypeRef,
+    /// The prelude's `TicTacToeTurn`, a subclass of [`_botlens::TicTacToeTurnBase`].
+    tictactoe_turn: PyTypeRef,
+    /// The prelude's `KlotskiTurn`, a Python class made from the view.
+    klotski_turn: PyObjectRef,
+}
+
+/// The prelude's calls, once [`botlens_prepare`] found them.
+fn prelude() -> Rc<Prelude> {
+    match PRELUDE.with_borrow(Clone::clone) {
+        Some(prelude) => prelude,
+        None => fail("the Python interpreter did not start", None),
+    }
 }
 
 /// A frame of the bot's file.
@@ -171,10 +233,14 @@ fn py_string(vm: &VirtualMachine, bytes: &[u8]) -> PyStrRef {
     vm.ctx.new_str(String::from_utf8_lossy(bytes).as_ref())
 }
 
-/// Makes the move `message` and returns the game's answer. A losing move is located at the
-/// bot's frame (the host ends the game there); a wasted one's place is stated for a player
-/// that locates wasted moves.
-fn send(vm: &VirtualMachine, message: &[u8]) -> PyResult<PyStrRef> {
+/// Makes the move `message` and reads the game's answer with `read` (`None` when there is none).
+/// A losing move is located at the bot's frame (the host ends the game there); a wasted one's
+/// place is stated for a player that locates wasted moves.
+fn send<R>(
+    vm: &VirtualMachine,
+    message: &[u8],
+    read: impl FnOnce(&[u8]) -> R,
+) -> PyResult<Option<R>> {
     MOVED.set(true);
     let mut lost = false;
     let copy = |out, cap| {
@@ -183,7 +249,7 @@ fn send(vm: &VirtualMachine, message: &[u8]) -> PyResult<PyStrRef> {
         lost = len == LOST;
         len
     };
-    let answer = receive(copy, |answer| py_string(vm, answer));
+    let answer = receive(copy, read);
     // SAFETY: an import without arguments.
     if lost || unsafe { abi::wasted() } == 1 {
         // A lost move: does not return when the stack has a bot frame.
@@ -192,7 +258,26 @@ fn send(vm: &VirtualMachine, message: &[u8]) -> PyResult<PyStrRef> {
     if lost {
         return Err(vm.new_runtime_error("the move lost the game"));
     }
-    Ok(answer.unwrap_or_else(|| py_string(vm, b"")))
+    Ok(answer)
+}
+
+/// The move at `x`, `y`: written here when both are `int`s that fit, by the prelude's `_act_xy`
+/// (`json.dumps`) otherwise; the game's answer read with `read`, or given to `other` when it
+/// came from `_act_xy` (a `str`).
+fn send_at<R>(
+    vm: &VirtualMachine,
+    [x, y]: [PyObjectRef; 2],
+    read: impl FnOnce(&[u8]) -> R,
+    other: impl FnOnce(PyObjectRef) -> PyResult<R>,
+) -> PyResult<Option<R>> {
+    let exact = |n: &PyObjectRef| {
+        let int = n.downcast_ref_if_exact::<PyInt>(vm)?;
+        int.as_bigint().to_i64()
+    };
+    match (exact(&x), exact(&y)) {
+        (Some(x), Some(y)) => send(vm, format!("{{\"x\":{x},\"y\":{y}}}").as_bytes(), read),
+        _ => other(prelude().act_xy.call((x, y), vm)?).map(Some),
+    }
 }
 
 /// `botlens.draw`, located at the bot's line that called it: the runner states the innermost
@@ -216,36 +301,166 @@ fn draw_mark(
 #[rustpython_vm::pymodule]
 mod _botlens {
     use num_traits::ToPrimitive;
-    use rustpython_vm::builtins::{PyFloat, PyInt, PyStrRef};
-    use rustpython_vm::{PyObjectRef, PyResult, VirtualMachine};
-
-    /// The turn's view (canonical JSON, docs/abi.md).
-    #[pyfunction]
-    fn view(vm: &VirtualMachine) -> PyStrRef {
-        // SAFETY: `receive` hands a valid buffer.
-        let copy = |out, cap| unsafe { super::abi::view(out, cap) };
-        let view = super::receive(copy, |view| super::py_string(vm, view));
-        view.unwrap_or_else(|| super::py_string(vm, b""))
-    }
+    use rustpython_vm::builtins::PyStr;
+    use rustpython_vm::builtins::{PyFloat, PyInt, PyList, PyStrRef, PyTuple};
+    use rustpython_vm::common::lock::PyMutex;
+    use rustpython_vm::function::FuncArgs;
+    use rustpython_vm::types::{Constructor, DefaultConstructor, GetAttr};
+    use rustpython_vm::{AsObject, Py, PyObjectRef, PyPayload, PyResult, VirtualMachine, pyclass};
 
     /// A move given as JSON; the game's answer as JSON.
     #[pyfunction]
     fn act(message: PyStrRef, vm: &VirtualMachine) -> PyResult<PyStrRef> {
-        super::send(vm, message.to_string_lossy().as_bytes())
+        let message = message.to_string_lossy();
+        let answer = super::send(vm, message.as_bytes(), |answer| super::py_string(vm, answer))?;
+        Ok(answer.unwrap_or_else(|| super::py_string(vm, b"")))
     }
 
-    /// The move `{"x":x,"y":y}` of two integers, written here rather than by `json.dumps`.
-    #[pyfunction]
-    fn act_at(x: i64, y: i64, vm: &VirtualMachine) -> PyResult<PyStrRef> {
-        super::send(vm, format!("{{\"x\":{x},\"y\":{y}}}").as_bytes())
+    /// A Battleships turn's data and moves; the prelude's `BattleshipsTurn` adds what is
+    /// written in Python. Made by the runner ([`super::make_turn`]), never by Python.
+    #[pyattr]
+    #[pyclass(module = "botlens", name = "BattleshipsTurnBase")]
+    #[derive(Debug, PyPayload)]
+    pub(super) struct BattleshipsTurnBase {
+        /// The view as the host wrote it.
+        pub(super) raw: PyStrRef,
+        /// The board of shots, 100 characters.
+        pub(super) targets: PyObjectRef,
+        /// The bot's own board, 100 characters.
+        pub(super) own: PyObjectRef,
+        /// The view parsed, once something asked for a field that needs it.
+        pub(super) parsed: PyMutex<Option<PyObjectRef>>,
     }
 
-    /// A line of the turn's log.
-    #[pyfunction]
-    fn log(line: PyStrRef) {
-        let line = line.to_string_lossy();
-        // SAFETY: the line is a live string.
-        unsafe { super::abi::log(line.as_ptr(), line.len()) }
+    impl GetAttr for BattleshipsTurnBase {
+        fn getattro(zelf: &Py<Self>, name: &Py<PyStr>, vm: &VirtualMachine) -> PyResult {
+            super::turn_attribute(zelf.as_object(), "battleships", name, vm)
+        }
+    }
+
+    #[pyclass(with(GetAttr), flags(BASETYPE))]
+    impl BattleshipsTurnBase {
+        #[pygetset]
+        fn targets(&self) -> PyObjectRef {
+            self.targets.clone()
+        }
+
+        #[pygetset]
+        fn own(&self) -> PyObjectRef {
+            self.own.clone()
+        }
+
+        #[pygetset]
+        fn enemy_ships_left(&self, vm: &VirtualMachine) -> PyResult {
+            super::parsed(&self.raw, &self.parsed, vm)?.get_item("enemy_ships_left", vm)
+        }
+
+        #[pygetset]
+        fn shots(&self, vm: &VirtualMachine) -> PyResult {
+            super::parsed(&self.raw, &self.parsed, vm)?.get_item("shots", vm)
+        }
+
+        /// `turn.attack(x, y)`: `False` (a miss), `True` (a hit) or the prelude's sunk ship.
+        #[pymethod]
+        fn attack(&self, x: PyObjectRef, y: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+            let read = |answer: &[u8]| match answer {
+                br#"{"result":"miss"}"# => Ok(false),
+                br#"{"result":"hit"}"# => Ok(true),
+                other => Err(super::py_string(vm, other).into()),
+            };
+            let answer = super::send_at(vm, [x, y], read, |answer| Ok(Err(answer)))?;
+            match answer {
+                Some(Ok(hit)) => Ok(vm.ctx.new_bool(hit).into()),
+                Some(Err(answer)) => super::prelude().shot.call((answer,), vm),
+                None => super::prelude().shot.call((super::py_string(vm, b""),), vm),
+            }
+        }
+    }
+
+    /// A Tic-tac-toe turn's data and moves; the prelude's `TicTacToeTurn` adds what is written
+    /// in Python. Made by the runner ([`super::make_turn`]), never by Python.
+    #[pyattr]
+    #[pyclass(module = "botlens", name = "TicTacToeTurnBase")]
+    #[derive(Debug, PyPayload)]
+    pub(super) struct TicTacToeTurnBase {
+        /// The view as the host wrote it.
+        pub(super) raw: PyStrRef,
+        /// `grid[y][x]`: `''`, `'X'` or `'O'`.
+        pub(super) grid: PyObjectRef,
+        /// The view parsed, once something asked for a field that needs it.
+        pub(super) parsed: PyMutex<Option<PyObjectRef>>,
+    }
+
+    impl GetAttr for TicTacToeTurnBase {
+        fn getattro(zelf: &Py<Self>, name: &Py<PyStr>, vm: &VirtualMachine) -> PyResult {
+            super::turn_attribute(zelf.as_object(), "tictactoe", name, vm)
+        }
+    }
+
+    #[pyclass(with(GetAttr), flags(BASETYPE))]
+    impl TicTacToeTurnBase {
+        #[pygetset]
+        fn grid(&self) -> PyObjectRef {
+            self.grid.clone()
+        }
+
+        /// The bot's mark, read where the host writes it (`{"board":"…","you":"X"}`), from the
+        /// parsed view otherwise.
+        #[pygetset]
+        fn you(&self, vm: &VirtualMachine) -> PyResult {
+            if let Some(mark) = super::tictactoe_mark(self.raw.as_bytes()) {
+                return Ok(vm.ctx.intern_str(mark).to_owned().into());
+            }
+            super::parsed(&self.raw, &self.parsed, vm)?.get_item("you", vm)
+        }
+
+        /// `turn.mark(x, y)`.
+        #[pymethod]
+        fn mark(&self, x: PyObjectRef, y: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+            super::send_at(vm, [x, y], |_| (), |_| Ok(())).map(drop)
+        }
+    }
+
+    /// `sys.stdout` and `sys.stderr`: what is written goes to the turn's log, a line at a time.
+    #[pyattr]
+    #[pyclass(module = "botlens", name = "Log")]
+    #[derive(Debug, Default, PyPayload)]
+    struct Log;
+
+    impl DefaultConstructor for Log {}
+
+    #[pyclass(with(Constructor))]
+    impl Log {
+        /// Writes `text` (its `str()`), logging each line it completes; returns its length.
+        #[pymethod]
+        fn write(&self, text: PyObjectRef, vm: &VirtualMachine) -> PyResult<usize> {
+            let text = text.str(vm)?;
+            super::PARTIAL_LINE.with_borrow_mut(|partial| {
+                partial.push_str(&text.to_string_lossy());
+                while let Some(end) = partial.find('\n') {
+                    // SAFETY: the line is a live string.
+                    unsafe { super::abi::log(partial.as_ptr(), end) };
+                    partial.drain(..=end);
+                }
+            });
+            Ok(text.char_len())
+        }
+
+        /// Logs what is left of an unfinished line.
+        #[pymethod]
+        fn flush(&self) {
+            super::flush_log();
+        }
+
+        #[pymethod]
+        fn isatty(&self) -> bool {
+            false
+        }
+
+        #[pygetset]
+        fn encoding(&self) -> &'static str {
+            "utf-8"
+        }
     }
 
     /// 64 bits of the game's bot stream (WASI `random_get`), to seed `random` with.
@@ -255,6 +470,110 @@ mod _botlens {
         // SAFETY: the buffer is valid for 8 bytes.
         unsafe { super::abi::random_get(bytes.as_mut_ptr(), bytes.len()) };
         u64::from_le_bytes(bytes)
+    }
+
+    /// `random.randrange`, bound by the prelude to `random`'s own generator (the first
+    /// argument): an `int` below `stop`, or from `start` up to `stop`, drawn as random.py
+    /// draws it; any other call is random.py's.
+    #[pyfunction]
+    fn randrange(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+        let fast = match (args.args.as_slice(), args.kwargs.is_empty()) {
+            ([rng, stop], true) => small_int(stop, vm).map(|stop| (rng, 0, stop)),
+            ([rng, start, stop], true) => small_int(start, vm)
+                .zip(small_int(stop, vm))
+                .and_then(|(start, stop)| Some((rng, start, stop.checked_sub(start)?))),
+            _ => None,
+        };
+        match fast {
+            Some((rng, start, width)) if width > 0 => {
+                Ok(vm.ctx.new_int(start + below(rng, width, vm)?).into())
+            }
+            _ => random_py(args, "randrange", vm),
+        }
+    }
+
+    /// `random.randint(a, b)`, as [`randrange`] is bound and drawn.
+    #[pyfunction]
+    fn randint(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+        if let ([rng, low, high], true) = (args.args.as_slice(), args.kwargs.is_empty())
+            && let (Some(low), Some(high)) = (small_int(low, vm), small_int(high, vm))
+            && let Some(width) = high.checked_sub(low).and_then(|span| span.checked_add(1))
+            && width > 0
+        {
+            return Ok(vm.ctx.new_int(low + below(rng, width, vm)?).into());
+        }
+        random_py(args, "randint", vm)
+    }
+
+    /// `random.choice(seq)`, as [`randrange`] is bound and drawn, for a non-empty `list` or
+    /// `tuple`.
+    #[pyfunction]
+    fn choice(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+        if let ([rng, seq], true) = (args.args.as_slice(), args.kwargs.is_empty()) {
+            if let Some(list) = seq.downcast_ref_if_exact::<PyList>(vm) {
+                let len = list.borrow_vec().len();
+                if len > 0 {
+                    let at = below(rng, len as i64, vm)? as usize;
+                    if let Some(item) = list.borrow_vec().get(at) {
+                        return Ok(item.clone());
+                    }
+                }
+            } else if let Some(tuple) = seq.downcast_ref_if_exact::<PyTuple>(vm)
+                && !tuple.is_empty()
+            {
+                let at = below(rng, tuple.len() as i64, vm)? as usize;
+                return Ok(tuple[at].clone());
+            }
+        }
+        random_py(args, "choice", vm)
+    }
+
+    /// `random.shuffle(x)`, as [`randrange`] is bound and drawn, for a `list`.
+    #[pyfunction]
+    fn shuffle(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+        if let ([rng, seq], true) = (args.args.as_slice(), args.kwargs.is_empty())
+            && let Some(list) = seq.downcast_ref_if_exact::<PyList>(vm)
+        {
+            let len = list.borrow_vec().len();
+            for i in (1..len).rev() {
+                let j = below(rng, i as i64 + 1, vm)? as usize;
+                let mut items = list.borrow_vec_mut();
+                if i < items.len() && j < items.len() {
+                    items.swap(i, j);
+                }
+            }
+            return Ok(vm.ctx.none());
+        }
+        random_py(args, "shuffle", vm)
+    }
+
+    /// `x` when it is exactly an `int` that fits in 64 bits.
+    fn small_int(x: &PyObjectRef, vm: &VirtualMachine) -> Option<i64> {
+        x.downcast_ref_if_exact::<PyInt>(vm)?.as_bigint().to_i64()
+    }
+
+    /// A number from 0 up to `n` (positive) drawn from `rng` as random.py's
+    /// `_randbelow_with_getrandbits` draws it: `getrandbits(n.bit_length())` until below `n`.
+    fn below(rng: &PyObjectRef, n: i64, vm: &VirtualMachine) -> PyResult<i64> {
+        let bits = i64::BITS - n.leading_zeros();
+        loop {
+            let drawn = vm.call_method(rng, "getrandbits", (bits,))?;
+            let drawn = drawn.downcast_ref::<PyInt>().and_then(|int| int.as_bigint().to_i64());
+            match drawn {
+                Some(drawn) if (0..n).contains(&drawn) => return Ok(drawn),
+                Some(_) => {}
+                None => return Err(vm.new_type_error("getrandbits returned no int")),
+            }
+        }
+    }
+
+    /// random.py's own `name`, called on the generator the prelude bound (the first argument).
+    fn random_py(mut args: FuncArgs, name: &str, vm: &VirtualMachine) -> PyResult {
+        if args.args.is_empty() {
+            return Err(vm.new_type_error(format!("{name}() needs its generator")));
+        }
+        let rng = args.args.remove(0);
+        vm.call_method(&rng, name, args)
     }
 
     /// A number as the ABI takes it: truncated towards zero and saturated; `None` when it is not
@@ -306,12 +625,6 @@ mod _botlens {
         let width = width.clamp(0, i64::from(i32::MAX)) as i32;
         super::draw_mark(vm, super::kind::HEAT, [width, 0, 0, 0], 0, &bytes);
     }
-
-    /// The bot made no move this turn so far.
-    #[pyfunction]
-    fn moved() -> bool {
-        super::MOVED.get()
-    }
 }
 
 /// Fails with a Python exception raised outside the bot's code (the prelude's, the runner's).
@@ -336,7 +649,7 @@ pub extern "C" fn botlens_prepare() {
         .build();
     let calls = interpreter.enter(|vm| {
         vm.recursion_limit.set(RECURSION_LIMIT);
-        let prelude = vm.compile(PRELUDE, Mode::Exec, PRELUDE_FILE.to_owned());
+        let prelude = vm.compile(PRELUDE_SOURCE, Mode::Exec, PRELUDE_FILE.to_owned());
         let prelude = match prelude {
             Ok(code) => code,
             Err(error) => fail(&format!("the runner's prelude does not compile: {error}"), None),
@@ -355,9 +668,22 @@ pub extern "C" fn botlens_prepare() {
             Ok(call) => call,
             Err(exception) => fail_outside(vm, exception, "the runner's prelude"),
         };
-        (get("_start"), get("_play"))
+        let class = |name: &'static str| match get(name).downcast::<PyType>() {
+            Ok(class) => class,
+            Err(_) => fail(&format!("the runner's prelude: {name} is not a class"), None),
+        };
+        Prelude {
+            start: get("_start"),
+            json_loads: get("_json_loads"),
+            act_xy: get("_act_xy"),
+            shot: get("_shot"),
+            missing: get("_missing"),
+            battleships_turn: class("BattleshipsTurn"),
+            tictactoe_turn: class("TicTacToeTurn"),
+            klotski_turn: get("KlotskiTurn"),
+        }
     });
-    PRELUDE_CALLS.with_borrow_mut(|calls_kept| *calls_kept = Some(calls));
+    PRELUDE.with_borrow_mut(|kept| *kept = Some(Rc::new(calls)));
     INTERPRETER.with_borrow_mut(|kept| *kept = Some(interpreter));
     // Where the machine is now that the interpreter is in its place.
     INTERPRETER.with_borrow(|kept| {
@@ -367,19 +693,116 @@ pub extern "C" fn botlens_prepare() {
     });
 }
 
-/// Runs `body` in the interpreter, starting it first if it is not, with the prelude's calls.
-fn with_vm<R>(body: impl FnOnce(&VirtualMachine, &PyObjectRef, &PyObjectRef) -> R) -> R {
+/// Runs `body` in the interpreter, starting it first if it is not.
+fn with_vm<R>(body: impl FnOnce(&VirtualMachine) -> R) -> R {
     if INTERPRETER.with_borrow(Option::is_none) {
         botlens_prepare();
     }
-    let calls = PRELUDE_CALLS.with_borrow(Clone::clone);
-    let Some((start, play)) = calls else { fail("the Python interpreter did not start", None) };
     INTERPRETER.with_borrow(|interpreter| {
         let Some(interpreter) = interpreter else {
             fail("the Python interpreter did not start", None)
         };
-        interpreter.enter(|vm| body(vm, &start, &play))
+        interpreter.enter(body)
     })
+}
+
+/// The view parsed by `json.loads`, kept in `parsed` for the turn's other fields.
+fn parsed(raw: &PyStrRef, parsed: &PyMutex<Option<PyObjectRef>>, vm: &VirtualMachine) -> PyResult {
+    if let Some(view) = parsed.lock().as_ref() {
+        return Ok(view.clone());
+    }
+    let view = prelude().json_loads.call((raw.clone(),), vm)?;
+    *parsed.lock() = Some(view.clone());
+    Ok(view)
+}
+
+/// The mark of a Tic-tac-toe view as the host writes it, `{"board":"<9 squares>","you":"X"}`;
+/// `None` for any other text.
+fn tictactoe_mark(view: &[u8]) -> Option<&'static str> {
+    let rest = view.strip_prefix(br#"{"board":""#)?;
+    match rest.get(9..)? {
+        br#"","you":"X"}"# => Some("X"),
+        br#"","you":"O"}"# => Some("O"),
+        _ => None,
+    }
+}
+
+/// The turn's object for the bot's `play`, made from the view.
+fn make_turn(vm: &VirtualMachine, game: Game, prelude: &Prelude) -> PyResult {
+    // SAFETY: `receive` hands a valid buffer.
+    let copy = |out, cap| unsafe { abi::view(out, cap) };
+    let raw = receive(copy, |view| py_string(vm, view)).unwrap_or_else(|| py_string(vm, b""));
+    let new_parsed = || PyMutex::new(None);
+    match game {
+        Game::Battleships => {
+            let text = raw.as_bytes();
+            // The boards at their fixed places in the view as the host writes it (docs/abi.md).
+            let (targets, own, parsed) = match (text.get(..12), text.get(112..121)) {
+                (Some(br#"{"targets":""#), Some(br#"","own":""#)) if text.len() > 221 => {
+                    let board = |range: std::ops::Range<usize>| {
+                        vm.ctx.new_str(String::from_utf8_lossy(&text[range]).as_ref()).into()
+                    };
+                    (board(12..112), board(121..221), new_parsed())
+                }
+                _ => {
+                    let parsed = new_parsed();
+                    let view = self::parsed(&raw, &parsed, vm)?;
+                    (view.get_item("targets", vm)?, view.get_item("own", vm)?, parsed)
+                }
+            };
+            let turn = _botlens::BattleshipsTurnBase { raw, targets, own, parsed };
+            Ok(PyRef::new_ref(turn, prelude.battleships_turn.clone(), None).into())
+        }
+        Game::TicTacToe => {
+            let board = match raw.as_bytes().get(..19) {
+                Some(start) if start.starts_with(br#"{"board":""#) => {
+                    py_string(vm, &start[10..]).into()
+                }
+                _ => prelude.json_loads.call((raw.clone(),), vm)?.get_item("board", vm)?,
+            };
+            let board: PyStrRef = board.try_into_value(vm)?;
+            let squares: Vec<PyObjectRef> = board
+                .to_string_lossy()
+                .chars()
+                .map(|square| match square {
+                    '.' => vm.ctx.empty_str.to_owned().into(),
+                    'X' => vm.ctx.intern_str("X").to_owned().into(),
+                    'O' => vm.ctx.intern_str("O").to_owned().into(),
+                    other => vm.ctx.new_str(other.to_string()).into(),
+                })
+                .collect();
+            let rows = squares.chunks(3).map(|row| vm.ctx.new_list(row.to_vec()).into()).collect();
+            let grid = vm.ctx.new_list(rows).into();
+            let turn = _botlens::TicTacToeTurnBase { raw, grid, parsed: new_parsed() };
+            Ok(PyRef::new_ref(turn, prelude.tictactoe_turn.clone(), None).into())
+        }
+        Game::Klotski => prelude.klotski_turn.call((raw,), vm),
+    }
+}
+
+/// The attribute `name` of a turn of `game`: Python's own lookup, and for a name a turn does not
+/// have, an `AttributeError` that says which game's turn has it (the prelude's `_missing`), for a
+/// bot run with the wrong game. A slot of the runner's turn classes rather than a `__getattr__`
+/// in the prelude, which would make every attribute of the turn a call of Python's
+/// `__getattribute__`.
+fn turn_attribute(turn: &PyObject, game: &str, name: &Py<PyStr>, vm: &VirtualMachine) -> PyResult {
+    if let Some(value) = turn.generic_getattr_opt(name, None, vm)? {
+        return Ok(value);
+    }
+    let message = prelude().missing.call((vm.ctx.new_str(game), name.to_owned()), vm)?;
+    let message: PyStrRef = message.try_into_value(vm)?;
+    Err(vm.new_attribute_error(message.to_string_lossy().into_owned()))
+}
+
+/// Logs what is left of an unfinished line of `sys.stdout`.
+fn flush_log() {
+    PARTIAL_LINE.with_borrow_mut(|partial| {
+        if !partial.is_empty() {
+            // SAFETY: the line is a live string.
+            unsafe { abi::log(partial.as_ptr(), partial.len()) };
+            partial.clear();
+        }
+    });
 }
 
 /// The module name the bot's code runs as: its file's stem, so that code under
@@ -394,7 +817,11 @@ fn module_name(file: &str) -> &str {
 pub extern "C" fn botlens_new(_seat: i32) {
     let (game, file, source) = payload("Python");
     set_bot_file(&file);
-    with_vm(|vm, start, _| {
+    let Some(kind) = Game::named(&game) else {
+        fail(&format!("the Python runner does not play the game {game:?}"), None)
+    };
+    GAME.set(Some(kind));
+    with_vm(|vm| {
         let code = match vm.compile(&source, Mode::Exec, file.clone()) {
             Ok(code) => code,
             Err(error) => {
@@ -420,9 +847,9 @@ pub extern "C" fn botlens_new(_seat: i32) {
         if let Err(exception) = named.and_then(|()| vm.run_code_obj(code, scope).map(drop)) {
             fail_with(vm, exception);
         }
-        let started = start.call((vm.ctx.new_str(game.as_str()), globals), vm);
-        if let Err(exception) = started {
-            fail_with(vm, exception);
+        match prelude().start.call((vm.ctx.new_str(game.as_str()), globals), vm) {
+            Ok(bot) => BOT.with_borrow_mut(|kept| *kept = Some(bot)),
+            Err(exception) => fail_with(vm, exception),
         }
     });
 }
@@ -438,16 +865,26 @@ fn definition(vm: &VirtualMachine, play: &PyObjectRef) -> Option<Position> {
     own.then(|| Position { file: bot_file(), line, column: 1 })
 }
 
-/// One turn: `bot.play(turn)`.
+/// One turn: `bot.play(turn)`, the turn made here from the view and `play` looked up on the
+/// bot each turn, as Python would.
 #[unsafe(no_mangle)]
 pub extern "C" fn botlens_play() {
-    with_vm(|vm, _, play| {
+    let Some(bot) = BOT.with_borrow(Clone::clone) else {
+        fail("no game was started (botlens_new)", None)
+    };
+    let Some(game) = GAME.get() else { fail("no game was started (botlens_new)", None) };
+    let prelude = prelude();
+    with_vm(|vm| {
         MOVED.set(false);
-        // It returns the bot's `play`, for a turn without a move.
-        match play.call((), vm) {
+        let played = bot.get_attr("play", vm).and_then(|play| {
+            let turn = make_turn(vm, game, &prelude)?;
+            play.call((turn,), vm).map(|_| play)
+        });
+        flush_log();
+        match played {
             Err(exception) => fail_with(vm, exception),
-            Ok(returned) if !MOVED.get() => {
-                if let Some(at) = definition(vm, &returned) {
+            Ok(play) if !MOVED.get() => {
+                if let Some(at) = definition(vm, &play) {
                     state(&at);
                 }
             }

@@ -75,34 +75,18 @@ import typing, dataclasses, enum  # noqa
 
 _json_loads = json.loads
 
-
-# `print` (and anything written to sys.stdout or sys.stderr) goes to the turn's log, a line each.
-class _Log:
-    def __init__(self):
-        self._partial = ''
-
-    def write(self, text):
-        text = str(text)
-        lines = (self._partial + text).split('\n')
-        self._partial = lines.pop()
-        for line in lines:
-            _host.log(line)
-        return len(text)
-
-    def flush(self):
-        if self._partial:
-            _host.log(self._partial)
-            self._partial = ''
-
-    def isatty(self):
-        return False
-
-    @property
-    def encoding(self):
-        return 'utf-8'
+# The functions of `random` a bot calls most, in the runner: each draws exactly what random.py
+# draws (the same `getrandbits` calls on the same generator), so games replay as before, for a
+# fifth of the fuel; any call the runner does not take (a float, a step, a keyword, another
+# sequence) is random.py's own.
+import types as _types  # noqa: E402
+for _name in ('randrange', 'randint', 'choice', 'shuffle'):
+    setattr(_random, _name, _types.MethodType(getattr(_host, _name), _random._inst))
 
 
-_log = _Log()
+# `print` (and anything written to sys.stdout or sys.stderr) goes to the turn's log, a line each
+# (the runner's `Log`, which the runner flushes after every turn).
+_log = _host.Log()
 _sys.stdout = _log
 _sys.stderr = _log
 
@@ -209,90 +193,48 @@ class _Draw:
 draw = _Draw()
 
 
-# Every game's turn, made from the view as the host writes it (canonical JSON, docs/abi.md).
-# The fields a bot reads every turn are cut out of the view at their fixed places; the rest is
-# parsed only when asked for. A losing move never comes back (the runner locates it at the
-# caller's line and the host ends the game).
+# Every game's turn, made by the runner from the view as the host writes it (canonical JSON,
+# docs/abi.md): the Battleships and Tic-tac-toe turns are the runner's own classes (their fields
+# and moves written in Rust, so that a turn runs no Python but the bot's), with what is left
+# here. A losing move never comes back (the runner locates it at the caller's line and the host
+# ends the game).
 def _act(action):
     return _host.act(json.dumps(action, separators=(',', ':')))
 
 
-def _act_at(x, y):
-    if type(x) is int and type(y) is int:
-        return _host.act_at(x, y)
+def _act_xy(x, y):
+    """A move whose coordinates are not both `int`s: `json.dumps` writes them as they are."""
     return _act({'x': x, 'y': y})
 
 
 _sunk = 0
 
 
-class BattleshipsTurn:
+def _shot(answer):
+    """What `turn.attack` returns for an answer other than a plain miss or hit."""
+    global _sunk
+    shot = _json_loads(answer)
+    if shot.get('result') != 'sunk':
+        return shot.get('result') == 'hit'
+    _sunk += 1
+    ship = shot['ship']
+    return {'no': _sunk, 'kind': ship['kind'], 'size': ship['size'], 'x': ship['x'],
+            'y': ship['y'], 'direction': ship['direction']}
+
+
+class BattleshipsTurn(_host.BattleshipsTurnBase):
     """A Battleships turn: `targets`, `own`, `enemy_ships_left`, `shots`, `attack(x, y)`."""
 
-    __slots__ = ('_raw', '_view', 'targets', 'own')
-
-    def __init__(self, raw):
-        self._raw = raw
-        self._view = None
-        if raw.startswith('{"targets":"'):
-            self.targets = raw[12:112]
-            self.own = raw[121:221]
-        else:
-            view = self._parsed()
-            self.targets = view['targets']
-            self.own = view['own']
-
-    def _parsed(self):
-        if self._view is None:
-            self._view = _json_loads(self._raw)
-        return self._view
-
-    @property
-    def enemy_ships_left(self):
-        return self._parsed()['enemy_ships_left']
-
-    @property
-    def shots(self):
-        return self._parsed()['shots']
-
-    def attack(self, x, y):
-        global _sunk
-        answer = _act_at(x, y)
-        if answer == '{"result":"miss"}':
-            return False
-        if answer == '{"result":"hit"}':
-            return True
-        shot = _json_loads(answer)
-        if shot.get('result') != 'sunk':
-            return shot.get('result') == 'hit'
-        _sunk += 1
-        ship = shot['ship']
-        return {'no': _sunk, 'kind': ship['kind'], 'size': ship['size'], 'x': ship['x'],
-                'y': ship['y'], 'direction': ship['direction']}
+    __slots__ = ()
 
     def __repr__(self):
         return f'BattleshipsTurn(targets={self.targets!r}, shots={self.shots})'
 
 
-class TicTacToeTurn:
+class TicTacToeTurn(_host.TicTacToeTurnBase):
     """A Tic-tac-toe turn: `grid[y][x]` (`''`, `'X'` or `'O'`), `you`, `mark(x, y)`."""
 
-    __slots__ = ('_raw', 'grid', '_you')
-
-    def __init__(self, raw):
-        self._raw = raw
-        self._you = None
-        board = raw[10:19] if raw.startswith('{"board":"') else _json_loads(raw)['board']
-        self.grid = [['' if c == '.' else c for c in board[row * 3:row * 3 + 3]] for row in range(3)]
-
-    @property
-    def you(self):
-        if self._you is None:
-            self._you = _json_loads(self._raw)['you']
-        return self._you
-
-    def mark(self, x, y):
-        _act_at(x, y)
+    __slots__ = ()
 
     def __repr__(self):
         return f'TicTacToeTurn(grid={self.grid!r}, you={self.you!r})'
@@ -318,11 +260,14 @@ class KlotskiTurn:
     def __repr__(self):
         return f'KlotskiTurn(pieces={self.pieces!r}, steps={self.steps})'
 
+    def __getattr__(self, name):
+        raise AttributeError(_missing('klotski', name))
 
-_TURNS = {'battleships': BattleshipsTurn, 'tictactoe': TicTacToeTurn, 'klotski': KlotskiTurn}
 
 # A bot written for another game (a lone file run with the wrong --game) calls that game's move
-# or reads its fields: the AttributeError says which game the bot reads.
+# or reads its fields: the AttributeError says which game the bot reads. The runner's turn
+# classes ask `_missing` from a slot of theirs (a `__getattr__` in a subclass would make every
+# attribute of the turn a call of Python's `__getattribute__`).
 _MEMBERS = {
     'battleships': ('Battleships', ('targets', 'own', 'enemy_ships_left', 'shots', 'attack')),
     'tictactoe': ('Tic-tac-toe', ('grid', 'you', 'mark')),
@@ -330,32 +275,25 @@ _MEMBERS = {
 }
 
 
-def _other_game(turn_class, game):
-    def __getattr__(self, name):
-        for other, (title, members) in _MEMBERS.items():
-            if other != game and name in members:
-                raise AttributeError(
-                    f"turn.{name} is a {title} turn's, and this game is {_MEMBERS[game][0]}: is "
+def _missing(game, name):
+    """The message of the AttributeError for `turn.<name>` that a turn of `game` does not have."""
+    for other, (title, members) in _MEMBERS.items():
+        if other != game and name in members:
+            return (f"turn.{name} is a {title} turn's, and this game is {_MEMBERS[game][0]}: is "
                     f"the bot written for {other}? Run it with --game {other}, or name its game "
                     "in a botlens.toml beside it")
-        raise AttributeError(f"a {_MEMBERS[game][0]} turn has no attribute '{name}'")
-    turn_class.__getattr__ = __getattr__
+    return f"a {_MEMBERS[game][0]} turn has no attribute '{name}'"
 
-
-for _game, _turn in _TURNS.items():
-    _other_game(_turn, _game)
 
 _bot = None
-_Turn = None
 # Kept here: a bot may replace `random.seed` (or anything else of its modules) in its own game.
 _seed = _random.seed
 
 
 def _start(game, names):
     """Starts a game: seeds `random` from the game's bot stream and makes `Bot()` from the bot's
-    module namespace `names`."""
-    global _bot, _Turn, _sunk
-    _Turn = _TURNS[game]
+    module namespace `names`, which it returns."""
+    global _bot, _sunk
     _sunk = 0
     _seed(_host.seed())
     bot_class = names.get('Bot')
@@ -369,13 +307,11 @@ def _start(game, names):
     if not callable(getattr(_bot, 'play', None)):
         raise TypeError('`Bot.play` is not a method (botlens\'s Python format: `class Bot:` with '
                         '`def play(self, turn):`)')
+    return _bot
 
 
-def _play():
-    """One turn: `bot.play(turn)`. Returns the bot's `play`, for a turn without a move."""
-    play = _bot.play
-    try:
-        play(_Turn(_host.view()))
-    finally:
-        _log.flush()
-    return play
+# Everything made so far lives as long as the interpreter: frozen out of the cycle collector's
+# generations, so that a game's collections walk only what the game made.
+import gc as _gc  # noqa: E402
+_gc.collect()
+_gc.freeze()
