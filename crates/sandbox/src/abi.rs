@@ -57,6 +57,12 @@ pub(crate) const INITIALIZE: (&str, Sig) = ("_initialize", Sig { params: &[], re
 /// `botlens_prepare()`, optional: called once per module before any game, whose state every game
 /// starts from ([`crate::snapshot`]).
 pub(crate) const PREPARE: (&str, Sig) = ("botlens_prepare", Sig { params: &[], results: &[] });
+/// `botlens_prepare_payload()`, optional, for a module with `botlens_prepare`: called once per
+/// payload (`botlens.source` readable) from the state `botlens_prepare` left; every game with that
+/// payload starts from the state it leaves, or, if it fails, from `botlens_prepare`'s
+/// ([`crate::snapshot`]).
+pub(crate) const PREPARE_PAYLOAD: (&str, Sig) =
+    ("botlens_prepare_payload", Sig { params: &[], results: &[] });
 
 /// `botlens_where()`, optional, for a language runner: called after a trap that gave the runner
 /// no chance to say where the bot was (the WebAssembly stack ran out, the memory limit refused
@@ -139,6 +145,7 @@ pub(crate) fn check_exports(module: &Module) -> Result<(), LoadError> {
         (PLAY.0, PLAY.1, true),
         (INITIALIZE.0, INITIALIZE.1, false),
         (PREPARE.0, PREPARE.1, false),
+        (PREPARE_PAYLOAD.0, PREPARE_PAYLOAD.1, false),
         (WHERE.0, WHERE.1, false),
     ] {
         match module.get_export(name) {

@@ -2,6 +2,7 @@
 //! and on disk) into [`BotModule`]s, which make a fresh [`WasmPlayer`](crate::WasmPlayer) for every game.
 
 use std::any::{Any, TypeId};
+use std::collections::VecDeque;
 use std::io::Read;
 use std::path::Path;
 use std::sync::mpsc::{RecvTimeoutError, sync_channel};
@@ -185,6 +186,7 @@ impl Sandbox {
                     module,
                     recipes: Vec::new(),
                 }]),
+                payload_snapshots: Mutex::new(VecDeque::new()),
             }),
         })
     }
@@ -314,8 +316,9 @@ fn to_binary(bytes: &[u8]) -> Result<Vec<u8>, LoadError> {
 #[derive(Clone)]
 pub struct BotModule {
     inner: Arc<Inner>,
-    /// What a language runner is given to run (`botlens.source`).
-    payload: Option<Arc<[u8]>>,
+    /// What a language runner is given to run (`botlens.source`), with its SHA-256, which
+    /// names the state `botlens_prepare_payload` left for it.
+    payload: Option<(Arc<[u8]>, [u8; 32])>,
     /// The turn, and the bot's seat, of the games at which the debugger hook is called
     /// ([`BotModule::stopping_at`]).
     stop_at: Option<(u32, Seat)>,
@@ -334,6 +337,21 @@ struct Inner {
     /// Whether the module imports `botlens.draw`.
     draws: bool,
     compiled: Mutex<Vec<Compiled>>,
+    /// The states `botlens_prepare_payload` left for the last payloads, newest last.
+    payload_snapshots: Mutex<VecDeque<PayloadSnapshot>>,
+}
+
+/// How many payloads' prepared states a module keeps: a language server's bot changes payload
+/// with every edit, and each state holds what preparing the payload changed.
+const KEPT_PAYLOAD_SNAPSHOTS: usize = 8;
+
+/// The state `botlens_prepare_payload` left for one payload, game type and stack cap, or `None`
+/// when it failed (the games then start from `botlens_prepare`'s state).
+struct PayloadSnapshot {
+    game: TypeId,
+    stack_bytes: u64,
+    payload_sha: [u8; 32],
+    snapshot: Option<Arc<Snapshot>>,
 }
 
 /// The module compiled for one stack cap, with its instantiation recipe per game type.
@@ -378,7 +396,9 @@ impl BotModule {
     /// every game's instance (a JavaScript bot's source for the JavaScript runner). Cheap: the
     /// module is compiled once and shared by every payload.
     pub fn with_payload(&self, payload: impl Into<Arc<[u8]>>) -> BotModule {
-        BotModule { payload: Some(payload.into()), ..self.clone() }
+        let payload: Arc<[u8]> = payload.into();
+        let sha = sha256(&payload);
+        BotModule { payload: Some((payload, sha)), ..self.clone() }
     }
 
     /// The same module, calling the debugger hook `botlens_turn_begins` (an `extern "C"`
@@ -425,7 +445,7 @@ impl BotModule {
 
     /// The payload given with [`BotModule::with_payload`].
     pub fn payload(&self) -> Option<&Arc<[u8]>> {
-        self.payload.as_ref()
+        self.payload.as_ref().map(|(payload, _)| payload)
     }
 
     /// Finds the bot's source lines.
@@ -477,8 +497,63 @@ impl BotModule {
                 crate::snapshot::prepare(&pre, &calls, inner.encoding, &inner.locator, inner.runner)
             })
             .transpose();
-        let recipe = snapshot.map(|snapshot| Recipe { pre, exports, snapshot });
+        let recipe =
+            snapshot.map(|snapshot| Recipe { pre, exports, snapshot, payload_snapshot: None });
         entry.recipes.push((key, Box::new(recipe.clone())));
+        recipe
+    }
+
+    /// `recipe` with the state `botlens_prepare_payload` leaves for the bot's payload, when the
+    /// module has it: made once per payload (the last [`KEPT_PAYLOAD_SNAPSHOTS`] kept), and left
+    /// out when it fails, so that the games start from `botlens_prepare`'s state and meet there
+    /// whatever is wrong with the payload.
+    pub(crate) fn payload_recipe<G: Game>(
+        &self,
+        mut recipe: Recipe<G>,
+        stack_bytes: u64,
+    ) -> Recipe<G> {
+        let (Some((payload, payload_sha)), Some(export), Some(base)) =
+            (&self.payload, recipe.exports.prepare_payload, &recipe.snapshot)
+        else {
+            return recipe;
+        };
+        let game = TypeId::of::<G>();
+        let inner = &self.inner;
+        let mut kept =
+            inner.payload_snapshots.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let found = kept.iter().find(|kept| {
+            kept.game == game && kept.stack_bytes == stack_bytes && kept.payload_sha == *payload_sha
+        });
+        let snapshot = match found {
+            Some(kept) => kept.snapshot.clone(),
+            None => {
+                let preparing = crate::snapshot::PayloadPreparing {
+                    memory: recipe.exports.memory,
+                    prepare_payload: export,
+                    base,
+                    payload,
+                };
+                let snapshot = crate::snapshot::prepare_payload(
+                    &recipe.pre,
+                    &preparing,
+                    inner.encoding,
+                    &inner.locator,
+                    inner.runner,
+                )
+                .ok();
+                if kept.len() == KEPT_PAYLOAD_SNAPSHOTS {
+                    kept.pop_front();
+                }
+                kept.push_back(PayloadSnapshot {
+                    game,
+                    stack_bytes,
+                    payload_sha: *payload_sha,
+                    snapshot: snapshot.clone(),
+                });
+                snapshot
+            }
+        };
+        recipe.payload_snapshot = snapshot;
         recipe
     }
 }
@@ -492,6 +567,9 @@ pub(crate) struct Recipe<G: Game> {
     pub exports: Exports,
     /// What `botlens_prepare` left, which every game starts from, if the module has it.
     pub snapshot: Option<Arc<Snapshot>>,
+    /// What `botlens_prepare_payload` changed of that for the bot's payload, written over it,
+    /// if the module has it and it succeeded ([`BotModule::payload_recipe`]).
+    pub payload_snapshot: Option<Arc<Snapshot>>,
 }
 
 /// The exports a game uses, found by name once per module instead of once per game.
@@ -507,6 +585,8 @@ pub(crate) struct Exports {
     pub play: ModuleExport,
     /// `botlens_prepare`, when the module has one.
     pub prepare: Option<ModuleExport>,
+    /// `botlens_prepare_payload`, when the module has one.
+    pub prepare_payload: Option<ModuleExport>,
     /// `botlens_where`, when the module (a runner) has one.
     pub whereabouts: Option<ModuleExport>,
 }
@@ -520,6 +600,7 @@ impl Exports {
             new: module.get_export_index(abi::NEW.0)?,
             play: module.get_export_index(abi::PLAY.0)?,
             prepare: module.get_export_index(abi::PREPARE.0),
+            prepare_payload: module.get_export_index(abi::PREPARE_PAYLOAD.0),
             whereabouts: module.get_export_index(abi::WHERE.0),
         })
     }

@@ -123,7 +123,8 @@ impl BotModule {
             .map_err(|message| {
                 Failure::new(FailureKind::BadModule, format!("invalid sandbox limits: {message}"))
             })
-            .and_then(|()| self.recipe::<G>(limits.stack_bytes));
+            .and_then(|()| self.recipe::<G>(limits.stack_bytes))
+            .map(|recipe| self.payload_recipe(recipe, limits.stack_bytes));
         WasmPlayer::new(self.clone(), recipe, seed, seat, *limits)
     }
 }
@@ -583,8 +584,14 @@ fn start<G: Game>(
         instance.get_module_export(&mut *store, &exports.memory).and_then(Extern::into_memory);
     store.data_mut().memory = memory;
     match (&recipe.snapshot, memory) {
-        // A prepared module starts where `botlens_prepare` left it (its `_initialize` ran then).
-        (Some(snapshot), Some(memory)) => snapshot.restore(store, &instance, memory)?,
+        // A prepared module starts where `botlens_prepare` left it (its `_initialize` ran then),
+        // and `botlens_prepare_payload` changed it for the payload.
+        (Some(snapshot), Some(memory)) => {
+            snapshot.restore(store, &instance, memory)?;
+            if let Some(payload_snapshot) = &recipe.payload_snapshot {
+                payload_snapshot.restore(store, &instance, memory)?;
+            }
+        }
         _ => {
             if let Some(initialize) = &exports.initialize {
                 func(store, initialize)?.typed::<(), ()>(&*store)?.call(&mut *store, ())?;

@@ -35,6 +35,11 @@ use crate::text;
 /// (docs/abi.md).
 pub(crate) const PREPARE_FUEL: u64 = 1_000_000_000;
 
+/// Fuel `botlens_prepare_payload` may burn: the default fuel of a turn
+/// (`SandboxLimits::default()`), in which a game would otherwise do the same work (the Python
+/// runner compiling a bot of 1,000 lines takes 1.5·10⁸).
+pub(crate) const PREPARE_PAYLOAD_FUEL: u64 = 400_000_000;
+
 /// The memory `botlens_prepare` may grow to: the default per-game cap.
 const PREPARE_MEMORY: usize = 256 << 20;
 
@@ -129,6 +134,42 @@ pub(crate) struct PrepareExports {
     pub prepare: ModuleExport,
 }
 
+/// A store to prepare a module in: no turn, a fixed random stream, a clock from zero, `fuel` and
+/// the backstop, the memory cap of [`PREPARE_MEMORY`].
+fn preparing_store<G: Game>(
+    pre: &InstancePre<Host<G>>,
+    encoding: Encoding,
+    locator: &Arc<Locator>,
+    runner: bool,
+    fuel: u64,
+) -> wasmtime::Result<Store<Host<G>>> {
+    let mut host = Host::new(
+        encoding,
+        SeedRng::new(0, Stream::BotRandom(0)),
+        Output::new(0, 0),
+        Limiter { memory_cap: PREPARE_MEMORY, memory_bytes: 0 },
+        locator.clone(),
+    );
+    host.runner = runner;
+    host.clock.budget = fuel;
+    let mut store = Store::new(pre.module().engine(), host);
+    store.limiter(|host| &mut host.limiter);
+    backstop::install(&mut store, |host| host.backstop.as_ref());
+    store.data_mut().backstop = Some(Backstop::start(PREPARE_BACKSTOP));
+    store.set_epoch_deadline(backstop::deadline_ticks(PREPARE_BACKSTOP));
+    store.set_fuel(fuel)?;
+    Ok(store)
+}
+
+/// Why preparing stopped: the fuel ran out, or what the guest said or trapped with.
+fn why_stopped<G: Game>(store: &Store<Host<G>>, error: &wasmtime::Error, fuel: u64) -> String {
+    let said = store.data().turn.failure().map(|failure| failure.to_string());
+    match error.downcast_ref::<wasmtime::Trap>() {
+        Some(wasmtime::Trap::OutOfFuel) => format!("it ran out of its {fuel} fuel"),
+        _ => said.unwrap_or_else(|| format!("{error:#}")),
+    }
+}
+
 /// Prepares the module of `pre`: runs `botlens_prepare` (after `_initialize`) and keeps what it
 /// left.
 pub(crate) fn prepare<G: Game>(
@@ -144,21 +185,8 @@ pub(crate) fn prepare<G: Game>(
         let why = text::shown_lines(&why, text::MAX_MESSAGE_BYTES);
         Failure::new(FailureKind::BadModule, format!("the module's botlens_prepare failed: {why}"))
     };
-    let mut host = Host::new(
-        encoding,
-        SeedRng::new(0, Stream::BotRandom(0)),
-        Output::new(0, 0),
-        Limiter { memory_cap: PREPARE_MEMORY, memory_bytes: 0 },
-        locator.clone(),
-    );
-    host.runner = runner;
-    host.clock.budget = PREPARE_FUEL;
-    let mut store = Store::new(pre.module().engine(), host);
-    store.limiter(|host| &mut host.limiter);
-    backstop::install(&mut store, |host| host.backstop.as_ref());
-    store.data_mut().backstop = Some(Backstop::start(PREPARE_BACKSTOP));
-    store.set_epoch_deadline(backstop::deadline_ticks(PREPARE_BACKSTOP));
-    store.set_fuel(PREPARE_FUEL).map_err(|error| failed(format!("{error:#}")))?;
+    let mut store = preparing_store(pre, encoding, locator, runner, PREPARE_FUEL)
+        .map_err(|error| failed(format!("{error:#}")))?;
     let instance = pre.instantiate(&mut store).map_err(|error| failed(format!("{error:#}")))?;
     let memory = instance
         .get_module_export(&mut store, &exports.memory)
@@ -178,18 +206,67 @@ pub(crate) fn prepare<G: Game>(
         None => call(prepare),
     };
     if let Err(error) = called {
-        let said = store.data().turn.failure().map(|failure| failure.to_string());
-        let why = match error.downcast_ref::<wasmtime::Trap>() {
-            Some(wasmtime::Trap::OutOfFuel) => format!("it ran out of its {PREPARE_FUEL} fuel"),
-            _ => said.unwrap_or_else(|| format!("{error:#}")),
-        };
-        return Err(failed(why));
+        return Err(failed(why_stopped(&store, &error, PREPARE_FUEL)));
     }
     let globals = globals(pre.module(), &instance, &mut store).map_err(failed)?;
     let prepared = memory.data(&store);
     Ok(Arc::new(Snapshot {
         memory_bytes: prepared.len(),
         runs: changed_runs(&fresh, prepared),
+        globals,
+    }))
+}
+
+/// What preparing a payload needs: the module's memory and `botlens_prepare_payload`, the state
+/// `botlens_prepare` left, and the payload.
+pub(crate) struct PayloadPreparing<'a> {
+    /// `memory`.
+    pub memory: ModuleExport,
+    /// `botlens_prepare_payload`.
+    pub prepare_payload: ModuleExport,
+    /// What `botlens_prepare` left.
+    pub base: &'a Snapshot,
+    /// The payload, which `botlens.source` copies in.
+    pub payload: &'a Arc<[u8]>,
+}
+
+/// Prepares the module of `pre` for a payload: from the state `botlens_prepare` left, runs
+/// `botlens_prepare_payload` with the payload attached ([`PREPARE_PAYLOAD_FUEL`]) and keeps what
+/// it changed, to be written over that state in every game with the payload. An error says why
+/// it failed; the games then start from `botlens_prepare`'s state.
+pub(crate) fn prepare_payload<G: Game>(
+    pre: &InstancePre<Host<G>>,
+    preparing: &PayloadPreparing<'_>,
+    encoding: Encoding,
+    locator: &Arc<Locator>,
+    runner: bool,
+) -> Result<Arc<Snapshot>, String> {
+    let shown = |error: wasmtime::Error| format!("{error:#}");
+    let mut store =
+        preparing_store(pre, encoding, locator, runner, PREPARE_PAYLOAD_FUEL).map_err(shown)?;
+    store.data_mut().payload = Some(preparing.payload.clone());
+    let instance = pre.instantiate(&mut store).map_err(shown)?;
+    let memory = instance
+        .get_module_export(&mut store, &preparing.memory)
+        .and_then(Extern::into_memory)
+        .ok_or("it has no memory")?;
+    store.data_mut().memory = Some(memory);
+    preparing.base.restore(&mut store, &instance, memory).map_err(shown)?;
+    let before = memory.data(&store).to_vec();
+    let called = instance
+        .get_module_export(&mut store, &preparing.prepare_payload)
+        .and_then(Extern::into_func)
+        .ok_or_else(|| wasmtime::Error::msg("an export checked at load time is missing"))
+        .and_then(|func| func.typed::<(), ()>(&store))
+        .and_then(|func| func.call(&mut store, ()));
+    if let Err(error) = called {
+        return Err(why_stopped(&store, &error, PREPARE_PAYLOAD_FUEL));
+    }
+    let globals = globals(pre.module(), &instance, &mut store)?;
+    let prepared = memory.data(&store);
+    Ok(Arc::new(Snapshot {
+        memory_bytes: prepared.len(),
+        runs: changed_runs(&before, prepared),
         globals,
     }))
 }
@@ -247,6 +324,11 @@ fn changed_runs(before: &[u8], after: &[u8]) -> Vec<(usize, Box<[u8]>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_payload_is_prepared_with_the_fuel_of_a_default_turn() {
+        assert_eq!(PREPARE_PAYLOAD_FUEL, crate::SandboxLimits::default().fuel_per_turn);
+    }
 
     #[test]
     fn only_changed_runs_are_kept_and_adjacent_ones_merge() {

@@ -106,3 +106,53 @@ fn a_game_whose_memory_cap_is_below_the_prepared_memory_fails_with_memory_limit(
     assert!(failure.message.contains("131072 bytes; the limit is 65536 bytes"), "{failure}");
     assert_eq!(first_logs(&bot, 1), ["P1G11", "X1G21"], "with room, it plays");
 }
+
+/// A module with `botlens_prepare` (which writes `P` at 2000) and `botlens_prepare_payload` with
+/// `body`; every turn logs the two bytes at 3000 and the byte at 2000, then overwrites both
+/// (which the next game must not see).
+fn payload_bot(body: &str) -> botlens_sandbox::BotModule {
+    let logging = "
+    (call $log (i32.const 3000) (i32.const 2))
+    (call $log (i32.const 2000) (i32.const 1))
+    (i32.store8 (i32.const 3000) (i32.const 88))
+    (i32.store8 (i32.const 2000) (i32.const 88))";
+    let fields = format!(
+        r#"(import "botlens" "source" (func $source (param i32 i32) (result i32)))
+  (func (export "botlens_prepare") (i32.store8 (i32.const 2000) (i32.const 80)))
+  (func (export "botlens_prepare_payload") {body})"#
+    );
+    wat(&wat_bot(logging, &fields))
+}
+
+/// Copies the payload (up to 8 bytes) to 3000.
+const COPY_PAYLOAD: &str = "(drop (call $source (i32.const 3000) (i32.const 8)))";
+
+#[test]
+fn every_game_with_a_payload_starts_from_the_state_botlens_prepare_payload_left_for_it() {
+    let bot = payload_bot(COPY_PAYLOAD);
+    let ab = bot.with_payload(&b"ab"[..]);
+    let cd = bot.with_payload(&b"cd"[..]);
+    for (seed, bot, payload) in [(1, &ab, "ab"), (2, &ab, "ab"), (1, &cd, "cd"), (3, &ab, "ab")] {
+        // Over `botlens_prepare`'s state (`P`), whatever the game before changed.
+        let expected = [payload, "P", &format!("X{}", &payload[1..]), "X"];
+        assert_eq!(first_logs(bot, seed), expected, "seed {seed}, payload {payload}");
+    }
+    // Without a payload, `botlens_prepare_payload` is not called.
+    assert_eq!(first_logs(&bot, 1), ["\0\0", "P", "X\0", "X"]);
+}
+
+#[test]
+fn a_botlens_prepare_payload_that_fails_leaves_the_games_to_start_from_botlens_prepare() {
+    for body in [
+        "unreachable",
+        "(loop $spin (br $spin))",
+        // Wrote the payload, then trapped: nothing of it is kept.
+        "(drop (call $source (i32.const 3000) (i32.const 8))) unreachable",
+    ] {
+        let bot = payload_bot(body).with_payload(&b"ab"[..]);
+        for seed in [1, 2] {
+            assert_eq!(first_logs(&bot, seed), ["\0\0", "P", "X\0", "X"], "{body}");
+        }
+    }
+    assert_next_game_runs();
+}
