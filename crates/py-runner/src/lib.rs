@@ -30,7 +30,9 @@ use botlens_runner_guest::{
     set_bot_file, state,
 };
 use num_traits::ToPrimitive;
-use rustpython_vm::builtins::{PyBaseExceptionRef, PyInt, PyStr, PyStrRef, PyType, PyTypeRef};
+use rustpython_vm::builtins::{
+    PyBaseExceptionRef, PyCode, PyInt, PyStr, PyStrRef, PyType, PyTypeRef,
+};
 use rustpython_vm::common::lock::PyMutex;
 use rustpython_vm::compiler::Mode;
 use rustpython_vm::frame::Frame;
@@ -67,6 +69,8 @@ thread_local! {
     static MOVED: Cell<bool> = const { Cell::new(false) };
     /// What the bot wrote to `sys.stdout` since its last full line (the turn's log takes lines).
     static PARTIAL_LINE: RefCell<String> = const { RefCell::new(String::new()) };
+    /// The bot's source and its code, compiled by [`botlens_prepare_payload`].
+    static COMPILED: RefCell<Option<(String, PyRef<PyCode>)>> = const { RefCell::new(None) };
 }
 
 /// The games a Python bot plays, each with its turn object.
@@ -812,6 +816,26 @@ fn module_name(file: &str) -> &str {
     name.rsplit_once('.').map_or(name, |(stem, _)| stem)
 }
 
+/// Compiles the bot's source, once per source (docs/abi.md, `botlens_prepare_payload`): every
+/// game with it starts from the memory this leaves, so no game compiles it again. A source that
+/// does not compile is left for [`botlens_new`] to report.
+#[unsafe(no_mangle)]
+pub extern "C" fn botlens_prepare_payload() {
+    let (_, file, source) = payload("Python");
+    with_vm(|vm| {
+        if let Ok(code) = vm.compile(&source, Mode::Exec, file) {
+            COMPILED.with_borrow_mut(|compiled| *compiled = Some((source, code)));
+        }
+    });
+}
+
+/// The code [`botlens_prepare_payload`] compiled for `source`, if it did.
+fn compiled(source: &str) -> Option<PyRef<PyCode>> {
+    COMPILED.with_borrow(|compiled| {
+        compiled.as_ref().filter(|(kept, _)| kept == source).map(|(_, code)| code.clone())
+    })
+}
+
 /// Starts a game: the bot's source, compiled and run, and `Bot()`.
 #[unsafe(no_mangle)]
 pub extern "C" fn botlens_new(_seat: i32) {
@@ -822,7 +846,9 @@ pub extern "C" fn botlens_new(_seat: i32) {
     };
     GAME.set(Some(kind));
     with_vm(|vm| {
-        let code = match vm.compile(&source, Mode::Exec, file.clone()) {
+        let code = match compiled(&source)
+            .map_or_else(|| vm.compile(&source, Mode::Exec, file.clone()), Ok)
+        {
             Ok(code) => code,
             Err(error) => {
                 let at = error.location().map(|at| Position {
