@@ -96,11 +96,11 @@ fn each_language_is_a_module_and_a_row_and_nothing_else_names_one() {
     assert!(problems.is_empty(), "languages named outside their table:\n{}", problems.join("\n"));
 }
 
-/// The sources of `lang`'s SDK (its folder's files in its language, and C headers), without
-/// its starting bots.
+/// The sources of `lang`'s SDK (its folder's files in its language, C headers, and a language
+/// runner's Rust, where the Python runner defines its turns' moves), without its starting bots.
 fn sdk_api(lang: Lang) -> String {
     let sdk = repo_root().join("crates").join(lang.sdk());
-    files_with(&sdk, &[lang.extension(), "h"])
+    files_with(&sdk, &[lang.extension(), "h", "rs"])
         .iter()
         .filter(|file| !file.starts_with(sdk.join("starters")))
         .map(|file| read(file))
