@@ -161,6 +161,19 @@ fn preparing_store<G: Game>(
     Ok(store)
 }
 
+/// Calls the export `export` of `instance`, a function without parameters or results.
+fn call_export<G: Game>(
+    store: &mut Store<Host<G>>,
+    instance: &wasmtime::Instance,
+    export: &ModuleExport,
+) -> wasmtime::Result<()> {
+    let func = instance
+        .get_module_export(&mut *store, export)
+        .and_then(Extern::into_func)
+        .ok_or_else(|| wasmtime::Error::msg("an export checked at load time is missing"))?;
+    func.typed::<(), ()>(&*store)?.call(&mut *store, ())
+}
+
 /// Why preparing stopped: the fuel ran out, or what the guest said or trapped with.
 fn why_stopped<G: Game>(store: &Store<Host<G>>, error: &wasmtime::Error, fuel: u64) -> String {
     let said = store.data().turn.failure().map(|failure| failure.to_string());
@@ -194,13 +207,7 @@ pub(crate) fn prepare<G: Game>(
         .ok_or_else(|| failed("it has no memory".into()))?;
     store.data_mut().memory = Some(memory);
     let fresh = memory.data(&store).to_vec();
-    let mut call = |export| {
-        let func = instance
-            .get_module_export(&mut store, export)
-            .and_then(Extern::into_func)
-            .ok_or_else(|| wasmtime::Error::msg("an export checked at load time is missing"))?;
-        func.typed::<(), ()>(&store)?.call(&mut store, ())
-    };
+    let mut call = |export| call_export(&mut store, &instance, export);
     let called = match &exports.initialize {
         Some(initialize) => call(initialize).and_then(|()| call(prepare)),
         None => call(prepare),
@@ -253,13 +260,7 @@ pub(crate) fn prepare_payload<G: Game>(
     store.data_mut().memory = Some(memory);
     preparing.base.restore(&mut store, &instance, memory).map_err(shown)?;
     let before = memory.data(&store).to_vec();
-    let called = instance
-        .get_module_export(&mut store, &preparing.prepare_payload)
-        .and_then(Extern::into_func)
-        .ok_or_else(|| wasmtime::Error::msg("an export checked at load time is missing"))
-        .and_then(|func| func.typed::<(), ()>(&store))
-        .and_then(|func| func.call(&mut store, ()));
-    if let Err(error) = called {
+    if let Err(error) = call_export(&mut store, &instance, &preparing.prepare_payload) {
         return Err(why_stopped(&store, &error, PREPARE_PAYLOAD_FUEL));
     }
     let globals = globals(pre.module(), &instance, &mut store)?;
