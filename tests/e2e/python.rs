@@ -124,6 +124,13 @@ fn bad_bots_fail_located_in_their_own_file_with_the_python_traceback() {
             says: "illegal move mark(1, 1)",
             marker: Some("illegal"),
         },
+        // Coordinates that are not both `int`s go through `json.dumps`, as the bot wrote them.
+        Bad {
+            source: "class Bot:\n    def play(self, turn):\n        # botlens reports the float on the next line\n        turn.mark(1.0, 0)\n",
+            kind: "malformed_message",
+            says: "invalid type: floating point `1.0`",
+            marker: Some("float"),
+        },
         Bad {
             source: "class Bot:\n    def play(self, turn):\n        turn.mark(0, 0)\n        # botlens reports the second on the next line\n        turn.mark(0, 1)\n",
             kind: "second_move",
@@ -343,4 +350,51 @@ fn the_turn_objects_answer_as_docs_python_md_says() {
     assert_eq!(logs[0], ["turn 0"], "{logs:?}");
     assert_eq!(logs[1], ["turn 1"], "{logs:?}");
     assert!(logs.iter().flatten().any(|l| l.contains("sunk 1 ")), "{logs:?}");
+}
+
+#[test]
+fn randoms_functions_draw_what_random_py_draws_and_refuse_what_it_refuses() {
+    // `random`'s module functions are the runner's own (docs/python.md); a `random.Random` of the
+    // bot's is random.py's, seeded alike, so both must draw the same numbers and fail alike.
+    let dir = tempfile::tempdir().unwrap();
+    let source = "import random\n\n\
+        def same(name, *args):\n\
+        \x20   random.seed(7)\n\
+        \x20   ours = random.Random(7)\n\
+        \x20   for _ in range(50):\n\
+        \x20       try:\n\
+        \x20           got = getattr(random, name)(*args)\n\
+        \x20       except Exception as error:\n\
+        \x20           got = (type(error), str(error))\n\
+        \x20       try:\n\
+        \x20           want = getattr(ours, name)(*args)\n\
+        \x20       except Exception as error:\n\
+        \x20           want = (type(error), str(error))\n\
+        \x20       assert got == want, (name, args, got, want)\n\n\
+        same('randrange', 97)\n\
+        same('randrange', -5, 5)\n\
+        same('randrange', 1 << 70)\n\
+        same('randrange', 0, 30, 7)\n\
+        same('randrange', 0)\n\
+        same('randrange', 3.0)\n\
+        same('randint', -3, 3)\n\
+        same('randint', 5, 4)\n\
+        same('choice', [1, 2, 3])\n\
+        same('choice', ('a', 'b'))\n\
+        same('choice', 'xyz')\n\
+        same('choice', [])\n\
+        random.seed(3)\n\
+        mine = random.Random(3)\n\
+        a, b = list(range(30)), list(range(30))\n\
+        random.shuffle(a)\n\
+        mine.shuffle(b)\n\
+        assert a == b, (a, b)\n\n\
+        class Bot:\n\
+        \x20   def play(self, turn):\n\
+        \x20       free = [(x, y) for y in range(3) for x in range(3) if turn.grid[y][x] == '']\n\
+        \x20       turn.mark(*random.choice(free))\n";
+    let out = run_py(dir.path(), "tictactoe", source.as_bytes());
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(report["failures"], serde_json::json!([]), "{report:#}");
 }
