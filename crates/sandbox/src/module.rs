@@ -5,6 +5,7 @@ use std::any::{Any, TypeId};
 use std::collections::VecDeque;
 use std::io::Read;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -50,7 +51,16 @@ struct Shared {
     disk: Option<DiskCache>,
     /// Why the configured cache directory is not used.
     disk_note: Option<String>,
+    /// The last modules loaded, newest last: loading the same bytes again (a language runner
+    /// with every edit of its bot's source, a bot rebuilt unchanged) takes the module as it was,
+    /// with the state `botlens_prepare` left and its payloads' states, instead of preparing
+    /// again.
+    loaded: Mutex<VecDeque<Arc<Inner>>>,
 }
+
+/// How many loaded modules a sandbox keeps whole ([`Shared::loaded`]): the bots of a session
+/// and the runners their sources run on.
+const KEPT_LOADED_MODULES: usize = 4;
 
 impl std::fmt::Debug for Sandbox {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -113,7 +123,13 @@ impl Sandbox {
         disk: Option<DiskCache>,
         disk_note: Option<String>,
     ) -> Result<Sandbox, SandboxError> {
-        let shared = Shared { debugger, modules: ModuleCache::default(), disk, disk_note };
+        let shared = Shared {
+            debugger,
+            modules: ModuleCache::default(),
+            disk,
+            disk_note,
+            loaded: Mutex::new(VecDeque::new()),
+        };
         let sandbox = Sandbox { shared: Arc::new(shared) };
         sandbox.engine(SandboxLimits::default().stack_bytes)?;
         Ok(sandbox)
@@ -149,6 +165,9 @@ impl Sandbox {
     pub fn load(&self, bytes: &[u8]) -> Result<BotModule, LoadError> {
         shape::check_size(bytes.len() as u64)?;
         let sha = sha256(bytes);
+        if let Some(inner) = self.loaded(&sha) {
+            return Ok(BotModule { sandbox: self.clone(), inner, payload: None, stop_at: None });
+        }
         let binary: Arc<[u8]> = to_binary(bytes)?.into();
         let sections = Sections::read(&binary).map_err(|message| LoadError::Invalid { message })?;
         abi::check_version(&sections)?;
@@ -169,26 +188,48 @@ impl Sandbox {
         let locator = Locator::new(debug, &sections, imported_functions)
             .map_err(|message| LoadError::Invalid { message })?;
         let locator = Arc::new(locator);
-        Ok(BotModule {
-            payload: None,
-            stop_at: None,
-            inner: Arc::new(Inner {
-                runner,
-                draws,
-                sandbox: self.clone(),
-                sha,
-                sha_hex: hex(&sha),
-                binary,
-                encoding,
-                locator,
-                compiled: Mutex::new(vec![Compiled {
-                    stack_bytes: stack,
-                    module,
-                    recipes: Vec::new(),
-                }]),
-                payload_snapshots: Mutex::new(VecDeque::new()),
-            }),
-        })
+        let inner = Arc::new(Inner {
+            runner,
+            draws,
+            sha,
+            sha_hex: hex(&sha),
+            binary,
+            encoding,
+            locator,
+            compiled: Mutex::new(vec![Compiled {
+                stack_bytes: stack,
+                module,
+                recipes: Vec::new(),
+            }]),
+            payload_snapshots: Mutex::new(VecDeque::new()),
+            prepare_failed: AtomicBool::new(false),
+        });
+        self.remember_loaded(&inner);
+        Ok(BotModule { sandbox: self.clone(), inner, payload: None, stop_at: None })
+    }
+
+    /// The module loaded before from the bytes of SHA-256 `sha`, if it is still kept.
+    fn loaded(&self, sha: &[u8; 32]) -> Option<Arc<Inner>> {
+        let mut loaded = self.shared.loaded.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let at = loaded.iter().position(|inner| inner.sha == *sha)?;
+        let inner = loaded.remove(at)?;
+        // A failed `botlens_prepare` may have been the wall-clock backstop's doing: loading
+        // again prepares again.
+        if inner.prepare_failed.load(Ordering::Relaxed) {
+            return None;
+        }
+        loaded.push_back(Arc::clone(&inner));
+        Some(inner)
+    }
+
+    /// Keeps `inner` as the newest loaded module, forgetting the oldest past
+    /// [`KEPT_LOADED_MODULES`].
+    fn remember_loaded(&self, inner: &Arc<Inner>) {
+        let mut loaded = self.shared.loaded.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if loaded.len() == KEPT_LOADED_MODULES {
+            loaded.pop_front();
+        }
+        loaded.push_back(Arc::clone(inner));
     }
 
     /// Loads a bot from a `.wasm` (or `.wat`) file; see [`Sandbox::load`].
@@ -315,6 +356,8 @@ fn to_binary(bytes: &[u8]) -> Result<Vec<u8>, LoadError> {
 /// instance, so nothing survives from one game to the next.
 #[derive(Clone)]
 pub struct BotModule {
+    /// The sandbox that loaded it, which compiles it for other stack caps.
+    sandbox: Sandbox,
     inner: Arc<Inner>,
     /// What a language runner is given to run (`botlens.source`), with its SHA-256, which
     /// names the state `botlens_prepare_payload` left for it.
@@ -324,8 +367,9 @@ pub struct BotModule {
     stop_at: Option<(u32, Seat)>,
 }
 
+/// What a module's bytes make, whichever load asked for it: shared by every load of the same
+/// bytes in one sandbox ([`Shared::loaded`]).
 struct Inner {
-    sandbox: Sandbox,
     sha: [u8; 32],
     /// `sha` in hex, made once: every game's trace records it.
     sha_hex: String,
@@ -339,6 +383,9 @@ struct Inner {
     compiled: Mutex<Vec<Compiled>>,
     /// The states `botlens_prepare_payload` left for the last payloads, newest last.
     payload_snapshots: Mutex<VecDeque<PayloadSnapshot>>,
+    /// Whether `botlens_prepare` failed for a game type: the module is then not taken again by
+    /// a later load ([`Sandbox::loaded`]).
+    prepare_failed: AtomicBool,
 }
 
 /// How many payloads' prepared states a module keeps: a language server's bot changes payload
@@ -462,8 +509,8 @@ impl BotModule {
             Some(at) => at,
             None => {
                 let engine =
-                    inner.sandbox.engine(stack_bytes).map_err(|error| bad(error.to_string()))?;
-                let module = inner
+                    self.sandbox.engine(stack_bytes).map_err(|error| bad(error.to_string()))?;
+                let module = self
                     .sandbox
                     .compile(&engine, &inner.sha, &inner.binary)
                     .map_err(|error| bad(error.to_string()))?;
@@ -497,6 +544,9 @@ impl BotModule {
                 crate::snapshot::prepare(&pre, &calls, inner.encoding, &inner.locator, inner.runner)
             })
             .transpose();
+        if snapshot.is_err() {
+            inner.prepare_failed.store(true, Ordering::Relaxed);
+        }
         let recipe =
             snapshot.map(|snapshot| Recipe { pre, exports, snapshot, payload_snapshot: None });
         entry.recipes.push((key, Box::new(recipe.clone())));
@@ -651,6 +701,49 @@ mod tests {
             "compiling the module took longer than botlens's compile deadline of 1 s (see docs/abi.md)"
         );
         assert!(compile_within(&engine, &many, Duration::from_secs(60)).is_ok());
+    }
+
+    /// A module that loads (the exports docs/abi.md requires), `fields` added; `tag` written into
+    /// its memory, so that each tag is other bytes.
+    fn tagged_bot(tag: &str, fields: &str) -> Vec<u8> {
+        format!(
+            r#"(module
+  (memory (export "memory") 1)
+  (@custom "botlens_abi" "1")
+  (data (i32.const 0) "{tag}")
+  (func (export "botlens_new") (param i32))
+  (func (export "botlens_play"))
+  {fields})"#
+        )
+        .into_bytes()
+    }
+
+    #[test]
+    fn loading_the_same_bytes_again_takes_the_module_as_it_was_until_others_pushed_it_out() {
+        let sandbox = Sandbox::new(SandboxConfig { cache_dir: None }).unwrap();
+        let load = |tag: &str| sandbox.load(&tagged_bot(tag, "")).unwrap();
+        let first = load("first");
+        assert!(Arc::ptr_eq(&first.inner, &load("first").inner));
+        assert!(!Arc::ptr_eq(&first.inner, &load("second").inner));
+        for other in 0..KEPT_LOADED_MODULES {
+            load(&other.to_string());
+        }
+        assert!(!Arc::ptr_eq(&first.inner, &load("first").inner), "pushed out by as many others");
+    }
+
+    #[test]
+    fn a_prepared_module_is_taken_again_and_one_whose_botlens_prepare_failed_is_prepared_anew() {
+        let sandbox = Sandbox::new(SandboxConfig { cache_dir: None }).unwrap();
+        let stack_bytes = SandboxLimits::default().stack_bytes;
+        for (prepare, prepares) in [("nop", true), ("unreachable", false)] {
+            let bot =
+                tagged_bot(prepare, &format!(r#"(func (export "botlens_prepare") {prepare})"#));
+            let first = sandbox.load(&bot).unwrap();
+            let recipe = first.recipe::<TicTacToe>(stack_bytes);
+            assert_eq!(recipe.is_ok(), prepares, "{prepare}");
+            let again = sandbox.load(&bot).unwrap();
+            assert_eq!(Arc::ptr_eq(&first.inner, &again.inner), prepares, "{prepare}");
+        }
     }
 
     #[test]
