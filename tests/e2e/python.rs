@@ -281,6 +281,57 @@ fn random_print_and_the_standard_library_replay_exactly() {
     assert_eq!(first, traces("second"), "the same games");
 }
 
+/// The fuel of the bot's first move in each game of `bot.py` in `dir`, which must play clean
+/// against `random` at Tic-tac-toe.
+fn first_turns_fuel(dir: &Path, source: &str) -> Vec<u64> {
+    std::fs::write(dir.join("bot.py"), source).unwrap();
+    let traces = dir.join("traces");
+    let _ = std::fs::remove_dir_all(&traces);
+    let (bot, trace_dir) = (dir.join("bot.py").display().to_string(), traces.display().to_string());
+    let args = ["run", &bot, "--game", "tictactoe", "--vs", "random", "--seeds", "0..2"];
+    let args = [&args[..], &["--trace-dir", &trace_dir, "--json"]].concat();
+    let out = botlens_with_input(&args, "", DEADLINE);
+    assert_eq!(out.code, Some(0), "{source}\n{}\n{}", out.stdout, out.stderr);
+    let mut fuel = Vec::new();
+    for entry in std::fs::read_dir(&traces).unwrap() {
+        let trace: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+        let moves = trace["moves"].as_array().unwrap();
+        let first = moves.iter().find(|m| m["seat"] == 0).expect("the bot moved");
+        fuel.push(first["cost"]["fuel"].as_u64().unwrap());
+    }
+    assert_eq!(fuel.len(), 2);
+    fuel
+}
+
+#[test]
+fn dataclasses_is_imported_once_for_a_bot_that_names_it_and_by_a_game_that_makes_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = |import: &str| {
+        let rest = "@dataclass
+class Square:
+    x: int
+    y: int
+
+class Bot:
+    def play(self, turn):
+        free = [Square(x, y) for y in range(3) for x in range(3) if turn.grid[y][x] == '']
+        turn.mark(free[0].x, free[0].y)
+";
+        format!("{import}\n\n{rest}")
+    };
+    // Imported before the games (docs/python.md): the first turn only runs the bot's code (about
+    // 10⁷ units, most of it `@dataclass` making the class's methods).
+    let named = first_turns_fuel(dir.path(), &bot("from dataclasses import dataclass"));
+    // Imported by the game, on its first turn's fuel (2.9·10⁸ units), past the sandbox's
+    // refusals as the runner's own imports are.
+    let made =
+        first_turns_fuel(dir.path(), &bot("dataclass = __import__('data' + 'classes').dataclass"));
+    for (named, made) in named.into_iter().zip(made) {
+        assert!(named < 50_000_000 && made > 200_000_000, "named {named}, made {made}");
+    }
+}
+
 #[test]
 fn new_python_bots_play_clean() {
     let dir = tempfile::tempdir().unwrap();

@@ -100,6 +100,8 @@ impl Game {
 struct Prelude {
     /// `_start(game, names)`: seeds `random` and makes `Bot()`, which it returns.
     start: PyObjectRef,
+    /// `_import_dataclasses()`: imports `dataclasses` as a game would.
+    import_dataclasses: PyObjectRef,
     /// `json.loads`, kept before any bot could replace it.
     json_loads: PyObjectRef,
     /// `_act_xy(x, y)`: a move whose coordinates are not both `int`s, written by `json.dumps`.
@@ -678,6 +680,7 @@ pub extern "C" fn botlens_prepare() {
         };
         Prelude {
             start: get("_start"),
+            import_dataclasses: get("_import_dataclasses"),
             json_loads: get("_json_loads"),
             act_xy: get("_act_xy"),
             shot: get("_shot"),
@@ -816,16 +819,21 @@ fn module_name(file: &str) -> &str {
     name.rsplit_once('.').map_or(name, |(stem, _)| stem)
 }
 
-/// Compiles the bot's source, once per source (docs/abi.md, `botlens_prepare_payload`): every
-/// game with it starts from the memory this leaves, so no game compiles it again. A source that
-/// does not compile is left for [`botlens_new`] to report.
+/// Compiles the bot's source and imports `dataclasses` if it names it, once per source
+/// (docs/abi.md, `botlens_prepare_payload`): every game with it starts from the memory this
+/// leaves, so no game compiles it or imports that again. A source that does not compile, or an
+/// import that fails, is left for [`botlens_new`] to meet.
 #[unsafe(no_mangle)]
 pub extern "C" fn botlens_prepare_payload() {
     let (_, file, source) = payload("Python");
     with_vm(|vm| {
-        if let Ok(code) = vm.compile(&source, Mode::Exec, file) {
-            COMPILED.with_borrow_mut(|compiled| *compiled = Some((source, code)));
+        let Ok(code) = vm.compile(&source, Mode::Exec, file) else { return };
+        // Named anywhere (a comment too): importing it for nothing costs this call, not a game.
+        if source.contains("dataclasses") {
+            // It catches its own errors, which the game meets again.
+            let _ = prelude().import_dataclasses.call((), vm);
         }
+        COMPILED.with_borrow_mut(|compiled| *compiled = Some((source, code)));
     });
 }
 

@@ -29,16 +29,14 @@ use crate::locate::Locator;
 use crate::output::Output;
 use crate::text;
 
-/// Fuel `botlens_prepare` may burn: 1.2 times what the Python runner needs (8.3·10⁸, always the
-/// same: the interpreter, its codecs and the standard library a bot imports), two hundred times
-/// what the JavaScript runner needs. Within the backstop below on a loaded machine too
+/// Fuel `botlens_prepare` may burn, and `botlens_prepare_payload` for each payload: 1.6 times
+/// what the Python runner's `botlens_prepare` needs (6.3·10⁸, always the same: the interpreter,
+/// its codecs and the standard library a bot imports), two hundred times what the JavaScript
+/// runner's needs; more than a turn's default (4·10⁸), as a payload's start-up may add the same
+/// kind of work (the Python runner importing `dataclasses` for a bot that names it, 3·10⁸, and
+/// compiling the bot, 1.5·10⁸ for 1,000 lines). Within the backstop below on a loaded machine too
 /// (docs/abi.md).
 pub(crate) const PREPARE_FUEL: u64 = 1_000_000_000;
-
-/// Fuel `botlens_prepare_payload` may burn: the default fuel of a turn
-/// (`SandboxLimits::default()`), in which a game would otherwise do the same work (the Python
-/// runner compiling a bot of 1,000 lines takes 1.5·10⁸).
-pub(crate) const PREPARE_PAYLOAD_FUEL: u64 = 400_000_000;
 
 /// The memory `botlens_prepare` may grow to: the default per-game cap.
 const PREPARE_MEMORY: usize = 256 << 20;
@@ -238,7 +236,7 @@ pub(crate) struct PayloadPreparing<'a> {
 }
 
 /// Prepares the module of `pre` for a payload: from the state `botlens_prepare` left, runs
-/// `botlens_prepare_payload` with the payload attached ([`PREPARE_PAYLOAD_FUEL`]) and keeps what
+/// `botlens_prepare_payload` with the payload attached ([`PREPARE_FUEL`]) and keeps what
 /// it changed, to be written over that state in every game with the payload. An error says why
 /// it failed; the games then start from `botlens_prepare`'s state.
 pub(crate) fn prepare_payload<G: Game>(
@@ -249,8 +247,7 @@ pub(crate) fn prepare_payload<G: Game>(
     runner: bool,
 ) -> Result<Arc<Snapshot>, String> {
     let shown = |error: wasmtime::Error| format!("{error:#}");
-    let mut store =
-        preparing_store(pre, encoding, locator, runner, PREPARE_PAYLOAD_FUEL).map_err(shown)?;
+    let mut store = preparing_store(pre, encoding, locator, runner, PREPARE_FUEL).map_err(shown)?;
     store.data_mut().payload = Some(preparing.payload.clone());
     let instance = pre.instantiate(&mut store).map_err(shown)?;
     let memory = instance
@@ -261,7 +258,7 @@ pub(crate) fn prepare_payload<G: Game>(
     preparing.base.restore(&mut store, &instance, memory).map_err(shown)?;
     let before = memory.data(&store).to_vec();
     if let Err(error) = call_export(&mut store, &instance, &preparing.prepare_payload) {
-        return Err(why_stopped(&store, &error, PREPARE_PAYLOAD_FUEL));
+        return Err(why_stopped(&store, &error, PREPARE_FUEL));
     }
     let globals = globals(pre.module(), &instance, &mut store)?;
     let prepared = memory.data(&store);
@@ -325,11 +322,6 @@ fn changed_runs(before: &[u8], after: &[u8]) -> Vec<(usize, Box<[u8]>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_payload_is_prepared_with_the_fuel_of_a_default_turn() {
-        assert_eq!(PREPARE_PAYLOAD_FUEL, crate::SandboxLimits::default().fuel_per_turn);
-    }
 
     #[test]
     fn only_changed_runs_are_kept_and_adjacent_ones_merge() {
