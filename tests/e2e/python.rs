@@ -181,6 +181,13 @@ fn bad_bots_fail_located_in_their_own_file_with_the_python_traceback() {
             says: "uncaught AttributeError: os.system is not in botlens: the sandbox gives a bot no files, sockets",
             marker: Some("os"),
         },
+        // `posix` is the same stand-in as `os` (the standard library's own imports need it).
+        Bad {
+            source: "import posix\n# botlens reports the posix on the next line\nposix.system('touch /tmp/botlens-python-was-here')\n",
+            kind: "panic",
+            says: "uncaught AttributeError: os.system is not in botlens: the sandbox gives a bot no files, sockets",
+            marker: Some("posix"),
+        },
         Bad {
             source: "# botlens reports the socket on the next line\nimport socket\n",
             kind: "panic",
