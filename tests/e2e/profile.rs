@@ -138,14 +138,12 @@ fn bad_input_is_refused_with_exit_status_2() {
     let minimax = repo_root().join("samples/tictactoe-minimax");
     let minimax = minimax.to_str().unwrap();
     let js = repo_root().join("samples/js-tictactoe-sloppy");
-    let py = repo_root().join("samples/py-tictactoe-cornered");
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 5] = [
         (&[minimax, "--vs", "nobody"], "no reference player `nobody`"),
         (&[minimax, "--seeds", "9..3"], "bad seed range `9..3`"),
         (&["--game", "tictactoe", "perfect"], "is a reference player"),
         (&[minimax, "--interval", "0"], "--interval"),
         (&[js.to_str().unwrap()], "JavaScript bots are not profiled"),
-        (&[py.to_str().unwrap()], "Python bots are not profiled"),
     ];
     for (args, expected) in cases {
         let mut all = vec!["profile"];

@@ -456,3 +456,100 @@ fn randoms_functions_draw_what_random_py_draws_and_refuse_what_it_refuses() {
     let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(report["failures"], serde_json::json!([]), "{report:#}");
 }
+
+/// A Battleships bot whose turns go mostly to a loop of its own (`waste`), some to a helper that
+/// draws from `random` (`pick`), and, after its third turn, to a loop that never ends.
+const PROFILED_BOT: &str = "import random
+
+class Bot:
+    def __init__(self):
+        self.tried = set()
+        self.turns = 0
+
+    def waste(self):
+        total = 0
+        for i in range(300):
+            # the hot line is the next one
+            total += i * i
+        return total
+
+    def pick(self):
+        while True:
+            x, y = random.randrange(10), random.randrange(10)
+            if (x, y) not in self.tried:
+                return x, y
+
+    def step(self, n):
+        return n + 1
+
+    def play(self, turn):
+        self.turns += 1
+        if self.turns > SPIN_AFTER:
+            # botlens reports the loop on the next line
+            while True: self.turns = self.step(self.turns)
+        self.waste()
+        x, y = self.pick()
+        self.tried.add((x, y))
+        turn.attack(x, y)
+";
+
+#[test]
+fn profile_shows_the_scripts_functions_and_lines_and_its_games_are_runs_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bot.py");
+    std::fs::write(&file, PROFILED_BOT.replace("SPIN_AFTER", "1000")).unwrap();
+    let bot = file.display().to_string();
+    let suite = ["--game", "battleships", "--vs", "random", "--seeds", "0..4"];
+    let profile_args = [&["profile", &bot][..], &suite, &["--json"]].concat();
+    let out = botlens_with_input(&profile_args, "", DEADLINE);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let again = botlens_with_input(&profile_args, "", DEADLINE);
+    assert_eq!(out.stdout, again.stdout, "the same bot and seeds give the same profile");
+    let profile: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+
+    // The hottest line is the loop's body, in the bot's own file; `Bot.waste` burns the most.
+    let hot = line_after_marker(&file, "the hot line is the next one");
+    let lines = profile["lines"].as_array().unwrap();
+    assert_eq!(lines[0]["line"].as_u64(), Some(hot), "{profile:#}");
+    assert!(lines[0]["file"].as_str().unwrap().ends_with("bot.py"), "{profile:#}");
+    assert_eq!(lines[0]["function"], "Bot.waste", "{profile:#}");
+    let functions = profile["functions"].as_array().unwrap();
+    let own = |f: &&serde_json::Value| f["own_fuel"].as_u64().unwrap();
+    let hottest = functions.iter().max_by_key(own).unwrap();
+    assert_eq!((&hottest["function"], &hottest["bot"]), (&"Bot.waste".into(), &true.into()));
+    assert!(functions.iter().any(|f| f["function"] == "Bot.pick" && f["bot"] == true));
+    // The runner's and the standard library's Python frames are there, not the bot's.
+    assert!(functions.iter().any(|f| f["bot"] == false && f["file"].is_string()), "{profile:#}");
+    let fuel = profile["fuel"].as_u64().unwrap();
+    let owned: u64 = functions.iter().map(|f| own(&f)).sum();
+    assert_eq!(owned + profile["outside_bot_fuel"].as_u64().unwrap(), fuel);
+
+    // Profiled games are `run`'s games: the same fuel, move for move.
+    let traces = dir.path().join("traces");
+    let trace_dir = traces.display().to_string();
+    let run_args = [&["run", &bot][..], &suite, &["--trace-dir", &trace_dir, "--json"]].concat();
+    let out = botlens_with_input(&run_args, "", DEADLINE);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let mut run_fuel = 0;
+    for entry in std::fs::read_dir(&traces).unwrap() {
+        let trace: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+        let moves = trace["moves"].as_array().unwrap();
+        let bots = moves.iter().filter(|m| m["seat"] == 0);
+        run_fuel += bots.map(|m| m["cost"]["fuel"].as_u64().unwrap()).sum::<u64>();
+    }
+    assert_eq!(run_fuel, fuel);
+
+    // A game lost by running out of fuel is played again profiled: the loop's line first.
+    std::fs::write(&file, PROFILED_BOT.replace("SPIN_AFTER", "2")).unwrap();
+    let run_args = [&["run", &bot][..], &suite, &["--json"]].concat();
+    let out = botlens_with_input(&run_args, "", DEADLINE);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("a report");
+    let group = &report["failures"][0];
+    assert_eq!(group["kind"], "out_of_fuel", "{report:#}");
+    let spin = line_after_marker(&file, "botlens reports the loop on the next line");
+    assert_eq!(group["line"].as_u64(), Some(spin), "{group:#}");
+    let lines = group["fuel_profile"].as_array().expect("a fuel profile");
+    assert_eq!(lines[0]["line"].as_u64(), Some(spin), "{group:#}");
+    assert!(lines[0]["total_percent"].as_f64().unwrap() > 90.0, "{group:#}");
+}

@@ -24,8 +24,9 @@ pub const DEFAULT_INTERVAL: u64 = 1000;
 /// Lines kept per game that ran out of fuel.
 pub const FAILING_TURN_LINES: usize = 5;
 
-/// What the stack-less fuel of a turn is called (burnt where no wasm frame could be seen).
-pub(crate) const NO_FRAME: &str = "(no wasm frame)";
+/// What the stack-less fuel of a turn is called: burnt where no frame could be seen (no wasm
+/// frame; for a runner that states its script's frames, no frame of the script).
+pub(crate) const NO_FRAME: &str = "(no frame on the stack)";
 
 /// Fuel of one function, over every game.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -226,14 +227,15 @@ pub fn memory_growth<'r>(
 }
 
 /// The first game of each group of `kind` (the first [`MAX_PROFILED_GROUPS`]) played again
-/// with the bot profiled; none for a reference bot or a runner's (JavaScript) bot.
+/// with the bot profiled; none for a reference bot or a bot of a runner that states no frames of
+/// its script (JavaScript).
 fn profiled_groups<'r>(
     suite: &Suite,
     results: &'r SuiteResults,
     kind: FailureKind,
 ) -> Vec<(&'r FailureTally, Played)> {
     let Contender::Wasm(bot) = &suite.bot else { return Vec::new() };
-    if bot.module.is_runner() {
+    if bot.module.is_runner() && !bot.module.profiles_script() {
         return Vec::new();
     }
     let groups = results.tally.groups.values();

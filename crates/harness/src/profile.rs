@@ -9,9 +9,10 @@
 //! same profile, byte for byte, whatever the threads.
 //!
 //! C, Zig and AssemblyScript bots are profiled as projects are, their lines from their DWARF or
-//! source map. Reference players are native code (no fuel to follow) and JavaScript bots run inside the
-//! bundled QuickJS runner, whose frames are the interpreter's, not the script's lines: both are
-//! refused rather than profiled misleadingly.
+//! source map; Python bots by the frames the Python runner states at each sample
+//! ([`botlens_sandbox::BotModule::profiles_script`]). Reference players are native code (no fuel
+//! to follow) and JavaScript bots run inside the bundled QuickJS runner, whose frames are the
+//! interpreter's, not the script's lines: both are refused rather than profiled misleadingly.
 //!
 //! # JSON (`botlens profile --json`)
 //!
@@ -71,8 +72,8 @@ pub enum ProfileError {
         "`{0}` is a reference player, native code that burns no fuel: profile a bot project or a .wasm module"
     )]
     Reference(String),
-    /// A bot a language runner plays (JavaScript, Python): its frames are the interpreter's.
-    /// Holds what is not profiled ("JavaScript bots").
+    /// A bot a language runner plays that states no frames of its script (JavaScript): its
+    /// frames are the interpreter's. Holds what is not profiled ("JavaScript bots").
     #[error(
         "{0} are not profiled: their WebAssembly frames are the language's interpreter's, not the script's lines"
     )]
@@ -148,7 +149,7 @@ pub fn profile(
 ) -> Result<Profile, ProfileError> {
     match target {
         Target::Reference { name, .. } => return Err(ProfileError::Reference(name.clone())),
-        Target::Bot { lang, .. } if lang.runner() => {
+        Target::Bot { lang, .. } if !lang.profiled() => {
             return Err(ProfileError::Script(format!("{lang} bots")));
         }
         Target::Bot { .. } | Target::Module { .. } => {}
@@ -166,7 +167,7 @@ pub fn profile(
     let Contender::Wasm(bot) = &suite.bot else {
         return Err(ProfileError::Reference(suite.bot.name().to_owned()));
     };
-    if bot.module.is_runner() {
+    if bot.module.is_runner() && !bot.module.profiles_script() {
         return Err(ProfileError::Script("modules of a language runner".to_owned()));
     }
     let played = suite.game.visit(PlayProfiled {
@@ -316,9 +317,10 @@ impl Profile {
                 let shown = if f.bot {
                     relative(file, base)
                 } else {
-                    let mut parts = file.rsplit(['/', '\\']).take(2).collect::<Vec<_>>();
-                    parts.reverse();
-                    format!("…/{}", parts.join("/"))
+                    match file.rsplit(['/', '\\']).collect::<Vec<_>>()[..] {
+                        [name, folder, _, ..] => format!("…/{folder}/{name}"),
+                        _ => file.to_owned(),
+                    }
                 };
                 format!("  ({})", printable(&shown))
             });
@@ -464,7 +466,7 @@ mod tests {
         let file = profile.speedscope();
         assert_eq!(
             file["shared"]["frames"],
-            json!([{ "name": "(no wasm frame)" }, { "name": "play", "file": "src/lib.rs" }])
+            json!([{ "name": "(no frame on the stack)" }, { "name": "play", "file": "src/lib.rs" }])
         );
         assert_eq!(file["profiles"][0]["samples"], json!([[0], [1, 1]]));
         assert_eq!(file["profiles"][0]["weights"], json!([3, 7]));

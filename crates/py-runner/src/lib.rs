@@ -20,14 +20,16 @@
 //! anything wrong with the bot's shape) goes to `botlens.panic` with its type, message and the
 //! bot's part of its traceback. After a trap that gave the runner no chance to say where the bot
 //! was (the fuel, the stack or the memory ran out), the host calls [`botlens_where`], which states
-//! the frames the interpreter was in.
+//! the frames the interpreter was in. A profiled game's samples ask [`botlens_sample`] for the
+//! Python frames, which it writes without allocating, so `botlens profile` shows the script's
+//! functions and lines.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use botlens_runner_guest::{
     LOST, MAX_HEAT_VALUES, Position, SYNTAX_ERROR, abi, bot_file, fail, kind, payload, receive,
-    set_bot_file, state,
+    set_bot_file, state, with_bot_file,
 };
 use num_traits::ToPrimitive;
 use rustpython_vm::builtins::{
@@ -941,4 +943,83 @@ pub extern "C" fn botlens_where() {
     // when it was put there; only its frames are read, through their own borrow.
     let vm = unsafe { &*machine };
     state_stack(&bot_frames(vm));
+}
+
+/// The most bytes of frames [`botlens_sample`] writes: the most the host reads of a stack.
+const SAMPLE_BYTES: usize = 64 * 1024;
+
+thread_local! {
+    /// Where [`botlens_sample`] writes the frames: outside the heap, so a sample allocates
+    /// nothing (it may come in the middle of an allocation).
+    static SAMPLE: RefCell<[u8; SAMPLE_BYTES]> = const { RefCell::new([0; SAMPLE_BYTES]) };
+}
+
+/// A profile's sample (docs/abi.md, `botlens_sample`): the host calls this at an epoch check of
+/// a profiled game, in the middle of whatever the interpreter was doing, and it writes the
+/// Python frames the interpreter is in, innermost first, one `own<TAB>function<TAB>file<TAB>
+/// line<TAB>column` line each, `own` being `+` for the bot's file and `-` for the others (the
+/// standard library's, the prelude's). It returns the text's address and, shifted by 32 bits,
+/// its length (0: no frames, or the frames were being changed). It allocates nothing and changes
+/// nothing the game can see, so a profiled game plays as an unprofiled one does.
+#[unsafe(no_mangle)]
+pub extern "C" fn botlens_sample() -> i64 {
+    let machine = MACHINE.get();
+    if machine.is_null() {
+        return 0;
+    }
+    // SAFETY: as in `botlens_where`: the machine outlives the instance's calls, and only its
+    // frames are read, through their own borrow.
+    let vm = unsafe { &*machine };
+    let Ok(frames) = vm.frames.try_borrow() else { return 0 };
+    let written = with_bot_file(|file| {
+        SAMPLE.with(|sample| {
+            let Ok(mut sample) = sample.try_borrow_mut() else { return (0, 0) };
+            let mut text = FixedText { bytes: &mut sample[..], len: 0 };
+            for pointer in frames.iter().rev() {
+                // SAFETY: a frame is in the machine's list only while it runs, so it is alive.
+                let frame = unsafe { pointer.as_ref() };
+                let code = &frame.code;
+                let path = code.source_path.as_str();
+                let own = if path == file { '+' } else { '-' };
+                // A frame that has not started its first instruction is at its definition.
+                let first = code.first_line_number.map(|line| (line.get() as u32, 1));
+                let (line, column) = frame_position(frame).or(first).unwrap_or((0, 0));
+                if !text.frame(own, code.qualname.as_str(), path, line, column) {
+                    break;
+                }
+            }
+            (text.bytes.as_ptr() as usize, text.len)
+        })
+    });
+    let (address, len) = written.unwrap_or((0, 0));
+    (address as u64 | (len as u64) << 32) as i64
+}
+
+/// Text written into a fixed buffer, a whole line or nothing.
+struct FixedText<'a> {
+    bytes: &'a mut [u8],
+    len: usize,
+}
+
+impl FixedText<'_> {
+    /// Writes a frame's line; `false` (and nothing written) when it does not fit.
+    fn frame(&mut self, own: char, function: &str, file: &str, line: u32, column: u32) -> bool {
+        use std::fmt::Write as _;
+        let start = self.len;
+        if writeln!(self, "{own}\t{function}\t{file}\t{line}\t{column}").is_err() {
+            self.len = start;
+            return false;
+        }
+        true
+    }
+}
+
+impl std::fmt::Write for FixedText<'_> {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        let end = self.len.checked_add(text.len()).ok_or(std::fmt::Error)?;
+        let into = self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?;
+        into.copy_from_slice(text.as_bytes());
+        self.len = end;
+        Ok(())
+    }
 }

@@ -128,6 +128,12 @@ pub fn bot_file() -> String {
     FILE.with_borrow(Clone::clone)
 }
 
+/// `read` of the bot's file name, without copying it (nothing allocated); `None` while the name
+/// is being set (a profile's sample may come in the middle of [`set_bot_file`]).
+pub fn with_bot_file<R>(read: impl FnOnce(&str) -> R) -> Option<R> {
+    FILE.with(|file| file.try_borrow().ok().map(|file| read(&file)))
+}
+
 /// `botlens.position`: the bot is at `at`.
 pub fn state(at: &Position) {
     // SAFETY: the file name is a live string.

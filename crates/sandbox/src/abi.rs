@@ -69,6 +69,11 @@ pub(crate) const PREPARE_PAYLOAD: (&str, Sig) =
 /// a growth), so that it states the bot's stack from what its interpreter still holds.
 pub(crate) const WHERE: (&str, Sig) = ("botlens_where", Sig { params: &[], results: &[] });
 
+/// `botlens_sample() -> i64`, optional, for a language runner: called at a profiled game's
+/// samples ([`crate::profile`]), it writes the script's frames into its memory as a stated stack
+/// and returns where (the address, and the length shifted by 32 bits).
+pub(crate) const SAMPLE: (&str, Sig) = ("botlens_sample", Sig { params: &[], results: &[Ty::I64] });
+
 /// The host functions in module `botlens`.
 pub(crate) const HOST_FUNCTIONS: &[(&str, Sig)] = &[
     ("view", Sig { params: &[I, I], results: &[I] }),
@@ -147,6 +152,7 @@ pub(crate) fn check_exports(module: &Module) -> Result<(), LoadError> {
         (PREPARE.0, PREPARE.1, false),
         (PREPARE_PAYLOAD.0, PREPARE_PAYLOAD.1, false),
         (WHERE.0, WHERE.1, false),
+        (SAMPLE.0, SAMPLE.1, false),
     ] {
         match module.get_export(name) {
             Some(ExternType::Func(ty)) if sig.matches(&ty) => {}

@@ -18,6 +18,7 @@ use crate::abi::{HOST_MODULE, LOST};
 use crate::backstop::Backstop;
 use crate::locate::Locator;
 use crate::output::Output;
+use crate::profile::ScriptSampler;
 use crate::stated::{self, Stated};
 use crate::text;
 use crate::waste::{LocatedMove, MoveLog};
@@ -134,6 +135,11 @@ pub(crate) struct Host<G: Game> {
     pub backstop: Option<Backstop>,
     /// Whether `botlens.draw` keeps its marks on the turn ([`crate::draw`]).
     pub records_marks: bool,
+    /// Whether the game is profiled and its module a runner that states its script's frames
+    /// at the samples ([`crate::BotModule::profiles_script`]).
+    pub samples_script: bool,
+    /// That runner's `botlens_sample`, once the game's instance has one.
+    pub script_sampler: Option<ScriptSampler>,
 }
 
 impl<G: Game> Host<G> {
@@ -163,6 +169,8 @@ impl<G: Game> Host<G> {
             located: None,
             backstop: None,
             records_marks: false,
+            samples_script: false,
+            script_sampler: None,
         }
     }
 

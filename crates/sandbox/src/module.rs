@@ -182,6 +182,7 @@ impl Sandbox {
         let imported_functions =
             module.imports().filter(|i| matches!(i.ty(), ExternType::Func(_))).count() as u32;
         let runner = abi::is_runner(&sections);
+        let samples_script = runner && module.get_export(abi::SAMPLE.0).is_some();
         let draws = module.imports().any(|i| i.module() == abi::HOST_MODULE && i.name() == "draw");
         // A runner's DWARF describes the runner, not the bot: it locates nothing.
         let debug = if runner { Arc::from(&[][..]) } else { Arc::clone(&binary) };
@@ -191,6 +192,7 @@ impl Sandbox {
         let inner = Arc::new(Inner {
             runner,
             draws,
+            samples_script,
             sha,
             sha_hex: hex(&sha),
             binary,
@@ -380,6 +382,9 @@ struct Inner {
     runner: bool,
     /// Whether the module imports `botlens.draw`.
     draws: bool,
+    /// Whether the module is a runner that states its script's frames at a profile's samples
+    /// (exports `botlens_sample`).
+    samples_script: bool,
     compiled: Mutex<Vec<Compiled>>,
     /// The states `botlens_prepare_payload` left for the last payloads, newest last.
     payload_snapshots: Mutex<VecDeque<PayloadSnapshot>>,
@@ -431,6 +436,14 @@ impl BotModule {
     /// the bot is the source it is given with [`BotModule::with_payload`] (`docs/abi.md`).
     pub fn is_runner(&self) -> bool {
         self.inner.runner
+    }
+
+    /// Whether the module is a language runner whose profile is of its script: at each sample it
+    /// states the script's frames (`botlens_sample`, docs/abi.md), so
+    /// [`WasmPlayer::profiled`](crate::WasmPlayer::profiled) gives the script's functions and
+    /// lines, not the interpreter's. The Python runner does; the JavaScript runner does not.
+    pub fn profiles_script(&self) -> bool {
+        self.inner.samples_script
     }
 
     /// Whether the module imports `botlens.draw`: only such a bot draws marks, so only its games
@@ -639,6 +652,8 @@ pub(crate) struct Exports {
     pub prepare_payload: Option<ModuleExport>,
     /// `botlens_where`, when the module (a runner) has one.
     pub whereabouts: Option<ModuleExport>,
+    /// `botlens_sample`, when the module (a runner) has one.
+    pub sample: Option<ModuleExport>,
 }
 
 impl Exports {
@@ -652,6 +667,7 @@ impl Exports {
             prepare: module.get_export_index(abi::PREPARE.0),
             prepare_payload: module.get_export_index(abi::PREPARE_PAYLOAD.0),
             whereabouts: module.get_export_index(abi::WHERE.0),
+            sample: module.get_export_index(abi::SAMPLE.0),
         })
     }
 }

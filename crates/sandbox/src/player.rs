@@ -16,7 +16,7 @@ use crate::config::SandboxLimits;
 use crate::host::{Host, Limiter, Stop};
 use crate::module::{BotModule, Recipe};
 use crate::output::Output;
-use crate::profile::{FuelProfile, PROFILED_BACKSTOP_FACTOR, Recorder};
+use crate::profile::{FuelProfile, PROFILED_BACKSTOP_FACTOR, Recorder, ScriptSampler};
 use crate::stated::{self, Stated};
 use crate::text;
 use crate::waste::{LocatedMove, MoveLog};
@@ -329,11 +329,13 @@ impl<G: Game> WasmPlayer<G> {
         host.runner = self.module.is_runner();
         host.located = self.located.clone();
         host.records_marks = self.records_marks;
+        host.samples_script = self.profile.is_some() && self.module.profiles_script();
         let mut store = Store::new(recipe.pre.module().engine(), host);
         store.limiter(|host| &mut host.limiter);
         if let Some(recorder) = &self.profile {
             let memory = |host: &Host<G>| host.limiter.memory_bytes as u64;
-            recorder.install(&mut store, self.module.locator().clone(), memory);
+            let script = |host: &Host<G>| host.script_sampler.clone();
+            recorder.install(&mut store, self.module.locator().clone(), memory, script);
         } else {
             backstop::install(&mut store, |host| host.backstop.as_ref());
         }
@@ -447,7 +449,9 @@ impl<G: Game> WasmPlayer<G> {
     ) -> Result<(), Failure> {
         self.stats.turns += 1;
         if let Some(recorder) = &self.profile {
+            // A runner's trap is in the interpreter's frames: its script's were sampled.
             let trap = result.as_ref().err().and_then(|e| e.downcast_ref::<WasmBacktrace>());
+            let trap = trap.filter(|_| !self.module.profiles_script());
             recorder.end_turn(self.meter.fuel_spent, trap, self.module.locator());
         }
         let outcome = self.outcome(result, turn, budget, stated);
@@ -602,6 +606,12 @@ fn start<G: Game>(
         Some(export) if store.data().runner => Some(func(store, export)?.typed::<(), ()>(&*store)?),
         _ => None,
     };
+    if let (Some(export), Some(memory), true) =
+        (&exports.sample, memory, store.data().samples_script)
+    {
+        let sample = func(store, export)?.typed::<(), i64>(&*store)?;
+        store.data_mut().script_sampler = Some(ScriptSampler { sample, memory });
+    }
     let new = func(store, &exports.new)?.typed::<i32, ()>(&*store)?;
     let started = new.call(&mut *store, i32::try_from(seat).unwrap_or(i32::MAX));
     located(store, whereabouts.as_ref(), started)?;

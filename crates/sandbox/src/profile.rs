@@ -54,10 +54,11 @@ use std::time::Duration;
 
 use botlens_engine::SourceLocation;
 use serde::{Deserialize, Serialize};
-use wasmtime::{Store, StoreContextMut, UpdateDeadline, WasmBacktrace};
+use wasmtime::{Memory, Store, StoreContextMut, TypedFunc, UpdateDeadline, WasmBacktrace};
 
 use crate::backstop::thread_time;
 use crate::locate::Locator;
+use crate::stated;
 
 /// Epoch checks between two reads of the clock when no sample is taken.
 const CLOCK_CHECKS: u32 = 4096;
@@ -82,8 +83,31 @@ pub(crate) const PROFILED_BACKSTOP_FACTOR: u32 = 50;
 /// would otherwise cost memory with every sample).
 const MAX_DEPTH: usize = 512;
 
-/// A wasm frame as captured: its function index and code offset in the module.
-type RawFrame = (u32, u32);
+/// Fuel a runner's `botlens_sample` may burn at a sample (its own, not the game's): far more
+/// than writing the deepest stack Python allows takes.
+const SAMPLE_FUEL: u64 = 10_000_000;
+
+/// Epoch ticks beyond now: a deadline that a runner's `botlens_sample` never reaches.
+const NO_DEADLINE: u64 = u64::MAX / 2;
+
+/// A frame as captured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum RawFrame {
+    /// A wasm frame: its function index and code offset in the module.
+    Wasm(u32, u32),
+    /// A frame a runner stated ([`ScriptSampler`]): its index in [`Sampler::script_frames`].
+    Script(u32),
+}
+
+/// A language runner's `botlens_sample` in a game's instance, and the memory it writes into:
+/// called at a sample, it states the script's frames (docs/abi.md).
+#[derive(Clone)]
+pub(crate) struct ScriptSampler {
+    /// `botlens_sample`.
+    pub sample: TypedFunc<(), i64>,
+    /// The instance's memory.
+    pub memory: Memory,
+}
 
 /// A raw stack, innermost frame first.
 type RawStack = Box<[RawFrame]>;
@@ -103,7 +127,8 @@ pub struct ProfileFrame {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProfileSample {
     /// Indices into [`FuelProfile::frames`], outermost frame first; empty when the fuel was
-    /// burnt where no wasm frame was on the stack to be seen.
+    /// burnt where no frame was on the stack to be seen (no wasm frame; for a runner that states
+    /// its script's frames, no frame of the script).
     pub stack: Vec<u32>,
     /// Fuel charged to it.
     pub fuel: u64,
@@ -184,6 +209,9 @@ struct Sampler {
     turns: Vec<HashMap<RawStack, u64>>,
     /// Wasm function names, by index, as first seen.
     names: HashMap<u32, String>,
+    /// The frames runners stated, each once, and their index by the line that stated them.
+    script_frames: Vec<ProfileFrame>,
+    script_index: HashMap<Box<[u8]>, u32>,
     /// The bot's memory in bytes at the last check (`None` before the first).
     memory_seen: Option<u64>,
     /// The game's memory growth per stack so far.
@@ -214,6 +242,8 @@ impl Recorder {
                 current: HashMap::new(),
                 turns: Vec::new(),
                 names: HashMap::new(),
+                script_frames: Vec::new(),
+                script_index: HashMap::new(),
                 memory_seen: None,
                 growth: HashMap::new(),
             })),
@@ -221,24 +251,22 @@ impl Recorder {
     }
 
     /// Makes `store` call the sampler at every epoch check (its deadline must be kept at 0);
-    /// `memory` reads the bot's memory size in bytes from the store's data.
+    /// `memory` reads the bot's memory size in bytes from the store's data, and `script` a
+    /// runner's [`ScriptSampler`], once the game's instance has one: its samples are then the
+    /// script's frames, not the WebAssembly stack.
     pub fn install<T: 'static>(
         &self,
         store: &mut Store<T>,
         locator: Arc<Locator>,
         memory: fn(&T) -> u64,
+        script: fn(&T) -> Option<ScriptSampler>,
     ) {
         let state = Arc::clone(&self.state);
-        store.epoch_deadline_callback(move |context: StoreContextMut<'_, T>| {
+        store.epoch_deadline_callback(move |mut context: StoreContextMut<'_, T>| {
             let mut sampler = lock(&state);
             let size = memory(context.data());
-            if let Some(grown) = sampler.memory_seen.and_then(|seen| size.checked_sub(seen))
-                && grown > 0
-            {
-                let backtrace = WasmBacktrace::capture(&context);
-                let stack = sampler.raw(&backtrace, &locator);
-                *sampler.growth.entry(stack).or_default() += grown;
-            }
+            let grown =
+                sampler.memory_seen.and_then(|seen| size.checked_sub(seen)).filter(|&g| g > 0);
             sampler.memory_seen = Some(size);
             let fuel = context.get_fuel().unwrap_or(0);
             // Fuel burnt since the last read is charged to the stacks sampled meanwhile; with
@@ -250,15 +278,26 @@ impl Recorder {
             }
             sampler.until_sample = sampler.until_sample.saturating_sub(1);
             sampler.clock_checks += 1;
-            if sampler.until_sample == 0 || sampler.last.is_none() {
-                let backtrace = WasmBacktrace::capture(&context);
-                let depth = backtrace.frames().len() as u64;
-                let stack = sampler.raw(&backtrace, &locator);
-                *sampler.pending.entry(stack.clone()).or_default() += 1;
-                sampler.last = Some(stack);
-                let put_off = depth.saturating_sub(SHALLOW_FRAMES) * CHECKS_PER_FRAME;
-                sampler.until_sample = sampler.next_interval() + put_off;
-                sampler.clock_checks = CLOCK_CHECKS;
+            let sample = sampler.until_sample == 0 || sampler.last.is_none();
+            if sample || grown.is_some() {
+                let (stack, put_off) = match script(context.data()) {
+                    Some(script) => (sampler.script_stack(&mut context, &script, fuel), 0),
+                    None => {
+                        let backtrace = WasmBacktrace::capture(&context);
+                        let depth = backtrace.frames().len() as u64;
+                        let put_off = depth.saturating_sub(SHALLOW_FRAMES) * CHECKS_PER_FRAME;
+                        (sampler.raw(&backtrace, &locator), put_off)
+                    }
+                };
+                if let Some(grown) = grown {
+                    *sampler.growth.entry(stack.clone()).or_default() += grown;
+                }
+                if sample {
+                    *sampler.pending.entry(stack.clone()).or_default() += 1;
+                    sampler.last = Some(stack);
+                    sampler.until_sample = sampler.next_interval() + put_off;
+                    sampler.clock_checks = CLOCK_CHECKS;
+                }
             }
             if sampler.clock_checks >= CLOCK_CHECKS {
                 sampler.clock_checks = 0;
@@ -321,9 +360,14 @@ impl Recorder {
             for (raw, weight) in weights {
                 let mut stack = Vec::new();
                 for &frame in raw.iter().rev() {
-                    let symbols = logical.entry(frame).or_insert_with(|| {
-                        let name = sampler.names.get(&frame.0).map_or("", String::as_str);
-                        symbolize(locator, debug.as_ref(), frame, name)
+                    let symbols = logical.entry(frame).or_insert_with(|| match frame {
+                        RawFrame::Wasm(index, offset) => {
+                            let name = sampler.names.get(&index).map_or("", String::as_str);
+                            symbolize(locator, debug.as_ref(), (index, offset), name)
+                        }
+                        RawFrame::Script(index) => {
+                            sampler.script_frames.get(index as usize).cloned().into_iter().collect()
+                        }
                     });
                     // Outermost first: a wasm frame's inlined calls are innermost first.
                     stack.extend(symbols.iter().rev().map(|f| frames.index(f)));
@@ -403,10 +447,60 @@ impl Sampler {
                 let offset = u32::try_from(frame.module_offset()?).ok()?;
                 let index = frame.func_index();
                 self.names.entry(index).or_insert_with(|| locator.function_name(frame));
-                Some((index, offset))
+                Some(RawFrame::Wasm(index, offset))
             })
             .take(MAX_DEPTH)
             .collect()
+    }
+
+    /// The script's stack at this check, as `script` states it (its innermost [`MAX_DEPTH`]
+    /// frames; lines that are not frames left out), each frame numbered on first sight. The
+    /// call burns fuel of its own: the store's `fuel` is put back after it. No epoch check in
+    /// it calls the sampler again (wasmtime takes the callback out while it runs, so a check
+    /// would interrupt the call instead): its deadline is put past reach, and the callback's
+    /// answer sets the game's again.
+    fn script_stack<T>(
+        &mut self,
+        context: &mut StoreContextMut<'_, T>,
+        script: &ScriptSampler,
+        fuel: u64,
+    ) -> RawStack {
+        let called = context.set_fuel(SAMPLE_FUEL).and_then(|()| {
+            context.set_epoch_deadline(NO_DEADLINE);
+            script.sample.call(&mut *context, ())
+        });
+        // Best effort: fuel was in the store before, so it can be put back.
+        let _ = context.set_fuel(fuel);
+        let Ok(written) = called else { return RawStack::default() };
+        let (address, len) = (written as u32 as usize, (written as u64 >> 32) as usize);
+        let memory = script.memory.data(&*context);
+        let end = address.saturating_add(len.min(stated::MAX_STACK_BYTES));
+        let Some(text) = memory.get(address..end) else { return RawStack::default() };
+        text.split(|&byte| byte == b'\n')
+            .filter_map(|line| self.script_frame(line).map(RawFrame::Script))
+            .take(MAX_DEPTH)
+            .collect()
+    }
+
+    /// The number of the frame a runner stated as `line`, if it is one: `own<TAB>` (`+` for
+    /// the bot's code, `-` for other code) and a frame of a stated stack (docs/abi.md). A frame
+    /// of the bot's code without a place is not taken as the bot's: its fuel is on no line.
+    fn script_frame(&mut self, line: &[u8]) -> Option<u32> {
+        if let Some(&index) = self.script_index.get(line) {
+            return Some(index);
+        }
+        let (own, frame) = std::str::from_utf8(line).ok()?.split_once('\t')?;
+        let bot = match own {
+            "+" => true,
+            "-" => false,
+            _ => return None,
+        };
+        let (function, location) = stated::parse_frame(frame).ok()?;
+        let bot = bot && location.is_some();
+        let index = self.script_frames.len() as u32;
+        self.script_frames.push(ProfileFrame { function, location, bot });
+        self.script_index.insert(line.into(), index);
+        Some(index)
     }
 }
 
@@ -415,7 +509,7 @@ impl Sampler {
 fn symbolize(
     locator: &Locator,
     debug: Option<&crate::dwarf::DebugInfo<'_>>,
-    (index, offset): RawFrame,
+    (index, offset): (u32, u32),
     name: &str,
 ) -> Vec<ProfileFrame> {
     if is_trampoline(name) {

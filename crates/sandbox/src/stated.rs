@@ -68,6 +68,24 @@ pub(crate) fn place(stated: Option<&Stated>, failure: Failure) -> Failure {
     }
 }
 
+/// One frame of a stated stack: its function and, when it has one, its place; an error says
+/// what is wrong with the line.
+pub(crate) fn parse_frame(line: &str) -> Result<(String, Option<SourceLocation>), &'static str> {
+    let fields: Vec<&str> = line.split('\t').collect();
+    let [function, file, row, column] = fields[..] else {
+        return Err("is not `function<TAB>file<TAB>line<TAB>column`");
+    };
+    let (Ok(row), Ok(column)) = (row.parse::<u32>(), column.parse::<u32>()) else {
+        return Err("has a line or column that is not a number");
+    };
+    let location = (row > 0 && !file.is_empty()).then(|| SourceLocation {
+        file: text::bounded_str(file, text::MAX_FILE_BYTES),
+        line: row,
+        column,
+    });
+    Ok((text::bounded_str(function, text::MAX_NAME_BYTES), location))
+}
+
 /// Reads a stated stack (see the module docs); an error names the line that is not a frame.
 pub(crate) fn parse_stack(bytes: &[u8]) -> Result<CallStack, String> {
     let text = std::str::from_utf8(bytes).map_err(|error| {
@@ -75,28 +93,11 @@ pub(crate) fn parse_stack(bytes: &[u8]) -> Result<CallStack, String> {
     })?;
     let mut folder = Folder::default();
     for (index, line) in text.lines().enumerate().filter(|(_, line)| !line.is_empty()) {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let number = |field: &str| field.parse::<u32>().ok();
-        let [function, file, row, column] = fields[..] else {
-            return Err(format!(
-                "stack: line {} is not `function<TAB>file<TAB>line<TAB>column`: {:?}",
-                index + 1,
-                text::bounded_str(line, text::MAX_NAME_BYTES)
-            ));
-        };
-        let (Some(row), Some(column)) = (number(row), number(column)) else {
-            return Err(format!(
-                "stack: line {} has a line or column that is not a number: {:?}",
-                index + 1,
-                text::bounded_str(line, text::MAX_NAME_BYTES)
-            ));
-        };
-        let location = (row > 0 && !file.is_empty()).then(|| SourceLocation {
-            file: text::bounded_str(file, text::MAX_FILE_BYTES),
-            line: row,
-            column,
-        });
-        folder.bot(text::bounded_str(function, text::MAX_NAME_BYTES), location);
+        let (function, location) = parse_frame(line).map_err(|reason| {
+            let line_text = text::bounded_str(line, text::MAX_NAME_BYTES);
+            format!("stack: line {} {reason}: {line_text:?}", index + 1)
+        })?;
+        folder.bot(function, location);
     }
     Ok(folder.finish())
 }

@@ -126,6 +126,13 @@ pub trait Toolchain: Sync {
         false
     }
 
+    /// Whether `botlens profile` shows its bots' own functions and lines: a built bot's come
+    /// from its module's debug information; a runner's only if the runner states its script's
+    /// frames at each sample (the Python runner does, the JavaScript runner does not).
+    fn profiled(&self) -> bool {
+        !self.runner()
+    }
+
     /// The bot `path` names (a directory, or a lone source file of a language that has them),
     /// its settings read and checked, nothing built; `game` is `--game`, checked against a
     /// `botlens.toml`'s (a Cargo project's game is its own: the pipeline refuses another).

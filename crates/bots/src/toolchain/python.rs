@@ -82,6 +82,10 @@ impl Toolchain for Python {
         true
     }
 
+    fn profiled(&self) -> bool {
+        true
+    }
+
     fn load(&self, path: &Path, game: Option<GameKind>) -> Result<Box<dyn Bot>, LoadError> {
         super::script::load(&SCRIPT, path, game)
     }

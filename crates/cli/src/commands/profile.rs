@@ -23,7 +23,8 @@ table shows the functions and the bot's own lines by self fuel (burnt there) and
 times slower than `run`'s; games without profiling pay nothing.
 
 The bot is a bot project directory (default: the bot the current directory is in, found
-upward), a .wasm module with --game, or a C, Zig or AssemblyScript bot (folder or file).
+upward), a .wasm module with --game, or a C, Zig, AssemblyScript or Python bot (folder or
+file): a Python bot's functions and lines are its script's, as the interpreter states them.
 Reference players burn no fuel and JavaScript bots' frames are the interpreter's, so neither
 is profiled.
 
@@ -32,6 +33,7 @@ Examples:
   botlens profile samples/klotski-solver --top 5
   botlens profile my-bot --speedscope my-bot.speedscope.json   # open it in speedscope.app
   botlens profile bot.wasm --game tictactoe --vs perfect --json
+  botlens profile bot.py --game battleships --seeds 0..10
 
 The JSON fields are documented in `botlens_harness::profile`; docs/profiling.md has the method."
 )]

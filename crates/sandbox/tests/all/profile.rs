@@ -203,3 +203,97 @@ fn the_memory_a_bot_keeps_is_charged_to_the_line_that_grew_it() {
     let again = profiled(&bot, 4, 1000).1;
     assert_eq!(again.growth, profile.growth, "deterministic");
 }
+
+/// A language runner (a `botlens_runner` section) that plays as [`wat_bot`] does after
+/// `calls` (of `hot`, 1,000 rounds, and `cold`, 10 rounds), each keeping in `$at` and `$len`
+/// the frames it would state; its `botlens_sample` is `sample`.
+fn sampling_runner(calls: &str, sample: &str) -> BotModule {
+    let rounds = |name: &str, n: u32, at: u32, len: u32| {
+        format!(
+            r#"(func ${name} (local $i i32)
+                 (global.set $at (i32.const {at})) (global.set $len (i32.const {len}))
+                 (loop $again
+                   (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                   (br_if $again (i32.lt_u (local.get $i) (i32.const {n}))))
+                 (global.set $at (i32.const 0)) (global.set $len (i32.const 0)))"#
+        )
+    };
+    let extra = format!(
+        r#"(@custom "botlens_runner" "test")
+  (global $at (mut i32) (i32.const 0))
+  (global $len (mut i32) (i32.const 0))
+  (data (i32.const 2048) "-\09helper\09lib.txt\097\091\0a+\09hot\09bot.txt\0910\091\0a+\09play\09bot.txt\093\095\0a")
+  (data (i32.const 2176) "+\09cold\09bot.txt\0920\091\0anot a frame\0a+\09unplaced\09\090\090\0a+\09play\09bot.txt\094\095\0a")
+  {hot}
+  {cold}
+  (func (export "botlens_sample") (result i64) {sample})"#,
+        hot = rounds("hot", 1000, 2048, 59),
+        cold = rounds("cold", 10, 2176, 67),
+    );
+    wat(&wat_bot(calls, &extra))
+}
+
+/// The stated frames the runner's samples give: `(function, line)`, the bot's with their line.
+const STATED_WHERE: &str = "(i64.or (i64.extend_i32_u (global.get $at))
+    (i64.shl (i64.extend_i32_u (global.get $len)) (i64.const 32)))";
+
+#[test]
+fn a_runner_that_states_its_frames_is_profiled_by_them_and_plays_the_same_game() {
+    // The sample burns 100,000 units of fuel of its own before answering, and writes over a
+    // byte the bot never reads: the game, its fuel and its moves are the unprofiled game's.
+    let burn = "(local $i i32) (loop $burn
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br_if $burn (i32.lt_u (local.get $i) (i32.const 25000))))
+        (i32.store8 (i32.const 4000) (local.get $i))";
+    let sample = format!("{burn} {STATED_WHERE}");
+    let bot = sampling_runner("(call $hot) (call $cold)", &sample);
+    assert!(bot.is_runner() && bot.profiles_script());
+    let (record, profile) = profiled(&bot, 1, 1);
+    let unprofiled = crate::support::play(&bot, 1, &SandboxLimits::default());
+    assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
+    assert_eq!(format!("{:?}", record.moves), format!("{:?}", unprofiled.moves));
+    assert_every_unit_charged(&record, &profile);
+    let frame = |function: &str| profile.frames.iter().find(|f| f.function == function);
+    let hot = frame("hot").expect("hot stated");
+    assert_eq!(
+        hot.location.as_ref().map(|l| (&l.file[..], l.line, l.column)),
+        Some(("bot.txt", 10, 1))
+    );
+    assert!(hot.bot && frame("play").is_some_and(|f| f.bot));
+    let helper = frame("helper").expect("helper stated");
+    assert!(!helper.bot && helper.location.as_ref().is_some_and(|l| l.line == 7), "{helper:?}");
+    assert!(frame("not a frame").is_none(), "a line that is not a frame is left out");
+    let unplaced = frame("unplaced").expect("unplaced stated");
+    assert!(!unplaced.bot, "the bot's frames have a place: {unplaced:?}");
+    // `hot`'s stack, innermost `helper`, takes its fuel: what the game costs without it.
+    let without = profiled(&sampling_runner("(call $cold)", &sample), 1, 1).1.fuel();
+    let hot_cost = profile.fuel() - without;
+    let in_helper = self_fuel(&profile, "helper");
+    assert!(
+        in_helper.abs_diff(hot_cost) <= hot_cost / 50,
+        "helper {in_helper}, hot costs {hot_cost}"
+    );
+    let again = profiled(&bot, 1, 1).1;
+    assert_eq!(serde_json::to_string(&again).unwrap(), serde_json::to_string(&profile).unwrap());
+}
+
+#[test]
+fn a_runner_whose_samples_fail_is_profiled_without_frames_and_plays_the_same_game() {
+    for (case, sample) in [
+        ("traps", "unreachable"),
+        ("spins until its fuel runs out", "(loop $spin (br $spin)) (i64.const 0)"),
+        ("points past its memory", "(i64.const 0x7fff_ffff_ffff_fff0)"),
+        (
+            "states text that is not UTF-8",
+            "(i32.store (i32.const 4000) (i32.const -1)) (i64.const 0x0000_0004_0000_0fa0)",
+        ),
+    ] {
+        let bot = sampling_runner("(call $hot) (call $cold)", sample);
+        let (record, profile) = profiled(&bot, 1, 1000);
+        let unprofiled = crate::support::play(&bot, 1, &SandboxLimits::default());
+        assert_eq!(format!("{:?}", record.moves), format!("{:?}", unprofiled.moves), "{case}");
+        assert!(record.outcome.fault.is_none(), "{case}: {}", record.outcome.reason);
+        assert_every_unit_charged(&record, &profile);
+        assert!(profile.frames.is_empty(), "{case}: {:?}", profile.frames);
+    }
+}
