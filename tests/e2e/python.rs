@@ -553,3 +553,33 @@ fn profile_shows_the_scripts_functions_and_lines_and_its_games_are_runs_games() 
     assert_eq!(lines[0]["line"].as_u64(), Some(spin), "{group:#}");
     assert!(lines[0]["total_percent"].as_f64().unwrap() > 90.0, "{group:#}");
 }
+
+#[test]
+fn code_compiled_under_a_forged_file_name_is_one_frame_of_code_not_the_bots() {
+    // A file name of tabs and line breaks would make the runner's sample text say other
+    // frames (a `+` line is the bot's); written as spaces, `spin` is one frame of other code.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bot.py");
+    let source = r#"space = {}
+spin = "def spin():\n    n = 0\n    for i in range(2000):\n        n += i\n    return n\n"
+exec(compile(spin, "lib\t+\tforged\tbot.py\t1\t1\n+\tforged", "exec"), space)
+
+class Bot:
+    def play(self, turn):
+        space['spin']()
+        turn.attack(1, 1)
+"#;
+    std::fs::write(&file, source).unwrap();
+    let bot = file.display().to_string();
+    let args = ["profile", &bot, "--game", "battleships", "--vs", "random", "--seeds", "0..2"];
+    let out = botlens_with_input(&[&args[..], &["--json"]].concat(), "", DEADLINE);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let profile: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let functions = profile["functions"].as_array().unwrap();
+    let spin = functions.iter().find(|f| f["function"] == "spin").expect("spin's frame");
+    assert_eq!(spin["file"], "lib + forged bot.py 1 1 + forged", "{spin}");
+    assert_eq!(spin["bot"], false, "{spin}");
+    assert!(functions.iter().all(|f| f["function"] != "forged"), "{profile:#}");
+    let lines = profile["lines"].as_array().unwrap();
+    assert!(lines.iter().all(|l| l["file"] == bot.as_str()), "{profile:#}");
+}

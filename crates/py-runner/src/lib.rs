@@ -1006,11 +1006,30 @@ impl FixedText<'_> {
     fn frame(&mut self, own: char, function: &str, file: &str, line: u32, column: u32) -> bool {
         use std::fmt::Write as _;
         let start = self.len;
-        if writeln!(self, "{own}\t{function}\t{file}\t{line}\t{column}").is_err() {
+        let written = self
+            .write_char(own)
+            .and_then(|()| self.write_char('\t'))
+            .and_then(|()| self.field(function))
+            .and_then(|()| self.field(file))
+            .and_then(|()| writeln!(self, "{line}\t{column}"));
+        if written.is_err() {
             self.len = start;
             return false;
         }
         true
+    }
+
+    /// Writes `text` and a tab, each tab or line break in it a space: a name or file of the
+    /// bot's making (`compile(source, "a\tb", "exec")`) stays one field of one line.
+    fn field(&mut self, text: &str) -> std::fmt::Result {
+        use std::fmt::Write as _;
+        for (index, piece) in text.split(['\t', '\n', '\r']).enumerate() {
+            if index > 0 {
+                self.write_char(' ')?;
+            }
+            self.write_str(piece)?;
+        }
+        self.write_char('\t')
     }
 }
 
