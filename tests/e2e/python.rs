@@ -494,7 +494,8 @@ class Bot:
 ";
 
 #[test]
-fn profile_shows_the_scripts_functions_and_lines_and_its_games_are_runs_games() {
+fn profile_shows_the_scripts_functions_and_lines_and_its_games_are_runs_games_and_failures_are_profiled()
+ {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("bot.py");
     std::fs::write(&file, PROFILED_BOT.replace("SPIN_AFTER", "1000")).unwrap();
@@ -552,6 +553,34 @@ fn profile_shows_the_scripts_functions_and_lines_and_its_games_are_runs_games() 
     let lines = group["fuel_profile"].as_array().expect("a fuel profile");
     assert_eq!(lines[0]["line"].as_u64(), Some(spin), "{group:#}");
     assert!(lines[0]["total_percent"].as_f64().unwrap() > 90.0, "{group:#}");
+
+    // A game lost by reaching the memory limit is played again profiled: the line that kept it.
+    let leak = "class Bot:
+    def __init__(self):
+        self.kept = []
+        self.turns = 0
+
+    def remember(self):
+        # botlens reports the growth on the next line
+        self.kept.append(bytearray(5_000_000))
+
+    def play(self, turn):
+        self.turns += 1
+        self.remember()
+        turn.attack(self.turns % 10, self.turns // 10)
+";
+    std::fs::write(&file, leak).unwrap();
+    let out = botlens_with_input(&run_args, "", DEADLINE);
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).expect("a report");
+    let group = &report["failures"][0];
+    assert_eq!(group["kind"], "memory_limit", "{report:#}");
+    let kept = line_after_marker(&file, "botlens reports the growth on the next line");
+    let growth = group["memory_growth"].as_array().expect("what grew the memory");
+    assert_eq!(
+        (growth[0]["line"].as_u64(), &growth[0]["function"]),
+        (Some(kept), &"Bot.remember".into())
+    );
+    assert!(growth[0]["percent"].as_f64().unwrap() > 90.0, "{group:#}");
 }
 
 #[test]
