@@ -48,6 +48,7 @@ fn draw<G: Game>(
     len: i32,
 ) -> wasmtime::Result<()> {
     let bytes = (len as u32 as usize).min(MAX_DRAW_READ) as u64;
+    host::refuse_while_sampling(&caller)?;
     // Taken before the charge, which ends it; taken whether recording or not, the same game.
     let site = caller.data_mut().take_drawing_site();
     host::charge(&mut caller, 0)?;

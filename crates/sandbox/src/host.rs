@@ -18,7 +18,7 @@ use crate::abi::{HOST_MODULE, LOST};
 use crate::backstop::Backstop;
 use crate::locate::Locator;
 use crate::output::Output;
-use crate::profile::ScriptSampler;
+use crate::profile::{Sampled, ScriptSampler};
 use crate::stated::{self, Stated};
 use crate::text;
 use crate::waste::{LocatedMove, MoveLog};
@@ -140,6 +140,22 @@ pub(crate) struct Host<G: Game> {
     pub samples_script: bool,
     /// That runner's `botlens_sample`, once the game's instance has one.
     pub script_sampler: Option<ScriptSampler>,
+    /// Whether that sample is running: every host call fails meanwhile ([`charge`]).
+    sampling: bool,
+}
+
+impl<G: Game> Sampled for Host<G> {
+    fn memory_bytes(&self) -> u64 {
+        self.limiter.memory_bytes as u64
+    }
+
+    fn script_sampler(&self) -> Option<ScriptSampler> {
+        self.script_sampler.clone()
+    }
+
+    fn set_sampling(&mut self, sampling: bool) {
+        self.sampling = sampling;
+    }
 }
 
 impl<G: Game> Host<G> {
@@ -171,6 +187,7 @@ impl<G: Game> Host<G> {
             records_marks: false,
             samples_script: false,
             script_sampler: None,
+            sampling: false,
         }
     }
 
@@ -271,6 +288,7 @@ pub(crate) fn charge<G: Game>(
     caller: &mut Caller<'_, Host<G>>,
     bytes: u64,
 ) -> wasmtime::Result<()> {
+    refuse_while_sampling(caller)?;
     // Any host call but `draw` (which takes it first) ends what a place stated for a mark.
     caller.data_mut().before_site = None;
     burn(caller, CALL_FUEL.saturating_add(bytes / BYTES_PER_FUEL))
@@ -278,8 +296,18 @@ pub(crate) fn charge<G: Game>(
 
 /// [`charge`] for `view` and `act`, which also run the game's code.
 fn charge_game_call<G: Game>(caller: &mut Caller<'_, Host<G>>, bytes: u64) -> wasmtime::Result<()> {
+    refuse_while_sampling(caller)?;
     caller.data_mut().before_site = None;
     burn(caller, (CALL_FUEL + GAME_CALL_FUEL).saturating_add(bytes / BYTES_PER_FUEL))
+}
+
+/// Fails a host call made by a runner's profile sample (`botlens_sample`), before it changes
+/// anything: a sample must leave the game as it was.
+pub(crate) fn refuse_while_sampling<G: Game>(caller: &Caller<'_, Host<G>>) -> wasmtime::Result<()> {
+    if caller.data().sampling {
+        return Err(wasmtime::Error::msg("a runner's botlens_sample called the host"));
+    }
+    Ok(())
 }
 
 /// Charges for `bytes` more bytes a host call touches, once [`charge`] has charged the call.

@@ -333,9 +333,7 @@ impl<G: Game> WasmPlayer<G> {
         let mut store = Store::new(recipe.pre.module().engine(), host);
         store.limiter(|host| &mut host.limiter);
         if let Some(recorder) = &self.profile {
-            let memory = |host: &Host<G>| host.limiter.memory_bytes as u64;
-            let script = |host: &Host<G>| host.script_sampler.clone();
-            recorder.install(&mut store, self.module.locator().clone(), memory, script);
+            recorder.install(&mut store, self.module.locator().clone());
         } else {
             backstop::install(&mut store, |host| host.backstop.as_ref());
         }

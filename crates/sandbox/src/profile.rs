@@ -175,6 +175,17 @@ impl FuelProfile {
     }
 }
 
+/// What the sampler reads and sets in a profiled store's data.
+pub(crate) trait Sampled: 'static {
+    /// The bot's memory size in bytes.
+    fn memory_bytes(&self) -> u64;
+    /// The runner's `botlens_sample`, once the game's instance has one.
+    fn script_sampler(&self) -> Option<ScriptSampler>;
+    /// Marks a runner's sample as running, or no longer: while it runs, every host call the
+    /// guest makes fails (the sample then has no frames), so a sample cannot move, log or draw.
+    fn set_sampling(&mut self, sampling: bool);
+}
+
 /// A profiled player's sampler, shared between the player and its store's epoch callback.
 #[derive(Debug, Clone)]
 pub(crate) struct Recorder {
@@ -250,21 +261,14 @@ impl Recorder {
         }
     }
 
-    /// Makes `store` call the sampler at every epoch check (its deadline must be kept at 0);
-    /// `memory` reads the bot's memory size in bytes from the store's data, and `script` a
-    /// runner's [`ScriptSampler`], once the game's instance has one: its samples are then the
-    /// script's frames, not the WebAssembly stack.
-    pub fn install<T: 'static>(
-        &self,
-        store: &mut Store<T>,
-        locator: Arc<Locator>,
-        memory: fn(&T) -> u64,
-        script: fn(&T) -> Option<ScriptSampler>,
-    ) {
+    /// Makes `store` call the sampler at every epoch check (its deadline must be kept at 0).
+    /// Once the game's instance has a runner's [`ScriptSampler`], samples are the script's
+    /// frames, not the WebAssembly stack.
+    pub fn install<T: Sampled>(&self, store: &mut Store<T>, locator: Arc<Locator>) {
         let state = Arc::clone(&self.state);
         store.epoch_deadline_callback(move |mut context: StoreContextMut<'_, T>| {
             let mut sampler = lock(&state);
-            let size = memory(context.data());
+            let size = context.data().memory_bytes();
             let grown =
                 sampler.memory_seen.and_then(|seen| size.checked_sub(seen)).filter(|&g| g > 0);
             sampler.memory_seen = Some(size);
@@ -280,7 +284,7 @@ impl Recorder {
             sampler.clock_checks += 1;
             let sample = sampler.until_sample == 0 || sampler.last.is_none();
             if sample || grown.is_some() {
-                let (stack, put_off) = match script(context.data()) {
+                let (stack, put_off) = match context.data().script_sampler() {
                     Some(script) => (sampler.script_stack(&mut context, &script, fuel), 0),
                     None => {
                         let backtrace = WasmBacktrace::capture(&context);
@@ -455,20 +459,23 @@ impl Sampler {
 
     /// The script's stack at this check, as `script` states it (its innermost [`MAX_DEPTH`]
     /// frames; lines that are not frames left out), each frame numbered on first sight. The
-    /// call burns fuel of its own: the store's `fuel` is put back after it. No epoch check in
+    /// call burns fuel of its own: the store's `fuel` is put back after it. It may not call the
+    /// host ([`Sampled::set_sampling`]), which would change the game. No epoch check in
     /// it calls the sampler again (wasmtime takes the callback out while it runs, so a check
     /// would interrupt the call instead): its deadline is put past reach, and the callback's
     /// answer sets the game's again.
-    fn script_stack<T>(
+    fn script_stack<T: Sampled>(
         &mut self,
         context: &mut StoreContextMut<'_, T>,
         script: &ScriptSampler,
         fuel: u64,
     ) -> RawStack {
+        context.data_mut().set_sampling(true);
         let called = context.set_fuel(SAMPLE_FUEL).and_then(|()| {
             context.set_epoch_deadline(NO_DEADLINE);
             script.sample.call(&mut *context, ())
         });
+        context.data_mut().set_sampling(false);
         // Best effort: fuel was in the store before, so it can be put back.
         let _ = context.set_fuel(fuel);
         let Ok(written) = called else { return RawStack::default() };

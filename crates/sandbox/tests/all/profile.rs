@@ -287,6 +287,13 @@ fn a_runner_whose_samples_fail_is_profiled_without_frames_and_plays_the_same_gam
             "states text that is not UTF-8",
             "(i32.store (i32.const 4000) (i32.const -1)) (i64.const 0x0000_0004_0000_0fa0)",
         ),
+        // The host refuses every call of a sample, before it changes anything.
+        ("logs", "(call $log (i32.const 2048) (i32.const 8)) (i64.const 0)"),
+        (
+            "moves",
+            "(drop (call $act (i32.const 256) (i32.const 13) (i32.const 512) (i32.const 256)))
+             (i64.const 0)",
+        ),
     ] {
         let bot = sampling_runner("(call $hot) (call $cold)", sample);
         let (record, profile) = profiled(&bot, 1, 1000);
