@@ -45,6 +45,14 @@
 //! allocation that grew it, give or take the allocator's own frames). [`FuelProfile::growth`]
 //! is the game's growth by stack: which code made the memory as big as it is.
 //!
+//! A language runner's WebAssembly stack is its interpreter's. A runner that exports
+//! `botlens_sample` (docs/abi.md; the Python runner) is asked for its script's frames instead:
+//! the callback calls it, with the store's epoch deadline out of reach (wasmtime takes the
+//! callback out while it runs, so a check in the call would interrupt it), on fuel of its own
+//! that is then put back, and with every host call refused ([`Sampled::set_sampling`]), so the
+//! game goes on as if nothing had run. The frames it states are kept by the line that stated
+//! them ([`RawFrame::Script`]).
+//!
 //! Unprofiled players never install the callback: their stores trap at the ticker's deadline
 //! as before and pay nothing for profiling.
 
