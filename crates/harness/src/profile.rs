@@ -445,6 +445,7 @@ impl Profile {
 mod tests {
     use super::*;
     use crate::fuel::tests::{frame, stacks};
+    use botlens_engine::SourceLocation;
     #[test]
     fn the_speedscope_file_names_each_function_once_and_weighs_samples_by_fuel() {
         let play = frame("play", Some(10), true);
@@ -525,6 +526,45 @@ Turns that ran out of fuel:
     100.0 % total, 100.0 % self  {file}:10  in {name}
 "
             )
+        );
+    }
+
+    #[test]
+    fn other_codes_files_are_cut_to_their_last_two_parts_and_short_ones_shown_whole() {
+        let at = |function: &str, file: &str| {
+            let location = Some(SourceLocation { file: file.into(), line: 3, column: 1 });
+            ProfileFrame { function: function.into(), location, bot: false }
+        };
+        let play = frame("play", Some(10), true);
+        let stacks = stacks(&[
+            (&[play.clone(), at("lt", "/rustc/abc/library/core/src/cmp.rs")], 6),
+            (&[play.clone(), at("JSONDecoder.decode", "json.decoder")], 3),
+            (&[play, at("_shot", "botlens:prelude.py")], 1),
+        ]);
+        let profile = Profile {
+            bot: "b".into(),
+            game: "battleships".into(),
+            seeds: "0..=0".into(),
+            opponents: vec!["random".into()],
+            games: 1,
+            interval: 1,
+            fuel: 10,
+            functions: stacks.functions(),
+            lines: Vec::new(),
+            outside_bot_fuel: 0,
+            out_of_fuel: Vec::new(),
+            stacks: stacks.0,
+            source_root: None,
+        };
+        let table = profile.render(Path::new(""), 5);
+        let shown: Vec<&str> = table.lines().filter(|l| l.contains("  (")).take(3).collect();
+        assert_eq!(
+            shown,
+            [
+                "  60.0 %   60.0 %  lt  (…/src/cmp.rs)",
+                "  30.0 %   30.0 %  JSONDecoder.decode  (json.decoder)",
+                "  10.0 %   10.0 %  _shot  (botlens:prelude.py)",
+            ]
         );
     }
 

@@ -248,6 +248,8 @@ fn a_runner_that_states_its_frames_is_profiled_by_them_and_plays_the_same_game()
     let sample = format!("{burn} {STATED_WHERE}");
     let bot = sampling_runner("(call $hot) (call $cold)", &sample);
     assert!(bot.is_runner() && bot.profiles_script());
+    let unsampled = wat(&wat_bot("", r#"(@custom "botlens_runner" "test")"#));
+    assert!(unsampled.is_runner() && !unsampled.profiles_script(), "no botlens_sample");
     let (record, profile) = profiled(&bot, 1, 1);
     let unprofiled = crate::support::play(&bot, 1, &SandboxLimits::default());
     assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
