@@ -146,22 +146,29 @@ fn frame_position(frame: &Py<Frame>) -> Option<(u32, u32)> {
 /// bot's file. Reads the frames as they are, without running Python; nothing when they are
 /// being changed (a trap in the middle of a call).
 fn bot_frames(vm: &VirtualMachine) -> Vec<BotFrame> {
-    let Ok(frames) = vm.frames.try_borrow() else { return Vec::new() };
     let file = bot_file();
-    frames
-        .iter()
-        .rev()
-        .filter_map(|pointer| {
-            // SAFETY: a frame is in the machine's list only while it runs, so it is alive.
-            let frame = unsafe { pointer.as_ref() };
-            if frame.code.source_path.as_str() != file.as_str() {
-                return None;
-            }
-            let (line, column) = frame_position(frame)?;
-            let at = Position { file: file.clone(), line, column };
-            Some(BotFrame { function: frame.code.obj_name.as_str().to_owned(), at })
-        })
-        .collect()
+    let own = |frame: &Py<Frame>| {
+        if frame.code.source_path.as_str() != file.as_str() {
+            return None;
+        }
+        let (line, column) = frame_position(frame)?;
+        let at = Position { file: file.clone(), line, column };
+        Some(BotFrame { function: frame.code.obj_name.as_str().to_owned(), at })
+    };
+    with_frames(vm, |frames| frames.filter_map(own).collect()).unwrap_or_default()
+}
+
+/// `read` of the Python frames the interpreter is in, innermost first, as they are (nothing is
+/// run or allocated to read them); `None` while the list is being changed (a trap or a profile's
+/// sample in the middle of a call).
+fn with_frames<R>(
+    vm: &VirtualMachine,
+    read: impl FnOnce(&mut dyn Iterator<Item = &Py<Frame>>) -> R,
+) -> Option<R> {
+    let frames = vm.frames.try_borrow().ok()?;
+    // SAFETY: a frame is in the machine's list only while it runs, so it is alive.
+    let mut innermost_first = frames.iter().rev().map(|pointer| unsafe { pointer.as_ref() });
+    Some(read(&mut innermost_first))
 }
 
 /// `botlens.stack`: the bot's frames, innermost first (docs/abi.md:
@@ -970,24 +977,23 @@ pub extern "C" fn botlens_sample() -> i64 {
     // SAFETY: as in `botlens_where`: the machine outlives the instance's calls, and only its
     // frames are read, through their own borrow.
     let vm = unsafe { &*machine };
-    let Ok(frames) = vm.frames.try_borrow() else { return 0 };
     let written = with_bot_file(|file| {
         SAMPLE.with(|sample| {
             let Ok(mut sample) = sample.try_borrow_mut() else { return (0, 0) };
             let mut text = FixedText { bytes: &mut sample[..], len: 0 };
-            for pointer in frames.iter().rev() {
-                // SAFETY: a frame is in the machine's list only while it runs, so it is alive.
-                let frame = unsafe { pointer.as_ref() };
-                let code = &frame.code;
-                let path = code.source_path.as_str();
-                let own = if path == file { '+' } else { '-' };
-                // A frame that has not started its first instruction is at its definition.
-                let first = code.first_line_number.map(|line| (line.get() as u32, 1));
-                let (line, column) = frame_position(frame).or(first).unwrap_or((0, 0));
-                if !text.frame(own, code.qualname.as_str(), path, line, column) {
-                    break;
+            with_frames(vm, |frames| {
+                for frame in frames {
+                    let code = &frame.code;
+                    let path = code.source_path.as_str();
+                    let own = if path == file { '+' } else { '-' };
+                    // A frame that has not started its first instruction is at its definition.
+                    let first = code.first_line_number.map(|line| (line.get() as u32, 1));
+                    let (line, column) = frame_position(frame).or(first).unwrap_or((0, 0));
+                    if !text.frame(own, code.qualname.as_str(), path, line, column) {
+                        break;
+                    }
                 }
-            }
+            });
             (text.bytes.as_ptr() as usize, text.len)
         })
     });
