@@ -255,9 +255,19 @@ fn hanging_bot(dir: &Path, marker: &str) -> String {
     rust_bot_with_build_script(dir, &script)
 }
 
+/// The private directories of confined runs (`botlens-run-…`) in `tmp`.
+fn private_dirs(tmp: &Path) -> Vec<PathBuf> {
+    let entries = std::fs::read_dir(tmp).unwrap().map(|entry| entry.unwrap().path());
+    entries
+        .filter(|path| path.file_name().unwrap().to_string_lossy().starts_with("botlens-run-"))
+        .collect()
+}
+
 #[test]
-fn a_build_stopped_by_ctrl_c_or_a_killed_botlens_leaves_nothing_running() {
-    for (n, signal) in [(2, libc::SIGINT), (3, libc::SIGKILL)] {
+fn a_build_stopped_by_ctrl_c_or_a_killed_botlens_leaves_nothing_running_and_nothing_behind() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut killed = Vec::new();
+    for (n, signal) in [(3, libc::SIGKILL), (2, libc::SIGINT)] {
         let dir = tempfile::tempdir().unwrap();
         let marker = sleep_marker(n);
         let bot = hanging_bot(dir.path(), &marker);
@@ -265,6 +275,7 @@ fn a_build_stopped_by_ctrl_c_or_a_killed_botlens_leaves_nothing_running() {
         let mut botlens = Command::new(env!("CARGO_BIN_EXE_botlens"))
             .args(["run", &bot, "--vs", "random", "--seeds", "0..2"])
             .env("CARGO_TARGET_DIR", &target)
+            .env("TMPDIR", tmp.path())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -287,6 +298,15 @@ fn a_build_stopped_by_ctrl_c_or_a_killed_botlens_leaves_nothing_running() {
             none_left(&dir.path().display().to_string()),
             "signal {signal}: cargo or the script outlived botlens"
         );
+        // Ended by a signal, botlens removes nothing; the next botlens does, once the directory
+        // is old enough not to be one just made (a minute), which the killed one's is made to
+        // look.
+        let left = private_dirs(tmp.path());
+        assert_eq!(left.len(), 1, "signal {signal}: this run's private directory: {left:?}");
+        assert!(!killed.contains(&left[0]), "signal {signal}: the killed run's is still there");
+        let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        std::fs::File::open(&left[0]).unwrap().set_modified(hour_ago).unwrap();
+        killed = left;
     }
 }
 

@@ -19,7 +19,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tempfile::TempDir;
+use botlens_confine::PrivateDir;
 
 /// Why a revision could not be checked out.
 #[derive(Debug, thiserror::Error)]
@@ -269,7 +269,7 @@ impl Repository {
 
 /// A new private directory for a checkout: a random name under the system's temporary
 /// directory, created exclusively (never one that already exists), mode 0700 on Unix.
-fn private_directory() -> Result<TempDir, RevisionError> {
+fn private_directory() -> Result<PrivateDir, RevisionError> {
     botlens_confine::private_dir("botlens-revision-", None).map_err(RevisionError::Directory)
 }
 
@@ -284,7 +284,7 @@ pub struct Checkout {
     worktree: PathBuf,
     /// The private directory holding the worktree, removed after it (fields drop after
     /// [`Drop::drop`]).
-    _private: TempDir,
+    _private: PrivateDir,
 }
 
 impl Checkout {

@@ -94,7 +94,7 @@ pub(crate) fn build_limits(wall: Duration) -> Limits {
 /// A private directory for a build's output inside `dir` (created if missing): 0700, an
 /// unpredictable name, removed when dropped. The build may write there and nowhere else in
 /// `dir`, so it cannot touch what other builds left in `dir`; the caller moves the result.
-pub(crate) fn output_dir(dir: &Path) -> std::io::Result<tempfile::TempDir> {
+pub(crate) fn output_dir(dir: &Path) -> std::io::Result<botlens_confine::PrivateDir> {
     std::fs::create_dir_all(dir)?;
     botlens_confine::private_dir(".build-", Some(dir))
 }

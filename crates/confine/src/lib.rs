@@ -30,7 +30,8 @@
 //!   ABI version): read and execute beneath the system's program and library directories
 //!   ([`SYSTEM_READ`]) and the paths given with [`Confined::read`]; read, write and execute
 //!   beneath [`Confined::write`] and a private temporary directory (`TMPDIR` and `HOME`, made
-//!   for the run, 0700, removed after it); nothing else. Symbolic links are followed to what
+//!   for the run, 0700, removed after it, or by a later botlens if this one was killed:
+//!   [`PrivateDir`]); nothing else. Symbolic links are followed to what
 //!   they name, and it is that file's place that counts.
 //! - **Network:** a network namespace of its own with no interface up, and Landlock's TCP rules
 //!   (ABI 4 and later) refusing every `bind` and `connect`; [`Confined::network`] lifts both.
@@ -499,8 +500,12 @@ fn absolute(path: &Path) -> PathBuf {
 
 /// A new directory only this user may enter (0700), of an unpredictable name starting with
 /// `prefix`, created exclusively in `parent` (else the system's temporary directory); removed
-/// when dropped.
-pub fn private_dir(prefix: &str, parent: Option<&Path>) -> io::Result<tempfile::TempDir> {
+/// when dropped. The directories of `prefix` in `parent` that a process left behind, because
+/// it was killed or exited before dropping them, are removed first (once a process, see
+/// [`PrivateDir`]).
+pub fn private_dir(prefix: &str, parent: Option<&Path>) -> io::Result<PrivateDir> {
+    let parent = parent.map_or_else(std::env::temp_dir, Path::to_owned);
+    abandoned::sweep_once(&parent, prefix);
     let mut builder = tempfile::Builder::new();
     builder.prefix(prefix);
     #[cfg(unix)]
@@ -508,9 +513,106 @@ pub fn private_dir(prefix: &str, parent: Option<&Path>) -> io::Result<tempfile::
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o700));
     }
-    match parent {
-        Some(parent) => builder.tempdir_in(parent),
-        None => builder.tempdir(),
+    let dir = builder.tempdir_in(&parent)?;
+    let held = std::fs::File::open(dir.path())?;
+    held.try_lock().map_err(|error| match error {
+        std::fs::TryLockError::Error(error) => error,
+        std::fs::TryLockError::WouldBlock => io::Error::from(io::ErrorKind::WouldBlock),
+    })?;
+    Ok(PrivateDir { dir, _held: held })
+}
+
+/// A directory made by [`private_dir`], removed when dropped. While it lives, the process holds
+/// an exclusive lock on it (`flock`), which the kernel lets go of however the process ends: a
+/// later botlens removes such a directory once its lock is free, even after a `SIGKILL`. One
+/// younger than a minute is left alone, as the directory of a process between making it and
+/// locking it.
+#[derive(Debug)]
+pub struct PrivateDir {
+    /// Removed first, while the lock is still held.
+    dir: tempfile::TempDir,
+    _held: std::fs::File,
+}
+
+impl PrivateDir {
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+/// Finding and removing what dead processes left of their private directories.
+mod abandoned {
+    use std::collections::HashSet;
+    use std::path::{Path, PathBuf};
+    use std::sync::Mutex;
+    use std::time::{Duration, SystemTime};
+
+    /// Below this age a directory is never taken for abandoned.
+    pub(super) const YOUNGEST: Duration = Duration::from_secs(60);
+
+    /// [`sweep`] of `parent` and `prefix`, unless this process already swept them.
+    pub(super) fn sweep_once(parent: &Path, prefix: &str) {
+        static SWEPT: Mutex<Option<HashSet<(PathBuf, String)>>> = Mutex::new(None);
+        let key = (parent.to_owned(), prefix.to_owned());
+        let first = SWEPT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get_or_insert_with(HashSet::new)
+            .insert(key);
+        if first {
+            sweep(parent, prefix);
+        }
+    }
+
+    /// Removes each directory of `parent` named `prefix…` that this user owns, that is older
+    /// than [`YOUNGEST`] and whose lock no process holds. Errors leave a directory where it is.
+    pub(super) fn sweep(parent: &Path, prefix: &str) {
+        let Ok(entries) = std::fs::read_dir(parent) else { return };
+        let now = SystemTime::now();
+        for entry in entries.filter_map(Result::ok) {
+            if !entry.file_name().to_string_lossy().starts_with(prefix) {
+                continue;
+            }
+            let path = entry.path();
+            // Not followed: a link is nobody's private directory.
+            let Ok(metadata) = std::fs::symlink_metadata(&path) else { continue };
+            let old = metadata
+                .modified()
+                .ok()
+                .and_then(|modified| now.duration_since(modified).ok())
+                .is_some_and(|age| age >= YOUNGEST);
+            if metadata.is_dir() && owned(&metadata) && old && unlocked(&path) {
+                let _ = std::fs::remove_dir_all(&path);
+            }
+        }
+    }
+
+    /// Whether this user owns it.
+    fn owned(metadata: &std::fs::Metadata) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            // SAFETY: `geteuid` reads the process's user id and cannot fail.
+            metadata.uid() == unsafe { libc::geteuid() }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = metadata;
+            true
+        }
+    }
+
+    /// Whether no process holds the directory's lock (taken and let go of at once).
+    pub(super) fn unlocked(dir: &Path) -> bool {
+        let mut open = std::fs::OpenOptions::new();
+        open.read(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            open.custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW);
+        }
+        open.open(dir).is_ok_and(|file| file.try_lock().is_ok())
     }
 }
 

@@ -227,3 +227,68 @@ fn an_interactive_run_shares_the_terminal_and_keeps_the_rest_of_its_confinement(
         assert_eq!(rest.last().copied(), Some("1"), "/etc/shadow stays unreadable");
     }
 }
+
+/// Makes `dir`'s modification time `ago` in the past, as if it had been left there that long.
+fn backdate(dir: &Path, ago: Duration) {
+    let file = std::fs::File::open(dir).unwrap();
+    file.set_modified(std::time::SystemTime::now() - ago).unwrap();
+}
+
+#[test]
+fn what_an_ended_process_left_of_its_private_directories_goes_with_the_next_one() {
+    let parent = tempfile::tempdir().unwrap();
+    let left = parent.path().join("botlens-t-left");
+    std::fs::create_dir_all(left.join("deep")).unwrap();
+    std::fs::write(left.join("deep/file"), "x").unwrap();
+    backdate(&left, 2 * abandoned::YOUNGEST);
+    let made = private_dir("botlens-t-", Some(parent.path())).unwrap();
+    assert!(!left.exists(), "an old directory no process holds is removed");
+    assert!(made.path().starts_with(parent.path()) && made.path().is_dir());
+    let name = made.path().file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("botlens-t-") && name.len() >= "botlens-t-".len() + 6, "{name}");
+
+    // What the sweep leaves: a directory still held (as old as you like), one just made and
+    // not yet held, another prefix's, and a link (not followed to what it names).
+    backdate(made.path(), 2 * abandoned::YOUNGEST);
+    let young = parent.path().join("botlens-t-young");
+    let other = parent.path().join("other-old");
+    let aside = tempfile::tempdir().unwrap();
+    let link = parent.path().join("botlens-t-link");
+    for dir in [&young, &other] {
+        std::fs::create_dir(dir).unwrap();
+    }
+    backdate(&other, 2 * abandoned::YOUNGEST);
+    backdate(aside.path(), 2 * abandoned::YOUNGEST);
+    std::os::unix::fs::symlink(aside.path(), &link).unwrap();
+    abandoned::sweep(parent.path(), "botlens-t-");
+    for kept in [made.path(), &young, &other, &link, aside.path()] {
+        assert!(kept.exists(), "{} was removed", kept.display());
+    }
+    let path = made.path().to_owned();
+    drop(made);
+    assert!(!path.exists(), "dropped, it is removed");
+}
+
+#[test]
+fn a_killed_process_leaves_its_private_directory_free_for_the_next() {
+    let parent = tempfile::tempdir().unwrap();
+    let held = parent.path().join("botlens-t-held");
+    std::fs::create_dir(&held).unwrap();
+    // Another process holds it as a living botlens would, and is then killed.
+    let mut holder = std::process::Command::new("bash")
+        .args(["-c", "exec 9<\"$0\" && flock --exclusive 9 && exec sleep 30"])
+        .arg(&held)
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while abandoned::unlocked(&held) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    backdate(&held, 2 * abandoned::YOUNGEST);
+    abandoned::sweep(parent.path(), "botlens-t-");
+    assert!(held.exists(), "a directory another process holds is kept");
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    abandoned::sweep(parent.path(), "botlens-t-");
+    assert!(!held.exists(), "the kernel let go of the killed process's lock");
+}
