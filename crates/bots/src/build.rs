@@ -6,7 +6,9 @@
 //! line tables forced on (or all debug info, for a debugger) and
 //! stripping off so failures can be located in the bot's source. Cargo's JSON messages are parsed: errors and warnings come back as
 //! [`CompilerMessage`]s with file, line and column (quoting nothing of files outside the
-//! package, [`crate::shown`]); the `.wasm` artifact path comes from the artifact message. A missing `wasm32-wasip1` target is installed with rustup (said on the way).
+//! package, [`crate::shown`]); the `.wasm` artifact path comes from the artifact message. A
+//! build that fails for want of the `wasm32-wasip1` target installs it with rustup (said on the
+//! way) and builds again ([`build_installing_target`]).
 //!
 //! Not for: running the module (`botlens-sandbox`) or deciding when to build (watch, LSP).
 
@@ -127,6 +129,33 @@ pub fn ensure_wasm_target(installing: &mut dyn FnMut()) -> Result<(), BuildError
             added.status,
             String::from_utf8_lossy(&added.stderr).trim_end()
         )))
+    }
+}
+
+/// Whether a failed build's `errors` say that rustc lacks the standard library of
+/// [`WASM_TARGET`] (`E0463` with rustc's note that the target may not be installed): the
+/// target is then installed and the build tried again ([`build_installing_target`]).
+pub fn target_missing(errors: &[CompilerMessage]) -> bool {
+    let note = format!("the `{WASM_TARGET}` target may not be installed");
+    errors
+        .iter()
+        .any(|error| error.code.as_deref() == Some("E0463") && error.rendered.contains(&note))
+}
+
+/// `build`, and when it fails for want of the [`WASM_TARGET`] target ([`target_missing`]),
+/// `install` and `build` once more. Bots are built without asking rustup first: asking costs a
+/// confined rustup run (about 25 ms here) on every command that builds, and the target is
+/// missing once per machine.
+pub fn build_installing_target<T>(
+    mut build: impl FnMut() -> Result<T, Stopped>,
+    install: impl FnOnce() -> Result<(), BuildError>,
+) -> Result<T, Stopped> {
+    match build() {
+        Err(Stopped::Failed(BuildError::Compile(errors))) if target_missing(&errors) => {
+            install()?;
+            build()
+        }
+        built => built,
     }
 }
 
@@ -586,6 +615,76 @@ fn compiler_message(diagnostic: RustcDiagnostic, root: Option<&Path>) -> Compile
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Cargo's message for a bot (in a new temporary directory) whose target lacks its standard
+    /// library, as rustc words it for `target`.
+    fn missing_std(target: &str) -> Vec<CompilerMessage> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/lib.rs"), "").unwrap();
+        let root = dir.path().display();
+        let line = format!(
+            r#"{{"reason":"compiler-message","package_id":"path+file://{root}#0.1.0","manifest_path":"{root}/Cargo.toml","target":{{"kind":["cdylib"],"crate_types":["cdylib"],"name":"bot","src_path":"{root}/src/lib.rs","edition":"2024","doc":true,"doctest":false,"test":true}},"message":{{"rendered":"error[E0463]: can't find crate for `std`\n  |\n  = note: the `{target}` target may not be installed\n  = help: consider downloading the target with `rustup target add {target}`\n\n","$message_type":"diagnostic","children":[],"level":"error","message":"can't find crate for `std`","spans":[{{"byte_end":0,"byte_start":0,"column_end":1,"column_start":1,"expansion":null,"file_name":"src/lib.rs","is_primary":true,"label":"can't find crate","line_end":1,"line_start":1,"suggested_replacement":null,"suggestion_applicability":null,"text":[]}}],"code":{{"code":"E0463","explanation":null}}}}}}"#
+        );
+        parse_cargo_messages(line.as_bytes()).messages
+    }
+
+    #[test]
+    fn a_build_lacking_the_targets_standard_library_is_told_from_other_errors() {
+        assert!(target_missing(&missing_std(WASM_TARGET)));
+        assert!(!target_missing(&missing_std("wasm32v1-none")), "another target's");
+        let mut other_crate = missing_std(WASM_TARGET);
+        other_crate[0].rendered = "error[E0463]: can't find crate for `foo`\n".into();
+        assert!(!target_missing(&other_crate), "a crate the bot names that is not there");
+        assert!(!target_missing(&[]));
+    }
+
+    #[test]
+    fn a_build_lacking_the_target_installs_it_and_builds_again_once() {
+        fn missing<T>() -> Result<T, Stopped> {
+            Err(Stopped::Failed(BuildError::Compile(missing_std(WASM_TARGET))))
+        }
+        let mut builds = 0;
+        let mut installs = 0;
+        let built = build_installing_target(
+            || {
+                builds += 1;
+                if builds == 1 { missing() } else { Ok("module") }
+            },
+            || {
+                installs += 1;
+                Ok(())
+            },
+        );
+        assert!(matches!(built, Ok("module")));
+        assert_eq!((builds, installs), (2, 1));
+
+        // Still missing after the install: that build's error, no third build.
+        let mut builds = 0;
+        let built: Result<(), _> = build_installing_target(
+            || {
+                builds += 1;
+                missing()
+            },
+            || Ok(()),
+        );
+        assert!(matches!(built, Err(Stopped::Failed(BuildError::Compile(_)))));
+        assert_eq!(builds, 2);
+
+        // An install that fails is the build's error.
+        let failed = || Err(BuildError::Tool("rustup: no network".into()));
+        let built: Result<(), _> = build_installing_target(missing, failed);
+        assert!(
+            matches!(built, Err(Stopped::Failed(BuildError::Tool(m))) if m.contains("no network"))
+        );
+
+        // Any other failure, or success, installs nothing.
+        for outcome in [Err(Stopped::Cancelled), Ok(())] {
+            let mut outcome = Some(outcome);
+            let built = build_installing_target(|| outcome.take().unwrap(), || panic!("installed"));
+            assert!(built.is_ok() || matches!(built, Err(Stopped::Cancelled)));
+        }
+    }
 
     #[test]
     fn a_build_script_that_never_returns_is_stopped_at_the_timeout_with_everything_it_started() {

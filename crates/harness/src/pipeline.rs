@@ -497,8 +497,9 @@ fn contender(sandbox: &Sandbox, name: &str, base: &Path) -> Result<Contender, Ru
 }
 
 /// Makes sure the `wasm32-wasip1` target is installed (once per process: later calls are free,
-/// [`botlens_bots::toolchain::ensure_wasm_target`]); [`run`] does it before every build that needs it,
-/// front ends may do it up front. `installing` is called before a long install, so the user can
+/// [`botlens_bots::toolchain::ensure_wasm_target`]). [`run`] needs no such call: a build that
+/// fails for want of the target installs it and builds again; a front end that keeps building
+/// (`watch`) may do it up front, to say so before anything else. `installing` is called before a long install, so the user can
 /// be told.
 pub fn ensure_wasm_target(installing: &mut dyn FnMut()) -> Result<(), RunError> {
     botlens_bots::toolchain::ensure_wasm_target(installing).map_err(RunError::Build)

@@ -1,7 +1,7 @@
 //! Rust bots: a Cargo package with a `[package.metadata.botlens]` table ([`crate::project`]) on
 //! the botlens SDK (`crates/sdk`, bundled, [`crate::bundled::sdk`]), built with cargo for
 //! `wasm32-wasip1` ([`crate::build`]: confined, compiler errors as data), the target installed
-//! with rustup first when it is missing ([`super::ensure_wasm_target`]). `botlens new` writes one with
+//! with rustup when a build fails for want of it ([`build::build_installing_target`]). `botlens new` writes one with
 //! [`crate::scaffold::scaffold`]. The SDK names its files in the module's `botlens_sdk` section
 //! itself (`link_section`), and rustc's and cargo's own paths (the standard library, the
 //! registry) are the locator's to skip.
@@ -112,14 +112,19 @@ impl Bot for RustBot {
         progress: &(dyn Fn(Stage) + Sync),
         cancel: &CancelToken,
     ) -> Result<Ready, BuildFailure> {
-        super::ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
         progress(Stage::Building { tool: CARGO });
         let mut project = self.0.clone();
         if let Some(seconds) = request.timeout_secs {
             project.config.build_timeout_secs = Some(seconds);
         }
-        let built = build::build_with(&project, request.target_dir, request.debug_info, cancel)
-            .map_err(|stopped| match stopped {
+        let build = || build::build_with(&project, request.target_dir, request.debug_info, cancel);
+        let install = || {
+            super::ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
+            progress(Stage::Building { tool: CARGO });
+            Ok(())
+        };
+        let built =
+            build::build_installing_target(build, install).map_err(|stopped| match stopped {
                 Stopped::Cancelled => BuildFailure::Cancelled,
                 Stopped::Failed(error) => BuildFailure::Build(error),
             })?;

@@ -172,7 +172,6 @@ impl Bot for ScriptBot {
     ) -> Result<Ready, BuildFailure> {
         let payload = self.payload()?;
         let started = Instant::now();
-        super::ensure_wasm_target(&mut || progress(Stage::InstallingTarget))?;
         let what = self.script.setting_up;
         let wasm = (self.script.runner)(&mut || progress(Stage::SettingUp { what }))?;
         let build = started.elapsed();
@@ -320,6 +319,7 @@ pub fn build_runner(
         return Ok(wasm);
     }
     building();
+    super::ensure_wasm_target(&mut || {}).map_err(|error| failed(error.to_string()))?;
     let homes = crate::tools::RustHomes::of_user();
     let (manifest, target) = (dir.join("Cargo.toml"), dir.join("target"));
     // The runners' shared guest code, a path dependency beside them, is read too.
