@@ -185,7 +185,7 @@ fn resolved(dir: &Path, root: &toml::Table) -> String {
                         toml::Value::String(format!("../{}", sibling.to_string_lossy())),
                     )]));
                 }
-                base
+                with_own_keys(base, value)
             } else {
                 value.clone()
             };
@@ -194,6 +194,9 @@ fn resolved(dir: &Path, root: &toml::Table) -> String {
     }
     let mut out = toml::Table::new();
     out.insert("package".into(), toml::Value::Table(package));
+    if let Some(features) = manifest.get("features") {
+        out.insert("features".into(), features.clone());
+    }
     out.insert("dependencies".into(), toml::Value::Table(dependencies));
     // Outside any workspace: an empty one, so cargo never looks further up.
     out.insert("workspace".into(), toml::Value::Table(toml::Table::new()));
@@ -201,6 +204,30 @@ fn resolved(dir: &Path, root: &toml::Table) -> String {
         "# Bundled with botlens {}: do not edit.\n{out}",
         std::env::var("CARGO_PKG_VERSION").expect("cargo sets it")
     )
+}
+
+/// An inherited dependency (`workspace`'s entry, `base`) with the crate's own keys beside
+/// `workspace = true` in `own` (`optional`, more `features`) added, as cargo reads them.
+fn with_own_keys(base: toml::Value, own: &toml::Value) -> toml::Value {
+    let own = own.as_table().into_iter().flatten().filter(|(key, _)| *key != "workspace");
+    let mut base = match base {
+        toml::Value::String(version) => {
+            toml::Table::from_iter([("version".to_owned(), version.into())])
+        }
+        toml::Value::Table(table) => table,
+        other => panic!("a dependency is a version or a table, not {other}"),
+    };
+    for (key, value) in own {
+        match (base.get_mut(key), value) {
+            (Some(toml::Value::Array(features)), toml::Value::Array(more)) if key == "features" => {
+                features.extend(more.iter().cloned());
+            }
+            _ => {
+                base.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    toml::Value::Table(base)
 }
 
 fn is_workspace(value: &toml::Value) -> bool {

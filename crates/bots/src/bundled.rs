@@ -228,7 +228,17 @@ mod tests {
         assert_eq!(sdk["package"]["version"].as_str(), Some(env!("CARGO_PKG_VERSION")));
         assert_eq!(sdk["dependencies"]["botlens-protocol"]["path"].as_str(), Some("../protocol"));
         let protocol: toml::Table = manifest("protocol/Cargo.toml").parse().unwrap();
-        assert!(protocol["dependencies"]["serde"]["version"].is_str(), "{protocol}");
+        // serde only behind the feature the host turns on: a bot builds without it.
+        let serde = &protocol["dependencies"]["serde"];
+        assert!(
+            serde["version"].is_str() && serde["optional"].as_bool() == Some(true),
+            "{protocol}"
+        );
+        assert_eq!(
+            protocol["features"]["serde"].as_array().unwrap()[0].as_str(),
+            Some("dep:serde")
+        );
+        assert!(sdk["dependencies"]["botlens-protocol"].get("features").is_none(), "{sdk}");
         assert!(!manifest("protocol/Cargo.toml").contains("workspace = true"));
         assert!(protocol.get("dev-dependencies").is_none() && protocol.get("lints").is_none());
     }

@@ -126,12 +126,12 @@ const RESERVED: &str = "abstract alloc as async await become box break build con
 
 /// The packages a new bot depends on (the SDK and everything it pulls in): a bot of the same
 /// name would depend on itself, which Cargo refuses. Cargo treats `-` and `_` alike.
-const DEPENDENCIES: &str = "botlens-sdk botlens-protocol serde serde_derive serde_core proc-macro2 quote syn unicode-ident";
+const DEPENDENCIES: &str = "botlens-sdk botlens-protocol";
 
 /// A valid Cargo package name made from a directory name: lower-case ASCII letters, digits,
 /// `-` and `_`; any other run of characters becomes one `-`. A name that would start with a
 /// digit gets `bot-` in front, an empty or reserved one (`test`, `fn`, …) or the name of a
-/// package the bot depends on (`botlens-sdk`, `serde`, …) `-bot` after.
+/// package the bot depends on (`botlens-sdk`, `botlens-protocol`) `-bot` after.
 ///
 /// ```
 /// use botlens_bots::scaffold::crate_name;
@@ -614,7 +614,8 @@ mod tests {
             // A bot may not share a name with a package it depends on.
             ("botlens-sdk", "botlens-sdk-bot"),
             ("Botlens_Protocol", "botlens_protocol-bot"),
-            ("serde", "serde-bot"),
+            // Nothing else is in a bot's dependency tree.
+            ("serde", "serde"),
         ];
         for (dir, expected) in cases {
             assert_eq!(crate_name(dir), expected, "{dir:?}");

@@ -2,8 +2,6 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 use crate::compact::{Bytes, Compact};
 use crate::wire::{Reader, Wire};
 use crate::{wire_names, wire_struct};
@@ -14,7 +12,8 @@ pub const BOARD_SIZE: usize = 10;
 /// A shot at the opponent's grid. JSON: `{"x": 3, "y": 7}`.
 ///
 /// Coordinates are signed so that an out-of-range shot is representable (and illegal).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Attack {
     /// Column, 0–9.
     pub x: i32,
@@ -29,8 +28,9 @@ impl fmt::Display for Attack {
 }
 
 /// The kinds of ship in a fleet, with their sizes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum ShipKind {
     /// Size 5.
     Carrier,
@@ -80,8 +80,9 @@ pub const FLEET: [ShipKind; 7] = [
 ];
 
 /// Which way a ship extends from its top-left cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Direction {
     /// Along increasing `x`.
     Horizontal,
@@ -91,7 +92,8 @@ pub enum Direction {
 
 /// A ship's placement: kind, top-left cell and direction.
 /// JSON: `{"kind": "carrier", "size": 5, "x": 0, "y": 2, "direction": "vertical"}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Ship {
     /// What ship.
     pub kind: ShipKind,
@@ -119,8 +121,9 @@ impl Ship {
 /// `{"result": "sunk", "ship": {…}}`, `{"result": "already_attacked"}`.
 ///
 /// A hit or a sink gives the attacker another turn; a miss or a re-attack passes the turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "result", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "result", rename_all = "snake_case"))]
 pub enum Shot {
     /// Water.
     Miss,
@@ -179,7 +182,8 @@ impl Target {
 /// What a Battleships player sees at the start of its turn.
 ///
 /// JSON: `{"targets": "..o.x…", "own": "..S.…", "enemy_ships_left": ["carrier", …], "shots": 12}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BattleshipsView {
     /// The opponent's grid as known to this player: 100 characters, row-major (`y * 10 + x`),
     /// one of `.` unknown, `o` miss, `x` hit, `#` sunk.

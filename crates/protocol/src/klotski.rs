@@ -2,13 +2,12 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 use crate::{wire_names, wire_struct};
 
 /// A direction to slide in. JSON: `"up"`, `"down"`, `"left"`, `"right"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Dir {
     /// Towards row 0.
     Up,
@@ -57,7 +56,8 @@ impl Dir {
 
 /// Slides a piece one cell. JSON: `{"piece": "cc", "dir": "down"}`; `piece` is the piece's code
 /// as listed in the view.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Slide {
     /// The piece's code (`cc` for Cao Cao in the classic layouts).
     pub piece: String,
@@ -72,7 +72,8 @@ impl fmt::Display for Slide {
 }
 
 /// The answer to a legal slide. JSON: `{"moves": 12, "steps": 9, "solved": false}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Slid {
     /// One-cell slides so far.
     pub moves: u32,
@@ -84,7 +85,8 @@ pub struct Slid {
 
 /// A piece on the board, 0-based top-left cell.
 /// JSON: `{"code": "cc", "name": "曹操", "x": 1, "y": 0, "width": 2, "height": 2}`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PieceView {
     /// Short code used in `slide` (`cc`, `zf`, `1`, …).
     pub code: String,
@@ -101,7 +103,8 @@ pub struct PieceView {
 }
 
 /// Where the goal piece must go. JSON: `{"piece": "cc", "x": 1, "y": 3}`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Goal {
     /// The goal piece's code.
     pub piece: String,
@@ -112,7 +115,8 @@ pub struct Goal {
 }
 
 /// What a Klotski player sees: the whole board.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KlotskiView {
     /// Board width in cells.
     pub width: u32,

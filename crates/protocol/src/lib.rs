@@ -4,8 +4,9 @@
 //! These types are shared by the game crates (which use them as their `Action`, `Response` and
 //! `View`), by the guest SDK (which hands them to bot authors) and by the sandbox (which moves
 //! them across the wasm boundary as JSON). Keeping them in one crate is what keeps host and guest
-//! in agreement. This crate depends on serde alone, compiles for `wasm32-wasip1`, and holds no
-//! rules: legality, scoring and setup live in the game crates.
+//! in agreement. This crate depends on nothing but, behind its `serde` feature (the host's
+//! crates turn it on; the SDK, and so every Rust bot, leaves it off), serde; it compiles for
+//! `wasm32-wasip1` and holds no rules: legality, scoring and setup live in the game crates.
 //!
 //! All coordinates are 0-based, `x` the column and `y` the row, row-major in board strings.
 //! The JSON shapes are documented on each type and in `docs/abi.md`; [`wire`] writes and reads

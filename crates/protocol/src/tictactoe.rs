@@ -2,12 +2,11 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 use crate::{wire_names, wire_struct};
 
 /// Marks a square. JSON: `{"x": 1, "y": 2}`. Signed so an out-of-range mark is representable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mark {
     /// Column, 0–2.
     pub x: i32,
@@ -22,7 +21,8 @@ impl fmt::Display for Mark {
 }
 
 /// A side: X moves first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Side {
     /// The first player (`X` in board strings and JSON).
     X,
@@ -49,14 +49,16 @@ impl Side {
 }
 
 /// The answer to a legal mark: the board after it. JSON: `{"board": "X...O...."}`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Marked {
     /// 9 characters, row-major (`y * 3 + x`): `X`, `O` or `.`.
     pub board: String,
 }
 
 /// What a Tic-tac-toe player sees. JSON: `{"board": "X...O....", "you": "O"}`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TicTacToeView {
     /// 9 characters, row-major (`y * 3 + x`): `X`, `O` or `.`.
     pub board: String,
