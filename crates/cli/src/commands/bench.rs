@@ -15,15 +15,15 @@ players and wasm bots against the same opponents, on one core, each figure the b
 rounds; the wasm bots include a raw-ABI floor bot in WAT, which shows what the sandbox itself
 costs), the cost split of a wasm game, module compile times, the README's main job on one core
 and on all, what `botlens analyze` costs against `botlens run` on a sample of each game (one
-worker, best of 3), the save → report loop after edits, and peak memory. It also builds, in its scratch
-directory, the starter bots of `botlens new --lang c|zig|assemblyscript|js|python` and a random
-JavaScript and Python bot, and measures them against `random`: with clang for C; botlens's
-JavaScript runner, built once with cargo and clang if not yet (a minute or two); its Python
-runner, built once with cargo (several minutes); zig if installed; and the AssemblyScript
+worker, best of 3), the save → report loop after edits, and peak memory. It also builds, in its
+scratch directory, the starter bots of `botlens new --lang c|zig|assemblyscript|js|python` and a
+random JavaScript and Python bot, and measures them against `random`: with clang for C;
+botlens's JavaScript runner, built once with cargo and clang if not yet (a minute or two); its
+Python runner, built once with cargo (several minutes); zig if installed; and the AssemblyScript
 compiler, which botlens installs once with npm into its cache if Node.js is there. A language
 whose toolchain is missing is a skipped row, never a failed bench. Then the save → diagnostics
-loop of the JavaScript and the Python bot after edits. Run it in release for
-meaningful figures (a release build, e.g. `cargo install --path crates/cli`):
+loop of the JavaScript and the Python bot after edits. Run it in release for meaningful figures
+(a release build, e.g. `cargo install --path crates/cli`):
 
   botlens bench
   botlens bench --json --games 5000
