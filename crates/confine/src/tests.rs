@@ -292,3 +292,19 @@ fn a_killed_process_leaves_its_private_directory_free_for_the_next() {
     abandoned::sweep(parent.path(), "botlens-t-");
     assert!(!held.exists(), "the kernel let go of the killed process's lock");
 }
+
+#[test]
+fn a_program_that_cannot_be_started_says_why_on_its_standard_error() {
+    if !support().namespaces {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("not-a-program");
+    std::fs::write(&program, [0u8, 1, 2, 3]).unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let finished = Confined::new(&program).run(&|| false).unwrap();
+    assert_eq!(finished.status.code(), Some(127), "{}", finished.text());
+    let said = format!("cannot start the confined program: error {}\n", libc::ENOEXEC);
+    assert!(String::from_utf8_lossy(&finished.stderr).ends_with(&said), "{}", finished.text());
+}
