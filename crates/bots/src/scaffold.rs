@@ -7,8 +7,10 @@
 //! [`scaffold`] writes into a new or empty directory:
 //!
 //! - `Cargo.toml`: a `cdylib` crate named after the directory (see [`crate_name`]), the SDK as a
-//!   path dependency, line tables in release builds, an empty `[workspace]` table so the bot
-//!   stands alone, and `[package.metadata.botlens]` naming the game and a short suite;
+//!   path dependency, line tables in release builds, a `[workspace]` table so the bot stands
+//!   alone (excluding the SDK's copy, a dependency, not a member: a member's optional
+//!   dependencies would be locked, and fetched from crates.io), and `[package.metadata.botlens]`
+//!   naming the game and a short suite;
 //! - `src/lib.rs`: the game's starting bot, a simple bot that only makes legal moves, with
 //!   comments that teach the SDK;
 //! - `botlens/`: a copy of the bundled SDK (`botlens/sdk`, with the protocol crate it uses
@@ -201,6 +203,7 @@ pub fn scaffold(game: GameKind, dir: &Path, sdk: Option<&Path>) -> Result<Scaffo
     let fill = |template: &str| {
         fill(template, game, &crate_name)
             .replace("{{sdk}}", &toml_string(&sdk_path))
+            .replace("{{sdk_copy}}", &toml_string(SDK_COPY))
             .replace("{{sdk_about}}", &sdk_about)
     };
     let starter = starter("sdk", game, "rs")?;
@@ -489,6 +492,30 @@ mod tests {
     }
 
     #[test]
+    fn a_new_project_locks_only_the_bot_and_the_sdks_crates_with_no_registry_at_hand() {
+        let tmp = tempfile::tempdir().unwrap();
+        let made = scaffold(GameKind::TicTacToe, &tmp.path().join("mine"), None).unwrap();
+        // An empty cargo home: no registry index, nothing downloaded.
+        let home = tmp.path().join("cargo-home");
+        let locked = std::process::Command::new("cargo")
+            .args(["generate-lockfile", "--offline"])
+            .current_dir(&made.root)
+            .env("CARGO_HOME", &home)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&locked.stderr);
+        assert!(locked.status.success(), "{stderr}");
+        let lock: toml::Table = read(&made.root, "Cargo.lock").parse().unwrap();
+        let names: Vec<&str> = lock["package"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|package| package["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["botlens-protocol", "botlens-sdk", "mine"]);
+    }
+
+    #[test]
     fn the_workflow_sets_up_the_language_and_tests_the_game_its_way() {
         for game in GameKind::ALL {
             for setup in [CiSetup::Nothing, CiSetup::Apt("clang lld"), CiSetup::Pip("ziglang")] {
@@ -530,9 +557,11 @@ mod tests {
             let project = crate::BotProject::load(&made.root).unwrap();
             assert_eq!((project.game, project.name.as_str()), (game, made.crate_name.as_str()));
             let manifest = read(&made.root, "Cargo.toml");
-            for needle in
-                ["crate-type = [\"cdylib\"]", "debug = \"line-tables-only\"", "\n[workspace]\n"]
-            {
+            for needle in [
+                "crate-type = [\"cdylib\"]",
+                "debug = \"line-tables-only\"",
+                "\n[workspace]\nexclude = [\"botlens\"]\n",
+            ] {
                 assert!(manifest.contains(needle), "{needle} missing from\n{manifest}");
             }
             let bot = read(&made.root, "src/lib.rs");
