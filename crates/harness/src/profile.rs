@@ -446,23 +446,36 @@ mod tests {
     use super::*;
     use crate::fuel::tests::{frame, stacks};
     use botlens_engine::SourceLocation;
-    #[test]
-    fn the_speedscope_file_names_each_function_once_and_weighs_samples_by_fuel() {
-        let play = frame("play", Some(10), true);
-        let profile = Profile {
+
+    /// A profile of one game of bot `b` against `random` at tic-tac-toe, sampled at every
+    /// epoch check, of `stacks` (its functions from them, 10 fuel in all); each test sets what
+    /// it looks at.
+    fn profile_of(stacks: Stacks) -> Profile {
+        Profile {
             bot: "b".into(),
             game: "tictactoe".into(),
-            seeds: "0..=1".into(),
+            seeds: "0..=0".into(),
             opponents: vec!["random".into()],
-            games: 2,
+            games: 1,
             interval: 1,
             fuel: 10,
-            functions: Vec::new(),
+            functions: stacks.functions(),
             lines: Vec::new(),
             outside_bot_fuel: 0,
             out_of_fuel: Vec::new(),
-            stacks: stacks(&[(&[play.clone(), frame("play", Some(11), true)], 7), (&[], 3)]).0,
+            stacks: stacks.0,
             source_root: None,
+        }
+    }
+    #[test]
+    fn the_speedscope_file_names_each_function_once_and_weighs_samples_by_fuel() {
+        let play = frame("play", Some(10), true);
+        let stacks = stacks(&[(&[play.clone(), frame("play", Some(11), true)], 7), (&[], 3)]);
+        let profile = Profile {
+            seeds: "0..=1".into(),
+            games: 2,
+            functions: Vec::new(),
+            ..profile_of(stacks)
         };
         let file = profile.speedscope();
         assert_eq!(
@@ -483,13 +496,8 @@ mod tests {
         let (lines, outside_bot_fuel) = stacks.lines();
         let profile = Profile {
             bot: "bot\u{1b}[31m".into(),
-            game: "tictactoe".into(),
             seeds: "0..=1".into(),
-            opponents: vec!["random".into()],
             games: 2,
-            interval: 1,
-            fuel: 10,
-            functions: stacks.functions(),
             lines: lines.clone(),
             outside_bot_fuel,
             out_of_fuel: vec![FailingTurn {
@@ -499,8 +507,7 @@ mod tests {
                 fuel: 10,
                 lines,
             }],
-            stacks: stacks.0,
-            source_root: None,
+            ..profile_of(stacks)
         };
         let name = r"evil\u{1b}[2J\u{a}  9.9 %   9.9 % *fake";
         let file = r"src/\u{1b}]0;owned\u{7}lib.rs\u{a}x.rs";
@@ -541,21 +548,7 @@ Turns that ran out of fuel:
             (&[play.clone(), at("JSONDecoder.decode", "json.decoder")], 3),
             (&[play, at("_shot", "botlens:prelude.py")], 1),
         ]);
-        let profile = Profile {
-            bot: "b".into(),
-            game: "battleships".into(),
-            seeds: "0..=0".into(),
-            opponents: vec!["random".into()],
-            games: 1,
-            interval: 1,
-            fuel: 10,
-            functions: stacks.functions(),
-            lines: Vec::new(),
-            outside_bot_fuel: 0,
-            out_of_fuel: Vec::new(),
-            stacks: stacks.0,
-            source_root: None,
-        };
+        let profile = Profile { game: "battleships".into(), ..profile_of(stacks) };
         let table = profile.render(Path::new(""), 5);
         let shown: Vec<&str> = table.lines().filter(|l| l.contains("  (")).take(3).collect();
         assert_eq!(
@@ -583,19 +576,9 @@ Turns that ran out of fuel:
             total_percent: 50.0,
         };
         let profile = Profile {
-            bot: "b".into(),
-            game: "tictactoe".into(),
-            seeds: "0..=0".into(),
-            opponents: vec!["random".into()],
-            games: 1,
-            interval: 1,
-            fuel: 10,
-            functions: Vec::new(),
             lines: vec![line(&own.display().to_string(), 2), line("/etc/passwd", 1)],
-            outside_bot_fuel: 0,
-            out_of_fuel: Vec::new(),
-            stacks: BTreeMap::new(),
             source_root: Some(dir.path().to_owned()),
+            ..profile_of(stacks(&[]))
         };
         insta::assert_snapshot!(profile.render(dir.path(), 10));
     }
