@@ -397,6 +397,8 @@ impl Confined {
         let (mut child, supervised) = (child.0, child.1 == linux::Isolation::Supervised);
         #[cfg(not(target_os = "linux"))]
         let (mut child, supervised) = (command.spawn().map_err(spawn_error)?, false);
+        #[cfg(target_os = "linux")]
+        let exit = linux::ExitWatch::of(&child);
         let mut group = Group { child: &mut child, supervised, grouped: !self.interactive };
         let streams = output::Streams::read(group.child, self.limits.output);
         let status = loop {
@@ -410,7 +412,10 @@ impl Confined {
             }
             match group.child.try_wait() {
                 Ok(Some(status)) => break status,
-                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                #[cfg(target_os = "linux")]
+                Ok(None) => exit.wait(CHECK_EVERY),
+                #[cfg(not(target_os = "linux"))]
+                Ok(None) => std::thread::sleep(CHECK_EVERY),
                 Err(source) => return Err(spawn_error(source)),
             }
         };
@@ -431,6 +436,10 @@ impl fmt::Display for Confined {
         Ok(())
     }
 }
+
+/// How often a running program's cancellation and wall-clock limit are checked; its end is
+/// seen at once (on Linux: on others, at the next check).
+const CHECK_EVERY: Duration = Duration::from_millis(5);
 
 /// The variables of [`NETWORK_ENV`] set in botlens's environment.
 fn network_env() -> impl Iterator<Item = (&'static str, OsString)> {

@@ -329,6 +329,42 @@ impl Drop for TerminalSignals {
     }
 }
 
+/// A started child's end, waited for without polling: a pidfd, which the kernel makes readable
+/// when the process ends (Linux 5.3 and later; without one, waiting is sleeping).
+pub(crate) struct ExitWatch {
+    pidfd: Option<OwnedFd>,
+}
+
+impl ExitWatch {
+    /// Watches `child`, which must not have been reaped.
+    pub(crate) fn of(child: &Child) -> ExitWatch {
+        let pid = child.id() as libc::pid_t;
+        // SAFETY: a plain system call on integers; the pid names our unreaped child, so it
+        // cannot have been reused for another process. (A pidfd is always closed on `exec`.)
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        let pidfd = i32::try_from(fd).ok().filter(|fd| *fd >= 0).map(|fd| {
+            // SAFETY: `pidfd_open` returned a descriptor that nothing else owns.
+            unsafe { OwnedFd::from_raw_fd(fd) }
+        });
+        ExitWatch { pidfd }
+    }
+
+    /// Returns when the child has ended or `timeout` has passed, whichever comes first.
+    pub(crate) fn wait(&self, timeout: std::time::Duration) {
+        let Some(pidfd) = &self.pidfd else {
+            std::thread::sleep(timeout);
+            return;
+        };
+        let mut poll = libc::pollfd { fd: pidfd.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+        let millis = libc::c_int::try_from(timeout.as_millis().max(1)).unwrap_or(libc::c_int::MAX);
+        // SAFETY: `poll` reads and writes the one structure it is given, on this stack. An
+        // interrupted or failed call only returns early: the caller checks the child again.
+        unsafe {
+            libc::poll(&mut poll, 1, millis);
+        }
+    }
+}
+
 /// Ends this process when the process that started it ends ([`crate::die_with_parent`]).
 pub(crate) fn die_with_starter() {
     // SAFETY: a plain system call on integers.
@@ -527,6 +563,23 @@ pub(crate) fn support() -> Support {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_exit_watch_wakes_when_the_child_ends_and_not_before() {
+        let mut running = Command::new("sleep").arg("30").spawn().unwrap();
+        let watch = ExitWatch::of(&running);
+        assert!(watch.pidfd.is_some(), "pidfd_open: {}", io::Error::last_os_error());
+        let started = std::time::Instant::now();
+        watch.wait(std::time::Duration::from_millis(50));
+        assert!(started.elapsed() >= std::time::Duration::from_millis(50));
+        assert!(running.try_wait().unwrap().is_none());
+        running.kill().unwrap();
+        // Ended (not yet reaped): the wait returns long before its minute is up.
+        let started = std::time::Instant::now();
+        watch.wait(std::time::Duration::from_secs(60));
+        assert!(started.elapsed() < std::time::Duration::from_secs(30));
+        assert!(running.wait().is_ok());
+    }
 
     #[test]
     fn numbers_are_written_in_decimal_without_allocating() {
