@@ -70,7 +70,9 @@ use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+#[cfg(not(target_os = "linux"))]
+use std::process::Stdio;
+use std::process::{Child, Command, ExitStatus};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -335,6 +337,14 @@ impl Confined {
         self
     }
 
+    /// Whether the program, an argument or a variable holds a NUL byte, which no program can be
+    /// given (`Command` would pass a placeholder instead).
+    fn has_nul(&self) -> bool {
+        let variables = self.env.iter().flat_map(|(key, value)| [key, value]);
+        let mut texts = [&self.program].into_iter().chain(&self.args).chain(variables);
+        texts.any(|text| text.as_encoded_bytes().contains(&0))
+    }
+
     /// The program's name, for messages.
     fn name(&self) -> String {
         Path::new(&self.program)
@@ -348,6 +358,10 @@ impl Confined {
     pub fn run(&self, cancelled: &dyn Fn() -> bool) -> Result<Finished, RunError> {
         let name = self.name();
         let spawn_error = |source| RunError::Spawn { program: name.clone(), source };
+        if self.has_nul() {
+            let nul = io::Error::new(io::ErrorKind::InvalidInput, "a NUL byte in a command");
+            return Err(spawn_error(nul));
+        }
         let path = self.path.clone().or_else(|| std::env::var_os("PATH")).unwrap_or_default();
         let program = find_program(&self.program, &path)
             .ok_or_else(|| RunError::NotFound { program: name.clone() })?;
@@ -365,6 +379,7 @@ impl Confined {
             .envs(network_env().filter(|_| self.network))
             .envs(self.env.iter().map(|(key, value)| (key, value)))
             .current_dir(self.dir.as_deref().unwrap_or(private.path()));
+        #[cfg(not(target_os = "linux"))]
         if !self.interactive {
             command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
             #[cfg(unix)]
@@ -391,7 +406,7 @@ impl Confined {
                 pid_namespace: !self.interactive,
                 limits: self.limits,
             };
-            linux::spawn(&mut command, &policy).map_err(spawn_error)?
+            linux::spawn(&command, &policy, self.interactive).map_err(spawn_error)?
         };
         #[cfg(target_os = "linux")]
         let (mut child, supervised) = (child.0, child.1 == linux::Isolation::Supervised);

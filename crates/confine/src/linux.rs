@@ -1,18 +1,19 @@
-//! Linux: the Landlock ruleset a run gets (made in botlens, before the child is forked), and
-//! what the forked child does before it becomes the program — die with botlens, bound itself,
-//! enter namespaces of its own, and restrict itself to the ruleset.
+//! Linux: the Landlock ruleset a run gets (made in botlens), and what the child botlens starts,
+//! the helper ([`helper`]), does before it becomes the program — die with botlens, bound
+//! itself, enter namespaces of its own, and restrict itself to the ruleset.
 //!
-//! Everything the child does between `fork` and `exec` is a plain system call on values
-//! prepared in advance: the parent may have other threads, and a forked child of a threaded
-//! process must not allocate or take locks.
+//! What the namespace's first process does between `clone` and `exec` is a plain system call on
+//! values prepared in advance: it shares the helper's memory meanwhile.
 //!
 //! Not for: the caller's side of a run (time, output, stopping: `lib.rs`).
 
+use std::ffi::{CString, OsStr};
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
 
 use landlock::{
@@ -21,6 +22,8 @@ use landlock::{
 };
 
 use crate::{Limits, SYSTEM_READ, Support};
+
+mod helper;
 
 /// The newest Landlock ABI whose rights botlens asks for; an older kernel gets what it has
 /// (the crate's best-effort mode), which [`support`] reports.
@@ -60,45 +63,55 @@ pub(crate) enum Isolation {
     None,
 }
 
-/// Prepares `command` to start confined by `policy`, and starts it; also says how the child
-/// is isolated. `command`'s environment must be cleared (`env_clear`): the program gets the
-/// variables set on it and no others.
-pub(crate) fn spawn(command: &mut Command, policy: &Policy) -> io::Result<(Child, Isolation)> {
+/// Starts `command` confined by `policy`, through the helper ([`helper`]); also says how the
+/// child is isolated. The child is the helper, which becomes the program or, with a PID
+/// namespace, stays as its supervisor. `command`'s program, arguments, variables (its
+/// environment must be cleared, `env_clear`: the program gets the variables set on it and no
+/// others) and working directory are taken; an `interactive` program shares botlens's standard
+/// streams and process group, any other gets pipes for its output (the child's), no input and
+/// a process group of its own.
+pub(crate) fn spawn(
+    command: &Command,
+    policy: &Policy,
+    interactive: bool,
+) -> io::Result<(Child, Isolation)> {
     let ruleset = ruleset(policy)?;
-    let (report_read, report_write) = pipe()?;
-    let exec = Exec::of(command)?;
-    let mut stack = vec![0u8; FIRST_STACK_BYTES];
-    let plan = Plan {
-        exec: &raw const exec,
-        // The stack grows down from its end, which `clone` wants 16-byte aligned.
-        stack_top: stack.as_mut_ptr().wrapping_add(FIRST_STACK_BYTES).map_addr(|end| end & !15),
-        ruleset: ruleset.as_ref().map(AsRawFd::as_raw_fd),
-        report: report_write.as_raw_fd(),
-        // SAFETY: these three take no arguments and cannot fail.
-        parent: unsafe { libc::getpid() },
-        uid: unsafe { libc::geteuid() },
-        gid: unsafe { libc::getegid() },
-        new_network: !policy.network,
-        new_pids: policy.pid_namespace,
-        limits: policy.limits,
+    // SAFETY: takes no arguments and cannot fail.
+    let parent = unsafe { libc::getpid() };
+    let request = helper::request(command, policy, ruleset.is_some(), parent)?;
+    let (ours, theirs) = socket_pair()?;
+    // An interactive program's input is botlens's (nothing if botlens has none open).
+    let stdin = interactive.then(|| io::stdin().as_fd().try_clone_to_owned().ok()).flatten();
+    let stdin = match stdin {
+        Some(stdin) => stdin,
+        None => std::fs::File::open("/dev/null")?.into(),
     };
-    // SAFETY: `Plan::enter` makes only async-signal-safe system calls on plain values it owns
-    // (the descriptors it names stay open in this process until `spawn` has returned), as a
-    // `pre_exec` closure must.
-    unsafe {
-        command.pre_exec(move || plan.enter());
+    let mut start = Command::new(helper::EXE);
+    start.arg(OsStr::from_bytes(helper::ARG.to_bytes())).env_clear().stdin(Stdio::from(theirs));
+    if let Some(dir) = command.get_current_dir() {
+        start.current_dir(dir);
     }
-    let child = command.spawn();
-    drop((ruleset, report_write, exec, stack));
-    let child = child?;
-    let mut byte = [0u8; 1];
-    let read = io::Read::read(&mut std::fs::File::from(report_read), &mut byte);
-    let isolation = match (read, byte[0]) {
-        (Ok(1), SUPERVISED) => Isolation::Supervised,
-        (Ok(1), ISOLATED) => Isolation::Namespaces,
-        _ => Isolation::None,
-    };
-    Ok((child, isolation))
+    if !interactive {
+        start.stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    }
+    let mut child = start.spawn()?;
+    // Our copy of the helper's end goes, so that the report ends when the helper's copies do.
+    drop(start);
+    let mut descriptors = vec![stdin.as_raw_fd()];
+    descriptors.extend(ruleset.as_ref().map(AsRawFd::as_raw_fd));
+    let started = helper::hand_over(&ours, &request, &descriptors)
+        .map_err(|error| {
+            io::Error::new(error.kind(), format!("the confinement's helper did not start: {error}"))
+        })
+        .and_then(|()| helper::read_report(ours));
+    match started {
+        Ok(isolation) => Ok((child, isolation)),
+        Err(error) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(error)
+        }
+    }
 }
 
 /// The Landlock ruleset of `policy`, as a descriptor the child restricts itself with; `None`
@@ -132,14 +145,15 @@ fn exists(path: &Path) -> bool {
     std::fs::metadata(path).is_ok()
 }
 
-/// A pipe whose ends close on `exec`: (read, write).
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+/// A connected pair of UNIX stream sockets whose ends close on `exec`.
+fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
-    // SAFETY: `pipe2` writes two descriptors into the array it is given, which has room for two.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+    let kind = libc::SOCK_STREAM | libc::SOCK_CLOEXEC;
+    // SAFETY: `socketpair` writes two descriptors into the array it is given, which has room.
+    if unsafe { libc::socketpair(libc::AF_UNIX, kind, 0, fds.as_mut_ptr()) } != 0 {
         return Err(io::Error::last_os_error());
     }
-    // SAFETY: `pipe2` succeeded, so both are open descriptors that nothing else owns.
+    // SAFETY: `socketpair` succeeded, so both are open descriptors that nothing else owns.
     Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
@@ -147,45 +161,29 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 /// a handful of system calls before `execve`.
 const FIRST_STACK_BYTES: usize = 128 << 10;
 
-/// The program's `execve` arguments, made before the fork from what `Command` was given
-/// (confined runs clear the environment, so its variables are exactly those set on it).
+/// The program's `execve` arguments, as the helper received them.
 struct Exec {
     /// The program's path, then its arguments and a null pointer, pointing into `_strings`.
     argv: Vec<*const libc::c_char>,
     /// `KEY=VALUE` of each variable and a null pointer, pointing into `_strings`.
     envp: Vec<*const libc::c_char>,
     /// What the pointers point to, kept while they are used.
-    _strings: Vec<std::ffi::CString>,
+    _strings: Vec<CString>,
 }
 
 impl Exec {
-    /// `command`'s program, arguments and variables; a NUL byte in any is refused.
-    fn of(command: &Command) -> io::Result<Exec> {
-        use std::os::unix::ffi::OsStrExt;
-        let text = |bytes: Vec<u8>| {
-            std::ffi::CString::new(bytes)
-                .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a NUL byte in a command"))
-        };
-        let mut strings = vec![text(command.get_program().as_bytes().to_vec())?];
-        for arg in command.get_args() {
-            strings.push(text(arg.as_bytes().to_vec())?);
-        }
-        let arguments = strings.len();
-        for (key, value) in command.get_envs() {
-            if let Some(value) = value {
-                strings.push(text([key.as_bytes(), b"=", value.as_bytes()].concat())?);
-            }
-        }
-        let pointers = |texts: &[std::ffi::CString]| {
+    /// The program's path and arguments (the first `arguments` of `texts`), then its variables.
+    fn of_texts(texts: Vec<CString>, arguments: usize) -> Exec {
+        let pointers = |texts: &[CString]| {
             texts.iter().map(|text| text.as_ptr()).chain([std::ptr::null()]).collect::<Vec<_>>()
         };
-        let argv = pointers(&strings[..arguments]);
-        let envp = pointers(&strings[arguments..]);
-        Ok(Exec { argv, envp, _strings: strings })
+        let argv = pointers(&texts[..arguments]);
+        let envp = pointers(&texts[arguments..]);
+        Exec { argv, envp, _strings: texts }
     }
 }
 
-/// What the child needs, prepared before the fork.
+/// What the helper does to confine itself, from botlens's request.
 #[derive(Clone, Copy)]
 struct Plan {
     /// The program's arguments, for the namespace's first process, which starts it itself.
@@ -202,26 +200,19 @@ struct Plan {
     limits: Limits,
 }
 
-// SAFETY: the pointers name memory `spawn` owns until the child has started (`Exec`'s strings,
-// the first process's stack), read only in the forked child, which has a copy of it.
-unsafe impl Send for Plan {}
-// SAFETY: as for `Send`: nothing reads through the pointers but the forked child.
-unsafe impl Sync for Plan {}
-
 impl Plan {
-    /// Runs in the forked child before `exec`: dies with botlens, bounds itself, enters
+    /// Runs in the helper before `exec`: dies with botlens, bounds itself, enters
     /// namespaces of its own (starting a PID namespace's first process, which goes on to start
     /// the program, while this one stays to supervise it), takes the terminal's signals back
     /// from botlens (which ignores them while an interactive program runs), and restricts
     /// itself to the ruleset.
     ///
-    /// The first process shares this child's memory until it starts the program
-    /// (`CLONE_VM | CLONE_VFORK`, on a stack of its own): a second copy of botlens's page
-    /// tables, which a `fork` would make, costs about 20 ms a start when botlens holds 500 MiB.
+    /// The first process shares the helper's memory until it starts the program
+    /// (`CLONE_VM | CLONE_VFORK`, on a stack of its own), so it makes only async-signal-safe
+    /// calls.
     ///
     /// # Safety
-    /// Only in a `pre_exec` closure: it may end the process, and makes only async-signal-safe
-    /// calls.
+    /// Only in the helper, before `exec`: it may end the process.
     unsafe fn enter(&self) -> io::Result<()> {
         // SAFETY (for the block): every call is a system call on plain integers or on buffers
         // that live on this stack for the call's length.
@@ -551,8 +542,7 @@ pub(crate) fn support() -> Support {
         .and_then(|program| {
             let mut command = Command::new(program);
             command.env_clear();
-            std::os::unix::process::CommandExt::process_group(&mut command, 0);
-            let (mut child, isolation) = spawn(&mut command, &policy).ok()?;
+            let (mut child, isolation) = spawn(&command, &policy, false).ok()?;
             let _ = child.wait();
             Some(isolation == Isolation::Supervised)
         })

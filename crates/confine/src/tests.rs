@@ -79,6 +79,26 @@ fn it_gets_a_cleared_environment_with_a_private_home() {
 }
 
 #[test]
+fn a_nul_byte_in_an_argument_or_a_variable_is_refused_and_nothing_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let witness = dir.path().join("started");
+    let script = format!("touch {}", witness.display());
+    let mut argument = bash(&script, dir.path());
+    argument.arg("a\0b");
+    let mut variable = bash(&script, dir.path());
+    variable.env("GIVEN", "a\0b");
+    for run in [argument, variable] {
+        match run.run(&|| false) {
+            Err(RunError::Spawn { source, .. }) => {
+                assert_eq!(source.kind(), io::ErrorKind::InvalidInput, "{source}");
+            }
+            other => panic!("started: {other:?}"),
+        }
+    }
+    assert!(!witness.exists());
+}
+
+#[test]
 fn it_cannot_reach_the_network() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
@@ -167,7 +187,7 @@ fn a_run_ends_when_botlens_is_killed() {
     let mut botlens = std::process::Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "tests::a_run_ends_when_botlens_is_killed", "--test-threads=1"])
         .env(KILLED_PARENT, &marker)
-        .stdout(Stdio::null())
+        .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -189,8 +209,13 @@ fn ignored_signals(status: &str) -> u64 {
     u64::from_str_radix(mask.trim(), 16).unwrap()
 }
 
+/// Held by the tests of interactive runs: botlens's handling of the terminal's signals, which
+/// they check, is the process's, changed for as long as an interactive run lasts.
+static TERMINAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn an_interactive_run_shares_the_terminal_and_keeps_the_rest_of_its_confinement() {
+    let _terminal = TERMINAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let script = "{ readlink /proc/self/fd/2; cut -d' ' -f5 /proc/self/stat; \
                   readlink /proc/self/ns/pid; readlink /proc/self/ns/net; \
@@ -307,4 +332,20 @@ fn a_program_that_cannot_be_started_says_why_on_its_standard_error() {
     assert_eq!(finished.status.code(), Some(127), "{}", finished.text());
     let said = format!("cannot start the confined program: error {}\n", libc::ENOEXEC);
     assert!(String::from_utf8_lossy(&finished.stderr).ends_with(&said), "{}", finished.text());
+}
+
+#[test]
+fn an_interactive_program_that_cannot_be_started_is_a_spawn_error() {
+    use std::os::unix::fs::PermissionsExt;
+    let _terminal = TERMINAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("not-a-program");
+    std::fs::write(&program, [0u8, 1, 2, 3]).unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    match Confined::new(&program).interactive(true).run(&|| false) {
+        Err(RunError::Spawn { source, .. }) => {
+            assert_eq!(source.raw_os_error(), Some(libc::ENOEXEC), "{source}");
+        }
+        other => panic!("not a spawn error: {other:?}"),
+    }
 }
