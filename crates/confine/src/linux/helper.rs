@@ -132,7 +132,7 @@ pub(super) fn hand_over(socket: &OwnedFd, request: &[u8], descriptors: &[RawFd])
         libc::sendmsg(socket.as_raw_fd(), &message, libc::MSG_NOSIGNAL)
     };
     let sent = usize::try_from(sent).map_err(|_| io::Error::last_os_error())?;
-    write_all(socket.as_raw_fd(), &request[sent..])
+    io::Write::write_all(&mut *borrowed_file(socket.as_raw_fd()), &request[sent..])
 }
 
 /// Reads the helper's report to its end (the socket closes when the program starts, or the
@@ -155,18 +155,10 @@ pub(super) fn read_report(socket: OwnedFd) -> io::Result<Isolation> {
     }
 }
 
-fn write_all(fd: RawFd, mut bytes: &[u8]) -> io::Result<()> {
-    while !bytes.is_empty() {
-        // SAFETY: `write` reads `bytes`, which lives for the call.
-        let written =
-            unsafe { libc::send(fd, bytes.as_ptr().cast(), bytes.len(), libc::MSG_NOSIGNAL) };
-        match usize::try_from(written) {
-            Ok(written) => bytes = &bytes[written..],
-            Err(_) if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => return Err(io::Error::last_os_error()),
-        }
-    }
-    Ok(())
+/// The open descriptor `fd` as a file, for std's reading and writing, left open when dropped.
+fn borrowed_file(fd: RawFd) -> std::mem::ManuallyDrop<std::fs::File> {
+    // SAFETY: `fd` is open for the caller's use; `ManuallyDrop` keeps it from being closed here.
+    std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd) })
 }
 
 /// The constructor that makes every binary linking this crate the helper when started with
@@ -194,7 +186,7 @@ extern "C" fn enter(
     let errno = error.raw_os_error().unwrap_or(libc::EINVAL);
     let mut report = [FAILED, 0, 0, 0, 0];
     report[1..].copy_from_slice(&errno.to_le_bytes());
-    let _ = write_all(socket, &report);
+    let _ = io::Write::write_all(&mut *borrowed_file(socket), &report);
     // SAFETY: ends this process, which has nothing of its own to flush.
     unsafe { libc::_exit(127) }
 }
@@ -282,29 +274,15 @@ fn receive(socket: RawFd) -> io::Result<(Vec<u8>, Vec<OwnedFd>)> {
         }
     }
     if read < 8 {
-        read_exact(socket, &mut request[read..8])?;
+        io::Read::read_exact(&mut *borrowed_file(socket), &mut request[read..8])?;
     }
     let length = u32::from_le_bytes(request[4..8].try_into().expect("four bytes")) as usize;
     if !(HEADER_BYTES..=MAX_REQUEST_BYTES).contains(&length) || read > length {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "a request of a wrong length"));
     }
     request.resize(length, 0);
-    read_exact(socket, &mut request[read.max(8)..])?;
+    io::Read::read_exact(&mut *borrowed_file(socket), &mut request[read.max(8)..])?;
     Ok((request, descriptors))
-}
-
-fn read_exact(fd: RawFd, mut into: &mut [u8]) -> io::Result<()> {
-    while !into.is_empty() {
-        // SAFETY: `read` writes within `into`, which lives for the call.
-        let read = unsafe { libc::read(fd, into.as_mut_ptr().cast(), into.len()) };
-        match usize::try_from(read) {
-            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
-            Ok(read) => into = &mut into[read..],
-            Err(_) if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => return Err(io::Error::last_os_error()),
-        }
-    }
-    Ok(())
 }
 
 /// A request, read back.
@@ -396,5 +374,29 @@ mod tests {
         unterminated.pop();
         assert!(Parsed::of(&unterminated).is_none());
         assert!(Parsed::of(&bytes[..HEADER_BYTES - 1]).is_none());
+    }
+
+    /// What botlens makes of a report made of `bytes`, the helper's end then closed.
+    fn report_of(bytes: &[u8]) -> io::Result<Isolation> {
+        let (ours, theirs) = super::super::socket_pair().unwrap();
+        io::Write::write_all(&mut std::fs::File::from(theirs), bytes).unwrap();
+        read_report(ours)
+    }
+
+    #[test]
+    fn a_report_says_the_isolation_or_why_the_program_did_not_start() {
+        assert_eq!(report_of(&[SUPERVISED]).unwrap(), Isolation::Supervised);
+        assert_eq!(report_of(&[ISOLATED]).unwrap(), Isolation::Namespaces);
+        assert_eq!(report_of(&[NOT_ISOLATED]).unwrap(), Isolation::None);
+        let failed = |before: &[u8]| {
+            let bytes = [before, &[FAILED], &libc::ENOEXEC.to_le_bytes()].concat();
+            report_of(&bytes).unwrap_err().raw_os_error()
+        };
+        assert_eq!(failed(&[]), Some(libc::ENOEXEC), "before the confinement was done");
+        assert_eq!(failed(&[ISOLATED]), Some(libc::ENOEXEC), "at `exec`, after it");
+        for nothing_said in [&b""[..], b"?"] {
+            let error = report_of(nothing_said).unwrap_err();
+            assert!(error.to_string().contains("helper ended"), "{error}");
+        }
     }
 }
