@@ -104,11 +104,23 @@ fn check_bench(report: &serde_json::Value) {
     let floor = speeds.iter().find(|s| s["wasm"].as_str().unwrap().contains("floor"));
     assert!(floor.is_some(), "a row for the raw-ABI floor bot: {speeds:?}");
     for row in speeds {
-        for field in ["native_games_per_s", "wasm_games_per_s", "native_over_wasm"] {
+        for field in [
+            "native_games_per_s",
+            "wasm_games_per_s",
+            "native_over_wasm",
+            "bot_turns_per_game",
+            "sandbox_floor_us_per_game",
+        ] {
             assert!(row[field].as_f64().is_some_and(|v| v > 0.0), "{field} in {row}");
         }
+        // The least ratio is given where the native side is two copies of one player.
+        let symmetric = row["native"].as_str().is_some_and(|n| n == "random vs random");
+        assert_eq!(row["least_native_over_wasm"].as_f64().is_some(), symmetric, "{row}");
     }
     for (section, field) in [
+        ("sandbox_floor", "instance_us"),
+        ("sandbox_floor", "call_us"),
+        ("sandbox_floor", "host_call_us"),
         ("wasm_cost", "instantiate_us_per_game"),
         ("wasm_cost", "guest_us_per_turn"),
         ("wasm_cost", "floor_guest_us_per_turn"),

@@ -9,7 +9,7 @@ use botlens_bots::bundled;
 use botlens_games::GameKind;
 use botlens_harness::pipeline::{self, RunOptions};
 use botlens_harness::{CancelToken, Contender, Target, WasmBot, run_suite};
-use botlens_sandbox::{Sandbox, SandboxConfig, SandboxLimits};
+use botlens_sandbox::{Sandbox, SandboxConfig, SandboxFloor, SandboxLimits};
 
 use crate::load::LoadWatch;
 use crate::report::{
@@ -166,6 +166,8 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
     let sandbox = Sandbox::new(SandboxConfig { cache_dir: Some(cache.path().to_path_buf()) })?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
 
+    say("measuring the sandbox's own steps…");
+    let sandbox_floor = SandboxFloor::measure()?;
     let mut speeds = Vec::new();
     let (mut light_bot, mut floor_bot, mut sample_module, mut sample_bot) =
         (None, None, None, None);
@@ -179,7 +181,7 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
             options.games
         };
         say(&format!("playing {games} {} games, native then wasm…", pairing.game));
-        speeds.push(game_speed(pairing, &bot, games)?);
+        speeds.push(game_speed(pairing, &bot, games, &sandbox_floor)?);
         match (pairing.game, pairing.wasm) {
             (GameKind::Battleships, WasmSource::Template) => light_bot = Some(bot),
             (GameKind::Battleships, WasmSource::Floor) => floor_bot = Some(bot),
@@ -240,6 +242,7 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
         games_per_measurement: options.games,
         speeds,
         languages,
+        sandbox_floor,
         wasm_cost,
         compile,
         suite,
@@ -253,7 +256,15 @@ pub fn run(options: &BenchOptions, say: &mut dyn FnMut(&str)) -> anyhow::Result<
     })
 }
 
-fn game_speed(pairing: &Pairing, bot: &WasmBot, games: u64) -> anyhow::Result<GameSpeed> {
+/// Host calls a bot turn makes at the least: its view and its move.
+const HOST_CALLS_PER_TURN: f64 = 2.0;
+
+fn game_speed(
+    pairing: &Pairing,
+    bot: &WasmBot,
+    games: u64,
+    floor: &SandboxFloor,
+) -> anyhow::Result<GameSpeed> {
     let per_round = games.div_ceil(ROUNDS);
     let native = one_core_suite(
         pairing.game,
@@ -264,7 +275,8 @@ fn game_speed(pairing: &Pairing, bot: &WasmBot, games: u64) -> anyhow::Result<Ga
     let wasm =
         one_core_suite(pairing.game, Contender::Wasm(bot.clone()), pairing.opponent, per_round);
     let per_s = |d: Duration| per_round as f64 / d.as_secs_f64();
-    let (mut native_games_per_s, mut wasm_games_per_s, mut turns) = (0f64, 0f64, 0);
+    let (mut native_games_per_s, mut wasm_games_per_s) = (0f64, 0f64);
+    let (mut turns, mut bot_turns) = (0, 0);
     for _ in 0..ROUNDS {
         let native_results = run_suite(&native, &|_, _| {}, &CancelToken::new())?;
         let wasm_results = run_suite(&wasm, &|_, _| {}, &CancelToken::new())?;
@@ -278,7 +290,11 @@ fn game_speed(pairing: &Pairing, bot: &WasmBot, games: u64) -> anyhow::Result<Ga
         native_games_per_s = native_games_per_s.max(per_s(native_results.duration));
         wasm_games_per_s = wasm_games_per_s.max(per_s(wasm_results.duration));
         turns = wasm_results.tally.opponents.iter().map(|o| o.turns).sum::<u64>();
+        bot_turns = wasm_results.tally.opponents.iter().map(|o| o.moves).sum::<u64>();
     }
+    let bot_turns_per_game = bot_turns as f64 / per_round as f64;
+    let sandbox_floor_us_per_game = floor.per_game_us(bot_turns_per_game, HOST_CALLS_PER_TURN);
+    let symmetric = pairing.native_bot == pairing.opponent;
     Ok(GameSpeed {
         game: pairing.game.name().to_owned(),
         native: format!("{} vs {}", pairing.native_bot, pairing.opponent),
@@ -287,6 +303,10 @@ fn game_speed(pairing: &Pairing, bot: &WasmBot, games: u64) -> anyhow::Result<Ga
         wasm_games_per_s,
         native_over_wasm: native_games_per_s / wasm_games_per_s,
         mean_turns_per_game: turns as f64 / per_round as f64,
+        bot_turns_per_game,
+        sandbox_floor_us_per_game,
+        least_native_over_wasm: symmetric
+            .then(|| GameSpeed::least_ratio(native_games_per_s, sandbox_floor_us_per_game)),
     })
 }
 

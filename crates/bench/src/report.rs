@@ -8,7 +8,8 @@
 //! |---|---|
 //! | `cores` | cores available to the run |
 //! | `games_per_measurement` | games played for each games-per-second figure |
-//! | `speeds[]` | per game: `game`, `native` and `wasm` (what played), `native_games_per_s`, `wasm_games_per_s` (one core each), `native_over_wasm` (how many times faster native is), `mean_turns_per_game` (wasm games) |
+//! | `speeds[]` | per game: `game`, `native` and `wasm` (what played), `native_games_per_s`, `wasm_games_per_s` (one core each), `native_over_wasm` (how many times faster native is), `mean_turns_per_game` (wasm games, both seats), `bot_turns_per_game` (the wasm bot's), `sandbox_floor_us_per_game` (the least a game of the bot costs the sandbox: `sandbox_floor`'s instance, and per bot turn a call and two host calls), `least_native_over_wasm` (the least `native_over_wasm` that floor allows when the native side is two copies of one player: `(native game ÷ 2 + floor) ÷ native game`; null otherwise) |
+//! | `sandbox_floor` | the sandbox's own steps measured alone on this CPU, no game and no bot, best of 5 rounds of 20,000: `instance_us` (a fresh instance of a module with a Rust bot's memory made from its recipe in a pooled slot and dropped, its memory reset), `call_us` (entering a call into wasm as a turn does: fuel set and read back, epoch deadline set), `host_call_us` (a call from wasm to an empty host function) |
 //! | `languages[]` | bots in other languages, one core vs `random` (best of 10 rounds): `game`, `lang`, `bot` (what played), `games_per_s`, `fuel_per_turn` (the traces' `cost.fuel` of the bot's turns, 20 games), `over_rust` (games/s ÷ the Rust `botlens new` bot's of the same game), `skipped` (why the row was not measured, e.g. a missing toolchain; the figures are then null) |
 //! | `wasm_cost` | a Battleships game of the `botlens new` bot (random squares) against `hunter`, split: `instantiate_us_per_game`, `guest_us_per_turn` (inside the module: bot work, its `act` call and message encoding), `host_us_per_turn` (engine, runner and native opponent), `fuel_per_turn`, `floor_guest_us_per_turn` and `floor_fuel_per_turn` (the same for a raw-ABI bot in WAT that reads the view and fires at the first unknown square: the floor any bot pays), `turns_per_game` |
 //! | `compile` | module compile of the `battleships-hunter` sample: `cold_ms` (no function compiled before, as in a new process), `disk_cache_ms`, `memory_cache_us` |
@@ -30,6 +31,8 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use botlens_sandbox::SandboxFloor;
+
 use crate::load::MachineLoad;
 
 /// Games per second for one game, native and wasm side by side.
@@ -49,6 +52,31 @@ pub struct GameSpeed {
     pub native_over_wasm: f64,
     /// Mean turns per wasm game (both seats).
     pub mean_turns_per_game: f64,
+    /// Mean turns of the wasm bot per game.
+    pub bot_turns_per_game: f64,
+    /// The least a wasm game of the bot costs the sandbox ([`SandboxFloor::per_game_us`]: one
+    /// fresh instance, and each bot turn entered once with two host calls), in µs.
+    pub sandbox_floor_us_per_game: f64,
+    /// The least `native_over_wasm` the sandbox's floor allows, where the native side is two
+    /// copies of one player (so that player is at most half of a native game, and a wasm game
+    /// costs at least the other half plus the floor); `None` for other pairings.
+    pub least_native_over_wasm: Option<f64>,
+}
+
+impl GameSpeed {
+    /// The least native ÷ wasm a pairing can reach when each wasm game costs at least
+    /// `floor_us` more than what remains of a native game without one of its two identical
+    /// players: `(native game / 2 + floor) ÷ native game`.
+    ///
+    /// ```
+    /// // A native game of 1.5 µs and a floor of 2.25 µs a game: at least 2×.
+    /// let least = botlens_bench::GameSpeed::least_ratio(1.0e6 / 1.5, 2.25);
+    /// assert!((least - 2.0).abs() < 1e-9, "{least}");
+    /// ```
+    pub fn least_ratio(native_games_per_s: f64, floor_us: f64) -> f64 {
+        let native_us = 1e6 / native_games_per_s;
+        (native_us / 2.0 + floor_us) / native_us
+    }
 }
 
 /// Games per second of a bot in another language than Rust against `random`.
@@ -204,6 +232,8 @@ pub struct BenchReport {
     pub speeds: Vec<GameSpeed>,
     /// Bots in other languages.
     pub languages: Vec<LangSpeed>,
+    /// What the sandbox's own steps cost on this CPU, apart from any game and bot.
+    pub sandbox_floor: SandboxFloor,
     /// A Battleships wasm game, split.
     pub wasm_cost: WasmCostSplit,
     /// Module compile times.
@@ -243,13 +273,14 @@ impl BenchReport {
         );
         let _ = writeln!(
             out,
-            "{:<12} {:<40} {:>11}   {:<44} {:>11}  {:>8}",
-            "game", "native", "games/s", "wasm", "games/s", "native÷wasm"
+            "{:<12} {:<40} {:>11}   {:<44} {:>11}  {:>8}  {:>9}",
+            "game", "native", "games/s", "wasm", "games/s", "native÷wasm", "floor*"
         );
         for s in &self.speeds {
+            let least = s.least_native_over_wasm.map_or("—".to_owned(), |r| format!("≥ {r:.2}×"));
             let _ = writeln!(
                 out,
-                "{:<12} {:<40} {:>11.0}   {:<44} {:>11.0}  {:>8.2}×",
+                "{:<12} {:<40} {:>11.0}   {:<44} {:>11.0}  {:>10.2}×  {least:>9}",
                 s.game,
                 s.native,
                 s.native_games_per_s,
@@ -258,6 +289,7 @@ impl BenchReport {
                 s.native_over_wasm
             );
         }
+        let _ = writeln!(out, "{}", floor_note(&self.sandbox_floor));
         let _ = writeln!(
             out,
             "\n{:<12} {:<60} {:>11}  {:>10}  {:>10}",
@@ -358,6 +390,17 @@ impl BenchReport {
     }
 }
 
+/// The note under the speeds table: what its `floor*` column means, and the sandbox's steps.
+fn floor_note(floor: &SandboxFloor) -> String {
+    format!(
+        "* the least native÷wasm the sandbox's own steps allow (native side: two copies of one \
+         player), measured alone on this CPU: a fresh instance (made, dropped, its memory reset) \
+         {:.2} µs a game · entering a turn (fuel set and read) {:.3} µs · a host call {:.3} µs; \
+         a bot turn enters once and makes two host calls (view, move)",
+        floor.instance_us, floor.call_us, floor.host_call_us
+    )
+}
+
 /// The save → diagnostics line of a `language` bot: the figures, or why there are none.
 fn script_latency_line(language: &str, latency: Option<&ScriptLatency>) -> String {
     match latency {
@@ -445,6 +488,18 @@ mod tests {
                  (once) needs clang",
                 "save → diagnostics (JavaScript): skipped (--no-latency)",
             ]
+        );
+    }
+
+    #[test]
+    fn the_floor_note_gives_each_step_of_the_sandbox() {
+        let floor = SandboxFloor { instance_us: 2.184, call_us: 0.0131, host_call_us: 0.0021 };
+        assert_eq!(
+            floor_note(&floor),
+            "* the least native÷wasm the sandbox's own steps allow (native side: two copies of \
+             one player), measured alone on this CPU: a fresh instance (made, dropped, its \
+             memory reset) 2.18 µs a game · entering a turn (fuel set and read) 0.013 µs · a \
+             host call 0.002 µs; a bot turn enters once and makes two host calls (view, move)"
         );
     }
 
