@@ -23,7 +23,8 @@
 //!
 //! Ratios of two measurements taken in turn, round by round, in this run (`native_over_wasm`,
 //! `analysis[].ratio`, `drawing`'s `unrecorded_over_plain` and `recorded_over_unrecorded`) hold
-//! on a busy or slower machine; every other figure is absolute and moves with the machine.
+//! on a busy or slower machine; every other figure is absolute and moves with the machine, and
+//! so does `least_native_over_wasm`, made of two absolute figures (the floor, the native games).
 //! `over_rust` divides a language row by the Rust row of the same game measured earlier in the
 //! run, not in turn with it.
 
@@ -394,7 +395,8 @@ impl BenchReport {
 fn floor_note(floor: &SandboxFloor) -> String {
     format!(
         "* the least native÷wasm the sandbox's own steps allow (native side: two copies of one \
-         player), measured alone on this CPU: a fresh instance (made, dropped, its memory reset) \
+         player; of absolute figures, so it moves with the machine), measured alone on this CPU: \
+         a fresh instance (made, dropped, its memory reset) \
          {:.2} µs a game · entering a turn (fuel set and read) {:.3} µs · a host call {:.3} µs; \
          a bot turn enters once and makes two host calls (view, move)",
         floor.instance_us, floor.call_us, floor.host_call_us
@@ -497,8 +499,8 @@ mod tests {
         assert_eq!(
             floor_note(&floor),
             "* the least native÷wasm the sandbox's own steps allow (native side: two copies of \
-             one player), measured alone on this CPU: a fresh instance (made, dropped, its \
-             memory reset) 2.18 µs a game · entering a turn (fuel set and read) 0.013 µs · a \
+             one player; of absolute figures, so it moves with the machine), measured alone on \
+             this CPU: a fresh instance (made, dropped, its memory reset) 2.18 µs a game · entering a turn (fuel set and read) 0.013 µs · a \
              host call 0.002 µs; a bot turn enters once and makes two host calls (view, move)"
         );
     }
