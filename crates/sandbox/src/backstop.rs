@@ -122,8 +122,7 @@ pub(crate) fn deadline_ticks(limit: Duration) -> u64 {
 }
 
 /// The time since an arbitrary start by the kernel's coarse monotonic clock, which moves at
-/// its tick and never backwards; where there is none, by the precise
-/// clock.
+/// its tick and never backwards; where there is none, by the precise clock.
 #[cfg(target_os = "linux")]
 pub(crate) fn coarse_now() -> Duration {
     clock(libc::CLOCK_MONOTONIC_COARSE)
@@ -155,6 +154,7 @@ fn clock(id: libc::clockid_t) -> Duration {
     timespec_duration(now)
 }
 
+/// A `timespec` as a duration (a negative one as zero).
 #[cfg(unix)]
 fn timespec_duration(time: libc::timespec) -> Duration {
     Duration::new(u64::try_from(time.tv_sec).unwrap_or(0), u32::try_from(time.tv_nsec).unwrap_or(0))

@@ -45,9 +45,6 @@ const REPEATS: u32 = 20_000;
 /// Rounds of each step; the fastest is kept (the one least disturbed by the rest of the machine).
 const ROUNDS: usize = 5;
 
-/// Fuel set for each call: what a turn gets by default.
-const TURN_FUEL: u64 = 400_000_000;
-
 /// What the sandbox's steps cost on this CPU (see the module's documentation), in microseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SandboxFloor {
@@ -70,15 +67,15 @@ impl SandboxFloor {
     /// # Ok::<(), botlens_sandbox::SandboxError>(())
     /// ```
     pub fn measure() -> Result<SandboxFloor, SandboxError> {
-        let engine = engines::engine(Key {
-            stack_bytes: SandboxLimits::default().stack_bytes,
-            debugger: false,
-        })?;
+        // What a turn gets by default: its stack cap (the engine) and its fuel.
+        let limits = SandboxLimits::default();
+        let engine = engines::engine(Key { stack_bytes: limits.stack_bytes, debugger: false })?;
+        let turn_fuel = limits.fuel_per_turn;
         let failed = |error: wasmtime::Error| SandboxError::Engine(format!("{error:#}"));
         let new_store = || {
             let mut store = Store::new(&engine, ());
             store.set_epoch_deadline(u64::MAX / 2);
-            store.set_fuel(TURN_FUEL).map(|()| store)
+            store.set_fuel(turn_fuel).map(|()| store)
         };
 
         let module = Module::new(&engine, FLOOR_MODULE).map_err(failed)?;
@@ -97,7 +94,7 @@ impl SandboxFloor {
         let turn = running.get_typed_func::<(), ()>(&mut store, "turn").map_err(failed)?;
         let call = best_of(|| {
             for _ in 0..REPEATS {
-                store.set_fuel(TURN_FUEL)?;
+                store.set_fuel(turn_fuel)?;
                 store.set_epoch_deadline(u64::MAX / 2);
                 turn.call(&mut store, ())?;
                 black_box(store.get_fuel()?);
@@ -113,7 +110,7 @@ impl SandboxFloor {
             calling.get_typed_func::<i32, ()>(&mut store, "host_calls").map_err(failed)?;
         let calls = i32::try_from(REPEATS).unwrap_or(i32::MAX);
         let host_call = best_of(|| {
-            store.set_fuel(TURN_FUEL)?;
+            store.set_fuel(turn_fuel)?;
             host_calls.call(&mut store, calls)
         })
         .map_err(failed)?;
