@@ -362,13 +362,13 @@ fn malformed<G: Game>(caller: &mut Caller<'_, Host<G>>, message: String) -> wasm
 }
 
 /// Copies the current reply to `out_ptr` if it fits in `out_cap` bytes; returns its length.
+/// The caller has charged for the reply's bytes ([`reply_bytes`]).
 fn deliver<G: Game>(
     caller: &mut Caller<'_, Host<G>>,
     call: &str,
     out_ptr: i32,
     out_cap: i32,
 ) -> wasmtime::Result<i32> {
-    charge_bytes(caller, caller.data().reply.bytes.len() as u64)?;
     let memory = memory_of(caller)?;
     let (mem, host) = memory.data_and_store_mut(&mut *caller);
     let len = host.reply.bytes.len();
@@ -410,10 +410,20 @@ fn view<G: Game>(
     out_ptr: i32,
     out_cap: i32,
 ) -> wasmtime::Result<i32> {
-    charge_game_call(&mut caller, 0)?;
+    // Writing the view changes nothing but the reply, which a sample must leave as it was; so,
+    // once a sample is refused, the call and the view's bytes are charged at once (what the bot
+    // has left read and set once rather than twice).
+    refuse_while_sampling(&caller)?;
     let host = caller.data_mut();
     host.reply.set(|out| host.turn.write_view(host.encoding, out));
+    let bytes = reply_bytes(&caller);
+    charge_game_call(&mut caller, bytes)?;
     deliver(&mut caller, "view", out_ptr, out_cap)
+}
+
+/// The length of the current reply, for its charge.
+fn reply_bytes<G: Game>(caller: &Caller<'_, Host<G>>) -> u64 {
+    caller.data().reply.bytes.len() as u64
 }
 
 /// Reads an action in the bot's encoding. JSON: its canonical form fast, any other JSON of the
@@ -483,6 +493,8 @@ fn act<G: Game>(
             let encoding = host.encoding;
             host.reply.set(|out| encoding.write(&response, out));
             note_move(&mut caller);
+            let bytes = reply_bytes(&caller);
+            charge_bytes(&mut caller, bytes)?;
             deliver(&mut caller, "act", out_ptr, out_cap)
         }
         Err(failure) if host.runner => {
@@ -639,6 +651,8 @@ fn reply<G: Game>(
     if !caller.data().reply.is_set {
         return Ok(-1);
     }
+    let bytes = reply_bytes(&caller);
+    charge_bytes(&mut caller, bytes)?;
     deliver(&mut caller, "reply", out_ptr, out_cap)
 }
 
