@@ -259,3 +259,40 @@ fn names_and_text_a_module_chose_are_shown_printable_and_bounded_in_load_errors(
     // (The message quotes the name, then the line it is on.)
     assert!(reason.ends_with("… (truncated, 2098 KB)") && reason.len() < 4200, "{reason}");
 }
+
+/// The SDK's modules are WASI reactors: they export `_initialize`, which the sandbox calls once
+/// per instance, and their exports are the SDK's own functions. A module without it is a
+/// command to wasm-ld, which wraps every export in `<name>.command_export`, calling the
+/// destructors (`atexit` handlers, the flush of C's stdio) after every turn.
+#[test]
+fn an_sdk_bot_is_a_reactor_whose_exports_are_not_wrapped() {
+    let bytes = guest_bytes("bs_random");
+    let mut exports = Vec::new();
+    let mut names = Vec::new();
+    for payload in wasmparser::Parser::new(0).parse_all(bytes) {
+        match payload.expect("the guest parses") {
+            wasmparser::Payload::ExportSection(section) => {
+                for export in section {
+                    let export = export.expect("an export");
+                    exports.push((export.name.to_owned(), export.kind));
+                }
+            }
+            wasmparser::Payload::CustomSection(section) => {
+                if let wasmparser::KnownCustom::Name(reader) = section.as_known() {
+                    for name in reader {
+                        let wasmparser::Name::Function(map) = name.expect("a name") else {
+                            continue;
+                        };
+                        names.extend(map.into_iter().map(|n| n.expect("a name").name.to_owned()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let exported: Vec<&str> = exports.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(exported, ["memory", "_initialize", "botlens_new", "botlens_play"]);
+    assert!(names.iter().any(|name| name == "botlens_play"), "{names:?}");
+    let wrappers: Vec<&String> = names.iter().filter(|n| n.ends_with(".command_export")).collect();
+    assert!(wrappers.is_empty(), "{wrappers:?}");
+}
