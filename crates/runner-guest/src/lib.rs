@@ -8,7 +8,9 @@
 use std::cell::RefCell;
 
 /// Declares the sections of a runner module: the ABI version (`botlens_abi`: 1) and
-/// `botlens_runner`, naming its engine (its locations come from the engine, not from DWARF).
+/// `botlens_runner`, naming its engine (its locations come from the engine, not from DWARF);
+/// and its `_initialize`, which makes it a WASI reactor (docs/abi.md, Exports): without it
+/// wasm-ld wraps every export in a call of the destructors afterwards.
 ///
 /// ```ignore
 /// botlens_runner_guest::sections!(b"quickjs");
@@ -25,6 +27,18 @@ macro_rules! sections {
         #[used]
         #[unsafe(link_section = "botlens_runner")]
         static RUNNER: [u8; $engine.len()] = *$engine;
+
+        /// The WASI reactor's initializer: the static constructors, run once, before
+        /// `botlens_prepare`.
+        #[cfg(target_arch = "wasm32")]
+        #[unsafe(export_name = "_initialize")]
+        pub extern "C" fn __botlens_initialize() {
+            unsafe extern "C" {
+                fn __wasm_call_ctors();
+            }
+            // SAFETY: the linker's constructor list, called once, first, as a reactor's is.
+            unsafe { __wasm_call_ctors() }
+        }
     };
 }
 
