@@ -178,8 +178,8 @@ pub trait Bot: Sized + 'static {
 /// Makes a [`Bot`] type the entry point of the WebAssembly module.
 ///
 /// Use it exactly once, at the top level of the bot crate. It defines the module's exports
-/// (`_initialize`, `botlens_new`, `botlens_play`), its `botlens_abi` version section and the
-/// `botlens_sdk` section that tells botlens which stack frames are the SDK's rather than yours.
+/// (`botlens_new`, `botlens_play`), its `botlens_abi` version section and the `botlens_sdk`
+/// section that tells botlens which stack frames are the SDK's rather than yours.
 ///
 /// ```no_run
 /// use botlens_sdk::{Bot, Klotski, Start, Turn, export};
@@ -220,23 +220,23 @@ macro_rules! export {
         static __BOTLENS_SDK_SECTION: $crate::__private::SdkSection =
             $crate::__private::SDK_SECTION;
 
-        /// WASI reactor initializer, which botlens calls once per fresh instance: runs the
-        /// static constructors. A module without one is a command to the linker, which wraps
-        /// every export in a call of them and of the destructors (`atexit` handlers, the flush
-        /// of C's stdio): every turn paid for those calls, and ran the destructors.
-        #[cfg(target_arch = "wasm32")]
-        #[unsafe(export_name = "_initialize")]
-        pub extern "C" fn __botlens_initialize() {
-            unsafe extern "C" {
-                fn __wasm_call_ctors();
-            }
-            // SAFETY: the linker's constructor list, called once, first, as a reactor's is.
-            unsafe { __wasm_call_ctors() }
-        }
-
-        /// botlens ABI: starts a game (called once per fresh instance).
+        /// botlens ABI: starts a game (called once per fresh instance): runs the static
+        /// constructors, then makes the bot. Calling them here, as a WASI reactor's
+        /// `_initialize` would, is what keeps the linker from taking the module for a command
+        /// and wrapping every export in a call of the constructors before and the destructors
+        /// (`atexit` handlers, the flush of C's stdio) after: every turn paid for those, and
+        /// ran the destructors. A reactor's `_initialize` would be one more call into the
+        /// module per game.
         #[unsafe(no_mangle)]
         pub extern "C" fn botlens_new(seat: i32) {
+            #[cfg(target_arch = "wasm32")]
+            {
+                unsafe extern "C" {
+                    fn __wasm_call_ctors();
+                }
+                // SAFETY: the linker's constructor list, called once, first, as a reactor's is.
+                unsafe { __wasm_call_ctors() }
+            }
             $crate::__private::start::<$bot>(seat);
         }
 

@@ -260,12 +260,12 @@ fn names_and_text_a_module_chose_are_shown_printable_and_bounded_in_load_errors(
     assert!(reason.ends_with("… (truncated, 2098 KB)") && reason.len() < 4200, "{reason}");
 }
 
-/// The SDK's modules are WASI reactors: they export `_initialize`, which the sandbox calls once
-/// per instance, and their exports are the SDK's own functions. A module without it is a
-/// command to wasm-ld, which wraps every export in `<name>.command_export`, calling the
-/// destructors (`atexit` handlers, the flush of C's stdio) after every turn.
+/// The SDK's exports are its own functions: its `botlens_new` calls the constructors, as a WASI
+/// reactor's `_initialize` does. A module that calls them nowhere is a command to wasm-ld,
+/// which wraps every export in `<name>.command_export`, calling the destructors (`atexit`
+/// handlers, the flush of C's stdio) after every turn.
 #[test]
-fn an_sdk_bot_is_a_reactor_whose_exports_are_not_wrapped() {
+fn an_sdk_bots_exports_are_not_wrapped_in_calls_of_the_destructors() {
     let bytes = guest_bytes("bs_random");
     let mut exports = Vec::new();
     let mut names = Vec::new();
@@ -291,7 +291,7 @@ fn an_sdk_bot_is_a_reactor_whose_exports_are_not_wrapped() {
         }
     }
     let exported: Vec<&str> = exports.iter().map(|(name, _)| name.as_str()).collect();
-    assert_eq!(exported, ["memory", "_initialize", "botlens_new", "botlens_play"]);
+    assert_eq!(exported, ["memory", "botlens_new", "botlens_play"]);
     assert!(names.iter().any(|name| name == "botlens_play"), "{names:?}");
     let wrappers: Vec<&String> = names.iter().filter(|n| n.ends_with(".command_export")).collect();
     assert!(wrappers.is_empty(), "{wrappers:?}");
