@@ -5,8 +5,9 @@
 
 use std::time::{Duration, Instant};
 
-use botlens_engine::FailureKind;
-use botlens_sandbox::{LoadError, SandboxLimits};
+use botlens_engine::{FailureKind, Game};
+use botlens_sandbox::{Encoding, LoadError, SandboxLimits};
+use botlens_tictactoe::TicTacToe;
 
 use crate::instruction_loops::{self, InstructionLoop};
 use crate::support::{assert_next_game_runs, fault, play, sandbox, wat, wat_bot};
@@ -280,6 +281,42 @@ fn every_cheap_call_costs_at_least_the_documented_base_of_60_fuel() {
         let per_call = (turn_fuel(call, &extra, 1001) - turn_fuel(call, &extra, 1)) / 1000;
         assert!((60..100).contains(&per_call), "{label}: {per_call} fuel per call and loop turn");
     }
+}
+
+/// The fuel of a first turn that runs `before` once, then `call` `calls` times, then moves.
+fn first_turn_fuel(before: &str, call: &str, extra: &str, calls: u32, seed: u64) -> u64 {
+    let prelude = format!(
+        "{before}
+         (local.set $i (i32.const {calls}))
+         (loop $again {call} (br_if $again (local.tee $i (i32.sub (local.get $i) (i32.const 1)))))
+         (local.set $i (i32.const 0))"
+    );
+    let record = play(&wat(&wat_bot(&prelude, extra)), seed, &SandboxLimits::default());
+    assert!(record.outcome.fault.is_none(), "{}", record.outcome.reason);
+    record.moves.iter().find(|m| m.seat == 0).unwrap().cost.fuel.unwrap()
+}
+
+/// `view` costs the base of 60 and the game call's 250, `reply` the base alone, each plus one
+/// unit per 16 bytes of the message it copies (docs/abi.md): measured against `log(p, 0)`, which
+/// costs the base alone, over a thousand calls of each.
+#[test]
+fn view_and_reply_charge_their_call_and_the_bytes_of_the_view() {
+    let seed = (0..).find(|&s| TicTacToe::new(&(), s).to_move() == 0).expect("a seed");
+    let mut view = Vec::new();
+    TicTacToe::new(&(), seed).write_view(0, Encoding::Json, &mut view);
+    let view_fuel = view.len() as u64 / 16;
+    assert!(view_fuel > 0, "a view of {} bytes", view.len());
+    let reply = r#"(import "botlens" "reply" (func $reply (param i32 i32) (result i32)))"#;
+    let viewed = "(drop (call $view (i32.const 0) (i32.const 256)))";
+    let per_call = |call: &str| {
+        let fuel = |calls| first_turn_fuel(viewed, call, reply, calls, seed);
+        (fuel(1001) - fuel(1)) / 1000
+    };
+    let base = per_call("(call $log (i32.const 0) (i32.const 0))");
+    assert_eq!(per_call(viewed), base + 250 + view_fuel);
+    assert_eq!(per_call("(drop (call $reply (i32.const 0) (i32.const 256)))"), base + view_fuel);
+    // A buffer too small for the view: nothing is copied, and all of it is charged all the same.
+    assert_eq!(per_call("(drop (call $view (i32.const 0) (i32.const 0)))"), base + 250 + view_fuel);
 }
 
 #[test]
