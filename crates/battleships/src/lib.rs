@@ -56,9 +56,8 @@ use botlens_engine::picture::{Picture, Spot, TextCell};
 use botlens_engine::{Ending, Game, IllegalMove, ReferencePlayer, Seat, SeedRng, Status, Stream};
 use botlens_protocol::Encoding;
 use botlens_protocol::battleships::{
-    Attack, BOARD_SIZE, BattleshipsView, Ship, ShipKind, Shot, Target,
+    Attack, BOARD_SIZE, BattleshipsView, FLEET, Ship, ShipKind, Shot, Target,
 };
-use botlens_protocol::compact::Compact;
 use botlens_protocol::wire::Wire;
 use serde::{Deserialize, Serialize};
 
@@ -95,6 +94,41 @@ struct Side {
     known: Board,
     /// This grid as its owner sees it (the owner's view's `own`), kept up to date likewise.
     seen: Board,
+    /// The kinds of the ships still afloat, kept up to date as ships sink (the opponent's
+    /// view's `enemy_ships_left`), so that a view does not test every ship.
+    afloat: Afloat,
+}
+
+/// The kinds of a fleet's ships still afloat, in fleet order, inline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Afloat {
+    kinds: [ShipKind; FLEET.len()],
+    len: usize,
+}
+
+impl Default for Afloat {
+    fn default() -> Self {
+        Afloat { kinds: FLEET, len: 0 }
+    }
+}
+
+impl Afloat {
+    /// The kinds of the ships of `fleet` (at most [`FLEET`]'s length) whose squares, `masks`,
+    /// are not all in `attacked`.
+    fn of(fleet: &[Ship], masks: &[Mask], attacked: Mask) -> Afloat {
+        let mut afloat = Afloat::default();
+        for (ship, &mask) in fleet.iter().zip(masks) {
+            if mask & !attacked != 0 {
+                afloat.kinds[afloat.len] = ship.kind;
+                afloat.len += 1;
+            }
+        }
+        afloat
+    }
+
+    fn kinds(&self) -> &[ShipKind] {
+        &self.kinds[..self.len]
+    }
 }
 
 /// The character of a square of a seat's own grid (the view's `own`): `.` water, `S` ship, `X`
@@ -147,7 +181,8 @@ impl Side {
     fn new(fleet: Vec<Ship>, masks: Vec<Mask>) -> Side {
         let ships = masks.iter().fold(0, |all, mask| all | mask);
         let (known, seen) = (Board::default(), Board::default());
-        let mut side = Side { fleet, masks, ships, attacked: 0, shots: 0, known, seen };
+        let afloat = Afloat::default();
+        let mut side = Side { fleet, masks, ships, attacked: 0, shots: 0, known, seen, afloat };
         side.set_attacked(0);
         side
     }
@@ -165,6 +200,7 @@ impl Side {
         self.seen.set_all(self.ships & !attacked, own_square(true, false));
         self.seen.set_all(missed, own_square(false, true));
         self.seen.set_all(hit, own_square(true, true));
+        self.afloat = Afloat::of(&self.fleet, &self.masks, attacked);
     }
 
     /// Records a new shot at `square` (not attacked before) and what it did, on both boards.
@@ -180,6 +216,7 @@ impl Side {
         if let Shot::Sunk { .. } = shot {
             let ship = self.masks.iter().find(|&&mask| mask & square != 0).copied().unwrap_or(0);
             self.known.set_all(ship, Target::Sunk.to_char());
+            self.afloat = Afloat::of(&self.fleet, &self.masks, self.attacked);
         }
     }
 
@@ -200,11 +237,7 @@ impl Side {
 
     /// The kinds of the ships still afloat, in fleet order.
     fn ships_left(&self) -> impl Iterator<Item = ShipKind> + '_ {
-        self.fleet
-            .iter()
-            .zip(&self.masks)
-            .filter(|&(_, &mask)| mask & !self.attacked != 0)
-            .map(|(ship, _)| ship.kind)
+        self.afloat.kinds().iter().copied()
     }
 }
 
@@ -315,21 +348,25 @@ impl Game for Battleships {
                 out.push(b'}');
             }
             Encoding::Compact => {
-                let len = |n: usize| u32::try_from(n).expect("a fleet or board of billions");
+                let len = |n: usize| {
+                    u32::try_from(n).expect("a fleet or board of billions").to_le_bytes()
+                };
                 for board in [&enemy.known.0, &own.seen.0] {
-                    len(board.len()).put(out);
+                    out.extend_from_slice(&len(board.len()));
                     out.extend_from_slice(board);
                 }
-                // The list's length goes before its items: written once they are counted.
-                let at = out.len();
-                0u32.put(out);
-                let mut left = 0u32;
-                for kind in enemy.ships_left() {
-                    kind.put(out);
-                    left += 1;
+                // The ships left and the shot count, gathered here and written at once: a push
+                // per part cost a light bot's turn more than the bytes themselves.
+                let left = enemy.afloat.kinds();
+                let mut tail = [0u8; 4 + FLEET.len() + 4];
+                tail[..4].copy_from_slice(&len(left.len()));
+                for (byte, &kind) in tail[4..].iter_mut().zip(left) {
+                    // A kind's compact form is its tag byte (`Compact for ShipKind`).
+                    *byte = kind as u8;
                 }
-                out[at..at + 4].copy_from_slice(&left.to_le_bytes());
-                own.shots.put(out);
+                let end = 4 + left.len();
+                tail[end..end + 4].copy_from_slice(&own.shots.to_le_bytes());
+                out.extend_from_slice(&tail[..end + 4]);
             }
         }
     }
@@ -543,7 +580,8 @@ mod tests {
     use botlens_engine::{
         FailureKind, MatchLimits, PlayerInfo, SeatResult, Trace, runner::play_match,
     };
-    use botlens_protocol::battleships::{Direction, FLEET, ShipKind};
+    use botlens_protocol::battleships::Direction;
+    use botlens_protocol::compact::Compact;
 
     use super::*;
     use crate::testing::{Idle, Scripted, standard_fleet, standard_game};
@@ -597,6 +635,11 @@ mod tests {
                     let (view, own, enemy) =
                         (game.view(seat), &game.sides[seat], &game.sides[1 - seat]);
                     let sunk = enemy.sunk();
+                    let afloat: Vec<ShipKind> = (enemy.fleet.iter().zip(&enemy.masks))
+                        .filter(|&(_, &mask)| mask & !enemy.attacked != 0)
+                        .map(|(ship, _)| ship.kind)
+                        .collect();
+                    assert_eq!(view.enemy_ships_left, afloat, "seed {seed}: the ships left");
                     for cell in 0..CELLS {
                         let square = 1u128 << cell;
                         let target =
