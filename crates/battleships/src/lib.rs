@@ -7,11 +7,10 @@
 //! # Rules
 //!
 //! - Each player has a 10×10 grid, `x` the column and `y` the row, both 0–9, with the fleet of
-//!   [`FLEET`](botlens_protocol::battleships::FLEET): carrier 5, warship 4, submarine 3, two
-//!   cruisers of 2 and two patrols of 1 (18 squares). The engine places both fleets from the
-//!   seed's [`Stream::Setup`] stream (seat 0's fleet first), uniformly over legal
-//!   configurations: horizontal or vertical, no overlapping, no touching, not even diagonally
-//!   (method below).
+//!   [`FLEET`]: carrier 5, warship 4, submarine 3, two cruisers of 2 and two patrols of 1 (18
+//!   squares). The engine places both fleets from the seed's [`Stream::Setup`] stream (seat 0's
+//!   fleet first), uniformly over legal configurations: horizontal or vertical, no overlapping,
+//!   no touching, not even diagonally (method below).
 //! - Who moves first comes from the seed's [`Stream::FirstMover`] stream.
 //! - A turn is exactly one `attack(x, y)` on the opponent's grid. A miss passes the turn; a hit or
 //!   a sink gives the same player another turn. Attacking a square attacked before is legal but
@@ -252,8 +251,8 @@ fn coordinate(name: &str, value: i32) -> Result<usize, IllegalMove> {
 impl Battleships {
     /// A game with the given fleets (seat 0's, seat 1's) and first mover, before any shot.
     ///
-    /// Each fleet must be exactly [`FLEET`](botlens_protocol::battleships::FLEET) (in any
-    /// order), inside the grid, with no ships overlapping or touching.
+    /// Each fleet must be exactly [`FLEET`] (in any order), inside the grid, with no ships
+    /// overlapping or touching.
     pub fn with_fleets(fleets: [Vec<Ship>; 2], first: Seat) -> Result<Self, SetupError> {
         if first > 1 {
             return Err(SetupError::State(format!("seat {first} cannot move: seats are 0 and 1")));
@@ -266,8 +265,7 @@ impl Battleships {
         })
     }
 
-    /// `seat`'s fleet, in the order it was placed (the order of
-    /// [`FLEET`](botlens_protocol::battleships::FLEET) for seeded games).
+    /// `seat`'s fleet, in the order it was placed (the order of [`FLEET`] for seeded games).
     ///
     /// # Panics
     ///
