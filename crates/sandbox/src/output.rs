@@ -84,6 +84,11 @@ impl Output {
     /// Hands the turn's lines to `sink` (unfinished lines included, then notes of what was
     /// dropped) and starts afresh.
     pub fn flush(&mut self, mut sink: impl FnMut(String)) {
+        // Every line, unfinished line and note of a drop began with bytes admitted or dropped:
+        // a turn that wrote nothing (most turns) has nothing to hand over.
+        if self.kept == 0 && self.dropped == 0 {
+            return;
+        }
         for stream in 0..self.partial.len() {
             let partial = std::mem::take(&mut self.partial[stream]);
             if !partial.is_empty() {
@@ -128,6 +133,21 @@ mod tests {
         output.log(b"noted");
         assert_eq!(lines(&mut output), ["oops", "hello", "noted", "world"]);
         assert!(lines(&mut output).is_empty());
+    }
+
+    #[test]
+    fn an_empty_write_is_nothing_and_an_empty_log_message_an_empty_line() {
+        let mut output = Output::new(1000, 100);
+        output.write(Stream::Stdout, b"");
+        assert!(lines(&mut output).is_empty());
+        output.log(b"");
+        assert_eq!(lines(&mut output), [""]);
+        let mut capped = Output::new(0, 100);
+        capped.log(b"");
+        assert_eq!(
+            lines(&mut capped),
+            ["[botlens: 1 more bytes of output dropped; the limit is 0 bytes per turn]"]
+        );
     }
 
     #[test]
