@@ -258,6 +258,38 @@ fn replay_shows_the_samples_failure_at_its_marked_line() {
     assert!(out.stdout.contains(&format!("c-tictactoe-edgeless/bot.c:{line}:")), "{}", out.stdout);
 }
 
+/// After an optimised link, clang runs binaryen's `wasm-opt` when it finds one on `PATH`, which
+/// drops the module's DWARF; botlens links without `-O`, so a `wasm-opt` on `PATH` (here one
+/// that empties the module it is given) is never run, and a failure is still located at its
+/// line.
+#[test]
+fn a_wasm_opt_on_the_path_is_never_run_and_failures_keep_their_lines() {
+    use std::os::unix::fs::PermissionsExt as _;
+    if !require(&[Tool::Clang]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // Inside the bot's folder, which clang may read: where it would find and run it.
+    let tools = dir.path().join("tools");
+    std::fs::create_dir(&tools).unwrap();
+    let wasm_opt = tools.join("wasm-opt");
+    std::fs::write(&wasm_opt, "#!/bin/sh\n: > \"$1\"\n").unwrap();
+    std::fs::set_permissions(&wasm_opt, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", tools.display(), std::env::var("PATH").unwrap_or_default());
+    let source = "#include \"botlens.h\"\n\nstatic int turn;\n\nvoid bot_play(void) {\n    \
+        botlens_tictactoe_view view = botlens_tictactoe();\n    if (turn++ == 0 && view.board[4] == '.') {\n        \
+        botlens_mark(1, 1);\n        return;\n    }\n    botlens_mark(1, 1); /* here */\n}\n";
+    std::fs::write(dir.path().join("bot.c"), source).unwrap();
+    std::fs::write(dir.path().join("botlens.toml"), "game = \"tictactoe\"\n").unwrap();
+    let bot = dir.path().display().to_string();
+    let args = ["run", &bot, "--vs", "random", "--seeds", "0..4", "--json"];
+    let out = botlens_env(&args, &[("PATH", &path)]);
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    let failure = only_failure(&out);
+    assert_eq!(failure["kind"], "illegal_move", "{failure:#}");
+    assert_eq!(failure["line"], line_of(source, "/* here */"), "{failure:#}");
+}
+
 #[test]
 fn a_lone_c_file_is_a_bot_and_its_planted_bug_is_located_at_its_line() {
     if !require(&[Tool::Clang]) {

@@ -4,11 +4,15 @@
 //! clang and Debian's wasi-libc:
 //!
 //! ```text
-//! clang --target=wasm32-wasi -mexec-model=reactor -g -O2 -I<botlens.h's dir> *.c -o bot.wasm
+//! clang --target=wasm32-wasi -g -O2 -I<botlens.h's dir> -c *.c
+//! clang --target=wasm32-wasi -mexec-model=reactor *.o -o bot.wasm
 //! ```
 //!
-//! For a debugger (`botlens debug`, [`DebugInfo::Unoptimised`]) it is `-O0` instead, so every
-//! local lives in memory where gdb and lldb read it.
+//! The link is a step of its own, without `-O`: after an optimised link clang's driver runs
+//! binaryen's `wasm-opt` when it finds one on `PATH`, which drops the module's DWARF (the lines
+//! failures are located at) and makes the module depend on what the machine has installed.
+//! For a debugger (`botlens debug`, [`DebugInfo::Unoptimised`]) it is `-O0` instead of `-O2`,
+//! so every local lives in memory where gdb and lldb read it.
 //!
 //! [`build`] runs it, turns clang's diagnostics into located [`CompilerMessage`]s (the editor
 //! shows them like rustc's; nothing of a file outside the bot's folder: [`crate::shown`]), names the Debian package of a missing tool, and caches the module
@@ -22,7 +26,7 @@
 
 use botlens_games::GameKind;
 use botlens_sandbox::Sandbox;
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use super::Toolchain;
@@ -117,20 +121,38 @@ impl Toolchain for C {
     }
 }
 
-/// clang's flags besides the include path, the sources and the output: optimised (`-O2`) but
-/// for a debugger ([`DebugInfo::optimised`]).
-fn flags(debug_info: DebugInfo) -> [&'static str; 7] {
-    [
-        "--target=wasm32-wasi",
-        "-mexec-model=reactor",
-        "-g",
-        if debug_info.optimised() { "-O2" } else { "-O0" },
-        "-fno-color-diagnostics",
-        // Calling a function nothing declared (botlens.h not included) is an error, not a link
-        // error later.
-        "-Werror=implicit-function-declaration",
-        "-Wall",
-    ]
+/// clang's flags for the two steps of a build, besides the paths of their inputs and outputs.
+#[derive(Debug, Clone, Copy)]
+struct Flags {
+    /// Compiling each source to an object: optimised (`-O2`) but for a debugger
+    /// ([`DebugInfo::optimised`]).
+    compile: [&'static str; 6],
+    /// Linking the objects into the module: never with `-O`, which would make clang run a
+    /// `wasm-opt` it finds on `PATH` (the module docs).
+    link: [&'static str; 3],
+}
+
+impl Flags {
+    /// Every flag, for the cache's key.
+    fn all(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.compile.iter().chain(&self.link).copied()
+    }
+}
+
+fn flags(debug_info: DebugInfo) -> Flags {
+    Flags {
+        compile: [
+            "--target=wasm32-wasi",
+            "-g",
+            if debug_info.optimised() { "-O2" } else { "-O0" },
+            "-fno-color-diagnostics",
+            // Calling a function nothing declared (botlens.h not included) is an error, not a
+            // link error later.
+            "-Werror=implicit-function-declaration",
+            "-Wall",
+        ],
+        link: ["--target=wasm32-wasi", "-mexec-model=reactor", "-fno-color-diagnostics"],
+    }
 }
 
 /// A C bot on disk.
@@ -210,7 +232,7 @@ pub fn build(
 /// headers given.
 fn build_with(
     bot: &CBot,
-    flags: &[&str],
+    flags: &Flags,
     header_dir: &Path,
     cache: &Path,
     path: &OsStr,
@@ -230,7 +252,7 @@ fn build_with(
     let mut hash = Fnv::default();
     hash.add(header_dir.as_os_str().as_encoded_bytes());
     hash.add(&read(&header_dir.join(HEADER))?);
-    for flag in flags {
+    for flag in flags.all() {
         hash.add(flag.as_bytes());
     }
     // The folder's own headers (a link leading out of it is not one: `own_files::listed`).
@@ -250,22 +272,45 @@ fn build_with(
     let output = crate::tools::output_dir(cache)
         .map_err(|source| FolderError::Read { path: cache.to_owned(), source })?;
     let partial = output.path().join("bot.wasm");
-    let mut clang = crate::tools::system(CLANG, path);
-    clang
-        .args(flags)
+    // Each source's object goes where clang puts it, `<stem>.o` in the directory it runs in
+    // (the sources' names differ: they are the files of one folder); the DWARF says the bot's
+    // folder is where it was compiled, as a build in the folder would.
+    let mut compiled_in = OsString::from("-fdebug-compilation-dir=");
+    compiled_in.push(&bot.folder.root);
+    let mut compile = crate::tools::system(CLANG, path);
+    compile
+        .args(flags.compile)
+        .arg(compiled_in)
         .arg("-I")
         .arg(header_dir)
+        .arg("-c")
         .args(&bot.sources)
-        .arg("-o")
-        .arg(&partial)
-        .current_dir(&bot.folder.root)
+        .current_dir(output.path())
         .read(&bot.folder.root)
         .read(header_dir)
         .write(output.path())
         .limits(crate::compiled::limits());
+    let objects = bot.sources.iter().map(|source| {
+        let stem = source.file_stem().unwrap_or(source.as_os_str());
+        output.path().join(Path::new(stem).with_extension("o"))
+    });
+    let mut link = crate::tools::system(CLANG, path);
+    link.args(flags.link)
+        .args(objects)
+        .arg("-o")
+        .arg(&partial)
+        .current_dir(output.path())
+        .write(output.path())
+        .limits(crate::compiled::limits());
     let install = crate::folder::apt_install();
     let missing = "a clang (package clang)";
-    let run = crate::compiled::run(&clang, BUILDING, missing, &install, cancel)?;
+    let mut run = crate::compiled::run(&compile, BUILDING, missing, &install, cancel)?;
+    if run.success {
+        let linked = crate::compiled::run(&link, BUILDING, missing, &install, cancel)?;
+        run.success = linked.success;
+        run.stderr.push_str(&linked.stderr);
+        run.duration += linked.duration;
+    }
     // Nothing of a file outside the bot's folder, the SDK and wasi-libc reaches a message.
     let shown = Shown::new(&bot.folder.root, &[header_dir, wasi_include]);
     let stderr = crate::shown::clang_output(&run.stderr, &shown);
