@@ -290,6 +290,29 @@ fn a_wasm_opt_on_the_path_is_never_run_and_failures_keep_their_lines() {
     assert_eq!(failure["line"], line_of(source, "/* here */"), "{failure:#}");
 }
 
+/// A bot of two files, one with dots in its name: each is compiled to its own object
+/// (`rules.v2.o`, as clang names it), both are linked, and the failure keeps its line.
+#[test]
+fn a_bot_of_several_files_with_dots_in_their_names_is_built_from_all_of_them() {
+    if !require(&[Tool::Clang]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("rules.v2.c"), "int plays_centre(void) { return 1; }\n")
+        .unwrap();
+    let source = "#include \"botlens.h\"\n\nint plays_centre(void);\nstatic int turn;\n\n\
+        void bot_play(void) {\n    botlens_tictactoe_view view = botlens_tictactoe();\n    \
+        if (turn++ == 0 && view.board[4] == '.') {\n        botlens_mark(1, 1);\n        return;\n    }\n    \
+        if (plays_centre()) botlens_mark(1, 1); /* here */\n}\n";
+    let out = run_c(dir.path(), source.as_bytes());
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    let failure = only_failure(&out);
+    assert_eq!(failure["kind"], "illegal_move", "{failure:#}");
+    let bot = dir.path().join("bot.c").display().to_string();
+    assert_eq!(failure["file"].as_str(), Some(bot.as_str()), "{failure:#}");
+    assert_eq!(failure["line"], line_of(source, "/* here */"), "{failure:#}");
+}
+
 #[test]
 fn a_lone_c_file_is_a_bot_and_its_planted_bug_is_located_at_its_line() {
     if !require(&[Tool::Clang]) {

@@ -139,6 +139,7 @@ impl Flags {
     }
 }
 
+/// The flags of a build, optimised unless `debug_info` is for a debugger.
 fn flags(debug_info: DebugInfo) -> Flags {
     Flags {
         compile: [
@@ -272,9 +273,10 @@ fn build_with(
     let output = crate::tools::output_dir(cache)
         .map_err(|source| FolderError::Read { path: cache.to_owned(), source })?;
     let partial = output.path().join("bot.wasm");
-    // Each source's object goes where clang puts it, `<stem>.o` in the directory it runs in
-    // (the sources' names differ: they are the files of one folder); the DWARF says the bot's
-    // folder is where it was compiled, as a build in the folder would.
+    // Each source's object goes where clang puts it, in the directory it runs in, named as the
+    // source with `.o` for its last extension (the sources' names differ: they are the files
+    // of one folder); the DWARF says the bot's folder is where it was compiled, as a build in
+    // the folder would.
     let mut compiled_in = OsString::from("-fdebug-compilation-dir=");
     compiled_in.push(&bot.folder.root);
     let mut compile = crate::tools::system(CLANG, path);
@@ -291,8 +293,9 @@ fn build_with(
         .write(output.path())
         .limits(crate::compiled::limits());
     let objects = bot.sources.iter().map(|source| {
-        let stem = source.file_stem().unwrap_or(source.as_os_str());
-        output.path().join(Path::new(stem).with_extension("o"))
+        let mut object = source.file_stem().unwrap_or(source.as_os_str()).to_owned();
+        object.push(".o");
+        output.path().join(object)
     });
     let mut link = crate::tools::system(CLANG, path);
     link.args(flags.link)
