@@ -46,6 +46,23 @@ fn line_of(source: &str, marker: &str) -> u64 {
     line as u64 + 1
 }
 
+/// A Tic-tac-toe bot that takes the centre on its first turn and marks it again on the next,
+/// an illegal move at its `/* here */` line.
+const CENTRE_TWICE: &str = "#include \"botlens.h\"\n\nstatic int turn;\n\nvoid bot_play(void) {\n    \
+    botlens_tictactoe_view view = botlens_tictactoe();\n    if (turn++ == 0 && view.board[4] == '.') {\n        \
+    botlens_mark(1, 1);\n        return;\n    }\n    botlens_mark(1, 1); /* here */\n}\n";
+
+/// The one failure of `out` (a run that lost): the illegal move at `source`'s `/* here */`
+/// line, in `file`.
+fn illegal_move_here(out: &Output, source: &str, file: &str) -> serde_json::Value {
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    let failure = only_failure(out);
+    assert_eq!(failure["kind"], "illegal_move", "{failure:#}");
+    assert_eq!(failure["file"].as_str(), Some(file), "{failure:#}");
+    assert_eq!(failure["line"], line_of(source, "/* here */"), "{failure:#}");
+    failure
+}
+
 #[test]
 fn new_c_bots_build_and_play_clean() {
     if !require(&[Tool::Clang]) {
@@ -276,18 +293,13 @@ fn a_wasm_opt_on_the_path_is_never_run_and_failures_keep_their_lines() {
     std::fs::write(&wasm_opt, "#!/bin/sh\n: > \"$1\"\n").unwrap();
     std::fs::set_permissions(&wasm_opt, std::fs::Permissions::from_mode(0o755)).unwrap();
     let path = format!("{}:{}", tools.display(), std::env::var("PATH").unwrap_or_default());
-    let source = "#include \"botlens.h\"\n\nstatic int turn;\n\nvoid bot_play(void) {\n    \
-        botlens_tictactoe_view view = botlens_tictactoe();\n    if (turn++ == 0 && view.board[4] == '.') {\n        \
-        botlens_mark(1, 1);\n        return;\n    }\n    botlens_mark(1, 1); /* here */\n}\n";
-    std::fs::write(dir.path().join("bot.c"), source).unwrap();
+    std::fs::write(dir.path().join("bot.c"), CENTRE_TWICE).unwrap();
     std::fs::write(dir.path().join("botlens.toml"), "game = \"tictactoe\"\n").unwrap();
     let bot = dir.path().display().to_string();
     let args = ["run", &bot, "--vs", "random", "--seeds", "0..4", "--json"];
     let out = botlens_env(&args, &[("PATH", &path)]);
-    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
-    let failure = only_failure(&out);
-    assert_eq!(failure["kind"], "illegal_move", "{failure:#}");
-    assert_eq!(failure["line"], line_of(source, "/* here */"), "{failure:#}");
+    let file = dir.path().join("bot.c").display().to_string();
+    illegal_move_here(&out, CENTRE_TWICE, &file);
 }
 
 /// A bot of two files, one with dots in its name: each is compiled to its own object
@@ -305,12 +317,8 @@ fn a_bot_of_several_files_with_dots_in_their_names_is_built_from_all_of_them() {
         if (turn++ == 0 && view.board[4] == '.') {\n        botlens_mark(1, 1);\n        return;\n    }\n    \
         if (plays_centre()) botlens_mark(1, 1); /* here */\n}\n";
     let out = run_c(dir.path(), source.as_bytes());
-    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
-    let failure = only_failure(&out);
-    assert_eq!(failure["kind"], "illegal_move", "{failure:#}");
-    let bot = dir.path().join("bot.c").display().to_string();
-    assert_eq!(failure["file"].as_str(), Some(bot.as_str()), "{failure:#}");
-    assert_eq!(failure["line"], line_of(source, "/* here */"), "{failure:#}");
+    let file = dir.path().join("bot.c").display().to_string();
+    illegal_move_here(&out, source, &file);
 }
 
 #[test]
@@ -333,18 +341,11 @@ fn a_lone_c_file_is_a_bot_and_its_planted_bug_is_located_at_its_line() {
     assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
     crate::support::assert_played_clean(&out.stdout, 40);
 
-    let source = "#include \"botlens.h\"\n\nstatic int turn;\n\nvoid bot_play(void) {\n    \
-        botlens_tictactoe_view view = botlens_tictactoe();\n    if (turn++ == 0 && view.board[4] == '.') {\n        \
-        botlens_mark(1, 1);\n        return;\n    }\n    botlens_mark(1, 1); /* here */\n}\n";
-    std::fs::write(lone.join("mine.c"), source).unwrap();
+    std::fs::write(lone.join("mine.c"), CENTRE_TWICE).unwrap();
     let args = ["run", &mine, "--game", "tictactoe", "--vs", "random", "--seeds", "0..4", "--json"];
     let out = botlens_env(&args, &[]);
-    assert_eq!(out.code, Some(1), "{}", out.stderr);
-    let failure = only_failure(&out);
-    assert_eq!(failure["kind"], "illegal_move", "{failure:#}");
-    assert_eq!(failure["file"].as_str(), Some(mine.as_str()), "{failure:#}");
-    let line = line_of(source, "/* here */");
-    assert_eq!(failure["line"], line, "{failure:#}");
+    let failure = illegal_move_here(&out, CENTRE_TWICE, &mine);
+    let line = line_of(CENTRE_TWICE, "/* here */");
     // Its replay line names the file and the game, and replays the failure at its line.
     let replay = failure["replay"].as_str().unwrap();
     let seed = failure["first_seed"].to_string();
