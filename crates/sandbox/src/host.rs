@@ -366,7 +366,7 @@ fn malformed<G: Game>(caller: &mut Caller<'_, Host<G>>, message: String) -> wasm
 }
 
 /// Copies the current reply to `out_ptr` if it fits in `out_cap` bytes; returns its length.
-/// The caller has charged for the reply's bytes ([`reply_bytes`]).
+/// The caller has charged for the reply's bytes ([`charge_reply`], or with the call).
 fn deliver<G: Game>(
     caller: &mut Caller<'_, Host<G>>,
     call: &str,
@@ -428,6 +428,12 @@ fn view<G: Game>(
 /// The length of the current reply, for its charge.
 fn reply_bytes<G: Game>(caller: &Caller<'_, Host<G>>) -> u64 {
     caller.data().reply.bytes.len() as u64
+}
+
+/// Charges for the current reply's bytes, once the call is charged ([`charge_bytes`]).
+fn charge_reply<G: Game>(caller: &mut Caller<'_, Host<G>>) -> wasmtime::Result<()> {
+    let bytes = reply_bytes(caller);
+    charge_bytes(caller, bytes)
 }
 
 /// Reads an action in the bot's encoding. JSON: its canonical form fast, any other JSON of the
@@ -497,8 +503,7 @@ fn act<G: Game>(
             let encoding = host.encoding;
             host.reply.set(|out| encoding.write(&response, out));
             note_move(&mut caller);
-            let bytes = reply_bytes(&caller);
-            charge_bytes(&mut caller, bytes)?;
+            charge_reply(&mut caller)?;
             deliver(&mut caller, "act", out_ptr, out_cap)
         }
         Err(failure) if host.runner => {
@@ -655,8 +660,7 @@ fn reply<G: Game>(
     if !caller.data().reply.is_set {
         return Ok(-1);
     }
-    let bytes = reply_bytes(&caller);
-    charge_bytes(&mut caller, bytes)?;
+    charge_reply(&mut caller)?;
     deliver(&mut caller, "reply", out_ptr, out_cap)
 }
 
