@@ -157,6 +157,14 @@ fn compile_errors_are_located_in_the_bots_file() {
         "{}",
         out.stderr
     );
+    // A function declared and never defined: it compiles, and the link (a step of its own)
+    // fails with the linker's message.
+    let out = run_c(
+        dir.path(),
+        b"#include \"botlens.h\"\nint helper(void);\nvoid bot_play(void) {\n  botlens_mark(helper(), 0);\n}\n",
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("undefined symbol: helper"), "{}", out.stderr);
     // A misspelt header: clang's error, and what to include.
     let out = run_c(dir.path(), b"#include \"botlen.h\"\nvoid bot_play(void) {}\n");
     assert_eq!(out.code, Some(2), "{}", out.stderr);
