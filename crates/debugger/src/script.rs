@@ -136,7 +136,7 @@ fn gdb_commands(stop: &Stop) -> String {
 /// variables in C (`with language c`), whatever the frame's language. `@disarm` is where the
 /// breakpoint on the failing line is disabled, when there is one.
 const GDB_COMMANDS: &str = "define board
-  with language c -- call ((void (*)(void)) *(void **) &botlens_show_board_at)()
+  with language c -- printf \"%s\", *(char **) &botlens_board
 end
 document board
 Print the board as the bot sees it at this turn, and the view message it was handed.

@@ -6,9 +6,11 @@
 //! commands on the rest (`board`, `turn N`, `back`); see docs/debugging.md.
 //!
 //! The names are unmangled and lower-case because debuggers type them: `botlens_stop_turn`,
-//! `botlens_replay_turn`, `botlens_show_board()`.
+//! `botlens_replay_turn`, `botlens_board`, `botlens_show_board()`.
 
+use std::ffi::{CStr, c_char};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicPtr, Ordering};
 
 use botlens_engine::text::printable;
 
@@ -43,19 +45,33 @@ static mut botlens_replay_turn: u32 = 0;
 #[allow(non_upper_case_globals, reason = "a debugger's user types this name")]
 static botlens_show_board_at: extern "C" fn() = botlens_show_board;
 
-/// The board as the bot sees it at the stop, and its view message: what
-/// [`botlens_show_board`] prints, printable.
-static BOARD: Mutex<String> = Mutex::new(String::new());
+/// What [`botlens_show_board`] prints when the game has not stopped at a turn.
+const NOT_STOPPED: &CStr = c"botlens: the game has not stopped at a turn\n";
+
+/// The board as the bot sees it at the stop, and its view message, printable and ended by a
+/// NUL: what [`botlens_show_board`] prints, and what [`botlens_board`] points at.
+static BOARD: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+
+/// The text [`BOARD`] holds, as a C string, for a debugger that prints it from the stopped
+/// process's memory (gdb's `board`: `printf "%s", *(char **) &botlens_board`) rather than by
+/// calling [`botlens_show_board`]: gdb cannot restore the registers after a call on a CPU whose
+/// register state it does not know in full (it fails with "Couldn't write extended state
+/// status" on CPUs with AMX). Set before each stop, while the text it points at is not changed.
+#[unsafe(no_mangle)]
+#[allow(non_upper_case_globals, reason = "a debugger's user types this name")]
+static botlens_board: AtomicPtr<c_char> = AtomicPtr::new(NOT_STOPPED.as_ptr().cast_mut());
 
 /// Prints the board as the bot sees it at the stop, and the bot's view message, to stderr: a
-/// debugger calls it (botlens's `board` command, through [`botlens_show_board_at`]).
+/// debugger calls it (lldb's `board` command, through [`botlens_show_board_at`]).
 /// Unbuffered, so it shows before the debugger's prompt.
 #[unsafe(no_mangle)]
 #[inline(never)]
 pub(crate) extern "C" fn botlens_show_board() {
     match BOARD.try_lock() {
-        Ok(board) if board.is_empty() => eprintln!("botlens: the game has not stopped at a turn"),
-        Ok(board) => eprint!("{board}"),
+        Ok(board) => match board.split_last() {
+            Some((_nul, text)) => eprint!("{}", String::from_utf8_lossy(text)),
+            None => eprint!("{}", NOT_STOPPED.to_string_lossy()),
+        },
         Err(_) => eprintln!("botlens: the board is being written; step on and ask again"),
     }
 }
@@ -71,7 +87,9 @@ pub(crate) fn stop(turn: u32, board: &str, message: &[u8]) {
         printable(&message)
     );
     if let Ok(mut kept) = BOARD.lock() {
-        *kept = shown;
+        *kept = shown.into_bytes();
+        kept.push(0);
+        botlens_board.store(kept.as_ptr().cast::<c_char>().cast_mut(), Ordering::Release);
     }
     // SAFETY: written by this thread alone, read by the debugger while the process is stopped.
     unsafe { (&raw mut botlens_stop_turn).write_volatile(turn) };
@@ -81,6 +99,7 @@ pub(crate) fn stop(turn: u32, board: &str, message: &[u8]) {
         // SAFETY: a read of an initialised static.
         let show = unsafe { (&raw const botlens_show_board_at).read_volatile() };
         show();
+        std::hint::black_box(botlens_board.load(Ordering::Relaxed));
     }
 }
 
@@ -120,10 +139,12 @@ mod tests {
     fn a_stop_keeps_the_board_printable_and_a_replay_ask_is_taken_once() {
         stop(3, "X.O\n\u{1b}[2J..\n", b"{\"you\":\"X\"}\x07");
         let board = BOARD.lock().unwrap().clone();
-        assert_eq!(
-            board,
-            "the bot's turn 3, as it sees the board:\nX.O\n\\u{1b}[2J..\nits view message: {\"you\":\"X\"}\\u{7}\n"
-        );
+        let shown = "the bot's turn 3, as it sees the board:\nX.O\n\\u{1b}[2J..\nits view message: {\"you\":\"X\"}\\u{7}\n";
+        assert_eq!(board, [shown.as_bytes(), b"\0"].concat());
+        // What a debugger reads at `botlens_board`: the same text, as a C string.
+        // SAFETY: the pointer is to `BOARD`'s NUL-ended bytes, unchanged until the next stop.
+        let c_string = unsafe { std::ffi::CStr::from_ptr(botlens_board.load(Ordering::Acquire)) };
+        assert_eq!(c_string.to_str(), Ok(shown));
         // SAFETY: this test alone writes it.
         assert_eq!(unsafe { (&raw const botlens_stop_turn).read_volatile() }, 3);
         assert_eq!(replay_asked(), None);
