@@ -12,7 +12,10 @@
 //! boxed byte slice otherwise.
 //!
 //! A [`Count::Steps`] search expands, for each piece, every cell its top-left corner can reach by
-//! sliding while the others stand still: each of those is one step away.
+//! sliding while the others stand still: each of those is one step away. Cells are sets of bits:
+//! a piece is tried only when a cell beside it is empty, and a slide fits when the cells the
+//! piece would cover there meet none of the other pieces' (a few `and`s, precomputed per shape
+//! and cell).
 //!
 //! # Cost
 //!
@@ -568,26 +571,50 @@ fn search<K: Key>(
 
 /// Reusable buffers for expanding positions.
 struct Scratch {
-    /// Per cell: 0 if empty, else the occupying id + 1.
-    grid: Vec<u16>,
     /// Per cell: the flood-fill generation that last reached it.
     seen: Vec<u32>,
     generation: u32,
     /// Flood-fill queue: anchors and their distance in cell moves.
     queue: Vec<(u8, u32)>,
-    /// Per slot: whether the piece touches an empty cell (only such a piece can slide).
-    movable: Vec<bool>,
 }
 
 impl Scratch {
     fn new(cells: usize) -> Scratch {
-        Scratch {
-            grid: vec![0; cells],
-            seen: vec![0; cells],
-            generation: 0,
-            queue: Vec::new(),
-            movable: Vec::new(),
-        }
+        Scratch { seen: vec![0; cells], generation: 0, queue: Vec::new() }
+    }
+}
+
+/// A set of a board's cells, a bit per cell: room for [`MAX_SIDE`]² cells. Expanding a position
+/// asks of a piece's cells only whether they meet other pieces' cells, a few `and`s.
+///
+/// [`MAX_SIDE`]: crate::MAX_SIDE
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Cells([u64; 4]);
+
+impl Cells {
+    /// The set with `cell` added.
+    fn with(mut self, cell: usize) -> Cells {
+        self.0[cell / 64] |= 1 << (cell % 64);
+        self
+    }
+
+    /// The cells in either set.
+    fn union(self, other: Cells) -> Cells {
+        Cells(std::array::from_fn(|i| self.0[i] | other.0[i]))
+    }
+
+    /// The cells of `self` not in `other`.
+    fn minus(self, other: Cells) -> Cells {
+        Cells(std::array::from_fn(|i| self.0[i] & !other.0[i]))
+    }
+
+    /// Whether the two sets share a cell.
+    fn meets(self, other: Cells) -> bool {
+        (self.0[0] & other.0[0])
+            | (self.0[1] & other.0[1])
+            | (self.0[2] & other.0[2])
+            | (self.0[3] & other.0[3])
+            != 0
     }
 }
 
@@ -608,10 +635,14 @@ pub(crate) struct Space {
     next: Vec<[Option<u8>; 4]>,
     /// Per class: cell offsets covered relative to the anchor.
     cover: Vec<Vec<usize>>,
-    /// Per class and direction of [`Dir::ALL`]: the offsets, relative to the new anchor, of the
-    /// cells a one-cell slide that way moves onto (the piece's leading edge); the rest it
-    /// covered already.
-    entering: Vec<[Vec<usize>; 4]>,
+    /// Per class × anchor cell: the cells a piece of the class covers there (none where it
+    /// would leave the board).
+    covering: Vec<Cells>,
+    /// Per class × anchor cell: the board's cells beside those (a piece moves only when one of
+    /// them is empty).
+    beside: Vec<Cells>,
+    /// Every cell of the board.
+    board: Cells,
     /// The goal piece's target anchor.
     target: u8,
     /// Bits per packed cell index.
@@ -677,23 +708,7 @@ impl Space {
             .iter()
             .map(|&(w, h)| (0..h).flat_map(|dy| (0..w).map(move |dx| dy * width + dx)).collect())
             .collect();
-        let entering = shapes
-            .iter()
-            .map(|&(w, h)| {
-                Dir::ALL.map(|dir| {
-                    let (dx, dy) = dir.delta();
-                    let covered_before = |x: usize, y: usize| {
-                        let (bx, by) = (x as isize + dx as isize, y as isize + dy as isize);
-                        (0..w as isize).contains(&bx) && (0..h as isize).contains(&by)
-                    };
-                    (0..h)
-                        .flat_map(|y| (0..w).map(move |x| (x, y)))
-                        .filter(|&(x, y)| !covered_before(x, y))
-                        .map(|(x, y)| y * width + x)
-                        .collect()
-                })
-            })
-            .collect();
+        let (covering, beside) = cover_sets(&shapes, width, height);
         let bits = usize::BITS - (cells - 1).leading_zeros();
         let target = anchor(layout.goal().x, layout.goal().y);
         let space = Space {
@@ -705,7 +720,9 @@ impl Space {
             piece_class,
             next,
             cover,
-            entering,
+            covering,
+            beside,
+            board: (0..cells).fold(Cells::default(), Cells::with),
             target,
             bits: bits.max(1),
         };
@@ -814,16 +831,6 @@ impl Space {
         })
     }
 
-    /// Whether piece `id` of `class`, standing where its cells are free (or its own), fits one
-    /// slide on at `to` in direction `dir`: only the cells it moves onto are looked at.
-    fn enters(&self, grid: &[u16], id: usize, class: usize, dir: usize, to: u8) -> bool {
-        let mine = id as u16 + 1;
-        self.entering[class][dir].iter().all(|&offset| {
-            let cell = grid[to as usize + offset];
-            cell == 0 || cell == mine
-        })
-    }
-
     /// Calls `emit(slot, anchor, cell moves)` for every position one move away under `count`.
     fn successors(
         &self,
@@ -832,34 +839,30 @@ impl Space {
         scratch: &mut Scratch,
         mut emit: impl FnMut(usize, u8, u32),
     ) {
-        let by_slot = position.iter().enumerate().map(|(slot, &a)| (slot, self.class_of[slot], a));
-        self.fill(&mut scratch.grid, by_slot);
-        // A first slide moves onto empty cells beside the piece: only the pieces beside an
-        // empty cell are tried (in slot order, so that the search visits as it always has).
-        scratch.movable.clear();
-        scratch.movable.resize(position.len(), false);
-        for (cell, _) in scratch.grid.iter().enumerate().filter(|&(_, &id)| id == 0) {
-            let x = cell % self.width;
-            let beside = [
-                (x > 0).then(|| cell - 1),
-                (x + 1 < self.width).then(|| cell + 1),
-                cell.checked_sub(self.width),
-                Some(cell + self.width).filter(|&below| below < self.cells),
-            ];
-            for id in beside.into_iter().flatten().map(|c| scratch.grid[c]).filter(|&id| id > 0) {
-                scratch.movable[usize::from(id) - 1] = true;
-            }
-        }
+        // Per class, by anchor: the cells a piece covers, and its anchor after each slide.
+        let of_class = |class: usize| {
+            let at = class * self.cells..(class + 1) * self.cells;
+            (&self.covering[at.clone()], &self.next[at])
+        };
+        let occupied = position.iter().enumerate().fold(Cells::default(), |cells, (slot, &a)| {
+            cells.union(of_class(self.class_of[slot]).0[usize::from(a)])
+        });
+        let empty = self.board.minus(occupied);
         for (slot, &from) in position.iter().enumerate() {
-            if !scratch.movable[slot] {
+            let class = self.class_of[slot];
+            // A first slide moves onto empty cells beside the piece.
+            if !self.beside[class * self.cells + usize::from(from)].meets(empty) {
                 continue;
             }
-            let class = self.class_of[slot];
+            let (covers, slides) = of_class(class);
+            let others = occupied.minus(covers[usize::from(from)]);
+            let fits = |to: u8| !covers[usize::from(to)].meets(others);
+            let step = |at: u8, dir: usize| slides[usize::from(at)][dir];
             match count {
                 Count::Cells => {
                     for dir in 0..4 {
-                        if let Some(to) = self.step(class, from, dir)
-                            && self.enters(&scratch.grid, slot, class, dir, to)
+                        if let Some(to) = step(from, dir)
+                            && fits(to)
                         {
                             emit(slot, to, 1);
                         }
@@ -868,10 +871,7 @@ impl Space {
                 Count::Lines => {
                     for dir in 0..4 {
                         let (mut at, mut distance) = (from, 0);
-                        while let Some(to) = self
-                            .step(class, at, dir)
-                            .filter(|&to| self.enters(&scratch.grid, slot, class, dir, to))
-                        {
+                        while let Some(to) = step(at, dir).filter(|&to| fits(to)) {
                             distance += 1;
                             emit(slot, to, distance);
                             at = to;
@@ -893,10 +893,8 @@ impl Space {
                     while let Some(&(at, distance)) = scratch.queue.get(head) {
                         head += 1;
                         for dir in 0..4 {
-                            let Some(to) = self.step(class, at, dir) else { continue };
-                            if scratch.seen[to as usize] != generation
-                                && self.enters(&scratch.grid, slot, class, dir, to)
-                            {
+                            let Some(to) = step(at, dir) else { continue };
+                            if scratch.seen[to as usize] != generation && fits(to) {
                                 scratch.seen[to as usize] = generation;
                                 scratch.queue.push((to, distance + 1));
                                 emit(slot, to, distance + 1);
@@ -1013,6 +1011,40 @@ impl Space {
     }
 }
 
+/// Per class × anchor cell of a `width` × `height` board: the cells a piece of each shape covers
+/// there, and the board's cells beside them (none for an anchor where the piece would leave the
+/// board).
+fn cover_sets(shapes: &[(usize, usize)], width: usize, height: usize) -> (Vec<Cells>, Vec<Cells>) {
+    let cells = width * height;
+    let mut covering = vec![Cells::default(); shapes.len() * cells];
+    let mut beside = covering.clone();
+    for (class, &(w, h)) in shapes.iter().enumerate() {
+        for y in 0..=height.saturating_sub(h) {
+            for x in 0..=width.saturating_sub(w) {
+                let covered =
+                    |cx: usize, cy: usize| (x..x + w).contains(&cx) && (y..y + h).contains(&cy);
+                let mut on = Cells::default();
+                let mut around = Cells::default();
+                for (cy, cx) in (0..height).flat_map(|cy| (0..width).map(move |cx| (cy, cx))) {
+                    let cell = cy * width + cx;
+                    if covered(cx, cy) {
+                        on = on.with(cell);
+                    } else if (cx > 0 && covered(cx - 1, cy))
+                        || covered(cx + 1, cy)
+                        || (cy > 0 && covered(cx, cy - 1))
+                        || covered(cx, cy + 1)
+                    {
+                        around = around.with(cell);
+                    }
+                }
+                covering[class * cells + y * width + x] = on;
+                beside[class * cells + y * width + x] = around;
+            }
+        }
+    }
+    (covering, beside)
+}
+
 /// Recursive placement of a piece set, filling cells in reading order: the first undecided cell
 /// is either left empty or is the top-left corner of a piece, which makes every placement come
 /// out exactly once.
@@ -1114,17 +1146,22 @@ mod tests {
     }
 
     #[test]
-    fn a_slide_looks_only_at_the_cells_it_moves_onto() {
-        // The classic's 2 × 2 goal piece on its 4-wide board, relative to its new anchor.
+    fn a_piece_covers_its_cells_and_is_beside_the_board_cells_around_it() {
+        // The classic's 2 × 2 goal piece on its 4 × 5 board.
         let (space, _) = Space::new(&classic());
-        let leading = |dir: Dir| {
-            let d = Dir::ALL.iter().position(|&each| each == dir).unwrap();
-            space.entering[0][d].clone()
-        };
-        assert_eq!(leading(Dir::Right), [1, 5]);
-        assert_eq!(leading(Dir::Left), [0, 4]);
-        assert_eq!(leading(Dir::Down), [4, 5]);
-        assert_eq!(leading(Dir::Up), [0, 1]);
+        let cells = |list: &[usize]| list.iter().copied().fold(Cells::default(), Cells::with);
+        let at = |x: usize, y: usize| y * 4 + x;
+        assert_eq!(space.covering[at(1, 0)], cells(&[1, 2, 5, 6]));
+        assert_eq!(space.beside[at(1, 0)], cells(&[0, 3, 4, 7, 9, 10]));
+        // In the bottom-right corner: nothing beside it off the board.
+        assert_eq!(space.covering[at(2, 3)], cells(&[14, 15, 18, 19]));
+        assert_eq!(space.beside[at(2, 3)], cells(&[10, 11, 13, 17]));
+        // Off the board (three columns from the right edge it would stick out): nothing.
+        assert_eq!(space.covering[at(3, 0)], Cells::default());
+        assert_eq!(space.board, cells(&(0..20).collect::<Vec<_>>()));
+        // The last cell of the largest board.
+        assert!(Cells::default().with(255).meets(Cells::default().with(255)));
+        assert!(!Cells::default().with(255).meets(Cells::default().with(191)));
     }
 
     #[test]
