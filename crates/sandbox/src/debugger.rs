@@ -99,7 +99,6 @@ pub(crate) fn stop(turn: u32, board: &str, message: &[u8]) {
         // SAFETY: a read of an initialised static.
         let show = unsafe { (&raw const botlens_show_board_at).read_volatile() };
         show();
-        std::hint::black_box(botlens_board.load(Ordering::Relaxed));
     }
 }
 
