@@ -17,6 +17,13 @@
 //! piece would cover there meet none of the other pieces' (a few `and`s, precomputed per shape
 //! and cell).
 //!
+//! When the goal is in the board's middle (the classic's and every bundled layout's: the goal
+//! piece ends in the middle of the bottom), a position and its mirror image, left and right
+//! swapped, are equally far from it. A search for a solution then files the two as one, under
+//! the smaller key, and meets about half the positions (横刀立马: 11,990 instead of 23,922);
+//! the path it finds is walked again from the start, each step the successor filed under the
+//! next key, to give the moves of the actual pieces.
+//!
 //! # Cost
 //!
 //! 横刀立马 (25,955 positions) solves in a few milliseconds with optimisations. A search stops
@@ -182,6 +189,8 @@ pub fn solve_from(
     }
 }
 
+/// [`solve_from`] with keys of type `K`: the search files a position and its mirror image as one
+/// when the goal is in the board's middle ([`Space::is_symmetric`]).
 fn solve_with<K: Key>(
     space: &Space,
     start: &[u8],
@@ -189,13 +198,29 @@ fn solve_with<K: Key>(
     count: Count,
     moving: Option<usize>,
 ) -> Result<Solution, SolveError> {
+    solve_filed::<K>(space, start, layout, count, moving, space.is_symmetric())
+}
+
+/// [`solve_with`], the search filing each position and its mirror image as one when `mirrored`.
+fn solve_filed<K: Key>(
+    space: &Space,
+    start: &[u8],
+    layout: &Layout,
+    count: Count,
+    moving: Option<usize>,
+    mirrored: bool,
+) -> Result<Solution, SolveError> {
     let mut sources = vec![start.to_vec()];
     if let Some(piece) = moving {
         sources.extend(space.continuations(layout, start, piece));
     }
-    let search = search::<K>(space, &sources, count, true, MAX_STATES)?;
+    let search_for =
+        |mirrored| search::<K>(space, &sources, count, Reach::Goal { mirrored }, MAX_STATES);
+    let search = search_for(mirrored)?;
     let Some(found) = search.found else {
-        return Err(SolveError::Unsolvable { explored: search.states.len() });
+        // The positions themselves, not their pairs: searched again, each filed as itself.
+        let explored = if mirrored { search_for(false)?.states.len() } else { search.states.len() };
+        return Err(SolveError::Unsolvable { explored });
     };
     let mut chain = vec![found];
     let mut at = found;
@@ -204,8 +229,7 @@ fn solve_with<K: Key>(
         chain.push(at);
     }
     chain.reverse();
-    let mut positions: Vec<Vec<u8>> =
-        chain.iter().map(|&i| space.unpack(&search.states[i as usize])).collect();
+    let mut positions = space.walk(&search, &chain, &sources, count, mirrored);
     // A path from a continuation begins with the slides that finish the step under way.
     let continues = positions[0] != start;
     if continues {
@@ -220,9 +244,10 @@ pub fn reachable(layout: &Layout) -> Result<usize, SolveError> {
     let (space, start) = Space::new(layout);
     let sources = [start];
     if space.packs() {
-        search::<u128>(&space, &sources, Count::Cells, false, MAX_STATES).map(|s| s.states.len())
+        search::<u128>(&space, &sources, Count::Cells, Reach::All, MAX_STATES)
+            .map(|s| s.states.len())
     } else {
-        search::<Box<[u8]>>(&space, &sources, Count::Cells, false, MAX_STATES)
+        search::<Box<[u8]>>(&space, &sources, Count::Cells, Reach::All, MAX_STATES)
             .map(|s| s.states.len())
     }
 }
@@ -397,12 +422,12 @@ fn distances<K: Key>(
     sources: &[Vec<u8>],
     count: Count,
 ) -> Result<Vec<Distance>, SolveError> {
-    let search = search::<K>(space, sources, count, false, MAX_STATES)?;
+    let search = search::<K>(space, sources, count, Reach::All, MAX_STATES)?;
     Ok(search.states.iter().zip(&search.depth).map(|(k, &d)| (space.unpack(k), d)).collect())
 }
 
 /// A packed position: the key of the visited set.
-trait Key: Clone + Eq + Hash {
+trait Key: Clone + Ord + Hash {
     fn pack(position: &[u8], bits: u32) -> Self;
     fn unpack(&self, bits: u32, out: &mut [u8]);
 }
@@ -492,17 +517,30 @@ struct Search<K> {
     found: Option<u32>,
 }
 
+/// How far a search goes, and how it files the positions it meets.
+#[derive(Debug, Clone, Copy)]
+enum Reach {
+    /// Every reachable position, each filed as itself.
+    All,
+    /// To the layer where a solved position first appears. `mirrored`: a position and its mirror
+    /// image are filed as one, under the smaller of their keys ([`Space::key`]); they are as far
+    /// from a goal in the board's middle, so the search meets about half the positions.
+    Goal { mirrored: bool },
+}
+
 /// Breadth-first search from `sources`, layer by layer. Among equally short paths to a position
 /// it keeps the one with the fewest cell moves (a position's parent may change while its layer
-/// is still being discovered). With `stop_at_goal` it finishes the layer where a solved position
-/// first appears and reports the solved one with the fewest cell moves.
+/// is still being discovered). Reaching for the goal, it finishes the layer where a solved
+/// position first appears and reports the solved one with the fewest cell moves.
 fn search<K: Key>(
     space: &Space,
     sources: &[Vec<u8>],
     count: Count,
-    stop_at_goal: bool,
+    reach: Reach,
     limit: usize,
 ) -> Result<Search<K>, SolveError> {
+    let stop_at_goal = matches!(reach, Reach::Goal { .. });
+    let mut image = matches!(reach, Reach::Goal { mirrored: true }).then(Vec::new);
     let mut index: Index<K> = Index::with_capacity_and_hasher(FIRST_CAPACITY, Default::default());
     let mut result = Search {
         states: Vec::with_capacity(FIRST_CAPACITY),
@@ -513,7 +551,7 @@ fn search<K: Key>(
     };
     let mut solved: Vec<u32> = Vec::new();
     for source in sources {
-        let key = K::pack(source, space.bits);
+        let key = space.key::<K>(source, image.as_mut());
         if !index.contains_key(&key) {
             if stop_at_goal && space.solved(source) {
                 solved.push(result.states.len() as u32);
@@ -541,7 +579,7 @@ fn search<K: Key>(
             next.copy_from_slice(&current);
             next[slot] = to;
             space.canonical(&mut next, slot);
-            let key = K::pack(&next, space.bits);
+            let key = space.key::<K>(&next, image.as_mut());
             let cells = cells_here + distance;
             let at = result.states.len() as u32;
             let seen = *index.entry(key.clone()).or_insert(at) as usize;
@@ -643,6 +681,10 @@ pub(crate) struct Space {
     beside: Vec<Cells>,
     /// Every cell of the board.
     board: Cells,
+    /// Per class × anchor cell: the anchor of the piece's mirror image (left and right swapped),
+    /// when the goal is in the board's middle, so that a position and its mirror image are as
+    /// far from it; `None` otherwise.
+    mirror: Option<Vec<u8>>,
     /// The goal piece's target anchor.
     target: u8,
     /// Bits per packed cell index.
@@ -709,6 +751,19 @@ impl Space {
             .map(|&(w, h)| (0..h).flat_map(|dy| (0..w).map(move |dx| dy * width + dx)).collect())
             .collect();
         let (covering, beside) = cover_sets(&shapes, width, height);
+        let goal_width = shapes[0].0;
+        let mirror = (2 * layout.goal().x as usize + goal_width == width).then(|| {
+            let mut mirror = vec![0; shapes.len() * cells];
+            for (class, &(w, _)) in shapes.iter().enumerate() {
+                for (cell, image) in mirror[class * cells..][..cells].iter_mut().enumerate() {
+                    let (x, y) = (cell % width, cell / width);
+                    if x + w <= width {
+                        *image = (y * width + (width - w - x)) as u8;
+                    }
+                }
+            }
+            mirror
+        });
         let bits = usize::BITS - (cells - 1).leading_zeros();
         let target = anchor(layout.goal().x, layout.goal().y);
         let space = Space {
@@ -723,6 +778,7 @@ impl Space {
             covering,
             beside,
             board: (0..cells).fold(Cells::default(), Cells::with),
+            mirror,
             target,
             bits: bits.max(1),
         };
@@ -753,6 +809,68 @@ impl Space {
     /// Whether positions pack into an integer of `bits` bits.
     fn packs_in(&self, bits: u32) -> bool {
         self.class_of.len() as u32 * self.bits <= bits
+    }
+
+    /// Whether the goal is in the board's middle, so that a position and its mirror image (left
+    /// and right swapped) are as far from it.
+    fn is_symmetric(&self) -> bool {
+        self.mirror.is_some()
+    }
+
+    /// The key a search files `position` under: its packed form or, given room for its mirror
+    /// `image` on a symmetric board, the smaller of that and its mirror image's.
+    fn key<K: Key>(&self, position: &[u8], image: Option<&mut Vec<u8>>) -> K {
+        let key = K::pack(position, self.bits);
+        let (Some(image), Some(mirror)) = (image, &self.mirror) else { return key };
+        image.clear();
+        image.extend(
+            position.iter().enumerate().map(|(slot, &anchor)| {
+                mirror[self.class_of[slot] * self.cells + usize::from(anchor)]
+            }),
+        );
+        for range in &self.ranges {
+            image[range.clone()].sort_unstable();
+        }
+        key.min(K::pack(image, self.bits))
+    }
+
+    /// The positions along a search's `chain` (indices into its states, from a source to the
+    /// goal) as the moves reach them from the source: each step's successor is the one filed
+    /// under the chain's next key with the chain's cell moves. A mirrored search filed some of
+    /// them as their mirror images.
+    fn walk<K: Key>(
+        &self,
+        search: &Search<K>,
+        chain: &[u32],
+        sources: &[Vec<u8>],
+        count: Count,
+        mirrored: bool,
+    ) -> Vec<Vec<u8>> {
+        let mut image = mirrored.then(Vec::new);
+        let first = &search.states[chain[0] as usize];
+        let source = sources.iter().find(|source| self.key::<K>(source, image.as_mut()) == *first);
+        let mut at = source.expect("a search's chain starts at a source").clone();
+        let mut positions = vec![at.clone()];
+        let mut scratch = Scratch::new(self.cells);
+        for pair in chain.windows(2) {
+            let (from, to) = (pair[0] as usize, pair[1] as usize);
+            let cells = search.cells[to] - search.cells[from];
+            let mut reached = None;
+            self.successors(&at, count, &mut scratch, |slot, anchor, distance| {
+                if reached.is_some() || distance != cells {
+                    return;
+                }
+                let mut next = at.clone();
+                next[slot] = anchor;
+                self.canonical(&mut next, slot);
+                if self.key::<K>(&next, image.as_mut()) == search.states[to] {
+                    reached = Some(next);
+                }
+            });
+            at = reached.expect("each step of a search's chain is a move from the one before");
+            positions.push(at.clone());
+        }
+        positions
     }
 
     fn unpack<K: Key>(&self, key: &K) -> Vec<u8> {
@@ -1190,6 +1308,68 @@ mod tests {
     #[test]
     fn the_classic_piece_set_has_65880_layouts() {
         assert_eq!(count_layouts(&classic()), 65_880);
+    }
+
+    #[test]
+    fn a_mirrored_search_meets_about_half_the_positions_and_solves_as_well() {
+        let layout = classic();
+        let (space, start) = Space::new(&layout);
+        assert!(space.is_symmetric(), "the goal piece ends in the middle of the bottom");
+        let sources = [start.clone()];
+        let met = |mirrored| {
+            let reach = Reach::Goal { mirrored };
+            search::<u64>(&space, &sources, Count::Steps, reach, MAX_STATES).unwrap().states.len()
+        };
+        let (halved, whole) = (met(true), met(false));
+        assert!(halved * 10 < whole * 6, "{halved} of {whole}");
+        for layout in bundled::all() {
+            let (space, start) = Space::new(&layout);
+            for count in Count::ALL {
+                let solve = |mirrored| {
+                    solve_filed::<u64>(&space, &start, &layout, count, None, mirrored).unwrap()
+                };
+                let (mirrored, plain) = (solve(true), solve(false));
+                assert_eq!(mirrored.len(), plain.len(), "{:?} {count:?}", layout.name());
+                assert_eq!(
+                    mirrored.cell_moves(),
+                    plain.cell_moves(),
+                    "{:?} {count:?}",
+                    layout.name()
+                );
+                assert!(play_out(&layout, &mirrored).is_solved(), "{:?} {count:?}", layout.name());
+            }
+        }
+    }
+
+    #[test]
+    fn a_mirrored_search_continues_a_step_under_way_as_the_plain_one_does() {
+        // Part-way through the classic's solution, after each slide: the rest, counted from a
+        // step that may be under way, is as long either way.
+        let layout = classic();
+        let solution = solve(&layout, Count::Steps).unwrap();
+        let mut board = layout.clone();
+        for slide in solution.slides(&layout).into_iter().take(12) {
+            let piece = board.find(&slide.piece).unwrap();
+            board.slide(piece, slide.dir).unwrap();
+            let (space, start) = Space::new(&board);
+            let solve = |mirrored| {
+                solve_filed::<u64>(&space, &start, &board, Count::Steps, Some(piece), mirrored)
+                    .unwrap()
+            };
+            let (mirrored, plain) = (solve(true), solve(false));
+            assert_eq!((mirrored.len(), mirrored.continues), (plain.len(), plain.continues));
+            assert_eq!(mirrored.cell_moves(), plain.cell_moves());
+            assert!(play_out(&board, &mirrored).is_solved());
+        }
+    }
+
+    #[test]
+    fn an_unsolvable_symmetric_layout_counts_positions_not_mirror_pairs() {
+        // G roams the top row (three positions, two of them mirror images); the wall below,
+        // which holds the target, never moves.
+        let layout = tiny(&["G..", "BBB"], ("g", 1, 1));
+        assert!(Space::new(&layout).0.is_symmetric());
+        assert_eq!(solve(&layout, Count::Steps), Err(SolveError::Unsolvable { explored: 3 }));
     }
 
     #[test]
