@@ -370,9 +370,7 @@ fn steps_and_cells<K: Key>(
             solved.push(cursor);
         }
         space.successors(&current, Count::Steps, &mut scratch, |slot, to, distance| {
-            next.copy_from_slice(&current);
-            next[slot] = to;
-            space.canonical(&mut next, slot);
+            space.moved_into(&current, slot, to, &mut next);
             let key = K::pack(&next, space.bits);
             let at = *index.entry(key.clone()).or_insert_with(|| {
                 states.push(key);
@@ -576,9 +574,7 @@ fn search<K: Key>(
         result.states[cursor].unpack(space.bits, &mut current);
         let cells_here = result.cells[cursor];
         space.successors(&current, count, &mut scratch, |slot, to, distance| {
-            next.copy_from_slice(&current);
-            next[slot] = to;
-            space.canonical(&mut next, slot);
+            space.moved_into(&current, slot, to, &mut next);
             let key = space.key::<K>(&next, image.as_mut());
             let cells = cells_here + distance;
             let at = result.states.len() as u32;
@@ -636,6 +632,17 @@ impl Cells {
         self
     }
 
+    /// The set without `cell`.
+    fn without(mut self, cell: usize) -> Cells {
+        self.0[cell / 64] &= !(1 << (cell % 64));
+        self
+    }
+
+    /// Whether `cell` is in the set.
+    fn contains(self, cell: usize) -> bool {
+        self.0[cell / 64] & (1 << (cell % 64)) != 0
+    }
+
     /// The cells in either set.
     fn union(self, other: Cells) -> Cells {
         Cells(std::array::from_fn(|i| self.0[i] | other.0[i]))
@@ -671,8 +678,6 @@ pub(crate) struct Space {
     /// Per class × anchor cell: the anchor after a one-cell slide in each direction of
     /// [`Dir::ALL`], where the piece stays on the board.
     next: Vec<[Option<u8>; 4]>,
-    /// Per class: cell offsets covered relative to the anchor.
-    cover: Vec<Vec<usize>>,
     /// Per class × anchor cell: the cells a piece of the class covers there (none where it
     /// would leave the board).
     covering: Vec<Cells>,
@@ -746,10 +751,6 @@ impl Space {
                 }
             }
         }
-        let cover = shapes
-            .iter()
-            .map(|&(w, h)| (0..h).flat_map(|dy| (0..w).map(move |dx| dy * width + dx)).collect())
-            .collect();
         let (covering, beside) = cover_sets(&shapes, width, height);
         let goal_width = shapes[0].0;
         let mirror = (2 * layout.goal().x as usize + goal_width == width).then(|| {
@@ -774,7 +775,6 @@ impl Space {
             ranges,
             piece_class,
             next,
-            cover,
             covering,
             beside,
             board: (0..cells).fold(Cells::default(), Cells::with),
@@ -861,8 +861,7 @@ impl Space {
                     return;
                 }
                 let mut next = at.clone();
-                next[slot] = anchor;
-                self.canonical(&mut next, slot);
+                self.moved_into(&at, slot, anchor, &mut next);
                 if self.key::<K>(&next, image.as_mut()) == search.states[to] {
                     reached = Some(next);
                 }
@@ -899,6 +898,18 @@ impl Space {
         }
     }
 
+    /// The cells a piece of `class` covers at `anchor`.
+    fn covers(&self, class: usize, anchor: u8) -> Cells {
+        self.covering[class * self.cells + usize::from(anchor)]
+    }
+
+    /// `position` with the piece in `slot` moved to `anchor`, in canonical form, into `moved`.
+    fn moved_into(&self, position: &[u8], slot: usize, anchor: u8, moved: &mut [u8]) {
+        moved.copy_from_slice(position);
+        moved[slot] = anchor;
+        self.canonical(moved, slot);
+    }
+
     fn step(&self, class: usize, anchor: u8, dir: usize) -> Option<u8> {
         self.next[class * self.cells + anchor as usize][dir]
     }
@@ -922,31 +933,11 @@ impl Space {
         self.successors(position, Count::Steps, &mut scratch, |from, to, _| {
             if from == slot {
                 let mut next = position.to_vec();
-                next[from] = to;
-                self.canonical(&mut next, from);
+                self.moved_into(position, from, to, &mut next);
                 reached.push(next);
             }
         });
         reached
-    }
-
-    /// Marks every cell of a position in `grid` with the slot (or piece) id + 1.
-    fn fill(&self, grid: &mut [u16], pieces: impl Iterator<Item = (usize, usize, u8)>) {
-        grid.fill(0);
-        for (id, class, anchor) in pieces {
-            for &offset in &self.cover[class] {
-                grid[anchor as usize + offset] = id as u16 + 1;
-            }
-        }
-    }
-
-    /// Whether piece `id` of `class` fits at `anchor`, counting its own cells as free.
-    fn fits(&self, grid: &[u16], id: usize, class: usize, anchor: u8) -> bool {
-        let mine = id as u16 + 1;
-        self.cover[class].iter().all(|&offset| {
-            let cell = grid[anchor as usize + offset];
-            cell == 0 || cell == mine
-        })
     }
 
     /// Calls `emit(slot, anchor, cell moves)` for every position one move away under `count`.
@@ -1024,9 +1015,9 @@ impl Space {
         }
     }
 
-    /// The shortest sequence of slides taking piece `id` of `class` from `from` to `to` while
-    /// the pieces marked in `grid` stand still.
-    fn path(&self, grid: &[u16], id: usize, class: usize, from: u8, to: u8) -> Option<Vec<Dir>> {
+    /// The shortest sequence of slides taking a piece of `class` from `from` to `to` while the
+    /// other pieces, covering `others`, stand still.
+    fn path(&self, others: Cells, class: usize, from: u8, to: u8) -> Option<Vec<Dir>> {
         let mut came: Vec<Option<(u8, Dir)>> = vec![None; self.cells];
         let mut queue = std::collections::VecDeque::from([from]);
         let mut reached = vec![false; self.cells];
@@ -1045,7 +1036,7 @@ impl Space {
             for (d, dir) in Dir::ALL.into_iter().enumerate() {
                 if let Some(next) = self.step(class, at, d)
                     && !reached[next as usize]
-                    && self.fits(grid, id, class, next)
+                    && !self.covers(class, next).meets(others)
                 {
                     reached[next as usize] = true;
                     came[next as usize] = Some((at, dir));
@@ -1063,7 +1054,6 @@ impl Space {
             .iter()
             .map(|p| (p.y as usize * self.width + p.x as usize) as u8)
             .collect();
-        let mut grid = vec![0u16; self.cells];
         let mut moves = Vec::with_capacity(positions.len().saturating_sub(1));
         for pair in positions.windows(2) {
             let (before, after) = (&pair[0], &pair[1]);
@@ -1082,10 +1072,13 @@ impl Space {
             let (Some(from), Some(to), Some(piece)) = (from, to, piece) else {
                 unreachable!("consecutive positions of a search differ by one piece's move");
             };
-            let pieces = anchors.iter().enumerate().map(|(p, &a)| (p, self.piece_class[p], a));
-            self.fill(&mut grid, pieces);
+            let others = (anchors.iter().enumerate())
+                .filter(|&(p, _)| p != piece)
+                .fold(Cells::default(), |cells, (p, &a)| {
+                    cells.union(self.covers(self.piece_class[p], a))
+                });
             let path = self
-                .path(&grid, piece, class, from, to)
+                .path(others, class, from, to)
                 .expect("a search move is a path of slides with the other pieces still");
             anchors[piece] = to;
             moves.push(Move { piece, path });
@@ -1100,7 +1093,7 @@ impl Space {
         let Some(empties) = self.cells.checked_sub(area) else { return };
         let mut filler = Filler {
             space: self,
-            taken: vec![false; self.cells],
+            taken: Cells::default(),
             position: vec![0; self.class_of.len()],
             placed: vec![0; self.shapes.len()],
         };
@@ -1168,7 +1161,7 @@ fn cover_sets(shapes: &[(usize, usize)], width: usize, height: usize) -> (Vec<Ce
 /// out exactly once.
 struct Filler<'a> {
     space: &'a Space,
-    taken: Vec<bool>,
+    taken: Cells,
     position: Vec<u8>,
     placed: Vec<usize>,
 }
@@ -1176,25 +1169,23 @@ struct Filler<'a> {
 impl Filler<'_> {
     /// Marks (or clears) the cells of a `class` piece at `anchor`; false if it does not fit.
     fn put(&mut self, class: usize, anchor: u8, on: bool) -> bool {
-        let cover = &self.space.cover[class];
-        if on && cover.iter().any(|&o| self.taken[anchor as usize + o]) {
+        let covers = self.space.covers(class, anchor);
+        if on && covers.meets(self.taken) {
             return false;
         }
-        for &o in cover {
-            self.taken[anchor as usize + o] = on;
-        }
+        self.taken = if on { self.taken.union(covers) } else { self.taken.minus(covers) };
         true
     }
 
     fn fill(&mut self, from: usize, empties: usize, visit: &mut impl FnMut(&[u8])) {
-        let Some(cell) = (from..self.space.cells).find(|&c| !self.taken[c]) else {
+        let Some(cell) = (from..self.space.cells).find(|&c| !self.taken.contains(c)) else {
             visit(&self.position);
             return;
         };
         if empties > 0 {
-            self.taken[cell] = true;
+            self.taken = self.taken.with(cell);
             self.fill(cell + 1, empties - 1, visit);
-            self.taken[cell] = false;
+            self.taken = self.taken.without(cell);
         }
         for class in 0..self.space.shapes.len() {
             let range = self.space.ranges[class].clone();
