@@ -64,11 +64,16 @@ pub fn folder(name: &str) -> Result<PathBuf, BundleError> {
     Ok(unpacked(&root.join("sdk"))?.join(name))
 }
 
+/// The contents of the bundled file `path` (`js-runner/Cargo.toml`: a folder's name, then the
+/// file's path in it), if there is one.
+pub fn file(path: &str) -> Option<&'static str> {
+    FILES.iter().find(|(file, _)| *file == path).map(|(_, contents)| *contents)
+}
+
 /// The starting bot for the game `game` in the bundled folder `name`, the SDK of its language
 /// (`starters/<game>.<extension>`), if it has one.
 pub fn starter(name: &str, game: &str, extension: &str) -> Option<&'static str> {
-    let path = format!("{name}/starters/{game}.{extension}");
-    FILES.iter().find(|(file, _)| *file == path).map(|(_, contents)| *contents)
+    file(&format!("{name}/starters/{game}.{extension}"))
 }
 
 /// The bundled copy of the sample bot `name` (`battleships-hunter`, …), written into `dir` with

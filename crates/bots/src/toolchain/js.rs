@@ -134,7 +134,7 @@ pub fn runner(building: &mut dyn FnMut()) -> Result<PathBuf, FolderError> {
                 .env("RQUICKJS_SYS_NO_WASI_SDK", "1")
                 .env("CC_wasm32_wasip1", "clang")
                 .env("AR_wasm32_wasip1", ar)
-                .env("CFLAGS_wasm32_wasip1", format!("--sysroot={}", sysroot.display()));
+                .env("CFLAGS_wasm32_wasip1", c_flags(sysroot, bundled_manifest()));
         }
     };
     let runner = Runner {
@@ -144,6 +144,30 @@ pub fn runner(building: &mut dyn FnMut()) -> Result<PathBuf, FolderError> {
         needs_clang: true,
     };
     build_runner(&runner, building, &configure)
+}
+
+/// The runner's manifest as botlens bundles it.
+fn bundled_manifest() -> &'static str {
+    crate::bundled::file(&format!("{}/Cargo.toml", JavaScript.sdk())).unwrap_or_default()
+}
+
+/// The flags clang compiles QuickJS's C with: the sysroot, then the ones the runner's `manifest`
+/// declares (`[package.metadata.botlens] c-flags`). Declared there, they are part of the bundle
+/// the runner's build is cached under, so a change of them builds the runner again.
+fn c_flags(sysroot: &Path, manifest: &str) -> String {
+    let manifest: toml::Table = manifest.parse().unwrap_or_default();
+    let declared = manifest
+        .get("package")
+        .and_then(|package| package.get("metadata"))
+        .and_then(|metadata| metadata.get("botlens"))
+        .and_then(|botlens| botlens.get("c-flags"))
+        .and_then(toml::Value::as_array);
+    let mut flags = format!("--sysroot={}", sysroot.display());
+    for flag in declared.into_iter().flatten().filter_map(toml::Value::as_str) {
+        flags.push(' ');
+        flags.push_str(flag);
+    }
+    flags
 }
 
 /// The runner's module, as cargo names it.
@@ -194,6 +218,17 @@ mod tests {
     use super::*;
     use crate::folder::CONFIG_FILE;
     use crate::toolchain::script::ScriptBot;
+
+    #[test]
+    fn quickjs_is_compiled_with_the_webassembly_features_the_runner_declares() {
+        let flags = c_flags(Path::new("/cache/sysroot"), bundled_manifest());
+        assert_eq!(
+            flags,
+            "--sysroot=/cache/sysroot -mbulk-memory -msign-ext -mnontrapping-fptoint \
+             -mmutable-globals"
+        );
+        assert_eq!(c_flags(Path::new("/s"), "[package]\nname = \"x\"\n"), "--sysroot=/s");
+    }
 
     #[test]
     fn a_missing_toolchain_names_the_packages() {
