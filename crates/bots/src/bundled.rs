@@ -66,7 +66,7 @@ pub fn folder(name: &str) -> Result<PathBuf, BundleError> {
 
 /// The contents of the bundled file `path` (`js-runner/Cargo.toml`: a folder's name, then the
 /// file's path in it), if there is one.
-pub fn file(path: &str) -> Option<&'static str> {
+pub(crate) fn file(path: &str) -> Option<&'static str> {
     FILES.iter().find(|(file, _)| *file == path).map(|(_, contents)| *contents)
 }
 
