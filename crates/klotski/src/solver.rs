@@ -852,6 +852,7 @@ impl Space {
         let mut at = source.expect("a search's chain starts at a source").clone();
         let mut positions = vec![at.clone()];
         let mut scratch = Scratch::new(self.cells);
+        let mut next = at.clone();
         for pair in chain.windows(2) {
             let (from, to) = (pair[0] as usize, pair[1] as usize);
             let cells = search.cells[to] - search.cells[from];
@@ -860,10 +861,9 @@ impl Space {
                 if reached.is_some() || distance != cells {
                     return;
                 }
-                let mut next = at.clone();
                 self.moved_into(&at, slot, anchor, &mut next);
                 if self.key::<K>(&next, image.as_mut()) == search.states[to] {
-                    reached = Some(next);
+                    reached = Some(next.clone());
                 }
             });
             at = reached.expect("each step of a search's chain is a move from the one before");
