@@ -116,6 +116,9 @@ fn check_bench(report: &serde_json::Value) {
         // The least ratio is given where the native side is two copies of one player.
         let symmetric = row["native"].as_str().is_some_and(|n| n == "random vs random");
         assert_eq!(row["least_native_over_wasm"].as_f64().is_some(), symmetric, "{row}");
+        // So is the bot's instance as its own games have it, which that least ratio counts.
+        let instance = row["instance_us_per_game"].as_f64();
+        assert_eq!(instance.is_some_and(|us| us > 0.0), symmetric, "{row}");
     }
     for (section, field) in [
         ("sandbox_floor", "instance_us"),

@@ -3,8 +3,9 @@
 //! Measures, in one run: games per second for each game with native reference players (the
 //! ceiling) and with wasm bots against the same native opponent, on one core (among them a
 //! raw-ABI floor bot in WAT: the sandbox's own cost), next to the least ratio the sandbox's own
-//! steps allow (a fresh instance per game, entering a turn, a host call: measured alone on this
-//! CPU, `botlens_sandbox::SandboxFloor`); the cost split of a wasm game
+//! steps allow (the bot's instance, made and dropped, as its own games have it; entering a turn
+//! and a host call, measured alone on this CPU, `botlens_sandbox::SandboxFloor`); the cost
+//! split of a wasm game
 //! (instantiation, time inside the guest per turn, the floor bot's share, host time per turn);
 //! module compile time cold, from the disk cache and from memory; the README's main job (the
 //! `battleships-hunter` sample's suite) end to end on one core and on all; the save-to-report
@@ -26,6 +27,7 @@
 
 mod analysis;
 mod drawing;
+mod instance;
 mod languages;
 mod load;
 mod measure;

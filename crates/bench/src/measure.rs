@@ -293,8 +293,17 @@ fn game_speed(
         bot_turns = wasm_results.tally.opponents.iter().map(|o| o.moves).sum::<u64>();
     }
     let bot_turns_per_game = bot_turns as f64 / per_round as f64;
-    let sandbox_floor_us_per_game = floor.per_game_us(bot_turns_per_game, HOST_CALLS_PER_TURN);
+    // Where the native side is two copies of one player, the least ratio counts: its floor
+    // takes the instance as this bot's own games have it, not an instance nothing ran in.
     let symmetric = pairing.native_bot == pairing.opponent;
+    let instance_us_per_game = if symmetric {
+        Some(crate::instance::instance_us_per_game(pairing.game, bot, pairing.opponent, per_round)?)
+    } else {
+        None
+    };
+    let floor =
+        SandboxFloor { instance_us: instance_us_per_game.unwrap_or(floor.instance_us), ..*floor };
+    let sandbox_floor_us_per_game = floor.per_game_us(bot_turns_per_game, HOST_CALLS_PER_TURN);
     Ok(GameSpeed {
         game: pairing.game.name().to_owned(),
         native: format!("{} vs {}", pairing.native_bot, pairing.opponent),
@@ -304,6 +313,7 @@ fn game_speed(
         native_over_wasm: native_games_per_s / wasm_games_per_s,
         mean_turns_per_game: turns as f64 / per_round as f64,
         bot_turns_per_game,
+        instance_us_per_game,
         sandbox_floor_us_per_game,
         least_native_over_wasm: symmetric
             .then(|| GameSpeed::least_ratio(native_games_per_s, sandbox_floor_us_per_game)),

@@ -8,7 +8,7 @@
 //! |---|---|
 //! | `cores` | cores available to the run |
 //! | `games_per_measurement` | games played for each games-per-second figure |
-//! | `speeds[]` | per game: `game`, `native` and `wasm` (what played), `native_games_per_s`, `wasm_games_per_s` (one core each), `native_over_wasm` (how many times faster native is), `mean_turns_per_game` (wasm games, both seats), `bot_turns_per_game` (the wasm bot's), `sandbox_floor_us_per_game` (the least a game of the bot costs the sandbox: `sandbox_floor`'s instance, and per bot turn a call and two host calls), `least_native_over_wasm` (the least `native_over_wasm` that floor allows when the native side is two copies of one player: `(native game ÷ 2 + floor) ÷ native game`; null otherwise) |
+//! | `speeds[]` | per game: `game`, `native` and `wasm` (what played), `native_games_per_s`, `wasm_games_per_s` (one core each), `native_over_wasm` (how many times faster native is), `mean_turns_per_game` (wasm games, both seats), `bot_turns_per_game` (the wasm bot's), `instance_us_per_game` (the bot's instance as its own games have it: made, its `botlens_new` run, and dropped, every page its game wrote reset; measured where `least_native_over_wasm` is given, null elsewhere), `sandbox_floor_us_per_game` (the least a game of the bot costs the sandbox: that instance, or `sandbox_floor`'s where not measured, and per bot turn a call and two host calls), `least_native_over_wasm` (the least `native_over_wasm` that floor allows when the native side is two copies of one player: `(native game ÷ 2 + floor) ÷ native game`; null otherwise) |
 //! | `sandbox_floor` | the sandbox's own steps measured alone on this CPU, no game and no bot, best of 5 rounds of 20,000: `instance_us` (a fresh instance of a module with a Rust bot's memory made from its recipe in a pooled slot and dropped, its memory reset), `call_us` (entering a call into wasm as a turn does: fuel set and read back, epoch deadline set), `host_call_us` (a call from wasm to an empty host function) |
 //! | `languages[]` | bots in other languages, one core vs `random` (best of 10 rounds): `game`, `lang`, `bot` (what played), `games_per_s`, `fuel_per_turn` (the traces' `cost.fuel` of the bot's turns, 20 games), `over_rust` (games/s ÷ the Rust `botlens new` bot's of the same game), `skipped` (why the row was not measured, e.g. a missing toolchain; the figures are then null) |
 //! | `wasm_cost` | a Battleships game of the `botlens new` bot (random squares) against `hunter`, split: `instantiate_us_per_game`, `guest_us_per_turn` (inside the module: bot work, its `act` call and message encoding), `host_us_per_turn` (engine, runner and native opponent), `fuel_per_turn`, `floor_guest_us_per_turn` and `floor_fuel_per_turn` (the same for a raw-ABI bot in WAT that reads the view and fires at the first unknown square: the floor any bot pays), `turns_per_game` |
@@ -55,8 +55,14 @@ pub struct GameSpeed {
     pub mean_turns_per_game: f64,
     /// Mean turns of the wasm bot per game.
     pub bot_turns_per_game: f64,
+    /// The bot's instance as its own games have it, in µs a game: made (the module instantiated
+    /// and its `botlens_new` run) and dropped (every page its game wrote reset for the next
+    /// game), the fastest of a few rounds; more than [`SandboxFloor::instance_us`], an instance
+    /// nothing ran in. Measured where `least_native_over_wasm` is given, `None` elsewhere.
+    pub instance_us_per_game: Option<f64>,
     /// The least a wasm game of the bot costs the sandbox ([`SandboxFloor::per_game_us`]: one
-    /// fresh instance, and each bot turn entered once with two host calls), in µs.
+    /// instance, `instance_us_per_game` where measured, and each bot turn entered once with two
+    /// host calls), in µs.
     pub sandbox_floor_us_per_game: f64,
     /// The least `native_over_wasm` the sandbox's floor allows, where the native side is two
     /// copies of one player (so that player is at most half of a native game, and a wasm game
@@ -274,14 +280,16 @@ impl BenchReport {
         );
         let _ = writeln!(
             out,
-            "{:<12} {:<40} {:>11}   {:<44} {:>11}  {:>8}  {:>9}",
-            "game", "native", "games/s", "wasm", "games/s", "native÷wasm", "floor*"
+            "{:<12} {:<40} {:>11}   {:<44} {:>11}  {:>8}  {:>10}  {:>9}",
+            "game", "native", "games/s", "wasm", "games/s", "native÷wasm", "instance*", "floor*"
         );
         for s in &self.speeds {
             let least = s.least_native_over_wasm.map_or("—".to_owned(), |r| format!("≥ {r:.2}×"));
+            let instance =
+                s.instance_us_per_game.map_or("—".to_owned(), |us| format!("{us:.2} µs"));
             let _ = writeln!(
                 out,
-                "{:<12} {:<40} {:>11.0}   {:<44} {:>11.0}  {:>10.2}×  {least:>9}",
+                "{:<12} {:<40} {:>11.0}   {:<44} {:>11.0}  {:>10.2}×  {instance:>10}  {least:>9}",
                 s.game,
                 s.native,
                 s.native_games_per_s,
@@ -395,11 +403,12 @@ impl BenchReport {
 fn floor_note(floor: &SandboxFloor) -> String {
     format!(
         "* the least native÷wasm the sandbox's own steps allow (native side: two copies of one \
-         player; of absolute figures, so it moves with the machine), measured alone on this CPU: \
-         a fresh instance (made, dropped, its memory reset) \
-         {:.2} µs a game · entering a turn (fuel set and read) {:.3} µs · a host call {:.3} µs; \
-         a bot turn enters once and makes two host calls (view, move)",
-        floor.instance_us, floor.call_us, floor.host_call_us
+         player; of absolute figures, so it moves with the machine): the bot's instance as its \
+         own games have it (made, its `botlens_new` run; dropped, every page its game wrote \
+         reset), and, measured alone on this CPU, entering a turn (fuel set and read) {:.3} µs \
+         · a host call {:.3} µs; a bot turn enters once and makes two host calls (view, move). \
+         An instance nothing ran in, made and dropped alone: {:.2} µs",
+        floor.call_us, floor.host_call_us, floor.instance_us
     )
 }
 
@@ -499,9 +508,11 @@ mod tests {
         assert_eq!(
             floor_note(&floor),
             "* the least native÷wasm the sandbox's own steps allow (native side: two copies of \
-             one player; of absolute figures, so it moves with the machine), measured alone on \
-             this CPU: a fresh instance (made, dropped, its memory reset) 2.18 µs a game · entering a turn (fuel set and read) 0.013 µs · a \
-             host call 0.002 µs; a bot turn enters once and makes two host calls (view, move)"
+             one player; of absolute figures, so it moves with the machine): the bot's instance \
+             as its own games have it (made, its `botlens_new` run; dropped, every page its game \
+             wrote reset), and, measured alone on this CPU, entering a turn (fuel set and read) \
+             0.013 µs · a host call 0.002 µs; a bot turn enters once and makes two host calls \
+             (view, move). An instance nothing ran in, made and dropped alone: 2.18 µs"
         );
     }
 
