@@ -17,10 +17,10 @@ use botlens_sandbox::SandboxLimits;
 /// Rounds of games the instance is timed over; the fastest is kept, as for games per second.
 const ROUNDS: u32 = 5;
 
-/// Microseconds a game that the instance of `bot` costs, playing `game` in the first seat
-/// against the reference player `opponent`: made (the module instantiated and its
-/// `botlens_new` run) and dropped (its memory reset), the fastest of [`ROUNDS`] rounds of
-/// `games` games. The games themselves are left out.
+/// What `bot`'s instance costs a game, in µs, with `bot` in the first seat of `game` against
+/// the reference player `opponent`: made (the module instantiated and its `botlens_new` run)
+/// and dropped (its memory reset), the fastest of [`ROUNDS`] rounds of `games` games. The
+/// games' turns are left out.
 pub(crate) fn instance_us_per_game(
     game: GameKind,
     bot: &WasmBot,
