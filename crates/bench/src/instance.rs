@@ -9,10 +9,12 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail};
-use botlens_engine::{MatchLimits, ReferencePlayer, SeedRng, Stream, runner};
+use botlens_engine::ReferencePlayer;
 use botlens_games::{GameKind, GameVisitor, Scored};
 use botlens_harness::WasmBot;
 use botlens_sandbox::SandboxLimits;
+
+use crate::shared::against;
 
 /// Rounds of games the instance is timed over; the fastest is kept, as for games per second.
 const ROUNDS: u32 = 5;
@@ -45,19 +47,12 @@ impl GameVisitor for InstanceTimer<'_> {
         }
         let opponent = ReferencePlayer::<G>::find(self.opponent).map_err(|e| anyhow!(e))?;
         let limits = SandboxLimits::default();
-        let config = G::Config::default();
         let mut best = Duration::MAX;
         for _ in 0..ROUNDS {
             let mut instance = Duration::ZERO;
             for seed in 0..self.games {
                 let mut wasm = self.bot.module.player::<G>(seed, 0, &limits).timed();
-                let mut other = (opponent.create)(SeedRng::new(seed, Stream::Player(1)));
-                let record = runner::play_match::<G>(
-                    &config,
-                    seed,
-                    &mut [&mut wasm, other.as_mut()],
-                    &MatchLimits::default(),
-                );
+                let record = against(&mut wasm, opponent, seed);
                 if let Some(fault) = &record.outcome.fault {
                     bail!(
                         "{} failed while its instance was timed: {}",

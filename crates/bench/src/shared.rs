@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use botlens_battleships::Battleships;
-use botlens_engine::{Game, MatchLimits, MatchRecord, SeedRng, Stream, runner};
+use botlens_engine::{Game, MatchLimits, MatchRecord, ReferencePlayer, SeedRng, Stream, runner};
 use botlens_games::GameKind;
 use botlens_harness::pipeline::{self, RunOptions, Timings};
 use botlens_harness::{CancelToken, Contender, KeepTraces, SeedRange, Suite, Target};
@@ -101,15 +101,22 @@ pub(crate) fn against_hunter(
     wasm: &mut WasmPlayer<Battleships>,
     seed: u64,
 ) -> MatchRecord<Battleships> {
-    let hunter = Battleships::reference_players()
-        .iter()
-        .find(|p| p.name == "hunter")
-        .expect("hunter is a reference player");
-    let mut opponent = (hunter.create)(SeedRng::new(seed, Stream::Player(1)));
-    runner::play_match::<Battleships>(
-        &(),
+    let hunter = ReferencePlayer::find("hunter").expect("hunter is a reference player");
+    against(wasm, hunter, seed)
+}
+
+/// One game of a game with opponents (not boards): `wasm` in seat 0 against the native
+/// `opponent`, with the game's default options and limits.
+pub(crate) fn against<G: Game>(
+    wasm: &mut WasmPlayer<G>,
+    opponent: ReferencePlayer<G>,
+    seed: u64,
+) -> MatchRecord<G> {
+    let mut other = (opponent.create)(SeedRng::new(seed, Stream::Player(1)));
+    runner::play_match::<G>(
+        &G::Config::default(),
         seed,
-        &mut [wasm, opponent.as_mut()],
+        &mut [wasm, other.as_mut()],
         &MatchLimits::default(),
     )
 }
