@@ -284,19 +284,7 @@ impl BenchReport {
             "game", "native", "games/s", "wasm", "games/s", "native÷wasm", "instance*", "floor*"
         );
         for s in &self.speeds {
-            let least = s.least_native_over_wasm.map_or("—".to_owned(), |r| format!("≥ {r:.2}×"));
-            let instance =
-                s.instance_us_per_game.map_or("—".to_owned(), |us| format!("{us:.2} µs"));
-            let _ = writeln!(
-                out,
-                "{:<12} {:<40} {:>11.0}   {:<44} {:>11.0}  {:>10.2}×  {instance:>10}  {least:>9}",
-                s.game,
-                s.native,
-                s.native_games_per_s,
-                s.wasm,
-                s.wasm_games_per_s,
-                s.native_over_wasm
-            );
+            let _ = writeln!(out, "{}", speed_row(s));
         }
         let _ = writeln!(out, "{}", floor_note(&self.sandbox_floor));
         let _ = writeln!(
@@ -433,6 +421,17 @@ fn script_latency_line(language: &str, latency: Option<&ScriptLatency>) -> Strin
     }
 }
 
+/// One row of the speeds table: native and wasm games/s, their ratio, and where measured the
+/// bot's instance and the least ratio the floor allows.
+fn speed_row(s: &GameSpeed) -> String {
+    let least = s.least_native_over_wasm.map_or("—".to_owned(), |r| format!("≥ {r:.2}×"));
+    let instance = s.instance_us_per_game.map_or("—".to_owned(), |us| format!("{us:.2} µs"));
+    format!(
+        "{:<12} {:<40} {:>11.0}   {:<44} {:>11.0}  {:>10.2}×  {instance:>10}  {least:>9}",
+        s.game, s.native, s.native_games_per_s, s.wasm, s.wasm_games_per_s, s.native_over_wasm
+    )
+}
+
 /// One row of the languages table: the figures, or why there are none.
 fn language_row(l: &LangSpeed) -> String {
     match (&l.skipped, l.games_per_s, l.fuel_per_turn) {
@@ -461,6 +460,30 @@ mod tests {
             over_rust: games_per_s.map(|g| g / 2000.0),
             skipped: skipped.map(str::to_owned),
         }
+    }
+
+    fn speed(instance_us_per_game: Option<f64>) -> GameSpeed {
+        GameSpeed {
+            game: "tictactoe".into(),
+            native: "random vs random".into(),
+            wasm: "bot (wasm) vs random".into(),
+            native_games_per_s: 480_000.0,
+            wasm_games_per_s: 120_000.0,
+            native_over_wasm: 4.0,
+            mean_turns_per_game: 6.7,
+            bot_turns_per_game: 3.4,
+            instance_us_per_game,
+            sandbox_floor_us_per_game: 3.6,
+            least_native_over_wasm: instance_us_per_game.map(|_| 2.2),
+        }
+    }
+
+    #[test]
+    fn a_speed_row_shows_the_instance_and_floor_where_measured_and_a_dash_elsewhere() {
+        let measured = speed_row(&speed(Some(3.514)));
+        assert!(measured.ends_with("4.00×     3.51 µs    ≥ 2.20×"), "{measured}");
+        let not = speed_row(&speed(None));
+        assert!(not.ends_with("4.00×           —          —"), "{not}");
     }
 
     #[test]
