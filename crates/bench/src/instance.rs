@@ -80,7 +80,7 @@ mod tests {
     fn floor_bot() -> WasmBot {
         let cache = tempfile::tempdir().unwrap();
         let sandbox = Sandbox::new(SandboxConfig { cache_dir: Some(cache.path().into()) }).unwrap();
-        let module = sandbox.load(include_str!("floor_bot.wat").as_bytes()).unwrap();
+        let module = sandbox.load(crate::measure::FLOOR_BOT.as_bytes()).unwrap();
         WasmBot { name: "floor".into(), module, source: "floor_bot.wat".into() }
     }
 

@@ -56,7 +56,7 @@ enum WasmSource {
 }
 
 /// A Battleships bot written against the raw ABI, firing at the first unknown square.
-const FLOOR_BOT: &str = include_str!("floor_bot.wat");
+pub(crate) const FLOOR_BOT: &str = include_str!("floor_bot.wat");
 
 /// A wasm bot and the native players it is compared with: the same opponent, and a native bot
 /// of about the same strategy.
