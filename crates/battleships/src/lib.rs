@@ -147,7 +147,8 @@ const COMPACT_VIEW_MAX: usize = 2 * (4 + CELLS) + 4 + FLEET.len() + 4;
 
 /// A grid as a view shows it: one ASCII character per square, row-major. On the heap, so that
 /// the game state the engine moves around every turn stays small; the default (of the
-/// placeholder state, never played) holds no squares and allocates nothing.
+/// placeholder state, never played) holds no squares, allocates nothing, and reads as all
+/// unknown.
 #[derive(Clone, Default, PartialEq, Eq)]
 struct Board(Vec<u8>);
 
@@ -182,7 +183,7 @@ impl Board {
     }
 
     fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.0).expect("board characters are ASCII")
+        std::str::from_utf8(self.squares()).expect("board characters are ASCII")
     }
 }
 
@@ -693,6 +694,21 @@ mod tests {
                 let (x, y) = (cell as i32 % 10, cell as i32 / 10);
                 game.apply(seat, &Attack { x, y }).expect("legal");
             }
+        }
+    }
+
+    #[test]
+    fn the_placeholders_view_written_is_its_view_encoded_all_unknown() {
+        let placeholder = Battleships::default();
+        let view = placeholder.view(0);
+        assert_eq!(view.targets, ".".repeat(CELLS));
+        assert_eq!(view.own, ".".repeat(CELLS));
+        for (encoding, built) in
+            [(Encoding::Json, view.to_wire()), (Encoding::Compact, view.to_compact())]
+        {
+            let mut written = Vec::new();
+            placeholder.write_view(0, encoding, &mut written);
+            assert_eq!(written, built, "the {encoding:?} view written");
         }
     }
 
